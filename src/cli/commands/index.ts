@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+import type { CliIO } from '../io';
+
+export type RegisterCommand = (program: Command, io: CliIO) => void;
+
+// Each command's file registers it; the order here is the order in `askgraph --help`.
+export const COMMANDS: RegisterCommand[] = [];

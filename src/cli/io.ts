@@ -1,0 +1,30 @@
+import { AskgraphError, toAskgraphError } from '../core';
+
+/** What a command may touch: tests pass their own streams and run the CLI in-process. */
+export interface CliIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Thrown by commands to end with a given exit code without an error message (e.g. diff: 1 = different). */
+export class ExitCode {
+  constructor(readonly code: number) {}
+}
+
+export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
+  stream.write(text + '\n');
+}
+
+export function printJson(io: CliIO, value: unknown): void {
+  writeLine(io.stdout, JSON.stringify(value, null, 2));
+}
+
+/** User errors: one line `askgraph: CODE: message` on stderr (or {error} JSON on stdout with --json), no stack. */
+export function reportError(io: CliIO, e: unknown, json: boolean): number {
+  const err: AskgraphError = toAskgraphError(e);
+  if (json) printJson(io, err.toJSON());
+  writeLine(io.stderr, `askgraph: ${err.code}: ${err.message.split('\n')[0]}`);
+  if (err.code === 'INTERNAL' && io.env.ASKGRAPH_DEBUG && e instanceof Error) writeLine(io.stderr, e.stack ?? '');
+  return err.code === 'INTERNAL' ? 70 : 2;
+}

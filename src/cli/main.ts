@@ -1,0 +1,25 @@
+import { Command, CommanderError } from 'commander';
+import { CliIO, ExitCode, reportError } from './io';
+import { COMMANDS } from './commands';
+
+/**
+ * The whole CLI as a function of argv and streams (the bin is two lines). Each command lives in
+ * src/cli/commands/<name>.ts and registers itself on the program; commands are thin over the library.
+ */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const program = new Command('askgraph')
+    .description('A natural-language gateway to RDF knowledge graphs')
+    .version(require('../../package.json').version)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  for (const register of COMMANDS) register(program, io);
+  const json = argv.includes('--json');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof ExitCode) return e.code;
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    return reportError(io, e, json);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * One error type for the whole product: a machine-readable code, an HTTP status, and a cause.
+ * Expected failures inside the pipeline are values (see Outcome); this is for the edges.
+ * Only src/serve maps it to HTTP responses; only src/cli maps it to exit codes.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  FORM_SYNTAX: 400,
+  SPARQL_SYNTAX: 400,
+  QUESTION_INVALID: 400,
+  INPUT_TOO_LARGE: 413,
+  UNAUTHORIZED: 401,
+  UPDATE_FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  NOT_ACCEPTABLE: 406,
+  RATE_LIMITED: 429,
+  UNSUPPORTED: 422,
+  CONVERSION_UNSUPPORTED: 422,
+  DATA_FORMAT: 422,
+  QUERY_TIMEOUT: 504,
+  REQUEST_TIMEOUT: 504,
+  ENDPOINT_DOWN: 502,
+  ENDPOINT_ERROR: 502,
+  STORE_UNAVAILABLE: 503,
+  MODEL_UNAVAILABLE: 503,
+  MODEL_ERROR: 500,
+  TRAINING_FAILED: 500,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AskgraphError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AskgraphError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.details = options.details;
+  }
+
+  toJSON(): { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } } {
+    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+  }
+}
+
+export function isAskgraphError(e: unknown): e is AskgraphError {
+  return e instanceof AskgraphError;
+}
+
+/** Any thrown value as an AskgraphError (unknown errors become INTERNAL, message kept, no stack). */
+export function toAskgraphError(e: unknown): AskgraphError {
+  if (e instanceof AskgraphError) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new AskgraphError('INTERNAL', message, { cause: e });
+}

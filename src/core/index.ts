@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './form';
+export * from './types';
+export * from './paths';

@@ -1,0 +1,184 @@
+/**
+ * Shared types of the pipeline (see DESIGN: question → Candidate → GroundedCandidate → CompiledQuery
+ * → Outcome → Answer). Stages import these from src/core; nothing here does I/O.
+ */
+import type { Form } from './form';
+import type { ErrorCode } from './errors';
+
+// ---------- RDF terms and results ----------
+
+export interface Term {
+  type: 'uri' | 'literal' | 'bnode';
+  value: string;
+  datatype?: string;
+  lang?: string;
+}
+
+export type Row = Record<string, Term>;
+
+export interface SelectResult {
+  vars: string[];
+  rows: Row[];
+}
+
+export interface Triple {
+  s: Term;
+  p: Term;
+  o: Term;
+}
+
+export interface QueryOptions {
+  /** Hard limit for this call; the executor kills/aborts the query after it. */
+  timeoutMs?: number;
+}
+
+/**
+ * One executor interface for every store (embedded Oxigraph in a worker, remote SPARQL endpoint).
+ * Read-only: update queries are refused with UPDATE_FORBIDDEN. Every call has a timeout
+ * (QUERY_TIMEOUT); a store that cannot be reached gives STORE_UNAVAILABLE / ENDPOINT_DOWN.
+ */
+export interface Executor {
+  /** Stable identity of the store, used in cache keys and traces, e.g. "oxigraph:/abs/store/movies". */
+  readonly id: string;
+  select(query: string, opts?: QueryOptions): Promise<SelectResult>;
+  ask(query: string, opts?: QueryOptions): Promise<boolean>;
+  /** Runs a SELECT whose single projected variable is a count and returns it as a number. */
+  count(query: string, opts?: QueryOptions): Promise<number>;
+  construct(query: string, opts?: QueryOptions): Promise<Triple[]>;
+  /** Labels of IRIs through the pack's label predicates (missing ones are absent from the map). */
+  labels(iris: string[], opts?: QueryOptions): Promise<Map<string, string>>;
+  close(): Promise<void>;
+}
+
+// ---------- the knowledge pack ----------
+
+/** What the gateway needs for one graph, read from <pack>/pack.json. Paths are relative to the pack dir. */
+export interface PackConfig {
+  name: string;
+  /** Data files loaded into the embedded store (nt, ttl, nq, rdf, or triple files .txt/.tsv), or a snapshot. */
+  data?: string[];
+  /** Base IRI for minting entity / relation IRIs when loading triple files. */
+  baseIri: string;
+  /** Namespace that bare relation names resolve against, e.g. "http://askgraph.dev/movies/relation/". */
+  vocabularyNamespace: string;
+  labelPredicates: string[];
+  aliasPredicates?: string[];
+  /** Model folder (relative) for the parser, if the pack has one. */
+  model?: string;
+}
+
+// ---------- the pipeline ----------
+
+/** One beam entry of the generator: a form with labels in it. */
+export interface Candidate {
+  form: Form;
+  text: string; // printed form
+  logProb: number;
+  rank: number; // 0-based position in the beam
+}
+
+export interface GenerateOptions {
+  beam?: number;
+  maxLength?: number;
+}
+
+export interface GenerateResult {
+  candidates: Candidate[];
+  /** Outputs dropped because they did not parse (HTTP generator) — always 0 for the constrained decoder. */
+  dropped: number;
+  timeMs: number;
+}
+
+/** Turns a question into a beam of forms: the ONNX seq2seq model, or an OpenAI-compatible endpoint. */
+export interface Generator {
+  readonly id: string; // model version / endpoint, used in cache keys
+  generate(question: string, opts?: GenerateOptions): Promise<GenerateResult>;
+  close?(): Promise<void>;
+}
+
+export interface GroundedCandidate {
+  candidate: Candidate;
+  form: Form; // entities and relations as IRIs
+  text: string;
+  score: number; // combined score used for ordering
+  entityScores: number[];
+  relationScores: number[];
+}
+
+export interface CompiledQuery {
+  sparql: string;
+  answerVar: string;
+  /** The result form the executor must use. */
+  kind: 'select' | 'count' | 'ask';
+  /** IRIs of topic entities excluded from the answers (benchmarks' convention). */
+  topicEntities: string[];
+}
+
+export interface AnswerItem {
+  value: string; // IRI or literal lexical form
+  label: string | null;
+  type: 'uri' | 'literal';
+  datatype?: string;
+}
+
+export type OutcomeStatus = 'answers' | 'empty' | 'error' | 'timeout' | 'skipped';
+
+export interface Outcome {
+  status: OutcomeStatus;
+  answers: AnswerItem[];
+  error?: { code: ErrorCode | string; message: string };
+  timeMs: number;
+}
+
+/** One attempt of the pipeline, kept for --explain, the web inspector and eval's failure list. */
+export interface TraceEntry {
+  stage: 'generate' | 'ground' | 'execute' | 'fallback';
+  beamForm?: string;
+  groundedForm?: string;
+  sparql?: string;
+  score?: number;
+  reader?: string;
+  outcome: OutcomeStatus;
+  answerCount?: number;
+  error?: { code: string; message: string };
+  note?: string;
+  timeMs: number;
+}
+
+export interface EvidenceTriple {
+  s: AnswerItem;
+  p: AnswerItem;
+  o: AnswerItem;
+}
+
+export interface Evidence {
+  /** A path of triples from a topic entity to an answer, or a set of supporting triples. */
+  triples: EvidenceTriple[];
+  score?: number;
+  note?: string;
+}
+
+export type AnswerSource = 'parser' | `fallback:${string}` | 'none';
+
+export interface Timings {
+  generate: number;
+  ground: number;
+  execute: number;
+  fallback: number;
+  total: number;
+}
+
+/** The JSON of `askgraph ask --json`, `POST /v1/ask` and the web inspector. */
+export interface Answer {
+  question: string;
+  answers: AnswerItem[];
+  form: string | null;
+  groundedForm: string | null;
+  sparql: string | null;
+  source: AnswerSource;
+  confidence: number;
+  beam: { form: string; logProb: number }[];
+  trace: TraceEntry[];
+  evidence?: Evidence[];
+  timings: Timings;
+}
