@@ -1,0 +1,254 @@
+import { Form, Literal, Ref, Relation, CompareOp, XSD } from '../core';
+import { Token, tokenize, syntaxError } from './lexer';
+
+/**
+ * Recursive-descent parser of grammar/logical-form.ebnf. Each function names the production it
+ * implements; errors carry line, column, a caret excerpt and that production.
+ */
+const COMPARE_OPS: Record<string, CompareOp> = { GT: 'GT', GE: 'GE', LT: 'LT', LE: 'LE', gt: 'GT', ge: 'GE', lt: 'LT', le: 'LE' };
+const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', ...Object.keys(COMPARE_OPS)]);
+const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/; // [19]
+const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/; // [21]
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/; // [14]
+const DATE = /^\d{4}-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?$/; // [15]
+
+const XSD_PREFIXES: Record<string, string> = { 'xsd:': XSD, 'xs:': XSD };
+
+function expandDatatype(dt: string): string {
+  for (const [prefix, ns] of Object.entries(XSD_PREFIXES)) if (dt.startsWith(prefix)) return ns + dt.slice(prefix.length);
+  return dt;
+}
+
+/** The datatype a bare lexical form ([14] / [15]) gets. */
+export function plainLiteralType(lexical: string): string | null {
+  if (NUMBER.test(lexical)) {
+    if (/[eE]/.test(lexical)) return XSD + 'double';
+    return XSD + (lexical.includes('.') ? 'decimal' : 'integer');
+  }
+  if (DATE.test(lexical)) {
+    if (lexical.includes('T')) return XSD + 'dateTime';
+    return XSD + (lexical.length === 7 ? 'gYearMonth' : 'date');
+  }
+  return null;
+}
+
+const MAX_DEPTH = 200;
+
+class Parser {
+  private i = 0;
+  private depth = 0;
+  constructor(
+    private readonly text: string,
+    private readonly tokens: Token[],
+  ) {}
+
+  private peek(offset = 0): Token {
+    return this.tokens[Math.min(this.i + offset, this.tokens.length - 1)]!;
+  }
+
+  private next(): Token {
+    return this.tokens[this.i++]!;
+  }
+
+  private fail(tok: Token, production: string, message: string): never {
+    throw syntaxError(this.text, tok.pos, production, message);
+  }
+
+  private describe(tok: Token): string {
+    switch (tok.type) {
+      case 'eof':
+        return 'end of input';
+      case 'label':
+        return `label [ ${tok.text} ]`;
+      case 'iri':
+        return `<${tok.text}>`;
+      case 'string':
+        return `string "${tok.text}"`;
+      case 'atom':
+        return `'${tok.text}'`;
+      default:
+        return `'${tok.type}'`;
+    }
+  }
+
+  private expect(type: '(' | ')', production: string): void {
+    const tok = this.next();
+    if (tok.type !== type) this.fail(tok, production, `expected '${type}' but found ${this.describe(tok)}`);
+  }
+
+  expectEnd(production: string): void {
+    const tok = this.peek();
+    if (tok.type !== 'eof') this.fail(tok, production, `expected end of input, found ${this.describe(tok)}`);
+  }
+
+  parseTop(): Form {
+    const form = this.form();
+    const tok = this.peek();
+    if (tok.type !== 'eof') this.fail(tok, '[1] Form', `expected end of input after a complete form, found ${this.describe(tok)}`);
+    return form;
+  }
+
+  /** [1] Form ::= Entity | Literal | Class | "(" Expression ")" */
+  form(): Form {
+    const tok = this.next();
+    switch (tok.type) {
+      case 'label':
+        return { kind: 'entity', ref: { kind: 'label', label: tok.text } };
+      case 'iri':
+        return { kind: 'entity', ref: { kind: 'iri', iri: tok.text } };
+      case 'string':
+        return this.stringLiteral(tok);
+      case 'atom': {
+        const lit = this.atomLiteral(tok);
+        if (lit) return lit;
+        if (KEYWORDS.has(tok.text)) this.fail(tok, '[1] Form', `operator ${tok.text} must follow '('`);
+        if (ENTITY_ID.test(tok.text)) return { kind: 'entity', ref: { kind: 'name', name: tok.text } }; // [11]
+        if (NAME.test(tok.text)) return { kind: 'class', ref: { kind: 'name', name: tok.text } }; // [18]
+        return this.fail(tok, '[1] Form', `'${tok.text}' is not an entity, literal or class name`);
+      }
+      case '(':
+        return this.expression(tok);
+      default:
+        return this.fail(tok, '[1] Form', `expected a form but found ${this.describe(tok)}`);
+    }
+  }
+
+  /** [2] Expression (after "(") */
+  private expression(open: Token): Form {
+    if (++this.depth > MAX_DEPTH) this.fail(open, '[2] Expression', `forms may nest at most ${MAX_DEPTH} levels deep`);
+    const op = this.next();
+    if (op.type !== 'atom') this.fail(op, '[2] Expression', `expected an operator after '(' but found ${this.describe(op)}`);
+    let form: Form;
+    switch (op.text) {
+      case 'JOIN': // [3]
+        form = { kind: 'join', relation: this.relation('[3] Join'), arg: this.form() };
+        break;
+      case 'AND': // [4]
+        form = { kind: 'and', args: [this.form(), this.form()] };
+        break;
+      case 'COUNT': // [5]
+        form = { kind: 'count', arg: this.form() };
+        break;
+      case 'ARGMAX':
+      case 'ARGMIN': // [6]
+        form = { kind: 'arg', op: op.text, arg: this.form(), relation: this.relation('[6] Arg') };
+        break;
+      case 'TC': // [9]
+        form = { kind: 'tc', arg: this.form(), relation: this.relation('[9] TimeCons'), value: this.literal('[9] TimeCons') };
+        break;
+      default: {
+        const cmp = COMPARE_OPS[op.text];
+        if (!cmp) {
+          const hint = op.text === 'R' ? ' (R reverses a relation and cannot stand where a form is expected)' : '';
+          this.fail(op, '[2] Expression', `unknown operator '${op.text}'${hint}; expected JOIN, AND, COUNT, ARGMAX, ARGMIN, GT, GE, LT, LE or TC`);
+        }
+        form = { kind: 'compare', op: cmp, relation: this.relation('[7] Compare'), value: this.literal('[7] Compare') };
+      }
+    }
+    const close = this.peek();
+    if (close.type !== ')') this.fail(close, productionOf(op.text), `expected ')' to close the ${op.text} opened at offset ${open.pos}, found ${this.describe(close)}`);
+    this.next();
+    this.depth--;
+    return form;
+  }
+
+  /** [10] Relation ::= Name | Label | Iri | "(" "R" Relation ")" | "(" "JOIN" Relation Relation ")" */
+  relation(context: string): Relation {
+    const tok = this.next();
+    switch (tok.type) {
+      case 'atom':
+        if (KEYWORDS.has(tok.text) || !NAME.test(tok.text) || ENTITY_ID.test(tok.text)) {
+          this.fail(tok, '[10] Relation', `expected a relation (in ${context}) but found ${this.describe(tok)}`);
+        }
+        return { kind: 'rel', ref: { kind: 'name', name: tok.text } };
+      case 'label':
+        return { kind: 'rel', ref: { kind: 'label', label: tok.text } };
+      case 'iri':
+        return { kind: 'rel', ref: { kind: 'iri', iri: tok.text } };
+      case '(': {
+        const op = this.next();
+        let rel: Relation;
+        if (op.type === 'atom' && op.text === 'R') rel = { kind: 'reverse', of: this.relation('(R …)') };
+        else if (op.type === 'atom' && op.text === 'JOIN') rel = { kind: 'chain', first: this.relation('a relation path'), then: this.relation('a relation path') };
+        else return this.fail(op, '[10] Relation', `expected R or JOIN in a relation (in ${context}) but found ${this.describe(op)}`);
+        this.expect(')', '[10] Relation');
+        return rel;
+      }
+      default:
+        return this.fail(tok, '[10] Relation', `expected a relation (in ${context}) but found ${this.describe(tok)}`);
+    }
+  }
+
+  /** [13] Literal */
+  private literal(context: string): Literal {
+    const tok = this.next();
+    if (tok.type === 'string') return this.stringLiteral(tok);
+    if (tok.type === 'atom') {
+      const lit = this.atomLiteral(tok);
+      if (lit) return lit;
+    }
+    return this.fail(tok, '[13] Literal', `expected a literal (in ${context}) but found ${this.describe(tok)}`);
+  }
+
+  private stringLiteral(tok: Extract<Token, { type: 'string' }>): Literal {
+    if (tok.lang) return { kind: 'literal', value: tok.text, datatype: RDF_LANG_STRING, lang: tok.lang };
+    return { kind: 'literal', value: tok.text, datatype: tok.datatype ? expandDatatype(tok.datatype) : XSD + 'string' };
+  }
+
+  /** [14] Number, [15] Date, [17] Typed — or null when the atom is not a literal. */
+  private atomLiteral(tok: Extract<Token, { type: 'atom' }>): Literal | null {
+    const text = tok.text;
+    const typed = text.indexOf('^^');
+    if (typed > 0) {
+      const lexical = text.slice(0, typed);
+      let datatype = text.slice(typed + 2);
+      if (datatype === '') {
+        const iri = this.peek();
+        if (iri.type !== 'iri' || iri.pos !== tok.pos + text.length) this.fail(tok, '[17] Typed', 'expected a datatype after ^^');
+        this.next();
+        datatype = iri.text;
+      }
+      return { kind: 'literal', value: lexical, datatype: expandDatatype(datatype) };
+    }
+    const type = plainLiteralType(text);
+    return type ? { kind: 'literal', value: text, datatype: type } : null;
+  }
+}
+
+function productionOf(op: string): string {
+  switch (op) {
+    case 'JOIN':
+      return '[3] Join';
+    case 'AND':
+      return '[4] And';
+    case 'COUNT':
+      return '[5] Count';
+    case 'ARGMAX':
+    case 'ARGMIN':
+      return '[6] Arg';
+    case 'TC':
+      return '[9] TimeCons';
+    default:
+      return '[7] Compare';
+  }
+}
+
+export const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
+
+/** Parses a logical form; throws AskgraphError FORM_SYNTAX (details: line, column, production, excerpt). */
+export function parseForm(text: string): Form {
+  if (typeof text !== 'string') throw syntaxError(String(text), 0, '[1] Form', 'a logical form must be a string');
+  const tokens = tokenize(text);
+  return new Parser(text, tokens).parseTop();
+}
+
+/** Parses a relation on its own (e.g. `(R directed_by)`). */
+export function parseRelation(text: string): Relation {
+  const tokens = tokenize(text);
+  const p = new Parser(text, tokens);
+  const rel = p.relation('a relation');
+  p.expectEnd('[10] Relation');
+  return rel;
+}
+
+export type { Ref };

@@ -1,0 +1,60 @@
+import { Form, Literal, Ref, Relation, XSD } from '../core';
+import { plainLiteralType, RDF_LANG_STRING } from './parser';
+
+/** Canonical text of a form: `(JOIN (R directed_by) [ Forrest Gump ])`. parseForm(printForm(x)) equals x. */
+export function printForm(form: Form): string {
+  switch (form.kind) {
+    case 'entity':
+      return printRef(form.ref);
+    case 'class':
+      return printRef(form.ref);
+    case 'literal':
+      return printLiteral(form);
+    case 'join':
+      return `(JOIN ${printRelation(form.relation)} ${printForm(form.arg)})`;
+    case 'and':
+      return `(AND ${printForm(form.args[0])} ${printForm(form.args[1])})`;
+    case 'count':
+      return `(COUNT ${printForm(form.arg)})`;
+    case 'arg':
+      return `(${form.op} ${printForm(form.arg)} ${printRelation(form.relation)})`;
+    case 'compare':
+      return `(${form.op} ${printRelation(form.relation)} ${printLiteral(form.value)})`;
+    case 'tc':
+      return `(TC ${printForm(form.arg)} ${printRelation(form.relation)} ${printLiteral(form.value)})`;
+  }
+}
+
+export function printRelation(rel: Relation): string {
+  switch (rel.kind) {
+    case 'rel':
+      return printRef(rel.ref);
+    case 'reverse':
+      return `(R ${printRelation(rel.of)})`;
+    case 'chain':
+      return `(JOIN ${printRelation(rel.first)} ${printRelation(rel.then)})`;
+  }
+}
+
+export function printRef(ref: Ref): string {
+  switch (ref.kind) {
+    case 'name':
+      return ref.name;
+    case 'iri':
+      return `<${ref.iri}>`;
+    case 'label':
+      return `[ ${ref.label.replace(/\\/g, '\\\\').replace(/\]/g, '\\]')} ]`;
+  }
+}
+
+function quote(s: string): string {
+  return '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t') + '"';
+}
+
+export function printLiteral(lit: Literal): string {
+  if (lit.lang !== undefined || lit.datatype === RDF_LANG_STRING) return `${quote(lit.value)}@${lit.lang ?? ''}`;
+  if (lit.datatype === XSD + 'string') return quote(lit.value);
+  // A bare lexical form when reading it back gives the same datatype.
+  if (plainLiteralType(lit.value) === lit.datatype) return lit.value;
+  return `${quote(lit.value)}^^<${lit.datatype}>`;
+}

@@ -1,0 +1,225 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { AskgraphError, Form, Literal, Ref, Relation, XSD, packageRoot } from '../../../src/core';
+import {
+  parseForm,
+  printForm,
+  normalizeForm,
+  formsEqual,
+  skeleton,
+  mapRefs,
+  entityRefs,
+  relationRefs,
+  canonicalText,
+} from '../../../src/form';
+
+function syntaxError(text: string): AskgraphError {
+  try {
+    parseForm(text);
+  } catch (e) {
+    assert.ok(e instanceof AskgraphError, 'expected an AskgraphError');
+    return e;
+  }
+  assert.fail(`expected ${JSON.stringify(text)} not to parse`);
+}
+
+describe('form: parse and print', () => {
+  it('parses a MetaQA 3-hop form into the expected AST', () => {
+    const f = parseForm('(JOIN (R starred_actors) (JOIN directed_by (JOIN (R directed_by) [ Some Mother\'s Son ])))');
+    assert.deepEqual(f, {
+      kind: 'join',
+      relation: { kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name: 'starred_actors' } } },
+      arg: {
+        kind: 'join',
+        relation: { kind: 'rel', ref: { kind: 'name', name: 'directed_by' } },
+        arg: {
+          kind: 'join',
+          relation: { kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name: 'directed_by' } } },
+          arg: { kind: 'entity', ref: { kind: 'label', label: "Some Mother's Son" } },
+        },
+      },
+    });
+  });
+
+  it('prints the canonical text and tolerates extra whitespace and newlines', () => {
+    const f = parseForm('(JOIN\n  (R   directed_by)\n  [Forrest Gump])');
+    assert.equal(printForm(f), '(JOIN (R directed_by) [ Forrest Gump ])');
+  });
+
+  it('reads entities as labels, IRIs and GrailQA ids; bare names in form position are classes', () => {
+    const f = parseForm('(AND theater.play (AND (JOIN theater.play.productions m.0yrlqjm) (JOIN <http://x/r> <http://x/e>)))');
+    assert.equal(f.kind, 'and');
+    const ents = entityRefs(f);
+    assert.deepEqual(ents, [{ kind: 'name', name: 'm.0yrlqjm' }, { kind: 'iri', iri: 'http://x/e' }]);
+    assert.deepEqual(relationRefs(f), [{ kind: 'name', name: 'theater.play.productions' }, { kind: 'iri', iri: 'http://x/r' }]);
+    if (f.kind === 'and') assert.deepEqual(f.args[0], { kind: 'class', ref: { kind: 'name', name: 'theater.play' } });
+  });
+
+  it('reads typed literals: numbers, dates, GrailQA ^^ types, strings with escapes and language tags', () => {
+    const lit = (t: string): Literal => {
+      const f = parseForm(`(GT r ${t})`);
+      assert.equal(f.kind, 'compare');
+      return (f as Extract<Form, { kind: 'compare' }>).value;
+    };
+    assert.equal(lit('1994').datatype, XSD + 'integer');
+    assert.equal(lit('-3.5').datatype, XSD + 'decimal');
+    assert.equal(lit('1.2e3').datatype, XSD + 'double');
+    assert.equal(lit('2008-05-08').datatype, XSD + 'date');
+    assert.equal(lit('2008-05').datatype, XSD + 'gYearMonth');
+    assert.equal(lit('2008-05-08T10:00:00Z').datatype, XSD + 'dateTime');
+    assert.deepEqual(lit('20299592^^http://www.w3.org/2001/XMLSchema#integer'), { kind: 'literal', value: '20299592', datatype: XSD + 'integer' });
+    assert.deepEqual(lit('1990^^<http://www.w3.org/2001/XMLSchema#gYear>'), { kind: 'literal', value: '1990', datatype: XSD + 'gYear' });
+    assert.deepEqual(lit('"1990"^^xsd:gYear'), { kind: 'literal', value: '1990', datatype: XSD + 'gYear' });
+    assert.equal(lit('"say \\"hi\\"\\n"').value, 'say "hi"\n');
+    assert.equal(lit('"chat"@FR').lang, 'fr');
+  });
+
+  it('keeps labels with quotes, braces, parentheses and escaped brackets intact', () => {
+    const label = 'Bob "x" } ; DROP ALL (part [2\\] )';
+    const f = parseForm(`(JOIN (R directed_by) [ ${label} ])`);
+    const ents = entityRefs(f);
+    assert.deepEqual(ents, [{ kind: 'label', label: 'Bob "x" } ; DROP ALL (part [2] )' }]);
+    assert.deepEqual(parseForm(printForm(f)), f);
+  });
+
+  it('reads relation paths in ARGMAX and lowercase GrailQA comparison operators', () => {
+    const f = parseForm('(ARGMAX (AND a.b (JOIN r m.01)) (JOIN (R x.y) x.z))');
+    assert.equal(printForm(f), '(ARGMAX (AND a.b (JOIN r m.01)) (JOIN (R x.y) x.z))');
+    const g = parseForm('(AND c (le r 2008-05-08^^http://www.w3.org/2001/XMLSchema#date))');
+    assert.equal(printForm(g), '(AND c (LE r 2008-05-08))');
+  });
+});
+
+describe('form: syntax errors', () => {
+  it('gives line, column, a caret excerpt and the production that failed', () => {
+    const e = syntaxError('(JOIN (R directed_by)\n  (FOO [ x ]))');
+    assert.equal(e.code, 'FORM_SYNTAX');
+    assert.equal(e.details?.line, 2);
+    assert.equal(e.details?.column, 4);
+    assert.equal(e.details?.production, '[2] Expression');
+    assert.match(String(e.details?.excerpt), /\(FOO \[ x \]\)\)\n {3}\^/);
+  });
+
+  it('rejects unbalanced, empty and trailing input with the right production', () => {
+    assert.equal(syntaxError('(JOIN r [ x ]').details?.production, '[3] Join');
+    assert.equal(syntaxError('(JOIN r [ x ]))').details?.production, '[1] Form');
+    assert.equal(syntaxError('').details?.production, '[1] Form');
+    assert.equal(syntaxError('(JOIN r [ ])').details?.production, '[12] Label');
+    assert.equal(syntaxError('(JOIN r [ x').details?.production, '[12] Label');
+    assert.equal(syntaxError('(JOIN JOIN [ x ])').details?.production, '[10] Relation');
+    assert.equal(syntaxError('(GT r notaliteral)').details?.production, '[13] Literal');
+    assert.equal(syntaxError('(R r)').details?.production, '[2] Expression');
+    assert.equal(syntaxError('(JOIN r "open)').details?.production, '[16] String');
+  });
+
+  it('refuses huge inputs with INPUT_TOO_LARGE', () => {
+    const e = syntaxError('(COUNT '.repeat(20000) + 'x' + ')'.repeat(20000));
+    assert.equal(e.code, 'INPUT_TOO_LARGE');
+    const deep = syntaxError('(COUNT '.repeat(5000) + '[ x ]' + ')'.repeat(5000));
+    assert.equal(deep.code, 'FORM_SYNTAX');
+    assert.match(deep.message, /nest at most/);
+  });
+});
+
+describe('form: normal form and skeleton', () => {
+  it('orders and flattens AND operands', () => {
+    const a = parseForm('(AND (JOIN b [ y ]) (AND c (JOIN a [ x ])))');
+    const b = parseForm('(AND (AND (JOIN a [ x ]) (JOIN b [ y ])) c)');
+    assert.ok(formsEqual(a, b));
+    assert.equal(canonicalText(a), '(AND (JOIN a [ x ]) (AND (JOIN b [ y ]) c))');
+    assert.ok(!formsEqual(a, parseForm('(AND (JOIN b [ x ]) (AND c (JOIN a [ y ])))')));
+  });
+
+  it('replaces entities, relations, classes and literals by holes, keeping R and operators', () => {
+    assert.equal(skeleton(parseForm('(JOIN (R directed_by) [ Forrest Gump ])')), '(JOIN (R []) [])');
+    assert.equal(skeleton(parseForm('(AND c (GT r 5))')), skeleton(parseForm('(AND (GT q 7) d)')));
+    assert.equal(skeleton(parseForm('(COUNT (AND c (GT r 5)))')), '(COUNT (AND (GT [] []) []))');
+  });
+
+  it('mapRefs rewrites label entities to IRIs (as grounding does)', () => {
+    const f = parseForm('(JOIN (R directed_by) [ Forrest Gump ])');
+    const g = mapRefs(f, {
+      entity: (r) => (r.kind === 'label' ? { kind: 'iri', iri: 'http://e/' + encodeURIComponent(r.label) } : r),
+      relation: (r) => (r.kind === 'name' ? { kind: 'iri', iri: 'http://r/' + r.name } : r),
+    });
+    assert.equal(printForm(g), '(JOIN (R <http://r/directed_by>) <http://e/Forrest%20Gump>)');
+    assert.equal(printForm(f), '(JOIN (R directed_by) [ Forrest Gump ])', 'the original is unchanged');
+  });
+});
+
+describe('form: coverage of the data sets', () => {
+  it('parses and round-trips all 1,000 GrailQA dev s_expressions', function () {
+    const file = path.join(packageRoot(), 'fixtures', 'grailqa', 'grailqa_dev_sexpr.json');
+    const forms: string[] = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.equal(forms.length, 1000);
+    for (const text of forms) {
+      const f = parseForm(text);
+      assert.deepEqual(parseForm(printForm(f)), f, text);
+      assert.ok(formsEqual(parseForm(printForm(normalizeForm(f))), f), text);
+    }
+  });
+
+  it('parses and round-trips every MetaQA validation form', () => {
+    const file = path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    for (const line of lines) {
+      const { form } = JSON.parse(line) as { form: string };
+      assert.equal(printForm(parseForm(form)), form);
+    }
+  });
+});
+
+describe('form: property test', () => {
+  const name = fc.stringMatching(/^[a-z][a-z0-9_.]{0,12}$/).filter((s) => !/^[mg]\./.test(s));
+  const labelText = fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() === s && s.length > 0);
+  const ref: fc.Arbitrary<Ref> = fc.oneof(
+    name.map((n): Ref => ({ kind: 'name', name: n })),
+    labelText.map((l): Ref => ({ kind: 'label', label: l })),
+    fc.webUrl().map((u): Ref => ({ kind: 'iri', iri: u })),
+  );
+  const literal: fc.Arbitrary<Literal> = fc.oneof(
+    fc.integer().map((n): Literal => ({ kind: 'literal', value: String(n), datatype: XSD + 'integer' })),
+    fc.string({ maxLength: 10 }).map((s): Literal => ({ kind: 'literal', value: s, datatype: XSD + 'string' })),
+    fc.date({ min: new Date('1000-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }).map(
+      (d): Literal => ({ kind: 'literal', value: d.toISOString().slice(0, 10), datatype: XSD + 'date' }),
+    ),
+  );
+  const { relation } = fc.letrec<{ relation: Relation }>((tie) => ({
+    relation: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      ref.map((r): Relation => ({ kind: 'rel', ref: r })),
+      tie('relation').map((r): Relation => ({ kind: 'reverse', of: r })),
+    ),
+  }));
+  const { form } = fc.letrec<{ form: Form }>((tie) => ({
+    form: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      ref.filter((r) => r.kind !== 'name').map((r): Form => ({ kind: 'entity', ref: r })),
+      literal,
+      fc.record({ relation, arg: tie('form') }).map((x): Form => ({ kind: 'join', ...x })),
+      fc.tuple(tie('form'), tie('form')).map(([a, b]): Form => ({ kind: 'and', args: [a, b] })),
+      tie('form').map((arg): Form => ({ kind: 'count', arg })),
+      fc.record({ op: fc.constantFrom('ARGMAX' as const, 'ARGMIN' as const), arg: tie('form'), relation }).map((x): Form => ({ kind: 'arg', ...x })),
+      fc.record({ op: fc.constantFrom('GT' as const, 'GE' as const, 'LT' as const, 'LE' as const), relation, value: literal }).map(
+        (x): Form => ({ kind: 'compare', ...x }),
+      ),
+    ),
+  }));
+
+  it('parse(print(x)) equals x for random forms', () => {
+    fc.assert(fc.property(form, (f) => assert.deepEqual(parseForm(printForm(f)), f)), { numRuns: 500 });
+  });
+
+  it('normalisation is idempotent and keeps equality', () => {
+    fc.assert(
+      fc.property(form, (f) => {
+        const n = normalizeForm(f);
+        assert.deepEqual(normalizeForm(n), n);
+        assert.ok(formsEqual(n, f));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
