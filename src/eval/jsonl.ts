@@ -1,0 +1,84 @@
+/** JSON Lines in and out, written byte-for-byte like Python's json.dumps(ensure_ascii=False) so files match the bootstrap script. */
+import * as fs from 'node:fs';
+import { AskgraphError } from '../core';
+import type { Example } from './types';
+
+/** Python str.splitlines(): every line boundary Python knows, no trailing empty line. */
+export function splitLines(text: string): string[] {
+  const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** json.dumps(value, ensure_ascii=False) with Python's default separators (", " and ": "). */
+export function pyJson(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new AskgraphError('DATA_FORMAT', `cannot write ${value} as JSON`);
+    return Number.isInteger(value) ? String(value) : JSON.stringify(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return '[' + value.map(pyJson).join(', ') + ']';
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  return '{' + entries.map(([k, v]) => JSON.stringify(k) + ': ' + pyJson(v)).join(', ') + '}';
+}
+
+export function toJsonl(rows: readonly unknown[]): string {
+  return rows.map((r) => pyJson(r) + '\n').join('');
+}
+
+export function writeJsonl(file: string, rows: readonly unknown[]): void {
+  fs.writeFileSync(file, toJsonl(rows), 'utf8');
+}
+
+/** Parses JSON Lines (blank lines ignored); a bad line throws DATA_FORMAT with its line number. */
+export function parseJsonl<T = unknown>(text: string, source = '<input>'): T[] {
+  const out: T[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (!line) continue;
+    try {
+      out.push(JSON.parse(line) as T);
+    } catch (e) {
+      throw new AskgraphError('DATA_FORMAT', `${source}:${i + 1}: not valid JSON (${(e as Error).message})`, {
+        details: { file: source, line: i + 1 },
+      });
+    }
+  }
+  return out;
+}
+
+/** Reads a data set in the JSON Lines format and checks each example's shape. */
+export function readExamples(file: string): Example[] {
+  const rows = parseJsonl<Record<string, unknown>>(readText(file), file);
+  return rows.map((r, i) => checkExample(r, `${file}: example ${i + 1}`));
+}
+
+export function checkExample(r: Record<string, unknown>, where: string): Example {
+  const bad = (what: string) => new AskgraphError('DATA_FORMAT', `${where}: ${what}`);
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) throw bad('not an object');
+  if (typeof r.question !== 'string') throw bad('"question" must be a string');
+  if (!Array.isArray(r.answers) || !r.answers.every((a) => typeof a === 'string')) throw bad('"answers" must be a list of strings');
+  if (r.form !== undefined && r.form !== null && typeof r.form !== 'string') throw bad('"form" must be a string');
+  if (r.sparql !== undefined && r.sparql !== null && typeof r.sparql !== 'string') throw bad('"sparql" must be a string');
+  const meta = (typeof r.meta === 'object' && r.meta !== null ? r.meta : { dataset: 'unknown' }) as Example['meta'];
+  return {
+    id: r.id === undefined ? where : String(r.id),
+    question: r.question,
+    form: (r.form as string | null) ?? undefined,
+    sparql: (r.sparql as string | null) ?? undefined,
+    answers: r.answers as string[],
+    topic: Array.isArray(r.topic) ? (r.topic as string[]) : undefined,
+    meta,
+  };
+}
+
+export function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new AskgraphError('NOT_FOUND', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
+  }
+}

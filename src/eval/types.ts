@@ -1,0 +1,20 @@
+/**
+ * The one data-set format every importer writes and `askgraph eval` reads (JSON Lines, one example a line).
+ * Forms are printed S-expressions with label entities (`[ Forrest Gump ]`); answers are labels (or IRIs).
+ */
+export interface Example {
+  id: string;
+  question: string;
+  form?: string;
+  sparql?: string;
+  answers: string[];
+  topic?: string[];
+  meta: ExampleMeta;
+}
+
+export interface ExampleMeta {
+  dataset: string;
+  hop?: number;
+  qtype?: string;
+  [key: string]: unknown;
+}
