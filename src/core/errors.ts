@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   MODEL_ERROR: 500,
   TRAINING_FAILED: 500,
   INTERNAL: 500,
+  UNSUPPORTED_MEDIA_TYPE: 415,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
