@@ -1,0 +1,136 @@
+/**
+ * Grammar-constrained beam search over a one-step decoder with a key/value cache. Written here because
+ * transformers.js (the usual JS choice) has no beam search, and because the grammar/copy constraint must
+ * sit inside the search: at every step a beam may only extend with the tokens its constraint state
+ * allows (the model's log-probabilities of all other tokens are masked to -Infinity), and forms that
+ * cannot be completed within the length limit are never started.
+ *
+ * The search is model-agnostic: a StepDecoder runs one step for the live beams and reorders its cache.
+ * Scores are the sums of the model's own log-probabilities of the chosen tokens (eos included).
+ */
+import type { ConstraintState, GrammarConstraint } from './constraint';
+
+export interface StepDecoder {
+  /** Target vocabulary size V (row length of the returned log-probabilities). */
+  readonly vocabSize: number;
+  /** One decoder step for B = tokens.length beams at `position`; returns log-probs [B * V]. */
+  step(tokens: readonly number[], position: number): Promise<Float32Array>;
+  /** Reorders the cache so that new beam i continues old beam order[i] (gather along the batch axis). */
+  reorder(order: readonly number[]): void;
+}
+
+export interface BeamOptions {
+  /** Beam size k (1 = greedy). */
+  beam: number;
+  /** Most target tokens to generate, eos included. */
+  maxLength: number;
+  /** Decoder start token (fed at position 0). */
+  bos: number;
+  eos: number;
+  /**
+   * Length normalisation exponent alpha: hypotheses are ranked by logProb / length^alpha (0 = off,
+   * raw sums). With alpha = 0 the search stops exactly when no live beam can beat the k-th finished one.
+   */
+  lengthPenalty?: number;
+}
+
+export interface Hypothesis {
+  /** Target tokens, eos excluded. */
+  tokens: number[];
+  /** Sum of log-probabilities, eos included. */
+  logProb: number;
+  /** The ranking score (logProb, length-normalised if asked). */
+  score: number;
+}
+
+interface Live {
+  tokens: number[];
+  logProb: number;
+  state: ConstraintState;
+}
+
+/**
+ * Runs the constrained beam search and returns up to `beam` finished hypotheses (more if asked via
+ * `keep`, to leave room for de-duplication by the caller), best first.
+ */
+export async function beamSearch(
+  decoder: StepDecoder,
+  constraint: GrammarConstraint,
+  opts: BeamOptions,
+  keep = opts.beam,
+): Promise<Hypothesis[]> {
+  const k = Math.max(1, Math.floor(opts.beam));
+  const alpha = opts.lengthPenalty ?? 0;
+  const V = decoder.vocabSize;
+  const rank = (logProb: number, len: number): number => (alpha ? logProb / Math.pow(len, alpha) : logProb);
+  const finished: Hypothesis[] = [];
+  let live: Live[] = [{ tokens: [], logProb: 0, state: constraint.initial() }];
+  let last = [opts.bos];
+
+  for (let step = 0; step < opts.maxLength && live.length > 0; step++) {
+    const logp = await decoder.step(last, step);
+    const budget = opts.maxLength - step;
+    const cands: { b: number; t: number; logProb: number; score: number }[] = [];
+    for (let b = 0; b < live.length; b++) {
+      const row = b * V;
+      for (const t of constraint.allowed(live[b].state, budget)) {
+        const lp = logp[row + t];
+        if (!(lp > -Infinity)) continue; // NaN or -Infinity
+        const logProb = live[b].logProb + lp;
+        cands.push({ b, t, logProb, score: rank(logProb, live[b].tokens.length + 1) });
+      }
+    }
+    cands.sort((x, y) => y.score - x.score);
+    const next: Live[] = [];
+    const order: number[] = [];
+    for (const c of cands) {
+      if (next.length >= k) break;
+      const parent = live[c.b];
+      if (c.t === opts.eos) {
+        finished.push({ tokens: parent.tokens, logProb: c.logProb, score: c.score });
+        continue;
+      }
+      next.push({ tokens: [...parent.tokens, c.t], logProb: c.logProb, state: constraint.advance(parent.state, c.t) });
+      order.push(c.b);
+    }
+    live = next;
+    if (live.length === 0) break;
+    if (finished.length >= keep) {
+      finished.sort((x, y) => y.score - x.score);
+      const kth = finished[keep - 1].score;
+      // Raw sums only decrease, so a live beam below the k-th finished one can never overtake it.
+      if (alpha === 0 ? live.every((l) => l.logProb <= kth) : true) break;
+    }
+    decoder.reorder(order);
+    last = live.map((l) => l.tokens[l.tokens.length - 1]);
+  }
+  finished.sort((x, y) => y.score - x.score);
+  return finished.slice(0, keep);
+}
+
+/**
+ * Teacher-forced log-probabilities of target sequences (eos appended) for one source: runs all
+ * sequences as one batch through the step decoder. Sequences must be non-empty.
+ */
+export async function teacherForce(
+  decoder: StepDecoder,
+  sequences: readonly (readonly number[])[],
+  bos: number,
+  eos: number,
+): Promise<number[]> {
+  const V = decoder.vocabSize;
+  const seqs = sequences.map((s) => [...s, eos]);
+  const n = seqs.length;
+  const total = new Array<number>(n).fill(0);
+  const maxLen = Math.max(...seqs.map((s) => s.length));
+  let last = new Array<number>(n).fill(bos);
+  for (let step = 0; step < maxLen; step++) {
+    const logp = await decoder.step(last, step);
+    for (let b = 0; b < n; b++) {
+      if (step < seqs[b].length) total[b] += logp[b * V + seqs[b][step]];
+    }
+    // Sequences that ended keep feeding eos; their further outputs are ignored.
+    last = seqs.map((s) => (step < s.length ? s[step] : eos));
+  }
+  return total;
+}

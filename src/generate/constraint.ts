@@ -1,0 +1,367 @@
+/**
+ * The grammar automaton over target tokens: a pushdown machine of the logical-form grammar the model
+ * emits (a subset of grammar/logical-form.ebnf, with single-token symbols):
+ *
+ *   expr := '[' piece+ ']' | '(' JOIN rel expr ')' | '(' AND expr expr ')' | '(' COUNT expr ')'
+ *         | '(' ARGMAX|ARGMIN expr rel ')' | '(' GT|GE|LT|LE rel literal ')' | '(' TC expr rel literal ')'
+ *   rel  := RELNAME | '(' R rel ')'
+ *
+ * It is data-driven: operators exist only if they are in config.symbols, relation slots admit
+ * config.relations (optionally intersected with a caller-given set), literals are the symbols that
+ * look like literals (numbers, dates, quoted strings). Productions that can never complete (e.g. a
+ * comparison when there is no literal symbol) are never offered, so no prefix is a dead end.
+ *
+ * Inside `[ … ]` only a contiguous span of the question's own source pieces may be copied: the first
+ * piece may be any source piece, each next one must be the source piece right after a previously
+ * copied position (the set of possible positions is tracked, since a piece may occur twice), and `]`
+ * closes the span once it holds some non-space text. eos is allowed only when the form is complete.
+ *
+ * States are immutable values: advance() returns a new state, so beams can share prefixes freely.
+ */
+import { AskgraphError } from '../core';
+
+/** What the automaton needs from the model config. */
+export interface TargetVocabulary {
+  /** sentencepiece vocabulary size S: target ids < S are pieces, S + i is symbols[i]. */
+  pieces: number;
+  symbols: readonly string[];
+  relations: readonly string[];
+  eos: number;
+  /** Ids that are never copied (bos, eos, pad, …). */
+  special?: readonly number[];
+}
+
+export interface ConstraintOptions {
+  /** Restrict relation slots to these names (intersected with the vocabulary's relations). */
+  relations?: Iterable<string>;
+  /**
+   * Pieces (aligned with sourceIds) used to decide whether a copied span has text: a span made only of
+   * whitespace pieces ("▁") cannot be closed. Without it every piece counts as text.
+   */
+  sourcePieces?: readonly string[];
+}
+
+// Stack items (what is still expected), top of stack = last element.
+const EXPR = 0; // a form
+const REL = 1; // a relation
+const LIT = 2; // a literal
+const CLOSE = 3; // ')'
+const EXPR_HEAD = 4; // after '(' in form position: an operator
+const REL_HEAD = 5; // after '(' in relation position: R
+
+export interface ConstraintState {
+  readonly stack: readonly number[];
+  /** null outside `[ … ]`; else the source positions the last copied piece may be at ([] right after '['). */
+  readonly copy: readonly number[] | null;
+  /** The current span holds some non-space text. */
+  readonly text: boolean;
+  /** eos was emitted. */
+  readonly done: boolean;
+  /** Tokens needed at least to complete the form, eos included. */
+  readonly need: number;
+}
+
+const OPERATORS = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'R'] as const;
+type Operator = (typeof OPERATORS)[number];
+
+/** Does a symbol look like a literal of the grammar (number, date, quoted string, typed literal)? */
+export function isLiteralSymbol(s: string): boolean {
+  return (
+    /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(s) ||
+    /^\d{4}-\d{2}(-\d{2}(T\S+)?)?$/.test(s) ||
+    /^"([^"\\]|\\.)*"(@[A-Za-z-]+|\^\^\S+)?$/.test(s) ||
+    /^[^\s()[\]"]+\^\^\S+$/.test(s)
+  );
+}
+
+export class GrammarConstraint {
+  readonly vocabSize: number;
+  readonly open: number;
+  readonly close: number;
+  readonly lbrack: number;
+  readonly rbrack: number;
+  readonly eos: number;
+  private readonly op = new Map<Operator, number>();
+  private readonly opOf = new Map<number, Operator>();
+  readonly relationIds: readonly number[];
+  private readonly relationSet: Set<number>;
+  readonly literalIds: readonly number[];
+  private readonly literalSet: Set<number>;
+  /** Operators offered after '(' in form position. */
+  private readonly exprHeads: readonly number[];
+  private readonly exprHeadNeed: number;
+  /** The minimal number of tokens that completes an EXPR (3 = '[' piece ']'). */
+  private readonly cost: number[];
+  private readonly src: readonly number[];
+  private readonly copyable: readonly boolean[];
+  private readonly hasText: readonly boolean[];
+  private readonly startIds: readonly number[];
+  private readonly startPositions = new Map<number, number[]>();
+
+  constructor(
+    readonly vocab: TargetVocabulary,
+    sourceIds: readonly number[],
+    opts: ConstraintOptions = {},
+  ) {
+    const S = vocab.pieces;
+    this.vocabSize = S + vocab.symbols.length;
+    const idOf = new Map<string, number>();
+    vocab.symbols.forEach((s, i) => {
+      if (!idOf.has(s)) idOf.set(s, S + i);
+    });
+    const need = (s: string): number => {
+      const id = idOf.get(s);
+      if (id === undefined) throw new AskgraphError('MODEL_ERROR', `model config: symbols lack "${s}"`);
+      return id;
+    };
+    this.open = need('(');
+    this.close = need(')');
+    this.lbrack = need('[');
+    this.rbrack = need(']');
+    this.eos = vocab.eos;
+    for (const o of OPERATORS) {
+      const id = idOf.get(o);
+      if (id !== undefined) {
+        this.op.set(o, id);
+        this.opOf.set(id, o);
+      }
+    }
+    const allowedNames = opts.relations ? new Set(opts.relations) : null;
+    const rels: number[] = [];
+    for (const r of new Set(vocab.relations)) {
+      const id = idOf.get(r);
+      if (id !== undefined && !this.opOf.has(id) && (!allowedNames || allowedNames.has(r))) rels.push(id);
+    }
+    this.relationIds = rels;
+    this.relationSet = new Set(rels);
+    const reserved = new Set(['(', ')', '[', ']', ...OPERATORS, ...vocab.relations]);
+    this.literalIds = vocab.symbols.flatMap((s, i) => (!reserved.has(s) && isLiteralSymbol(s) ? [S + i] : []));
+    this.literalSet = new Set(this.literalIds);
+
+    // Source pieces that may be copied.
+    this.src = sourceIds;
+    const special = new Set(vocab.special ?? []);
+    special.add(vocab.eos);
+    this.copyable = sourceIds.map((id) => id >= 0 && id < S && !special.has(id));
+    this.hasText = sourceIds.map((_, i) => {
+      const p = opts.sourcePieces?.[i];
+      return p === undefined ? true : p.replace(/[▁\s]/g, '').length > 0;
+    });
+    for (let p = 0; p < sourceIds.length; p++) {
+      if (!this.copyable[p]) continue;
+      const id = sourceIds[p];
+      const list = this.startPositions.get(id);
+      if (list) list.push(p);
+      else this.startPositions.set(id, [p]);
+    }
+    this.startIds = [...this.startPositions.keys()].sort((a, b) => a - b);
+
+    // Minimal completion costs. A relation needs 1 token if any relation is allowed (else it cannot complete).
+    const INF = 1e9;
+    const relCost = rels.length > 0 ? 1 : INF;
+    const litCost = this.literalIds.length > 0 ? 1 : INF;
+    const exprCost = this.startIds.length > 0 ? 3 : INF;
+    const heads: [Operator, number][] = [
+      ['JOIN', relCost + exprCost],
+      ['AND', 2 * exprCost],
+      ['COUNT', exprCost],
+      ['ARGMAX', exprCost + relCost],
+      ['ARGMIN', exprCost + relCost],
+      ['GT', relCost + litCost],
+      ['GE', relCost + litCost],
+      ['LT', relCost + litCost],
+      ['LE', relCost + litCost],
+      ['TC', exprCost + relCost + litCost],
+    ];
+    const usable = heads.filter(([o, c]) => this.op.has(o) && c < INF);
+    this.exprHeads = usable.map(([o]) => this.op.get(o)!);
+    this.exprHeadNeed = usable.length ? 1 + Math.min(...usable.map(([, c]) => c)) : INF;
+    this.cost = [exprCost, relCost, litCost, 1, this.exprHeadNeed, this.op.has('R') ? 1 + relCost : INF];
+  }
+
+  /** The state before the first target token. */
+  initial(): ConstraintState {
+    return { stack: [EXPR], copy: null, text: false, done: false, need: this.cost[EXPR] + 1 };
+  }
+
+  isComplete(s: ConstraintState): boolean {
+    return s.done || (s.stack.length === 0 && s.copy === null);
+  }
+
+  /**
+   * Token ids that keep the prefix valid. With `budget` (tokens still allowed, eos included), only the
+   * tokens after which the form can still be completed within the budget.
+   */
+  allowed(s: ConstraintState, budget?: number): number[] {
+    const out = this.allowedRaw(s);
+    if (budget === undefined) return out;
+    return out.filter((t) => t === this.eos || this.advance(s, t).need <= budget - 1);
+  }
+
+  private allowedRaw(s: ConstraintState): number[] {
+    if (s.done) return [];
+    if (s.copy !== null) {
+      if (s.copy.length === 0) return this.startIds.slice();
+      const next = new Set<number>();
+      for (const p of s.copy) if (p + 1 < this.src.length && this.copyable[p + 1]) next.add(this.src[p + 1]);
+      const out = [...next].sort((a, b) => a - b);
+      if (s.text) out.push(this.rbrack);
+      return out;
+    }
+    if (s.stack.length === 0) return [this.eos];
+    const top = s.stack[s.stack.length - 1];
+    switch (top) {
+      case EXPR: {
+        const out: number[] = [];
+        if (this.startIds.length) out.push(this.lbrack);
+        if (this.exprHeads.length) out.push(this.open);
+        return out;
+      }
+      case REL: {
+        const out = this.relationIds.slice();
+        if (this.op.has('R') && this.relationIds.length) out.push(this.open);
+        return out;
+      }
+      case LIT:
+        return this.literalIds.slice();
+      case CLOSE:
+        return [this.close];
+      case EXPR_HEAD:
+        return this.exprHeads.slice();
+      case REL_HEAD:
+        return [this.op.get('R')!];
+      default:
+        return [];
+    }
+  }
+
+  /** The state after a token; throws MODEL_ERROR if the token is not allowed there. */
+  advance(s: ConstraintState, t: number): ConstraintState {
+    const bad = (): never => {
+      throw new AskgraphError('MODEL_ERROR', `token ${t} is not allowed here by the form grammar`);
+    };
+    if (s.done) return bad();
+    if (s.copy !== null) {
+      if (t === this.rbrack) {
+        if (!s.text || s.copy.length === 0) return bad();
+        return this.make(s.stack, null, false);
+      }
+      let positions: number[];
+      if (s.copy.length === 0) positions = this.startPositions.get(t) ?? [];
+      else positions = s.copy.flatMap((p) => (p + 1 < this.src.length && this.copyable[p + 1] && this.src[p + 1] === t ? [p + 1] : []));
+      if (positions.length === 0) return bad();
+      const text = s.text || positions.some((p) => this.hasText[p]);
+      return this.make(s.stack, positions, text);
+    }
+    if (s.stack.length === 0) {
+      if (t === this.eos) return { stack: [], copy: null, text: false, done: true, need: 0 };
+      return bad();
+    }
+    const rest = s.stack.slice(0, -1);
+    const top = s.stack[s.stack.length - 1];
+    switch (top) {
+      case EXPR:
+        if (t === this.lbrack && this.startIds.length) return this.make(rest, [], false);
+        if (t === this.open && this.exprHeads.length) return this.make([...rest, CLOSE, EXPR_HEAD], null, false);
+        return bad();
+      case REL:
+        if (this.relationSet.has(t)) return this.make(rest, null, false);
+        if (t === this.open && this.op.has('R') && this.relationIds.length) return this.make([...rest, CLOSE, REL_HEAD], null, false);
+        return bad();
+      case LIT:
+        if (this.literalSet.has(t)) return this.make(rest, null, false);
+        return bad();
+      case CLOSE:
+        if (t === this.close) return this.make(rest, null, false);
+        return bad();
+      case REL_HEAD:
+        if (t === this.op.get('R')) return this.make([...rest, REL], null, false);
+        return bad();
+      case EXPR_HEAD: {
+        if (!this.exprHeads.includes(t)) return bad();
+        const o = this.opOf.get(t)!;
+        // pushed in reverse order: the first argument ends on top
+        const push: Record<string, number[]> = {
+          JOIN: [EXPR, REL],
+          AND: [EXPR, EXPR],
+          COUNT: [EXPR],
+          ARGMAX: [REL, EXPR],
+          ARGMIN: [REL, EXPR],
+          GT: [LIT, REL],
+          GE: [LIT, REL],
+          LT: [LIT, REL],
+          LE: [LIT, REL],
+          TC: [LIT, REL, EXPR],
+        };
+        return this.make([...rest, ...push[o]], null, false);
+      }
+      default:
+        return bad();
+    }
+  }
+
+  /** Advances through a whole token sequence from the initial state (throws on the first bad token). */
+  run(tokens: readonly number[]): ConstraintState {
+    let s = this.initial();
+    for (const t of tokens) s = this.advance(s, t);
+    return s;
+  }
+
+  private make(stack: readonly number[], copy: readonly number[] | null, text: boolean): ConstraintState {
+    let need = 1; // eos
+    for (const item of stack) need += this.cost[item];
+    if (copy !== null) need += text ? 1 : copy.length === 0 ? 2 : this.copyNeed(copy);
+    return { stack, copy, text, done: false, need };
+  }
+
+  /** Tokens needed to close a span with no text yet: the pieces up to the nearest text piece, then ']'. */
+  private copyNeed(copy: readonly number[]): number {
+    let best = 1e9;
+    for (const p of copy) {
+      for (let q = p + 1, n = 1; q < this.src.length && this.copyable[q]; q++, n++) {
+        if (this.hasText[q]) {
+          best = Math.min(best, n + 1);
+          break;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+/**
+ * The form text of a target token sequence (eos excluded): symbols joined by spaces, copied spans
+ * decoded with the tokenizer (the text Python's sentencepiece decode gives) and escaped as labels.
+ */
+export function tokensToFormText(tokens: readonly number[], vocab: TargetVocabulary, decode: (ids: number[]) => string): string {
+  const S = vocab.pieces;
+  const parts: string[] = [];
+  let span: number[] | null = null;
+  for (const t of tokens) {
+    if (t === vocab.eos && span === null) break;
+    const sym = t >= S ? vocab.symbols[t - S] : undefined;
+    if (span !== null) {
+      if (sym === ']') {
+        parts.push('[ ' + escapeLabel(decode(span).trim()) + ' ]');
+        span = null;
+      } else if (t < S) span.push(t);
+      else throw new AskgraphError('MODEL_ERROR', `symbol "${sym}" inside an entity span`);
+      continue;
+    }
+    if (sym === '[') span = [];
+    else if (sym !== undefined) parts.push(sym);
+    else throw new AskgraphError('MODEL_ERROR', `piece ${t} outside an entity span`);
+  }
+  if (span !== null) throw new AskgraphError('MODEL_ERROR', 'unclosed entity span');
+  let out = '';
+  parts.forEach((p, i) => {
+    if (i > 0 && parts[i - 1] !== '(' && p !== ')') out += ' ';
+    out += p;
+  });
+  return out;
+}
+
+/** Label escaping of grammar/logical-form.ebnf [12]: "\" and "]" are escaped inside `[ … ]`. */
+export function escapeLabel(label: string): string {
+  return label.replace(/\\/g, '\\\\').replace(/\]/g, '\\]');
+}

@@ -1,0 +1,24 @@
+export { SentencePieceTokenizer } from './tokenizer';
+export { OnnxSession, int64Tensor, float32Tensor, type TensorData, type SessionOptions } from './onnx';
+export {
+  GrammarConstraint,
+  isLiteralSymbol,
+  tokensToFormText,
+  escapeLabel,
+  type TargetVocabulary,
+  type ConstraintOptions,
+  type ConstraintState,
+} from './constraint';
+export { beamSearch, teacherForce, type StepDecoder, type BeamOptions, type Hypothesis } from './beam';
+export {
+  loadParser,
+  clearParserCache,
+  readModelConfig,
+  defaultModelDir,
+  OnnxParser,
+  OnnxStepDecoder,
+  gatherBatch,
+  type ModelConfig,
+  type ParserOptions,
+  type ParserGenerateOptions,
+} from './parser';

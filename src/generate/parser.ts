@@ -1,0 +1,415 @@
+/**
+ * The shipped parser: a model folder (config.json, tokenizer.model, encoder.onnx, decoder.onnx; see the
+ * model-folder contract in CONTRACTS.md) loaded once and used through the Generator interface.
+ *
+ * generate(): encode the question (sentencepiece ids), run the encoder once (cross-attention keys and
+ * values), then the grammar-constrained beam search over the one-step decoder with its KV cache.
+ * score(): teacher-forced log-probabilities of given forms (entity labels are tokenised as the
+ * question's pieces that spell them when they occur in it, else as the label's own pieces).
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { AskgraphError, Candidate, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir } from '../core';
+import { canonicalText, parseForm, printForm, printLiteral } from '../form';
+import { beamSearch, StepDecoder, teacherForce } from './beam';
+import { GrammarConstraint, TargetVocabulary, tokensToFormText } from './constraint';
+import { float32Tensor, int64Tensor, OnnxSession, SessionOptions, TensorData } from './onnx';
+import { SentencePieceTokenizer } from './tokenizer';
+
+const ConfigSchema = z
+  .object({
+    format: z.literal('askgraph-seq2seq/1'),
+    tokenizer: z.string().default('tokenizer.model'),
+    pieces: z.number().int().positive(),
+    pad: z.number().int(),
+    bos: z.number().int(),
+    eos: z.number().int(),
+    unk: z.number().int(),
+    symbols: z.array(z.string()).min(4),
+    relations: z.array(z.string()),
+    dModel: z.number().int().positive(),
+    heads: z.number().int().positive(),
+    encoderLayers: z.number().int().positive(),
+    decoderLayers: z.number().int().positive(),
+    headDim: z.number().int().positive(),
+    maxSourceLength: z.number().int().positive(),
+    maxTargetLength: z.number().int().positive(),
+    version: z.string(),
+    encoder: z.string().default('encoder.onnx'),
+    decoder: z.string().default('decoder.onnx'),
+  })
+  .passthrough();
+
+export type ModelConfig = z.infer<typeof ConfigSchema>;
+
+export interface ParserOptions extends SessionOptions {
+  /** Restrict relation slots to these relation names (e.g. the relations of the store). */
+  relations?: Iterable<string>;
+  /** Length normalisation exponent for ranking beams (default 0: raw log-prob sums). */
+  lengthPenalty?: number;
+}
+
+export interface ParserGenerateOptions extends GenerateOptions {
+  /** Restrict relation slots for this call (intersected with the parser's relations). */
+  relations?: Iterable<string>;
+}
+
+/** The ONNX seq2seq parser behind the Generator interface. */
+export class OnnxParser implements Generator {
+  readonly vocab: TargetVocabulary;
+  private readonly symbolId = new Map<string, number>();
+
+  constructor(
+    readonly id: string,
+    readonly dir: string,
+    readonly config: ModelConfig,
+    readonly tokenizer: SentencePieceTokenizer,
+    private readonly encoder: OnnxSession,
+    private readonly decoder: OnnxSession,
+    private readonly opts: ParserOptions = {},
+  ) {
+    this.vocab = {
+      pieces: config.pieces,
+      symbols: config.symbols,
+      relations: config.relations,
+      eos: config.eos,
+      special: [config.bos, config.eos, config.pad].filter((x) => x >= 0),
+    };
+    config.symbols.forEach((s, i) => {
+      if (!this.symbolId.has(s)) this.symbolId.set(s, config.pieces + i);
+    });
+  }
+
+  /** Sentencepiece ids of the question as the encoder sees them (truncated to maxSourceLength). */
+  sourceIds(question: string): number[] {
+    return this.tokenizer.encode(question).slice(0, this.config.maxSourceLength);
+  }
+
+  /** Runs the encoder: cross-attention keys and values [L, 1, H, S, Dh]. */
+  async encode(src: readonly number[]): Promise<{ k: TensorData; v: TensorData }> {
+    const out = await this.encoder.run({ src: int64Tensor(src, [1, src.length]) });
+    if (!out.cross_k || !out.cross_v) throw new AskgraphError('MODEL_ERROR', 'encoder.onnx: outputs cross_k/cross_v missing');
+    return { k: out.cross_k, v: out.cross_v };
+  }
+
+  /** A step decoder over the decoder graph for one encoded source. */
+  stepDecoder(cross: { k: TensorData; v: TensorData }): OnnxStepDecoder {
+    return new OnnxStepDecoder(this.decoder, cross, this.config.pieces + this.config.symbols.length);
+  }
+
+  async generate(question: string, opts: ParserGenerateOptions = {}): Promise<GenerateResult> {
+    const t0 = performance.now();
+    const beam = Math.max(1, Math.floor(opts.beam ?? 4));
+    const maxLength = Math.max(2, Math.floor(opts.maxLength ?? this.config.maxTargetLength));
+    const src = this.sourceIds(question.trim());
+    if (src.length === 0) return { candidates: [], dropped: 0, timeMs: performance.now() - t0 };
+    const pieces = this.tokenizer.encodePieces(question.trim()).slice(0, src.length);
+    const relations = intersect(this.opts.relations, opts.relations);
+    const constraint = new GrammarConstraint(this.vocab, src, { relations, sourcePieces: pieces });
+    const cross = await this.encode(src);
+    const hyps = await beamSearch(this.stepDecoder(cross), constraint, {
+      beam,
+      maxLength,
+      bos: this.config.bos,
+      eos: this.config.eos,
+      lengthPenalty: this.opts.lengthPenalty,
+    });
+    const candidates: Candidate[] = [];
+    const seen = new Set<string>();
+    let dropped = 0;
+    for (const h of hyps) {
+      let form: Form;
+      try {
+        form = parseForm(tokensToFormText(h.tokens, this.vocab, (ids) => this.tokenizer.decode(ids)));
+      } catch {
+        dropped++; // cannot happen with the constraint; counted rather than thrown
+        continue;
+      }
+      const key = canonicalText(form);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      candidates.push({ form, text: printForm(form), logProb: h.logProb, rank: candidates.length });
+    }
+    return { candidates, dropped, timeMs: performance.now() - t0 };
+  }
+
+  /**
+   * Teacher-forced sum of log-probabilities (eos included) of each form for the question; forms that
+   * cannot be written in the target vocabulary (unknown relation, IRI, literal not in the symbols,
+   * unparseable text) get -Infinity.
+   */
+  async score(question: string, forms: string[]): Promise<number[]> {
+    const q = question.trim();
+    const src = this.sourceIds(q);
+    const result = new Array<number>(forms.length).fill(-Infinity);
+    if (src.length === 0 || forms.length === 0) return result;
+    const seqs: number[][] = [];
+    const index: number[] = [];
+    forms.forEach((text, i) => {
+      const seq = this.targetIds(q, src, text);
+      if (seq) {
+        seqs.push(seq);
+        index.push(i);
+      }
+    });
+    if (seqs.length === 0) return result;
+    const cross = await this.encode(src);
+    const CHUNK = 16;
+    for (let a = 0; a < seqs.length; a += CHUNK) {
+      const part = seqs.slice(a, a + CHUNK);
+      const scores = await teacherForce(this.stepDecoder(cross), part, this.config.bos, this.config.eos);
+      scores.forEach((s, j) => (result[index[a + j]] = s));
+    }
+    return result;
+  }
+
+  /** Target ids of a form (eos excluded), or null if it cannot be written in the target vocabulary. */
+  targetIds(question: string, src: readonly number[], text: string): number[] | null {
+    let form: Form;
+    try {
+      form = parseForm(text);
+    } catch {
+      return null;
+    }
+    const out: number[] = [];
+    const sym = (s: string): boolean => {
+      const id = this.symbolId.get(s);
+      if (id === undefined) return false;
+      out.push(id);
+      return true;
+    };
+    const rel = (r: Relation): boolean => {
+      if (r.kind === 'rel') return r.ref.kind === 'name' && this.config.relations.includes(r.ref.name) && sym(r.ref.name);
+      if (r.kind === 'reverse') return sym('(') && sym('R') && rel(r.of) && sym(')');
+      return false;
+    };
+    const walk = (f: Form): boolean => {
+      switch (f.kind) {
+        case 'entity': {
+          if (f.ref.kind !== 'label') return false;
+          const ids = this.labelPieces(question, src, f.ref.label);
+          if (ids.length === 0) return false;
+          return sym('[') && (out.push(...ids), true) && sym(']');
+        }
+        case 'literal':
+          return sym(printLiteral(f));
+        case 'class':
+          return false;
+        case 'join':
+          return sym('(') && sym('JOIN') && rel(f.relation) && walk(f.arg) && sym(')');
+        case 'and':
+          return sym('(') && sym('AND') && walk(f.args[0]) && walk(f.args[1]) && sym(')');
+        case 'count':
+          return sym('(') && sym('COUNT') && walk(f.arg) && sym(')');
+        case 'arg':
+          return sym('(') && sym(f.op) && walk(f.arg) && rel(f.relation) && sym(')');
+        case 'compare':
+          return sym('(') && sym(f.op) && rel(f.relation) && sym(printLiteral(f.value)) && sym(')');
+        case 'tc':
+          return sym('(') && sym('TC') && walk(f.arg) && rel(f.relation) && sym(printLiteral(f.value)) && sym(')');
+      }
+    };
+    return walk(form) ? out : null;
+  }
+
+  /**
+   * The pieces of a label as the model copies them: the shortest run of the question's pieces that
+   * decodes to the label, without whitespace-only pieces (as the trainer builds targets), else the
+   * label's own pieces.
+   */
+  private labelPieces(question: string, src: readonly number[], label: string): number[] {
+    const want = label.trim();
+    if (question.includes(want)) {
+      const pieces = this.tokenizer.encodePieces(question).slice(0, src.length);
+      let best: [number, number] | null = null;
+      for (let i = 0; i < src.length; i++) {
+        if (pieces[i] === '▁') continue;
+        for (let j = i; j < src.length; j++) {
+          const text = this.tokenizer.decode(src.slice(i, j + 1)).trim();
+          if (text === want) {
+            if (!best || j - i < best[1] - best[0]) best = [i, j];
+            break;
+          }
+          if (text.length > want.length) break;
+        }
+      }
+      if (best) return src.slice(best[0], best[1] + 1).filter((_, k) => pieces[best![0] + k] !== '▁');
+    }
+    return this.tokenizer.encode(want);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.encoder.close(), this.decoder.close()]);
+  }
+}
+
+/** The decoder graph as a StepDecoder: tiles the cross keys/values to the beam and gathers the cache. */
+export class OnnxStepDecoder implements StepDecoder {
+  private pastK: TensorData;
+  private pastV: TensorData;
+  private crossB = 0;
+  private crossK!: TensorData;
+  private crossV!: TensorData;
+  private readonly L: number;
+  private readonly H: number;
+  private readonly Dh: number;
+
+  constructor(
+    private readonly session: OnnxSession,
+    private readonly cross: { k: TensorData; v: TensorData },
+    readonly vocabSize: number,
+  ) {
+    const [L, , H, , Dh] = cross.k.dims;
+    this.L = L;
+    this.H = H;
+    this.Dh = Dh;
+    this.pastK = float32Tensor(new Float32Array(0), [L, 1, H, 0, Dh]);
+    this.pastV = float32Tensor(new Float32Array(0), [L, 1, H, 0, Dh]);
+  }
+
+  async step(tokens: readonly number[], position: number): Promise<Float32Array> {
+    const B = tokens.length;
+    if (this.crossB !== B) {
+      this.crossK = tile(this.cross.k, B);
+      this.crossV = tile(this.cross.v, B);
+      this.crossB = B;
+    }
+    if (this.pastK.dims[1] !== B) throw new AskgraphError('INTERNAL', `beam of ${B} but a cache of ${this.pastK.dims[1]}`);
+    const out = await this.session.run({
+      tokens: int64Tensor(tokens, [B, 1]),
+      position: int64Tensor([position], [1]),
+      cross_k: this.crossK,
+      cross_v: this.crossV,
+      past_k: this.pastK,
+      past_v: this.pastV,
+    });
+    if (!out.logprobs || !out.present_k || !out.present_v) {
+      throw new AskgraphError('MODEL_ERROR', 'decoder.onnx: outputs logprobs/present_k/present_v missing');
+    }
+    if (out.logprobs.dims[1] !== this.vocabSize) {
+      throw new AskgraphError('MODEL_ERROR', `decoder.onnx: ${out.logprobs.dims[1]} target logits, config says ${this.vocabSize}`);
+    }
+    this.pastK = out.present_k;
+    this.pastV = out.present_v;
+    return out.logprobs.data as Float32Array;
+  }
+
+  reorder(order: readonly number[]): void {
+    const B = this.pastK.dims[1];
+    if (order.length === B && order.every((b, i) => b === i)) return;
+    this.pastK = gatherBatch(this.pastK, order);
+    this.pastV = gatherBatch(this.pastV, order);
+  }
+
+  /** Shape facts, for tests. */
+  get cacheDims(): readonly number[] {
+    return this.pastK.dims;
+  }
+  get layout(): { L: number; H: number; Dh: number } {
+    return { L: this.L, H: this.H, Dh: this.Dh };
+  }
+}
+
+/** [L, 1, ...rest] → [L, B, ...rest] (every beam sees the same source). */
+function tile(t: TensorData, B: number): TensorData {
+  const [L, one, ...rest] = t.dims;
+  if (one !== 1) throw new AskgraphError('MODEL_ERROR', `encoder output batch is ${one}, expected 1`);
+  const block = rest.reduce((a, b) => a * b, 1);
+  const src = t.data as Float32Array;
+  const out = new Float32Array(L * B * block);
+  for (let l = 0; l < L; l++) {
+    const from = src.subarray(l * block, (l + 1) * block);
+    for (let b = 0; b < B; b++) out.set(from, (l * B + b) * block);
+  }
+  return float32Tensor(out, [L, B, ...rest]);
+}
+
+/** Gathers along axis 1: out[l, i] = in[l, order[i]]. */
+export function gatherBatch(t: TensorData, order: readonly number[]): TensorData {
+  const [L, B, ...rest] = t.dims;
+  const block = rest.reduce((a, b) => a * b, 1);
+  const src = t.data as Float32Array;
+  const nb = order.length;
+  const out = new Float32Array(L * nb * block);
+  for (let l = 0; l < L; l++) {
+    for (let i = 0; i < nb; i++) {
+      const o = order[i];
+      if (o < 0 || o >= B) throw new AskgraphError('INTERNAL', `beam reorder index ${o} out of 0..${B - 1}`);
+      const s = (l * B + o) * block;
+      out.set(src.subarray(s, s + block), (l * nb + i) * block);
+    }
+  }
+  return float32Tensor(out, [L, nb, ...rest]);
+}
+
+function intersect(a?: Iterable<string>, b?: Iterable<string>): Set<string> | undefined {
+  if (!a && !b) return undefined;
+  if (!a) return new Set(b);
+  if (!b) return new Set(a);
+  const sb = new Set(b);
+  return new Set([...a].filter((x) => sb.has(x)));
+}
+
+/** Reads and validates <dir>/config.json (MODEL_UNAVAILABLE if missing, MODEL_ERROR if malformed). */
+export function readModelConfig(dir: string): ModelConfig {
+  const file = path.join(dir, 'config.json');
+  if (!fs.existsSync(dir)) throw new AskgraphError('MODEL_UNAVAILABLE', `model folder not found: ${dir}`);
+  if (!fs.existsSync(file)) throw new AskgraphError('MODEL_UNAVAILABLE', `model config not found: ${file}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new AskgraphError('MODEL_ERROR', `${file}: not JSON: ${(e as Error).message}`, { cause: e });
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AskgraphError('MODEL_ERROR', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** The default model folder: the embedded movies pack's model. */
+export function defaultModelDir(): string {
+  return path.join(defaultPackDir(), 'model');
+}
+
+const cache = new Map<string, Promise<OnnxParser>>();
+
+/** Loads (once per folder and options) the parser of a model folder; default = store/movies/model. */
+export function loadParser(modelDir?: string, opts: ParserOptions = {}): Promise<OnnxParser> {
+  const dir = path.resolve(modelDir ?? defaultModelDir());
+  const key = JSON.stringify([dir, opts.threads ?? null, opts.relations ? [...opts.relations].sort() : null, opts.lengthPenalty ?? 0]);
+  let p = cache.get(key);
+  if (!p) {
+    p = openParser(dir, opts);
+    cache.set(key, p);
+    p.catch(() => cache.delete(key));
+  }
+  return p;
+}
+
+/** Drops cached parsers (closing them); for tests and long-running servers that swap models. */
+export async function clearParserCache(): Promise<void> {
+  const all = [...cache.values()];
+  cache.clear();
+  await Promise.all(all.map((p) => p.then((x) => x.close()).catch(() => undefined)));
+}
+
+async function openParser(dir: string, opts: ParserOptions): Promise<OnnxParser> {
+  const config = readModelConfig(dir);
+  const files = [config.tokenizer, config.encoder, config.decoder].map((f) => path.join(dir, f));
+  for (const f of files) if (!fs.existsSync(f)) throw new AskgraphError('MODEL_UNAVAILABLE', `model file not found: ${f}`);
+  const hash = crypto.createHash('sha256');
+  hash.update(fs.readFileSync(path.join(dir, 'config.json')));
+  for (const f of files) hash.update(fs.readFileSync(f));
+  const id = `${config.version}-${hash.digest('hex').slice(0, 12)}`;
+  const [tokenizer, encoder, decoder] = await Promise.all([
+    SentencePieceTokenizer.load(files[0]),
+    OnnxSession.open(files[1], opts),
+    OnnxSession.open(files[2], opts),
+  ]);
+  return new OnnxParser(id, dir, config, tokenizer, encoder, decoder, opts);
+}

@@ -1,0 +1,140 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { formsEqual, parseForm } from '../../../src/form';
+import { GrammarConstraint, isLiteralSymbol, TargetVocabulary, tokensToFormText } from '../../../src/generate';
+
+// A synthetic model config: 10 sentencepiece ids (0 unk, 1 bos, 2 eos, 3 pad), the form symbols, 3 relations.
+const OPS = ['(', ')', '[', ']', 'JOIN', 'R', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC'];
+const RELS = ['directed_by', 'release_year', 'starred_actors'];
+const S = 10;
+const vocab: TargetVocabulary = { pieces: S, symbols: [...OPS, ...RELS], relations: RELS, eos: 2, special: [1, 2, 3] };
+const id = (sym: string, v: TargetVocabulary = vocab): number => {
+  const i = v.symbols.indexOf(sym);
+  assert.ok(i >= 0, sym);
+  return v.pieces + i;
+};
+const names = (ids: number[], v: TargetVocabulary = vocab): string[] =>
+  ids.map((t) => (t === v.eos ? '<eos>' : t >= v.pieces ? v.symbols[t - v.pieces] : `p${t}`)).sort();
+// source: piece ids 5 6 7 8 6 7 9 (6 7 occurs twice)
+const SRC = [5, 6, 7, 8, 6, 7, 9];
+const decode = (ids: number[]): string => ids.map((i) => `p${i}`).join(' ');
+const toks = (c: GrammarConstraint, words: string): number[] =>
+  words
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => (w === '<eos>' ? c.eos : /^p\d+$/.test(w) ? Number(w.slice(1)) : id(w, c.vocab)));
+
+describe('generate/constraint: grammar automaton over target tokens', () => {
+  const c = new GrammarConstraint(vocab, SRC);
+
+  it('starts a form with [ or (, and offers only operators that can complete after (', () => {
+    assert.deepEqual(names(c.allowed(c.initial())), ['(', '[']);
+    // no literal symbols in this vocabulary → no GT/GE/LT/LE/TC
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '(')))), ['AND', 'ARGMAX', 'ARGMIN', 'COUNT', 'JOIN']);
+  });
+
+  it('admits only relations (or "(" for R) in relation slots, and only R after that "("', () => {
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN')))), ['(', ...RELS].sort());
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN (')))), ['R']);
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN ( R')))), ['(', ...RELS].sort());
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN ( R directed_by')))), [')']);
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN ( R directed_by )')))), ['(', '[']);
+  });
+
+  it('restricts relation slots to a caller-given set (intersected with the vocabulary)', () => {
+    const r = new GrammarConstraint(vocab, SRC, { relations: ['directed_by', 'not_in_model'] });
+    assert.deepEqual(names(r.allowed(r.run(toks(r, '( JOIN')))), ['(', 'directed_by']);
+    assert.throws(() => r.run(toks(r, '( JOIN starred_actors')), /not allowed/);
+    // no relation at all: JOIN/ARGMAX/ARGMIN disappear, AND/COUNT stay
+    const none = new GrammarConstraint(vocab, SRC, { relations: [] });
+    assert.deepEqual(names(none.allowed(none.run(toks(none, '(')))), ['AND', 'COUNT']);
+  });
+
+  it('copies only contiguous spans of the source pieces, tracking repeated pieces', () => {
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '[')))), ['p5', 'p6', 'p7', 'p8', 'p9']);
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '[ p6')))), [']', 'p7']);
+    // p6 p7 occurs at 1-2 and 4-5: next may be p8 (pos 3) or p9 (pos 6)
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '[ p6 p7')))), [']', 'p8', 'p9']);
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '[ p6 p7 p9')))), [']']);
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '[ p9')))), [']']);
+    assert.throws(() => c.run(toks(c, '[ p5 p7')), /not allowed/);
+    assert.throws(() => c.run(toks(c, '[ ]')), /not allowed/);
+  });
+
+  it('never copies special ids, and a whitespace-only span cannot be closed', () => {
+    const w = new GrammarConstraint(vocab, [2, 5, 4, 6, 1], { sourcePieces: ['</s>', '▁a', '▁', 'b', '<s>'] });
+    assert.deepEqual(names(w.allowed(w.run(toks(w, '[')))), ['p4', 'p5', 'p6']);
+    assert.deepEqual(names(w.allowed(w.run(toks(w, '[ p4')))), ['p6']); // "▁" alone has no text
+    assert.deepEqual(names(w.allowed(w.run(toks(w, '[ p4 p6')))), [']']);
+  });
+
+  it('allows eos only once the form is complete, and nothing after eos', () => {
+    assert.ok(!c.allowed(c.run(toks(c, '( COUNT [ p5 ]'))).includes(c.eos));
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '( COUNT [ p5 ] )')))), ['<eos>']);
+    const done = c.run(toks(c, '[ p5 ] <eos>'));
+    assert.ok(c.isComplete(done));
+    assert.deepEqual(c.allowed(done), []);
+  });
+
+  it('offers comparisons and TC only when literal symbols exist', () => {
+    const lv: TargetVocabulary = { ...vocab, symbols: [...vocab.symbols, '1990', '2001-05-02'] };
+    const l = new GrammarConstraint(lv, SRC);
+    assert.deepEqual(names(l.allowed(l.run(toks(l, '('))), lv), ['AND', 'ARGMAX', 'ARGMIN', 'COUNT', 'GE', 'GT', 'JOIN', 'LE', 'LT', 'TC']);
+    assert.deepEqual(names(l.allowed(l.run(toks(l, '( GT release_year'))), lv), ['1990', '2001-05-02']);
+    const text = tokensToFormText(toks(l, '( TC [ p5 ] release_year 1990 )'), lv, decode);
+    assert.equal(text, '(TC [ p5 ] release_year 1990)');
+    parseForm(text);
+    assert.ok(isLiteralSymbol('1990') && isLiteralSymbol('"x"@en') && !isLiteralSymbol('directed_by'));
+  });
+
+  it('with a length budget, only starts what can still be completed', () => {
+    // budget 4 = '[' piece ']' eos: a "(" form needs at least 6 (+ eos)
+    assert.deepEqual(names(c.allowed(c.initial(), 4)), ['[']);
+    assert.deepEqual(names(c.allowed(c.initial(), 7)), ['(', '[']);
+    // after '( JOIN directed_by' with 5 left: must copy now ('[' p ']' ')' eos)
+    const s = c.run(toks(c, '( JOIN directed_by'));
+    assert.deepEqual(names(c.allowed(s, 5)), ['[']);
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '[ p6')), 2)), [']']);
+  });
+
+  it('prints token sequences as forms with decoded, escaped labels', () => {
+    const t = toks(c, '( JOIN ( R directed_by ) [ p6 p7 ] )');
+    const text = tokensToFormText(t, vocab, decode);
+    assert.equal(text, '(JOIN (R directed_by) [ p6 p7 ])');
+    assert.ok(formsEqual(parseForm(text), parseForm('(JOIN (R directed_by) [ p6 p7 ])')));
+    const esc = tokensToFormText(toks(c, '[ p5 ]'), vocab, () => 'a ] b \\ c');
+    assert.equal(parseForm(esc).kind, 'entity');
+    assert.deepEqual((parseForm(esc) as { ref: unknown }).ref, { kind: 'label', label: 'a ] b \\ c' });
+  });
+
+  it('property: random walks over allowed tokens always end in a parseable form with copied spans', () => {
+    const sourceText = decode(SRC);
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(1000), { minLength: 40, maxLength: 40 }),
+        fc.integer({ min: 4, max: 40 }),
+        fc.boolean(),
+        (choices, budget, restrict) => {
+          const k = new GrammarConstraint(vocab, SRC, restrict ? { relations: ['release_year'] } : {});
+          let s = k.initial();
+          const out: number[] = [];
+          for (let step = 0; step < budget; step++) {
+            const allowed = k.allowed(s, budget - step);
+            assert.ok(allowed.length > 0, 'dead end');
+            const t = allowed[choices[step % choices.length] % allowed.length];
+            s = k.advance(s, t);
+            if (t === k.eos) break;
+            out.push(t);
+          }
+          assert.ok(s.done, 'form not finished within the budget');
+          const text = tokensToFormText(out, vocab, decode);
+          const form = parseForm(text);
+          assert.ok(form);
+          for (const m of text.matchAll(/\[ (.*?) \]/g)) assert.ok(sourceText.includes(m[1]), `${m[1]} not a source span`);
+          if (restrict) for (const r of ['directed_by', 'starred_actors']) assert.ok(!text.includes(r));
+        },
+      ),
+      { numRuns: 500, seed: 42 },
+    );
+  });
+});
