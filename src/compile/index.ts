@@ -1,0 +1,9 @@
+export { compileForm, dateValue, toRelation, tcBounds } from './compile';
+export { sparqlToForm, type ToFormOptions } from './to-form';
+export { parseSparql, assertReadOnly, queryKind, generateSparql, type QueryKind } from './sparql';
+export {
+  type CompileOptions,
+  resolveOptions,
+  DEFAULT_VOCABULARY_NAMESPACE,
+  DEFAULT_ENTITY_NAMESPACE,
+} from './terms';

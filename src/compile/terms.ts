@@ -1,0 +1,130 @@
+import { DataFactory } from 'rdf-data-factory';
+import type * as RDF from '@rdfjs/types';
+import { AskgraphError, Literal, Ref, RDFS_LABEL, RDF_TYPE, XSD } from '../core';
+
+/** RDF/JS terms for the sparqljs AST. Every user string enters the query only as a term value. */
+export const DF = new DataFactory();
+
+export const DEFAULT_VOCABULARY_NAMESPACE = 'http://askgraph.dev/movies/relation/';
+export const DEFAULT_ENTITY_NAMESPACE = 'http://askgraph.dev/movies/entity/';
+export const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
+
+export interface CompileOptions {
+  /** Namespace bare relation names resolve against (default http://askgraph.dev/movies/relation/). */
+  vocabularyNamespace?: string;
+  /** Namespace bare class names resolve against (default: vocabularyNamespace). */
+  classNamespace?: string;
+  /** Namespace bare entity ids (GrailQA `m.0abc`) resolve against (default http://askgraph.dev/movies/entity/). */
+  entityNamespace?: string;
+  /** Predicates a `[ label ]` entity is matched on (default rdfs:label). */
+  labelPredicates?: string[];
+  /**
+   * Language tags a `[ label ]` also matches besides the plain literal (default ["en"]):
+   * `VALUES ?l { "x" "x"@en }` — an exact-term match both Oxigraph and Virtuoso evaluate from their indexes.
+   */
+  labelLanguages?: string[];
+  /** Predicate of class constraints (default rdf:type; Freebase uses type.object.type). */
+  typePredicate?: string;
+  /** Exclude the topic entities (entity leaves) from the answers (default true). */
+  excludeTopic?: boolean;
+  /** LIMIT on SELECT queries (none by default). */
+  limit?: number;
+}
+
+export interface ResolvedOptions {
+  vocabularyNamespace: string;
+  classNamespace: string;
+  entityNamespace: string;
+  labelPredicates: string[];
+  labelLanguages: string[];
+  typePredicate: string;
+  excludeTopic: boolean;
+  limit?: number;
+}
+
+export function resolveOptions(opts: CompileOptions = {}): ResolvedOptions {
+  const vocabularyNamespace = opts.vocabularyNamespace ?? DEFAULT_VOCABULARY_NAMESPACE;
+  const labelPredicates = opts.labelPredicates && opts.labelPredicates.length > 0 ? opts.labelPredicates : [RDFS_LABEL];
+  const resolved: ResolvedOptions = {
+    vocabularyNamespace,
+    classNamespace: opts.classNamespace ?? vocabularyNamespace,
+    entityNamespace: opts.entityNamespace ?? DEFAULT_ENTITY_NAMESPACE,
+    labelPredicates,
+    labelLanguages: opts.labelLanguages ?? ['en'],
+    typePredicate: opts.typePredicate ?? RDF_TYPE,
+    excludeTopic: opts.excludeTopic ?? true,
+    ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+  };
+  for (const iri of [resolved.vocabularyNamespace, resolved.classNamespace, resolved.entityNamespace, resolved.typePredicate, ...labelPredicates]) {
+    checkIri(iri);
+  }
+  for (const lang of resolved.labelLanguages) {
+    if (!/^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) throw new AskgraphError('BAD_REQUEST', `not a language tag: ${JSON.stringify(lang)}`);
+  }
+  if (resolved.limit !== undefined && (!Number.isInteger(resolved.limit) || resolved.limit < 1)) {
+    throw new AskgraphError('BAD_REQUEST', `limit must be a positive integer, got ${resolved.limit}`);
+  }
+  return resolved;
+}
+
+/**
+ * IRIs go into the AST as terms, but sparqljs writes them between <> unescaped, so an IRI with a
+ * space, '>' or quote could still break out. Reject what the SPARQL IRIREF production forbids.
+ */
+export function checkIri(iri: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(iri) || /[\u0000-\u0020<>"{}|^`\\]/.test(iri)) {
+    throw new AskgraphError('BAD_REQUEST', `not an absolute IRI: ${JSON.stringify(iri)}`);
+  }
+  return iri;
+}
+
+/** A bare name becomes namespace + encodeURIComponent(name) (the pack's IRI-minting rule). */
+export function resolveName(ref: Ref, namespace: string, what: string): RDF.NamedNode {
+  switch (ref.kind) {
+    case 'iri':
+      return DF.namedNode(checkIri(ref.iri));
+    case 'name':
+      return DF.namedNode(checkIri(namespace + encodeURIComponent(ref.name)));
+    case 'label':
+      throw new AskgraphError('UNSUPPORTED', `a ${what} given as a label ([ ${ref.label} ]) must be grounded to an IRI or name before compiling`);
+  }
+}
+
+export function literalTerm(lit: Literal): RDF.Literal {
+  if (lit.lang !== undefined && lit.lang !== '') return DF.literal(lit.value, lit.lang);
+  if (lit.datatype === RDF_LANG_STRING) return DF.literal(lit.value);
+  return DF.literal(lit.value, DF.namedNode(checkIri(lit.datatype)));
+}
+
+const DATE_TYPES = new Set(['date', 'dateTime', 'dateTimeStamp', 'gYear', 'gYearMonth'].map((t) => XSD + t));
+const NUMERIC_TYPES = new Set(
+  ['integer', 'decimal', 'double', 'float', 'int', 'long', 'short', 'byte', 'nonNegativeInteger', 'positiveInteger', 'negativeInteger', 'nonPositiveInteger', 'unsignedInt', 'unsignedLong', 'unsignedShort', 'unsignedByte'].map((t) => XSD + t),
+);
+
+export function isDateType(datatype: string): boolean {
+  return DATE_TYPES.has(datatype);
+}
+
+export function isNumericType(datatype: string): boolean {
+  return NUMERIC_TYPES.has(datatype);
+}
+
+/** A 4-digit year given as xsd:gYear or as a bare integer (how years appear in forms). */
+export function yearOf(lit: Literal): number | null {
+  if ((lit.datatype === XSD + 'gYear' || lit.datatype === XSD + 'integer') && /^\d{4}$/.test(lit.value)) return Number(lit.value);
+  return null;
+}
+
+/**
+ * The first instant of a date-like literal as an xsd:dateTime lexical form (partial dates are
+ * taken at their start: 2011 → 2011-01-01T00:00:00, 2011-05 → 2011-05-01T00:00:00).
+ */
+export function dateTimeStart(lit: Literal): string {
+  const v = lit.value.trim();
+  let m: RegExpMatchArray | null;
+  if ((m = v.match(/^(-?\d{4})$/))) return `${m[1]}-01-01T00:00:00`;
+  if ((m = v.match(/^(-?\d{4}-\d{2})$/))) return `${m[1]}-01T00:00:00`;
+  if ((m = v.match(/^(-?\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})?$/))) return `${m[1]}T00:00:00${m[2] ?? ''}`;
+  if (/^-?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.test(v)) return v.length === 16 ? v + ':00' : v;
+  throw new AskgraphError('UNSUPPORTED', `cannot read ${JSON.stringify(lit.value)} as a date`);
+}
