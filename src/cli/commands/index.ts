@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
+import { register as diffCommand } from './diff';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 // Each command's file registers it; the order here is the order in `askgraph --help`.
-export const COMMANDS: RegisterCommand[] = [];
+export const COMMANDS: RegisterCommand[] = [
+  diffCommand,
+];
