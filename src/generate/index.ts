@@ -22,3 +22,4 @@ export {
   type ParserOptions,
   type ParserGenerateOptions,
 } from './parser';
+export { HttpGenerator, splitCandidates, type HttpGeneratorOptions } from './http';

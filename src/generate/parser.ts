@@ -276,6 +276,10 @@ export class OnnxStepDecoder implements StepDecoder {
       this.crossV = tile(this.cross.v, B);
       this.crossB = B;
     }
+    if (this.pastK.dims[3] === 0 && this.pastK.dims[1] !== B) {
+      this.pastK = float32Tensor(new Float32Array(0), [this.L, B, this.H, 0, this.Dh]);
+      this.pastV = float32Tensor(new Float32Array(0), [this.L, B, this.H, 0, this.Dh]);
+    }
     if (this.pastK.dims[1] !== B) throw new AskgraphError('INTERNAL', `beam of ${B} but a cache of ${this.pastK.dims[1]}`);
     const out = await this.session.run({
       tokens: int64Tensor(tokens, [B, 1]),
