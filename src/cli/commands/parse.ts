@@ -1,0 +1,42 @@
+import { AskgraphError } from '../../core';
+import { loadParser } from '../../generate';
+import { printJson, writeLine } from '../io';
+import type { RegisterCommand } from './index';
+
+function positiveInt(name: string, value: string | undefined, fallback: number | undefined): number | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new AskgraphError('BAD_REQUEST', `${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+/** `askgraph parse "<question>"`: the parser's beam (form + log-probability), as text or JSON. */
+export const register: RegisterCommand = (program, io) => {
+  program
+    .command('parse')
+    .description("print the parser's beam of logical forms for a question (form and log-probability)")
+    .argument('<question>', 'the question, e.g. "who directed Forrest Gump"')
+    .option('--beam <k>', 'beam size (1 = greedy)', '4')
+    .option('--max-length <n>', 'most target tokens to generate (default: the model config)')
+    .option('--model <dir>', 'model folder (default: the movies model, store/movies/model)')
+    .option('--json', 'print JSON')
+    .action(async (question: string, opts: { beam?: string; maxLength?: string; model?: string; json?: boolean }) => {
+      if (!question.trim()) throw new AskgraphError('QUESTION_INVALID', 'the question is empty');
+      const beam = positiveInt('--beam', opts.beam, 4)!;
+      const maxLength = positiveInt('--max-length', opts.maxLength, undefined);
+      const parser = await loadParser(opts.model ?? io.env.ASKGRAPH_MODEL);
+      const r = await parser.generate(question, { beam, maxLength });
+      if (opts.json) {
+        printJson(io, {
+          question,
+          model: parser.id,
+          beam,
+          timeMs: Math.round(r.timeMs * 10) / 10,
+          candidates: r.candidates.map((c) => ({ rank: c.rank, form: c.text, logProb: c.logProb })),
+        });
+        return;
+      }
+      if (r.candidates.length === 0) writeLine(io.stdout, '(no form)');
+      for (const c of r.candidates) writeLine(io.stdout, `${c.logProb.toFixed(4).padStart(10)}  ${c.text}`);
+    });
+};
