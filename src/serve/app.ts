@@ -1,0 +1,191 @@
+import * as crypto from 'node:crypto';
+import * as path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import pino, { type Logger } from 'pino';
+import { AskgraphError, packageRoot } from '../core';
+import { AnswerCache } from './cache';
+import { parseServeConfig, type ServeConfig, type ServeConfigInput } from './config';
+import type { ServeContext } from './context';
+import type { ServeGateway } from './gateway';
+import { toHttpError } from './http-errors';
+import { ServeMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics';
+import { openApiDocument } from './openapi';
+import { TokenBuckets } from './rate-limit';
+import { apiRouter } from './routes-api';
+import { sparqlRouter } from './routes-sparql';
+import { diffFormsText } from './stages';
+
+export interface AppOptions {
+  logger?: Logger;
+  metrics?: ServeMetrics;
+}
+
+export type AskgraphApp = express.Express & { locals: { ctx: ServeContext } };
+
+/** The web inspector's static files (src/serve/public; tsc does not copy them, so resolve from the package root). */
+export function publicDir(): string {
+  return path.join(packageRoot(), 'src', 'serve', 'public');
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const PROTECTED = /^\/(v1\/|sparql$|qald$|gerbil$)/;
+
+function digest(s: string): Buffer {
+  return crypto.createHash('sha256').update(s).digest();
+}
+
+/**
+ * The express app in front of a gateway. Logging policy: one JSON line per request at info with
+ * request id, method, route, status, duration and the question's length — never the question text,
+ * the query string or API keys (the question text is logged at debug level only).
+ */
+export function createApp(gateway: ServeGateway, config: ServeConfigInput | ServeConfig = {}, opts: AppOptions = {}): AskgraphApp {
+  const cfg = parseServeConfig(config);
+  const log = opts.logger ?? pino({ level: cfg.logLevel, base: { service: 'askgraph' } });
+  const ctx: ServeContext = {
+    gateway,
+    config: cfg,
+    metrics: opts.metrics ?? new ServeMetrics(),
+    cache: new AnswerCache(cfg.cache),
+    log,
+    diff: diffFormsText,
+  };
+  const buckets = new TokenBuckets(cfg.rateLimit);
+  const keyDigests = cfg.apiKeys.map(digest);
+  const started = Date.now();
+
+  const app = express() as AskgraphApp;
+  app.locals.ctx = ctx;
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  // request id, access log, metrics, per-request timeout
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const given = req.headers['x-request-id'];
+    req.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    req.log = log.child({ reqId: req.id });
+    res.setHeader('X-Request-Id', req.id);
+    const t0 = process.hrtime.bigint();
+    const timer = setTimeout(() => {
+      if (!res.headersSent) sendError(req, res, new AskgraphError('REQUEST_TIMEOUT', `request exceeded ${cfg.timeouts.requestMs} ms`));
+    }, cfg.timeouts.requestMs);
+    timer.unref();
+    res.on('close', () => clearTimeout(timer));
+    res.on('finish', () => {
+      clearTimeout(timer);
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      const route: string = res.locals.route ?? (req.route ? req.route.path : '(unmatched)');
+      ctx.metrics.requests.inc({ route, method: req.method, status: String(res.statusCode) });
+      ctx.metrics.requestSeconds.observe({ route }, seconds);
+      req.log?.info(
+        { method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000), questionLength: res.locals.questionLength, code: res.locals.errorCode },
+        'request',
+      );
+    });
+    next();
+  });
+
+  // security headers (the inspector uses no inline script or style)
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    next();
+  });
+
+  // CORS: only configured origins get the headers; preflights answer 204 either way.
+  const origins = cfg.cors.origins;
+  app.use((req, res, next) => {
+    const origin = req.headers.origin;
+    if (origin && origins.length > 0) {
+      res.vary('Origin');
+      if (origins.includes('*') || origins.includes(origin)) {
+        res.setHeader('Access-Control-Allow-Origin', origins.includes('*') ? '*' : origin);
+        res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-Cache, Retry-After');
+        if (req.method === 'OPTIONS') {
+          res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+          res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-API-Key, X-Request-Id');
+          res.setHeader('Access-Control-Max-Age', '600');
+        }
+      }
+    }
+    if (req.method === 'OPTIONS') {
+      res.locals.route = 'OPTIONS';
+      res.status(204).end();
+      return;
+    }
+    next();
+  });
+
+  // open routes
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', version: gateway.version, store: gateway.executor.id, uptimeSeconds: Math.round((Date.now() - started) / 1000) });
+  });
+  app.get('/metrics', (_req, res) => {
+    res.setHeader('Content-Type', PROMETHEUS_CONTENT_TYPE);
+    res.send(ctx.metrics.expose());
+  });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument(cfg));
+  });
+  app.use(
+    (req, res, next) => {
+      if (req.method === 'GET' || req.method === 'HEAD') res.locals.route = 'static';
+      next();
+    },
+    express.static(publicDir(), { index: 'index.html', fallthrough: true, dotfiles: 'ignore', maxAge: 0 }),
+    (_req, res, next) => {
+      delete res.locals.route;
+      next();
+    },
+  );
+
+  // API keys, then the per-key token bucket, for the API routes only
+  app.use((req, res, next) => {
+    if (!PROTECTED.test(req.path)) return next();
+    const key = req.headers['x-api-key'];
+    let who = 'ip:' + (req.socket.remoteAddress ?? 'unknown');
+    if (keyDigests.length > 0) {
+      const d = typeof key === 'string' ? digest(key) : undefined;
+      if (!d || !keyDigests.some((k) => crypto.timingSafeEqual(k, d))) {
+        throw new AskgraphError('UNAUTHORIZED', typeof key === 'string' ? 'invalid API key' : 'missing API key (header X-API-Key)');
+      }
+      who = 'key:' + d.toString('hex').slice(0, 16);
+    }
+    const wait = buckets.take(who);
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
+      throw new AskgraphError('RATE_LIMITED', `rate limit exceeded; retry in ${Math.ceil(wait / 1000)} s`);
+    }
+    next();
+  });
+
+  app.use(apiRouter(ctx));
+  app.use(sparqlRouter(ctx));
+
+  app.use((req, _res, next) => {
+    next(new AskgraphError('NOT_FOUND', `no route for ${req.method} ${req.path.slice(0, 200)}`));
+  });
+
+  function sendError(req: Request, res: Response, e: unknown): void {
+    const { status, body, internal } = toHttpError(e);
+    if (internal) req.log?.error({ err: e }, 'internal error');
+    ctx.metrics.errors.inc({ code: String(body.error.code) });
+    res.locals.errorCode = body.error.code;
+    if (res.headersSent) return;
+    res.status(status).json(body);
+  }
+
+  // The only place errors become responses: {error:{code,message}}, never a stack.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      req.log?.debug({ err }, 'error after the response was sent (e.g. request timeout)');
+      return;
+    }
+    sendError(req, res, err);
+  });
+
+  return app;
+}

@@ -1,0 +1,177 @@
+import * as fs from 'node:fs';
+import { z } from 'zod';
+import { AskgraphError } from '../core';
+
+/**
+ * Server configuration. Sources, lowest precedence first: defaults < JSON config file
+ * (--config FILE or ASKGRAPH_CONFIG) < environment (ASKGRAPH_*) < command-line flags.
+ * Every source is validated with the same zod schema, so a bad value fails at start-up with
+ * the key that is wrong.
+ */
+export const ServeConfigSchema = z
+  .object({
+    port: z.number().int().min(0).max(65535).default(8080),
+    host: z.string().min(1).default('127.0.0.1'),
+    /** Pack dir, store dir / snapshot, or http(s) SPARQL endpoint URL (undefined = embedded movies store). */
+    store: z.string().min(1).optional(),
+    /** Parser model dir (undefined = the pack's model). */
+    model: z.string().min(1).optional(),
+    pack: z.string().min(1).optional(),
+    /** When non-empty, API routes need header X-API-Key with one of these. */
+    apiKeys: z.array(z.string().min(8, 'API keys must have at least 8 characters')).default([]),
+    /** Token bucket per API key (or per client address without keys). perMinute 0 = off. */
+    rateLimit: z
+      .object({ perMinute: z.number().min(0).default(600), burst: z.number().int().min(1).default(60) })
+      .strict()
+      .default({ perMinute: 600, burst: 60 }),
+    /** Origins allowed by CORS; ["*"] = any; [] = no CORS headers at all. */
+    cors: z.object({ origins: z.array(z.string().min(1)).default([]) }).strict().default({ origins: [] }),
+    /** Answer cache (LRU + TTL); max 0 = off. */
+    cache: z
+      .object({ max: z.number().int().min(0).default(1000), ttlMs: z.number().int().min(1).default(300_000) })
+      .strict()
+      .default({ max: 1000, ttlMs: 300_000 }),
+    limits: z
+      .object({
+        bodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+        questionChars: z.number().int().min(1).max(100_000).default(1000),
+      })
+      .strict()
+      .default({ bodyBytes: 64 * 1024, questionChars: 1000 }),
+    timeouts: z
+      .object({
+        /** Whole request (ask, parse, sparql …): 504 REQUEST_TIMEOUT after it. */
+        requestMs: z.number().int().min(1).default(30_000),
+        /** Default per-query timeout of /sparql (overridable per request with ?timeout=ms up to maxQueryMs). */
+        queryMs: z.number().int().min(1).default(10_000),
+        maxQueryMs: z.number().int().min(1).default(60_000),
+      })
+      .strict()
+      .default({ requestMs: 30_000, queryMs: 10_000, maxQueryMs: 60_000 }),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .strict();
+
+export type ServeConfig = z.output<typeof ServeConfigSchema>;
+export type ServeConfigInput = z.input<typeof ServeConfigSchema>;
+
+/** Flags of `askgraph serve` that map onto the config (commander gives strings). */
+export interface ServeFlags {
+  port?: string | number;
+  host?: string;
+  store?: string;
+  model?: string;
+  pack?: string;
+  config?: string;
+  logLevel?: string;
+}
+
+function intOf(value: string, key: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new AskgraphError('BAD_REQUEST', `config: ${key} must be a number, got "${value}"`);
+  return n;
+}
+
+function listOf(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** The ASKGRAPH_* variables as a partial config object (documented in the serve command help). */
+export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, any> = {};
+  const set = (path: string[], value: unknown) => {
+    let o = out;
+    for (const k of path.slice(0, -1)) o = o[k] ??= {};
+    o[path[path.length - 1]] = value;
+  };
+  const e = (name: string) => {
+    const v = env['ASKGRAPH_' + name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  let v: string | undefined;
+  if ((v = e('PORT'))) set(['port'], intOf(v, 'ASKGRAPH_PORT'));
+  if ((v = e('HOST'))) set(['host'], v);
+  if ((v = e('STORE'))) set(['store'], v);
+  if ((v = e('MODEL'))) set(['model'], v);
+  if ((v = e('PACK'))) set(['pack'], v);
+  if ((v = e('API_KEYS'))) set(['apiKeys'], listOf(v));
+  if ((v = e('CORS_ORIGINS'))) set(['cors', 'origins'], listOf(v));
+  if ((v = e('RATE_LIMIT_PER_MINUTE'))) set(['rateLimit', 'perMinute'], intOf(v, 'ASKGRAPH_RATE_LIMIT_PER_MINUTE'));
+  if ((v = e('RATE_LIMIT_BURST'))) set(['rateLimit', 'burst'], intOf(v, 'ASKGRAPH_RATE_LIMIT_BURST'));
+  if ((v = e('CACHE_MAX'))) set(['cache', 'max'], intOf(v, 'ASKGRAPH_CACHE_MAX'));
+  if ((v = e('CACHE_TTL_MS'))) set(['cache', 'ttlMs'], intOf(v, 'ASKGRAPH_CACHE_TTL_MS'));
+  if ((v = e('BODY_LIMIT_BYTES'))) set(['limits', 'bodyBytes'], intOf(v, 'ASKGRAPH_BODY_LIMIT_BYTES'));
+  if ((v = e('QUESTION_MAX_CHARS'))) set(['limits', 'questionChars'], intOf(v, 'ASKGRAPH_QUESTION_MAX_CHARS'));
+  if ((v = e('REQUEST_TIMEOUT_MS'))) set(['timeouts', 'requestMs'], intOf(v, 'ASKGRAPH_REQUEST_TIMEOUT_MS'));
+  if ((v = e('QUERY_TIMEOUT_MS'))) set(['timeouts', 'queryMs'], intOf(v, 'ASKGRAPH_QUERY_TIMEOUT_MS'));
+  if ((v = e('MAX_QUERY_TIMEOUT_MS'))) set(['timeouts', 'maxQueryMs'], intOf(v, 'ASKGRAPH_MAX_QUERY_TIMEOUT_MS'));
+  if ((v = e('LOG_LEVEL'))) set(['logLevel'], v);
+  return out;
+}
+
+function configFromFlags(flags: ServeFlags): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (flags.port !== undefined) out.port = typeof flags.port === 'number' ? flags.port : intOf(flags.port, '--port');
+  if (flags.host !== undefined) out.host = flags.host;
+  if (flags.store !== undefined) out.store = flags.store;
+  if (flags.model !== undefined) out.model = flags.model;
+  if (flags.pack !== undefined) out.pack = flags.pack;
+  if (flags.logLevel !== undefined) out.logLevel = flags.logLevel;
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Deep merge of config layers (objects merge, arrays and scalars replace). */
+export function mergeLayers(...layers: Record<string, unknown>[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const layer of layers) {
+    for (const [k, v] of Object.entries(layer)) {
+      if (v === undefined) continue;
+      out[k] = isPlainObject(v) && isPlainObject(out[k]) ? mergeLayers(out[k] as Record<string, unknown>, v) : v;
+    }
+  }
+  return out;
+}
+
+/** Validates a config object; errors name the offending key. */
+export function parseServeConfig(input: unknown): ServeConfig {
+  const r = ServeConfigSchema.safeParse(input ?? {});
+  if (!r.success) {
+    const first = r.error.issues[0];
+    const where = first.path.length ? first.path.join('.') : '(root)';
+    throw new AskgraphError('BAD_REQUEST', `invalid server configuration at ${where}: ${first.message}`, {
+      details: { issues: r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+    });
+  }
+  return r.data;
+}
+
+function readConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new AskgraphError('BAD_REQUEST', `cannot read config file ${file}: ${(e as Error).message}`, { cause: e });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new AskgraphError('DATA_FORMAT', `config file ${file} is not valid JSON: ${(e as Error).message}`, { cause: e });
+  }
+  if (!isPlainObject(value)) throw new AskgraphError('DATA_FORMAT', `config file ${file} must hold a JSON object`);
+  return value;
+}
+
+/** defaults < file < env < flags, validated. */
+export function loadServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): ServeConfig {
+  const file = flags.config ?? env.ASKGRAPH_CONFIG;
+  const fromFile = file ? readConfigFile(file) : {};
+  return parseServeConfig(mergeLayers(fromFile, configFromEnv(env), configFromFlags(flags)));
+}

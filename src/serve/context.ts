@@ -1,0 +1,71 @@
+import type { Request } from 'express';
+import type { Logger } from 'pino';
+import { AskgraphError, type Answer } from '../core';
+import { AnswerCache, answerCacheKey } from './cache';
+import type { ServeConfig } from './config';
+import type { ServeGateway } from './gateway';
+import type { ServeMetrics } from './metrics';
+import type { AskOptionsInput } from './schemas';
+
+/** What every route handler shares: the gateway, config, metrics, cache and logger of one app. */
+export interface ServeContext {
+  gateway: ServeGateway;
+  config: ServeConfig;
+  metrics: ServeMetrics;
+  cache: AnswerCache;
+  log: Logger;
+  diff?: (a: string, b: string) => unknown;
+}
+
+/** Rejects with `code` after `ms` unless `p` settles first (the timer never keeps the process alive). */
+export function withDeadline<T>(p: Promise<T>, ms: number, code: 'QUERY_TIMEOUT' | 'REQUEST_TIMEOUT', what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AskgraphError(code, `${what} exceeded ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Outcomes that say the answer is transient (store down, timed out) and must not be cached. */
+const TRANSIENT = new Set(['QUERY_TIMEOUT', 'REQUEST_TIMEOUT', 'ENDPOINT_DOWN', 'ENDPOINT_ERROR', 'STORE_UNAVAILABLE', 'MODEL_UNAVAILABLE']);
+
+function cacheable(a: Answer): boolean {
+  return !a.trace.some((t) => t.outcome === 'timeout' || (t.error && TRANSIENT.has(String(t.error.code))));
+}
+
+/**
+ * Answers a question through the cache: key = gateway version + store id + question + options.
+ * Records cache hits/misses, stage latencies and the answer source in the metrics.
+ */
+export async function askCached(
+  ctx: ServeContext,
+  req: Request,
+  question: string,
+  options: AskOptionsInput,
+): Promise<{ answer: Answer; cached: boolean }> {
+  const key = answerCacheKey({ version: ctx.gateway.version, storeId: ctx.gateway.executor.id, question, options });
+  const hit = ctx.cache.get(key);
+  if (hit) {
+    ctx.metrics.cacheHits.inc();
+    return { answer: hit, cached: true };
+  }
+  if (ctx.cache.enabled) ctx.metrics.cacheMisses.inc();
+  const budget = Math.min(options.timeoutMs ?? ctx.config.timeouts.requestMs, ctx.config.timeouts.requestMs);
+  req.log?.debug({ question }, 'ask');
+  const answer = await withDeadline(ctx.gateway.ask(question, { ...options, timeoutMs: budget }), budget + 1000, 'REQUEST_TIMEOUT', 'answering the question');
+  for (const [stage, ms] of Object.entries(answer.timings ?? {})) {
+    if (typeof ms === 'number') ctx.metrics.stageSeconds.observe({ stage }, ms / 1000);
+  }
+  const source = answer.source === 'parser' ? 'parser' : answer.source.startsWith('fallback') ? 'fallback' : 'none';
+  ctx.metrics.answers.inc({ source });
+  if (cacheable(answer)) ctx.cache.set(key, answer);
+  return { answer, cached: false };
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    id?: string;
+    log?: Logger;
+  }
+}

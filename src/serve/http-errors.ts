@@ -1,0 +1,50 @@
+import { AskgraphError, ErrorCode, isAskgraphError } from '../core';
+
+export interface ErrorBody {
+  error: { code: ErrorCode | string; message: string; details?: Record<string, unknown>; requestId?: string };
+}
+
+/** body-parser / raw-body error types → our codes (they carry `type` and `status`). */
+const BODY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  'entity.too.large': { code: 'INPUT_TOO_LARGE', message: 'request body too large' },
+  'entity.parse.failed': { code: 'BAD_REQUEST', message: 'malformed request body (invalid JSON)' },
+  'entity.verify.failed': { code: 'BAD_REQUEST', message: 'request body failed verification' },
+  'encoding.unsupported': { code: 'BAD_REQUEST', message: 'unsupported content encoding' },
+  'charset.unsupported': { code: 'BAD_REQUEST', message: 'unsupported charset' },
+  'request.aborted': { code: 'BAD_REQUEST', message: 'request aborted' },
+  'request.size.invalid': { code: 'BAD_REQUEST', message: 'request size did not match content-length' },
+  'parameters.too.many': { code: 'INPUT_TOO_LARGE', message: 'too many parameters' },
+};
+
+/** Details are plain data by construction; keep them only when they serialise small (never a stack). */
+function safeDetails(details: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!details) return undefined;
+  try {
+    const s = JSON.stringify(details);
+    return s.length <= 4096 ? (JSON.parse(s) as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The only place where errors become HTTP responses (CommunitySolidServer style). Unknown errors are
+ * INTERNAL with a generic message (the real one goes to the log with the request id).
+ */
+export function toHttpError(e: unknown): { status: number; body: ErrorBody; internal: boolean } {
+  if (isAskgraphError(e)) {
+    const details = safeDetails(e.details);
+    return {
+      status: e.status,
+      body: { error: { code: e.code, message: e.message, ...(details ? { details } : {}) } },
+      internal: e.code === 'INTERNAL',
+    };
+  }
+  const type = (e as { type?: unknown } | null)?.type;
+  if (typeof type === 'string' && BODY_ERRORS[type]) {
+    const m = BODY_ERRORS[type];
+    const err = new AskgraphError(m.code, m.message);
+    return { status: err.status, body: { error: { code: err.code, message: err.message } }, internal: false };
+  }
+  return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal server error' } }, internal: true };
+}

@@ -1,0 +1,162 @@
+import type { ServeConfig } from './config';
+
+/** The OpenAPI 3.1 document of every route (served at /openapi.json; a test checks it covers the app's routes). */
+export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
+  const error = { $ref: '#/components/responses/Error' };
+  const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), error]));
+  const security = cfg.apiKeys.length > 0 ? [{ apiKey: [] }] : [];
+  const jsonBody = (ref: string) => ({ required: true, content: { 'application/json': { schema: { $ref: ref } } } });
+  const ok = (ref: string, description: string) => ({ description, content: { 'application/json': { schema: { $ref: ref } } } });
+  const askParams = [
+    { name: 'question', in: 'query', required: true, schema: { type: 'string', maxLength: cfg.limits.questionChars } },
+    { name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'qald'] } },
+    { name: 'beam', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 32 } },
+    { name: 'fallback', in: 'query', description: '"off" or a comma-separated list of reader names', schema: { type: 'string' } },
+    { name: 'noParser', in: 'query', schema: { type: 'boolean' } },
+    { name: 'timeoutMs', in: 'query', schema: { type: 'integer', minimum: 1 } },
+  ];
+  const sparqlResults = {
+    'application/sparql-results+json': {},
+    'application/sparql-results+xml': {},
+    'text/csv': {},
+    'text/tab-separated-values': {},
+    'application/n-triples': {},
+  };
+  const sparqlParams = [
+    { name: 'query', in: 'query', schema: { type: 'string' } },
+    { name: 'timeout', in: 'query', description: `per-query timeout in ms (≤ ${cfg.timeouts.maxQueryMs})`, schema: { type: 'integer' } },
+    { name: 'format', in: 'query', description: 'json | xml | csv | tsv | nt | ttl (overrides Accept)', schema: { type: 'string' } },
+  ];
+  const qaldParams = [
+    { name: 'question', in: 'query', schema: { type: 'string' } },
+    { name: 'query', in: 'query', description: 'the question (GERBIL QA name)', schema: { type: 'string' } },
+    { name: 'lang', in: 'query', schema: { type: 'string', default: 'en' } },
+  ];
+  const gerbilBody = {
+    required: true,
+    content: {
+      'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/GerbilForm' } },
+      'multipart/form-data': { schema: { $ref: '#/components/schemas/GerbilForm' } },
+      'application/json': { schema: { $ref: '#/components/schemas/GerbilForm' } },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'askgraph gateway',
+      version: '0.1.0',
+      description:
+        'Natural-language questions over an RDF knowledge graph, a read-only SPARQL 1.1 endpoint, and benchmark interfaces (QALD-JSON, GERBIL QA). Errors are {error:{code,message}}.',
+    },
+    servers: [{ url: '/' }],
+    paths: {
+      '/v1/ask': {
+        get: { summary: 'Answer a question', parameters: askParams, security, responses: { '200': ok('#/components/schemas/Answer', 'The answer (same JSON as `askgraph ask --json`), or QALD-JSON with format=qald'), ...errors(400, 401, 429, 502, 504) } },
+        post: {
+          summary: 'Answer a question',
+          parameters: [{ name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'qald'] } }],
+          security,
+          requestBody: jsonBody('#/components/schemas/AskRequest'),
+          responses: { '200': ok('#/components/schemas/Answer', 'The answer'), ...errors(400, 401, 413, 429, 502, 504) },
+        },
+      },
+      '/v1/parse': {
+        post: { summary: 'The beam of logical forms for a question', security, requestBody: jsonBody('#/components/schemas/ParseRequest'), responses: { '200': { description: 'The generator result (as `askgraph parse --json`)' }, ...errors(400, 401, 413, 429, 503, 504) } },
+      },
+      '/v1/compile': {
+        post: { summary: 'Compile a logical form to SPARQL', security, requestBody: jsonBody('#/components/schemas/CompileRequest'), responses: { '200': { description: 'The compiled query (as `askgraph compile --json`)' }, ...errors(400, 401, 413, 422, 429) } },
+      },
+      '/v1/diff': {
+        post: { summary: 'Structural diff of two logical forms', security, requestBody: jsonBody('#/components/schemas/DiffRequest'), responses: { '200': { description: 'The diff (as `askgraph diff --json`)' }, ...errors(400, 401, 413, 422, 429) } },
+      },
+      '/sparql': {
+        get: { summary: 'SPARQL 1.1 Protocol query (read-only)', parameters: sparqlParams, security, responses: { '200': { description: 'Results', content: sparqlResults }, ...errors(400, 401, 403, 406, 422, 429, 502, 504) } },
+        post: {
+          summary: 'SPARQL 1.1 Protocol query via POST (read-only; updates are refused with 403)',
+          parameters: sparqlParams.slice(1),
+          security,
+          requestBody: {
+            required: true,
+            content: {
+              'application/sparql-query': { schema: { type: 'string' } },
+              'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+            },
+          },
+          responses: { '200': { description: 'Results', content: sparqlResults }, ...errors(400, 401, 403, 406, 413, 415, 422, 429, 502, 504) },
+        },
+      },
+      '/qald': {
+        get: { summary: 'Answer in QALD-JSON', parameters: qaldParams, security, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 422, 429, 504) } },
+        post: { summary: 'Answer in QALD-JSON (GERBIL QA form or JSON)', security, requestBody: gerbilBody, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 413, 422, 429, 504) } },
+      },
+      '/gerbil': {
+        post: { summary: "GERBIL QA web-service interface: form POST query=<question>&lang=en → QALD-JSON", security, requestBody: gerbilBody, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 413, 422, 429, 504) } },
+      },
+      '/healthz': { get: { summary: 'Liveness', responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } } } },
+      '/metrics': { get: { summary: 'Prometheus metrics', responses: { '200': { description: 'text exposition format 0.0.4', content: { 'text/plain': {} } } } } },
+      '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } } },
+      '/': { get: { summary: 'The web inspector (HTML)', responses: { '200': { description: 'HTML page', content: { 'text/html': {} } } } } },
+    },
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      responses: {
+        Error: { description: 'An error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } } } },
+        },
+        AskOptions: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            beam: { type: 'integer', minimum: 1, maximum: 32 },
+            fallback: { oneOf: [{ const: 'off' }, { type: 'array', items: { type: 'string' } }] },
+            timeoutMs: { type: 'integer', minimum: 1 },
+            kE: { type: 'integer' }, tE: { type: 'number' }, kR: { type: 'integer' }, tR: { type: 'number' },
+            k1: { type: 'integer' }, t1: { type: 'number' }, k2: { type: 'integer' }, t2: { type: 'number' },
+            noParser: { type: 'boolean' },
+          },
+        },
+        AskRequest: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['question'],
+          properties: { question: { type: 'string', minLength: 1, maxLength: cfg.limits.questionChars }, options: { $ref: '#/components/schemas/AskOptions' } },
+        },
+        ParseRequest: { type: 'object', additionalProperties: false, required: ['question'], properties: { question: { type: 'string' }, beam: { type: 'integer', minimum: 1, maximum: 32 } } },
+        CompileRequest: { type: 'object', additionalProperties: false, required: ['form'], properties: { form: { type: 'string' } } },
+        DiffRequest: { type: 'object', additionalProperties: false, required: ['a', 'b'], properties: { a: { type: 'string' }, b: { type: 'string' } } },
+        GerbilForm: { type: 'object', properties: { query: { type: 'string' }, question: { type: 'string' }, lang: { type: 'string' } } },
+        AnswerItem: {
+          type: 'object',
+          required: ['value', 'label', 'type'],
+          properties: { value: { type: 'string' }, label: { type: ['string', 'null'] }, type: { enum: ['uri', 'literal'] }, datatype: { type: 'string' } },
+        },
+        Answer: {
+          type: 'object',
+          required: ['question', 'answers', 'form', 'groundedForm', 'sparql', 'source', 'confidence', 'beam', 'trace', 'timings'],
+          properties: {
+            question: { type: 'string' },
+            answers: { type: 'array', items: { $ref: '#/components/schemas/AnswerItem' } },
+            form: { type: ['string', 'null'] },
+            groundedForm: { type: ['string', 'null'] },
+            sparql: { type: ['string', 'null'] },
+            source: { type: 'string', description: 'parser | fallback:<reader> | none' },
+            confidence: { type: 'number' },
+            beam: { type: 'array', items: { type: 'object', properties: { form: { type: 'string' }, logProb: { type: 'number' } } } },
+            trace: { type: 'array', items: { type: 'object' } },
+            evidence: { type: 'array', items: { type: 'object' } },
+            timings: {
+              type: 'object',
+              properties: { generate: { type: 'number' }, ground: { type: 'number' }, execute: { type: 'number' }, fallback: { type: 'number' }, total: { type: 'number' } },
+            },
+          },
+        },
+        Qald: { type: 'object', required: ['questions'], properties: { questions: { type: 'array', items: { type: 'object' } } } },
+      },
+    },
+  };
+}

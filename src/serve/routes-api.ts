@@ -1,0 +1,94 @@
+import express, { type Request, type Response, Router } from 'express';
+import { AskgraphError } from '../core';
+import { askCached, type ServeContext, withDeadline } from './context';
+import { parseFormBody } from './form-body';
+import { toQald } from './qald';
+import {
+  AskBodySchema,
+  AskQuerySchema,
+  checkQuestion,
+  CompileBodySchema,
+  DiffBodySchema,
+  ParseBodySchema,
+  QaldParamsSchema,
+  validate,
+  type AskOptionsInput,
+} from './schemas';
+
+/** /v1/ask, /v1/parse, /v1/compile, /v1/diff and the benchmark interfaces (/qald, /gerbil). */
+export function apiRouter(ctx: ServeContext): Router {
+  const r = Router();
+  const limit = ctx.config.limits.bodyBytes;
+  const json = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+  const raw = express.raw({ limit, type: () => true });
+  const maxQ = ctx.config.limits.questionChars;
+
+  const reply = async (req: Request, res: Response, question: string, options: AskOptionsInput, format: 'json' | 'qald', lang?: string, id?: string) => {
+    const { answer, cached } = await askCached(ctx, req, question, options);
+    if (res.headersSent) return;
+    res.setHeader('X-Cache', cached ? 'hit' : 'miss');
+    res.json(format === 'qald' ? toQald(answer, { lang, id }) : answer);
+  };
+
+  r.post('/v1/ask', json, async (req, res) => {
+    const body = validate(AskBodySchema, req.body, 'request body (expected JSON {question, options?})');
+    const question = checkQuestion(body.question, maxQ);
+    const format = req.query.format === 'qald' ? 'qald' : 'json';
+    res.locals.questionLength = question.length;
+    await reply(req, res, question, body.options ?? {}, format);
+  });
+
+  r.get('/v1/ask', async (req, res) => {
+    const q = validate(AskQuerySchema, req.query, 'query parameters');
+    const question = checkQuestion(q.question, maxQ);
+    res.locals.questionLength = question.length;
+    const options: AskOptionsInput = {};
+    if (q.beam !== undefined) options.beam = q.beam;
+    if (q.timeoutMs !== undefined) options.timeoutMs = q.timeoutMs;
+    if (q.noParser !== undefined) options.noParser = q.noParser;
+    if (q.fallback !== undefined) options.fallback = q.fallback === 'off' ? 'off' : q.fallback.split(',').filter(Boolean);
+    await reply(req, res, question, options, q.format ?? 'json');
+  });
+
+  r.post('/v1/parse', json, async (req, res) => {
+    const body = validate(ParseBodySchema, req.body, 'request body (expected JSON {question, beam?})');
+    const question = checkQuestion(body.question, maxQ);
+    res.locals.questionLength = question.length;
+    const ms = ctx.config.timeouts.requestMs;
+    const out = await withDeadline(ctx.gateway.parse(question, { beam: body.beam }), ms, 'REQUEST_TIMEOUT', 'parsing the question');
+    if (!res.headersSent) res.json(out);
+  });
+
+  r.post('/v1/compile', json, async (req, res) => {
+    const body = validate(CompileBodySchema, req.body, 'request body (expected JSON {form})');
+    const out = await withDeadline(Promise.resolve(ctx.gateway.compile(body.form)), ctx.config.timeouts.requestMs, 'REQUEST_TIMEOUT', 'compiling');
+    if (!res.headersSent) res.json(out);
+  });
+
+  r.post('/v1/diff', json, async (req, res) => {
+    const body = validate(DiffBodySchema, req.body, 'request body (expected JSON {a, b})');
+    if (!ctx.diff) throw new AskgraphError('UNSUPPORTED', 'form diff is not available in this build');
+    res.json(ctx.diff(body.a, body.b));
+  });
+
+  // QALD-JSON answers: GET /qald?question=… (or ?query=…), POST /qald and POST /gerbil with GERBIL QA's
+  // form (query=<question>&lang=en; urlencoded or multipart, UTF-8 with latin1 fallback) or JSON.
+  const qald = async (req: Request, res: Response, fields: Record<string, unknown>) => {
+    const p = validate(QaldParamsSchema, fields, 'QALD parameters');
+    const text = p.query ?? p.question;
+    if (text === undefined) throw new AskgraphError('BAD_REQUEST', 'missing question (form field "query" or "question")');
+    const lang = (p.lang ?? 'en').toLowerCase();
+    if (!/^en(\b|[-_])/.test(lang)) throw new AskgraphError('UNSUPPORTED', `language "${p.lang}" is not supported (only en)`);
+    const question = checkQuestion(text, maxQ);
+    res.locals.questionLength = question.length;
+    await reply(req, res, question, {}, 'qald', 'en', p.id);
+  };
+  r.get('/qald', (req, res) => qald(req, res, req.query as Record<string, unknown>));
+  const qaldPost = (req: Request, res: Response) => {
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    return qald(req, res, { ...(req.query as Record<string, unknown>), ...parseFormBody(body, req.headers['content-type']) });
+  };
+  r.post('/qald', raw, qaldPost);
+  r.post('/gerbil', raw, qaldPost);
+  return r;
+}

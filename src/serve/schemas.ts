@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { AskgraphError } from '../core';
+
+/** zod schemas of every request the server accepts; `validate` turns failures into BAD_REQUEST / QUESTION_INVALID. */
+
+/** AskOptions of the pipeline (CONTRACTS), bounded so a request cannot ask for unbounded work. */
+export const AskOptionsSchema = z
+  .object({
+    beam: z.number().int().min(1).max(32).optional(),
+    fallback: z.union([z.literal('off'), z.array(z.string().min(1).max(64)).max(16)]).optional(),
+    timeoutMs: z.number().int().min(1).optional(),
+    kE: z.number().int().min(1).max(100).optional(),
+    tE: z.number().min(0).max(1).optional(),
+    kR: z.number().int().min(1).max(100).optional(),
+    tR: z.number().min(0).max(1).optional(),
+    k1: z.number().int().min(1).max(100).optional(),
+    t1: z.number().min(0).max(1).optional(),
+    k2: z.number().int().min(1).max(100).optional(),
+    t2: z.number().min(0).max(1).optional(),
+    noParser: z.boolean().optional(),
+  })
+  .strict();
+export type AskOptionsInput = z.infer<typeof AskOptionsSchema>;
+
+export const AskBodySchema = z.object({ question: z.string(), options: AskOptionsSchema.optional() }).strict();
+
+const boolString = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const intString = z
+  .string()
+  .regex(/^\d{1,9}$/, 'expected a non-negative integer')
+  .transform(Number);
+
+/** GET /v1/ask?question=…&beam=…&fallback=off|a,b&noParser=true&timeoutMs=…&format=qald */
+export const AskQuerySchema = z
+  .object({
+    question: z.string(),
+    format: z.enum(['json', 'qald']).optional(),
+    beam: intString.optional(),
+    fallback: z.string().max(1024).optional(),
+    timeoutMs: intString.optional(),
+    noParser: boolString.optional(),
+  })
+  .strict();
+
+export const ParseBodySchema = z.object({ question: z.string(), beam: z.number().int().min(1).max(32).optional() }).strict();
+export const CompileBodySchema = z.object({ form: z.string().min(1) }).strict();
+export const DiffBodySchema = z.object({ a: z.string().min(1), b: z.string().min(1) }).strict();
+
+/** SPARQL protocol parameters from the query string or a urlencoded body (all single strings). */
+export const SparqlParamsSchema = z
+  .object({
+    query: z.string().optional(),
+    update: z.string().optional(),
+    'default-graph-uri': z.union([z.string(), z.array(z.string())]).optional(),
+    'named-graph-uri': z.union([z.string(), z.array(z.string())]).optional(),
+    timeout: intString.optional(),
+    format: z.string().max(32).optional(),
+  })
+  .strict();
+
+/** QALD / GERBIL QA: question in `query` (GERBIL) or `question`, language in `lang`. */
+export const QaldParamsSchema = z
+  .object({
+    query: z.string().optional(),
+    question: z.string().optional(),
+    lang: z.string().max(16).optional(),
+    id: z.string().max(128).optional(),
+  })
+  .passthrough();
+
+function describe(e: z.ZodError): string {
+  const i = e.issues[0];
+  return `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`;
+}
+
+export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    throw new AskgraphError('BAD_REQUEST', `invalid ${what}: ${describe(r.error)}`, {
+      details: { issues: r.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })) },
+    });
+  }
+  return r.data;
+}
+
+/** Question text rules: non-empty after trimming, at most `maxChars` characters. */
+export function checkQuestion(q: string, maxChars: number): string {
+  const t = q.trim();
+  if (t.length === 0) throw new AskgraphError('QUESTION_INVALID', 'question must not be empty');
+  if ([...t].length > maxChars) throw new AskgraphError('QUESTION_INVALID', `question longer than ${maxChars} characters`);
+  if (/\u0000/.test(t)) throw new AskgraphError('QUESTION_INVALID', 'question contains a NUL character');
+  return t;
+}

@@ -1,0 +1,203 @@
+/**
+ * Helpers of the serve integration tests: a real server on 127.0.0.1 (random port) in front of a
+ * gateway. `standInGateway` is a STAND-IN for the pipeline's createGateway (tests using it say so in
+ * their names): a real Oxigraph store in-process, a regex "parser" and the real SPARQL protocol path.
+ */
+import { Generator } from 'sparqljs';
+import { Store } from 'oxigraph';
+import { AskgraphError, RDFS_LABEL, type Answer, type Executor, type SelectResult, type Term, type Triple } from '../../src/core';
+import { startServer, type RunningServer, type ServeConfigInput, type ServeGateway } from '../../src/serve';
+
+export const BASE = 'http://askgraph.dev/movies/';
+export const entity = (label: string) => BASE + 'entity/' + encodeURIComponent(label);
+export const relation = (name: string) => BASE + 'relation/' + encodeURIComponent(name);
+
+export const MINI_KB: [string, string, string][] = [
+  ['Forrest Gump', 'directed_by', 'Robert Zemeckis'],
+  ['Forrest Gump', 'starred_actors', 'Tom Hanks'],
+  ['Forrest Gump', 'release_year', '1994'],
+  ['Cast Away', 'directed_by', 'Robert Zemeckis'],
+  ['Cast Away', 'starred_actors', 'Tom Hanks'],
+  ['Back to the Future', 'directed_by', 'Robert Zemeckis'],
+  ['Heat', 'directed_by', 'Michael Mann'],
+  ['Heat', 'starred_actors', 'Al Pacino'],
+];
+
+function ntEscape(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+export function miniNTriples(extraTriples = 0): string {
+  const lines: string[] = [];
+  const labels = new Set<string>();
+  for (const [h, r, t] of MINI_KB) {
+    lines.push(`<${entity(h)}> <${relation(r)}> <${entity(t)}> .`);
+    labels.add(h);
+    labels.add(t);
+    lines.push(`<${relation(r)}> <${RDFS_LABEL}> "${r}" .`);
+  }
+  for (const l of labels) lines.push(`<${entity(l)}> <${RDFS_LABEL}> "${ntEscape(l)}" .`);
+  // filler so that a cross product is a runaway query
+  for (let i = 0; i < extraTriples; i++) lines.push(`<${BASE}filler/${i}> <${BASE}relation/filler> "${i}" .`);
+  return lines.join('\n') + '\n';
+}
+
+function toTerm(t: any): Term {
+  if (t.termType === 'NamedNode') return { type: 'uri', value: t.value };
+  if (t.termType === 'BlankNode') return { type: 'bnode', value: t.value };
+  const out: Term = { type: 'literal', value: t.value };
+  if (t.language) out.lang = t.language;
+  else if (t.datatype) out.datatype = t.datatype.value;
+  return out;
+}
+
+/** STAND-IN executor: a real Oxigraph store queried in-process (no worker, so no kill on timeout). */
+export class InProcessExecutor implements Executor {
+  readonly id = 'stand-in:oxigraph-in-process';
+  readonly store = new Store();
+  down = false;
+  constructor(ntriples = miniNTriples()) {
+    this.store.load(ntriples, { format: 'application/n-triples' });
+  }
+  private run(query: string): any {
+    if (this.down) throw new AskgraphError('ENDPOINT_DOWN', 'stand-in endpoint is down (connection refused)');
+    if (/^\s*(insert|delete|drop|clear|load|create)/i.test(query)) throw new AskgraphError('UPDATE_FORBIDDEN', 'read-only');
+    return this.store.query(query);
+  }
+  async select(query: string): Promise<SelectResult> {
+    const rows = this.run(query) as Map<string, any>[];
+    const vars = new Set<string>();
+    const m = /select\s+(distinct\s+)?((\?\w+\s*)+)/i.exec(query);
+    if (m) for (const v of m[2].trim().split(/\s+/)) vars.add(v.slice(1));
+    const out = rows.map((row) => {
+      const r: Record<string, Term> = {};
+      for (const [k, v] of row) {
+        vars.add(k);
+        r[k] = toTerm(v);
+      }
+      return r;
+    });
+    return { vars: [...vars], rows: out };
+  }
+  async ask(query: string): Promise<boolean> {
+    return this.run(query) as boolean;
+  }
+  async count(query: string): Promise<number> {
+    const r = await this.select(query);
+    return Number(Object.values(r.rows[0] ?? {})[0]?.value ?? 0);
+  }
+  async construct(query: string): Promise<Triple[]> {
+    return (this.run(query) as any[]).map((q) => ({ s: toTerm(q.subject), p: toTerm(q.predicate), o: toTerm(q.object) }));
+  }
+  async labels(iris: string[]): Promise<Map<string, string>> {
+    const m = new Map<string, string>();
+    for (const iri of iris) {
+      const r = this.store.match(null, null, null) as any[];
+      for (const q of r) if (q.subject.value === iri && q.predicate.value === RDFS_LABEL) m.set(iri, q.object.value);
+    }
+    return m;
+  }
+  async close(): Promise<void> {}
+}
+
+/** SPARQL for "who directed <label>" built as a sparqljs AST (the label is one literal term). */
+export function directorQuery(label: string): string {
+  const v = (n: string) => ({ termType: 'Variable', value: n });
+  const nn = (i: string) => ({ termType: 'NamedNode', value: i });
+  const ast: any = {
+    type: 'query',
+    queryType: 'SELECT',
+    prefixes: {},
+    distinct: true,
+    variables: [v('x')],
+    where: [
+      {
+        type: 'bgp',
+        triples: [
+          { subject: v('m'), predicate: nn(RDFS_LABEL), object: { termType: 'Literal', value: label, language: '', datatype: nn('http://www.w3.org/2001/XMLSchema#string') } },
+          { subject: v('m'), predicate: nn(relation('directed_by')), object: v('x') },
+        ],
+      },
+    ],
+  };
+  return new Generator().stringify(ast);
+}
+
+export interface StandIn extends ServeGateway {
+  executor: InProcessExecutor;
+  askCalls: { question: string; opts: Record<string, unknown> }[];
+  /** Artificial latency of ask (ms). */
+  delayMs: number;
+}
+
+/** STAND-IN gateway: regex "parser" for "who directed X", real store, Answer in the contract's shape. */
+export function standInGateway(executor = new InProcessExecutor()): StandIn {
+  const g: StandIn = {
+    executor,
+    version: 'stand-in-store+stand-in-model',
+    askCalls: [],
+    delayMs: 0,
+    async ask(question: string, opts: Record<string, unknown> = {}): Promise<Answer> {
+      g.askCalls.push({ question, opts });
+      if (g.delayMs) await new Promise((r) => setTimeout(r, g.delayMs));
+      const t0 = Date.now();
+      const m = /directed\s+(.+?)\??$/i.exec(question);
+      const label = m ? m[1].trim() : question;
+      const form = `(JOIN (R directed_by) [ ${label} ])`;
+      const sparql = directorQuery(label);
+      const res = await executor.select(sparql);
+      const iris = res.rows.map((r) => r.x.value);
+      const labels = await executor.labels(iris);
+      const answers = iris.map((value) => ({ value, label: labels.get(value) ?? null, type: 'uri' as const }));
+      const ms = Date.now() - t0;
+      return {
+        question,
+        answers,
+        form,
+        groundedForm: `(JOIN (R <${relation('directed_by')}>) <${entity(label)}>)`,
+        sparql,
+        source: answers.length ? 'parser' : 'none',
+        confidence: answers.length ? 0.9 : 0,
+        beam: [
+          { form, logProb: -0.1 },
+          { form: `(JOIN (R starred_actors) [ ${label} ])`, logProb: -2.3 },
+        ],
+        trace: [
+          { stage: 'generate', outcome: 'answers', note: `beam=${opts.beam ?? 'default'}`, timeMs: 1 },
+          { stage: 'execute', beamForm: form, groundedForm: form, sparql, score: -0.1, outcome: answers.length ? 'answers' : 'empty', answerCount: answers.length, timeMs: ms },
+        ],
+        timings: { generate: 1, ground: 0, execute: ms, fallback: 0, total: ms + 1 },
+      };
+    },
+    async parse(question: string, opts: { beam?: number } = {}) {
+      return { question, beam: opts.beam ?? 5, candidates: [{ text: `(JOIN (R directed_by) [ ${question} ])`, logProb: -0.1, rank: 0 }] };
+    },
+    compile(formText: string) {
+      const m = /^\(JOIN \(R directed_by\) \[ (.*) \]\)$/s.exec(formText.trim());
+      if (!m) throw new AskgraphError('FORM_SYNTAX', 'stand-in compiler only knows (JOIN (R directed_by) [ X ])', { details: { line: 1, column: 1 } });
+      return { sparql: directorQuery(m[1]), answerVar: 'x', kind: 'select', topicEntities: [] };
+    },
+    async close() {},
+  };
+  return g;
+}
+
+export async function startTestServer(gateway: ServeGateway, config: ServeConfigInput = {}): Promise<RunningServer> {
+  return startServer({ port: 0, host: '127.0.0.1', logLevel: 'silent', ...config }, { gateway });
+}
+
+export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+  const r = await fetch(url, init);
+  const text = await r.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: r.status, body, headers: r.headers };
+}
+
+export function postJson(url: string, value: unknown, headers: Record<string, string> = {}) {
+  return getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) });
+}

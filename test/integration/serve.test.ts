@@ -1,0 +1,244 @@
+import { strict as assert } from 'node:assert';
+import type { RunningServer } from '../../src/serve';
+import { entity, getJson, postJson, standInGateway, startTestServer, type StandIn } from './serve-helpers';
+
+function noStack(body: unknown): void {
+  const s = JSON.stringify(body);
+  assert.ok(!/\bat .+\(.+:\d+:\d+\)|node_modules|\.ts:\d+/.test(s), 'response leaks a stack: ' + s.slice(0, 300));
+}
+
+function assertError(r: { status: number; body: any }, status: number, code: string): void {
+  assert.equal(r.status, status, JSON.stringify(r.body));
+  assert.equal(r.body?.error?.code, code, JSON.stringify(r.body));
+  assert.equal(typeof r.body.error.message, 'string');
+  noStack(r.body);
+}
+
+describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
+  let srv: RunningServer;
+  let g: StandIn;
+  before(async () => {
+    g = standInGateway();
+    srv = await startTestServer(g, { cache: { max: 100, ttlMs: 60_000 } });
+  });
+  after(() => srv.close());
+
+  it('GET /healthz answers ok with the store id and version', async () => {
+    const r = await getJson(srv.url + '/healthz');
+    assert.equal(r.status, 200);
+    assert.equal(r.body.status, 'ok');
+    assert.equal(r.body.store, g.executor.id);
+    assert.equal(r.body.version, g.version);
+    assert.ok(r.headers.get('x-request-id'));
+  });
+
+  it('echoes a sane X-Request-Id and replaces an insane one', async () => {
+    const a = await fetch(srv.url + '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    assert.equal(a.headers.get('x-request-id'), 'abc-123');
+    const b = await fetch(srv.url + '/healthz', { headers: { 'x-request-id': 'bad id\u0001'.replace('\u0001', '') + ' <script>' } });
+    assert.notEqual(b.headers.get('x-request-id'), 'bad id <script>');
+  });
+
+  it('POST /v1/ask and GET /v1/ask return the same Answer JSON', async () => {
+    const post = await postJson(srv.url + '/v1/ask', { question: 'who directed Forrest Gump', options: { noParser: false } });
+    assert.equal(post.status, 200, JSON.stringify(post.body));
+    assert.deepEqual(
+      post.body.answers.map((a: any) => a.label),
+      ['Robert Zemeckis'],
+    );
+    assert.equal(post.body.answers[0].value, entity('Robert Zemeckis'));
+    for (const k of ['question', 'answers', 'form', 'groundedForm', 'sparql', 'source', 'confidence', 'beam', 'trace', 'timings']) assert.ok(k in post.body, k);
+    const get = await getJson(srv.url + '/v1/ask?question=' + encodeURIComponent('who directed Forrest Gump') + '&noParser=false');
+    assert.equal(get.status, 200);
+    assert.deepEqual(get.body, post.body);
+  });
+
+  it('GET /v1/ask?format=qald and GET /qald give QALD-JSON', async () => {
+    for (const path of ['/v1/ask?format=qald&question=', '/qald?question=']) {
+      const r = await getJson(srv.url + path + encodeURIComponent('who directed Heat'));
+      assert.equal(r.status, 200, path);
+      const q = r.body.questions[0];
+      assert.deepEqual(q.question, [{ language: 'en', string: 'who directed Heat' }]);
+      assert.match(q.query.sparql, /SELECT/);
+      assert.deepEqual(q.answers[0].head.vars, ['uri']);
+      assert.deepEqual(q.answers[0].results.bindings, [{ uri: { type: 'uri', value: entity('Michael Mann') } }]);
+    }
+  });
+
+  it("GERBIL QA form POST (query=…&lang=en): urlencoded UTF-8, urlencoded latin1, multipart", async () => {
+    const utf8 = await getJson(srv.url + '/gerbil', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'query=' + encodeURIComponent('who directed Beyoncé') + '&lang=en',
+    });
+    assert.equal(utf8.status, 200, JSON.stringify(utf8.body));
+    assert.equal(utf8.body.questions[0].question[0].string, 'who directed Beyoncé');
+    const latin1 = await getJson(srv.url + '/gerbil', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'query=who+directed+Beyonc%E9&lang=en', // é as a latin1 byte: invalid UTF-8
+    });
+    assert.equal(latin1.status, 200);
+    assert.equal(latin1.body.questions[0].question[0].string, 'who directed Beyoncé');
+    const fd = new FormData();
+    fd.set('query', 'who directed Forrest Gump');
+    fd.set('lang', 'en');
+    const multi = await getJson(srv.url + '/gerbil', { method: 'POST', body: fd });
+    assert.equal(multi.status, 200, JSON.stringify(multi.body));
+    assert.equal(multi.body.questions[0].answers[0].results.bindings[0].uri.value, entity('Robert Zemeckis'));
+    const other = await getJson(srv.url + '/qald', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=wer&lang=de' });
+    assertError(other, 422, 'UNSUPPORTED');
+    const none = await getJson(srv.url + '/qald', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'lang=en' });
+    assertError(none, 400, 'BAD_REQUEST');
+  });
+
+  it('POST /v1/parse and /v1/compile pass the pipeline result through; compile errors are 400 with details', async () => {
+    const p = await postJson(srv.url + '/v1/parse', { question: 'who directed Heat', beam: 3 });
+    assert.equal(p.status, 200);
+    assert.equal(p.body.beam, 3);
+    const c = await postJson(srv.url + '/v1/compile', { form: '(JOIN (R directed_by) [ Heat ])' });
+    assert.equal(c.status, 200);
+    assert.match(c.body.sparql, /SELECT DISTINCT \?x/);
+    const bad = await postJson(srv.url + '/v1/compile', { form: '(JOIN' });
+    assertError(bad, 400, 'FORM_SYNTAX');
+    assert.deepEqual(bad.body.error.details, { line: 1, column: 1 });
+  });
+
+  describe('request validation and errors', () => {
+    it('malformed JSON → 400 BAD_REQUEST without a stack', async () => {
+      const r = await getJson(srv.url + '/v1/ask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"question": "x",' });
+      assertError(r, 400, 'BAD_REQUEST');
+    });
+    it('unknown routes and methods → 404 NOT_FOUND JSON', async () => {
+      assertError(await getJson(srv.url + '/nope'), 404, 'NOT_FOUND');
+      assertError(await getJson(srv.url + '/v1/ask', { method: 'PUT', body: '{}' }), 404, 'NOT_FOUND');
+      assertError(await getJson(srv.url + '/../../etc/passwd'), 404, 'NOT_FOUND');
+    });
+    it('wrong types, unknown fields, missing question → 400 BAD_REQUEST naming the field', async () => {
+      const a = await postJson(srv.url + '/v1/ask', { question: 42 });
+      assertError(a, 400, 'BAD_REQUEST');
+      assert.match(a.body.error.message, /question/);
+      const b = await postJson(srv.url + '/v1/ask', { question: 'q', options: { beam: 1000 } });
+      assertError(b, 400, 'BAD_REQUEST');
+      assert.match(b.body.error.message, /options\.beam/);
+      assertError(await postJson(srv.url + '/v1/ask', { question: 'q', evil: true }), 400, 'BAD_REQUEST');
+      assertError(await postJson(srv.url + '/v1/ask', ['who']), 400, 'BAD_REQUEST');
+      assertError(await getJson(srv.url + '/v1/ask'), 400, 'BAD_REQUEST');
+      assertError(await getJson(srv.url + '/v1/ask?question=a&question=b'), 400, 'BAD_REQUEST');
+      assertError(await getJson(srv.url + '/v1/ask?question=a&beam=x'), 400, 'BAD_REQUEST');
+      assertError(await getJson(srv.url + '/v1/ask', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'who' }), 400, 'BAD_REQUEST');
+    });
+    it('empty and over-long questions → 400 QUESTION_INVALID; body over 64 KB → 413 INPUT_TOO_LARGE', async () => {
+      assertError(await postJson(srv.url + '/v1/ask', { question: '   ' }), 400, 'QUESTION_INVALID');
+      const long = await postJson(srv.url + '/v1/ask', { question: 'a'.repeat(1001) });
+      assertError(long, 400, 'QUESTION_INVALID');
+      assert.equal((await postJson(srv.url + '/v1/ask', { question: 'who directed ' + 'a'.repeat(980) })).status, 200);
+      assertError(await postJson(srv.url + '/v1/ask', { question: 'a'.repeat(70 * 1024) }), 413, 'INPUT_TOO_LARGE');
+      assertError(await postJson(srv.url + '/v1/compile', { form: 'a'.repeat(70 * 1024) }), 413, 'INPUT_TOO_LARGE');
+      assertError(await getJson(srv.url + '/sparql', { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: '#'.repeat(70 * 1024) }), 413, 'INPUT_TOO_LARGE');
+    });
+  });
+
+  describe('answer cache (LRU + TTL)', () => {
+    it('a repeated question is a hit (X-Cache, /metrics, no second pipeline call); other options or text are misses', async () => {
+      const q = 'who directed Cast Away';
+      const before = g.askCalls.length;
+      const a = await fetch(srv.url + '/v1/ask?question=' + encodeURIComponent(q));
+      assert.equal(a.headers.get('x-cache'), 'miss');
+      const b = await fetch(srv.url + '/v1/ask?question=' + encodeURIComponent(q));
+      assert.equal(b.headers.get('x-cache'), 'hit');
+      assert.deepEqual(await b.json(), await a.json());
+      assert.equal(g.askCalls.length, before + 1);
+      // different options → different entry
+      const c = await postJson(srv.url + '/v1/ask', { question: q, options: { beam: 3 } });
+      assert.equal(c.headers.get('x-cache'), 'miss');
+      assert.equal(g.askCalls.length, before + 2);
+      assert.equal(g.askCalls[g.askCalls.length - 1].opts.beam, 3);
+      const d = await postJson(srv.url + '/v1/ask', { question: q, options: { beam: 3 } });
+      assert.equal(d.headers.get('x-cache'), 'hit');
+      const e = await postJson(srv.url + '/v1/ask', { question: q, options: { beam: 4 } });
+      assert.equal(e.headers.get('x-cache'), 'miss');
+      const f = await postJson(srv.url + '/v1/ask', { question: q + '?' });
+      assert.equal(f.headers.get('x-cache'), 'miss');
+      const m = await (await fetch(srv.url + '/metrics')).text();
+      const hits = Number(/^askgraph_cache_hits_total (\d+)$/m.exec(m)?.[1]);
+      assert.ok(hits >= 2, m);
+    });
+    it('a different gateway version (model or store) does not see the old entries', async () => {
+      const g2 = standInGateway();
+      const s2 = await startTestServer(g2, { cache: { max: 10, ttlMs: 60_000 } });
+      try {
+        const q = '/v1/ask?question=' + encodeURIComponent('who directed Heat');
+        assert.equal((await fetch(s2.url + q)).headers.get('x-cache'), 'miss');
+        assert.equal((await fetch(s2.url + q)).headers.get('x-cache'), 'hit');
+        (g2 as { version: string }).version = 'stand-in-store+other-model';
+        assert.equal((await fetch(s2.url + q)).headers.get('x-cache'), 'miss');
+      } finally {
+        await s2.close();
+      }
+    });
+    it('entries expire after the TTL', async () => {
+      const g3 = standInGateway();
+      const s3 = await startTestServer(g3, { cache: { max: 10, ttlMs: 150 } });
+      try {
+        const q = '/v1/ask?question=' + encodeURIComponent('who directed Heat');
+        await fetch(s3.url + q);
+        assert.equal((await fetch(s3.url + q)).headers.get('x-cache'), 'hit');
+        await new Promise((r) => setTimeout(r, 250));
+        assert.equal((await fetch(s3.url + q)).headers.get('x-cache'), 'miss');
+      } finally {
+        await s3.close();
+      }
+    });
+  });
+
+  it('GET /metrics exposes requests by route/status, stage latencies, errors by code, cache and fallback rate', async () => {
+    await getJson(srv.url + '/nope');
+    const r = await fetch(srv.url + '/metrics');
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    const m = await r.text();
+    assert.match(m, /^askgraph_http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+$/m);
+    assert.match(m, /^askgraph_http_requests_total\{method="POST",route="\/v1\/ask",status="200"\} \d+$/m);
+    assert.match(m, /^askgraph_stage_duration_seconds_bucket\{stage="execute",le="\+Inf"\} \d+$/m);
+    assert.match(m, /^askgraph_errors_total\{code="NOT_FOUND"\} \d+$/m);
+    assert.match(m, /^askgraph_errors_total\{code="BAD_REQUEST"\} \d+$/m);
+    assert.match(m, /^askgraph_fallback_rate 0$/m);
+    assert.match(m, /^askgraph_answers_total\{source="parser"\} \d+$/m);
+    // every sample line is "name{labels} value"
+    for (const line of m.split('\n').filter((l) => l && !l.startsWith('#'))) assert.match(line, /^[a-z_]+(\{[^}]*\})? [0-9.e+-]+$|^[a-z_]+(\{[^}]*\})? \+Inf$/, line);
+  });
+
+  it('GET /openapi.json is OpenAPI 3.1 and documents every route of the app', async () => {
+    const r = await getJson(srv.url + '/openapi.json');
+    assert.equal(r.status, 200);
+    assert.equal(r.body.openapi, '3.1.0');
+    const documented = new Set<string>();
+    for (const [p, ops] of Object.entries<any>(r.body.paths)) for (const m of Object.keys(ops)) documented.add(`${m.toUpperCase()} ${p}`);
+    // the routes express actually has (routers included)
+    const found: string[] = [];
+    const walk = (stack: any[]) => {
+      for (const layer of stack) {
+        if (layer.route) for (const m of Object.keys(layer.route.methods)) found.push(`${m.toUpperCase()} ${layer.route.path}`);
+        else if (layer.handle?.stack) walk(layer.handle.stack);
+      }
+    };
+    walk((srv.app as any).router.stack);
+    assert.ok(found.length >= 12, found.join(', '));
+    for (const route of found) assert.ok(documented.has(route), `undocumented route ${route}`);
+    assert.ok(documented.has('GET /'));
+  });
+
+  it('GET / serves the inspector HTML with a strict CSP (no inline script)', async () => {
+    const r = await fetch(srv.url + '/');
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+    const html = await r.text();
+    assert.match(html, /<script src="app\.js"/);
+    assert.ok(!/<script>[^<]/.test(html), 'no inline script');
+    const js = await fetch(srv.url + '/app.js');
+    assert.equal(js.status, 200);
+    assert.ok(!/innerHTML/.test(await js.text()), 'the inspector never uses innerHTML');
+  });
+});
