@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# A private Virtuoso (Debian package virtuoso-opensource) on loopback, for integration tests and CI.
+#
+#   scripts/virtuoso.sh start            # create/start the database, wait until /sparql answers
+#   scripts/virtuoso.sh load FILE GRAPH  # replace named graph GRAPH with the N-Triples/Turtle FILE
+#   scripts/virtuoso.sh status           # exit 0 and print the endpoint URL if it answers
+#   scripts/virtuoso.sh stop             # shut the server down (database dir kept)
+#
+# Environment: VIRTUOSO_DIR (database dir, default /tmp/askgraph-virtuoso), VIRTUOSO_PORT (ISQL, 1111),
+# VIRTUOSO_HTTP_PORT (8890), VIRTUOSO_BIN (virtuoso-t), VIRTUOSO_ISQL (isql-vt).
+#
+# Default graph: Virtuoso's /sparql answers queries without FROM over the union of all graphs. Each
+# `load` puts the data in its own named graph and CLEARs that graph first, so a query of our
+# namespace sees exactly the loaded data (Virtuoso's own system graphs use other IRIs).
+set -euo pipefail
+
+DIR="${VIRTUOSO_DIR:-/tmp/askgraph-virtuoso}"
+PORT="${VIRTUOSO_PORT:-1111}"
+HTTP_PORT="${VIRTUOSO_HTTP_PORT:-8890}"
+BIN="${VIRTUOSO_BIN:-virtuoso-t}"
+ISQL="${VIRTUOSO_ISQL:-isql-vt}"
+ENDPOINT="http://127.0.0.1:${HTTP_PORT}/sparql"
+VAD_DIR=/usr/share/virtuoso-opensource-7/vad
+
+die() { echo "virtuoso.sh: $*" >&2; exit 1; }
+
+answers() {
+  curl -fsS -m 5 -H 'Accept: application/sparql-results+json' \
+    --data-urlencode 'query=ASK { }' "$ENDPOINT" >/dev/null 2>&1
+}
+
+isql() { "$ISQL" "$PORT" dba dba "$@"; }
+
+write_ini() {
+  cat >"$DIR/virtuoso.ini" <<EOF
+[Database]
+DatabaseFile       = $DIR/virtuoso.db
+ErrorLogFile       = $DIR/virtuoso.log
+LockFile           = $DIR/virtuoso.lck
+TransactionFile    = $DIR/virtuoso.trx
+xa_persistent_file = $DIR/virtuoso.pxa
+ErrorLogLevel      = 7
+FileExtend         = 200
+MaxCheckpointRemap = 2000
+Striping           = 0
+TempStorage        = TempDatabase
+
+[TempDatabase]
+DatabaseFile       = $DIR/virtuoso-temp.db
+TransactionFile    = $DIR/virtuoso-temp.trx
+MaxCheckpointRemap = 2000
+Striping           = 0
+
+[Parameters]
+ServerPort               = 127.0.0.1:$PORT
+LiteMode                 = 0
+DisableUnixSocket        = 1
+DisableTcpSocket         = 0
+MaxClientConnections     = 10
+CheckpointInterval       = 60
+O_DIRECT                 = 0
+CaseMode                 = 2
+MaxStaticCursorRows      = 5000
+CheckpointAuditTrail     = 0
+AllowOSCalls             = 0
+SchedulerInterval        = 10
+; the loader reads data files from anywhere (a private test database on loopback)
+DirsAllowed              = /, ., $VAD_DIR
+ThreadCleanupInterval    = 0
+ThreadThreshold          = 10
+ResourcesCleanupInterval = 0
+FreeTextBatchSize        = 100000
+SingleCPU                = 0
+VADInstallDir            = $VAD_DIR/
+PrefixResultNames        = 0
+RdfFreeTextRulesSize     = 100
+IndexTreeMaps            = 64
+MaxQueryMem              = 1G
+VectorSize               = 1000
+MaxVectorSize            = 1000000
+AdjustVectorSize         = 0
+ThreadsPerQuery          = 2
+AsyncQueueMaxThreads     = 10
+NumberOfBuffers          = 170000
+MaxDirtyBuffers          = 130000
+
+[HTTPServer]
+ServerPort                  = 127.0.0.1:$HTTP_PORT
+ServerRoot                  = /var/lib/virtuoso-opensource-7/vsp
+MaxClientConnections        = 10
+DavRoot                     = DAV
+EnabledDavVSP               = 0
+HTTPProxyEnabled            = 0
+TempASPXDir                 = 0
+ServerThreads               = 10
+MaxKeepAlives               = 10
+KeepAliveTimeout            = 10
+MaxCachedProxyConnections   = 10
+ProxyConnectionCacheTimeout = 15
+HTTPThreadSize              = 280000
+HttpPrintWarningsInOutput   = 0
+Charset                     = UTF-8
+MaintenancePage             = atomic.html
+EnabledGzipContent          = 1
+
+[Client]
+SQL_PREFETCH_ROWS  = 100
+SQL_PREFETCH_BYTES = 16000
+SQL_QUERY_TIMEOUT  = 0
+SQL_TXN_TIMEOUT    = 0
+
+[SPARQL]
+; large enough that answer sets are never truncated in the differential test
+ResultSetMaxRows           = 1000000
+MaxQueryCostEstimationTime = 400
+MaxQueryExecutionTime      = 120
+DefaultQuery               = select distinct ?Concept where {[] a ?Concept} LIMIT 100
+DeferInferenceRulesInit    = 0
+EOF
+}
+
+cmd_start() {
+  command -v "$BIN" >/dev/null || die "$BIN not found (apt-get install -y virtuoso-opensource)"
+  command -v "$ISQL" >/dev/null || die "$ISQL not found (apt-get install -y virtuoso-opensource)"
+  if answers; then echo "$ENDPOINT"; return 0; fi
+  mkdir -p "$DIR"
+  write_ini
+  rm -f "$DIR/virtuoso.lck"
+  # +wait: returns once the server has finished its background initialisation (or failed)
+  (cd "$DIR" && "$BIN" +configfile "$DIR/virtuoso.ini" +wait) >"$DIR/start.log" 2>&1 \
+    || { cat "$DIR/start.log" >&2; tail -20 "$DIR/virtuoso.log" >&2 || true; die "server did not start"; }
+  for _ in $(seq 1 120); do
+    if answers; then echo "$ENDPOINT"; return 0; fi
+    sleep 0.5
+  done
+  tail -20 "$DIR/virtuoso.log" >&2 || true
+  die "SPARQL endpoint $ENDPOINT does not answer after 60 s"
+}
+
+cmd_load() {
+  local file="${1:-}" graph="${2:-}"
+  [ -n "$file" ] && [ -n "$graph" ] || die "usage: virtuoso.sh load FILE GRAPH"
+  [ -f "$file" ] || die "no such file: $file"
+  answers || die "not running (scripts/virtuoso.sh start)"
+  local abs
+  abs="$(cd "$(dirname "$file")" && pwd)/$(basename "$file")"
+  # TTLP_MT parses Turtle (N-Triples is a subset); flag 0 = strict; then checkpoint so the data is durable.
+  isql exec="SPARQL CLEAR GRAPH <$graph>; DB.DBA.TTLP_MT(file_to_string_output('$abs'), '', '$graph', 0); checkpoint;" >"$DIR/load.log" 2>&1 \
+    || { cat "$DIR/load.log" >&2; die "load of $file failed"; }
+  if grep -q '\*\*\* Error' "$DIR/load.log"; then cat "$DIR/load.log" >&2; die "load of $file failed"; fi
+  local n
+  n=$(curl -fsS -m 30 -H 'Accept: text/csv' \
+    --data-urlencode "query=SELECT (COUNT(*) AS ?n) WHERE { GRAPH <$graph> { ?s ?p ?o } }" "$ENDPOINT" | tail -1)
+  echo "loaded $n triples into <$graph>"
+}
+
+cmd_status() {
+  if answers; then echo "$ENDPOINT"; else echo "not running" >&2; return 1; fi
+}
+
+cmd_stop() {
+  if ! answers; then echo "not running"; return 0; fi
+  isql exec="shutdown;" >/dev/null 2>&1 || true
+  for _ in $(seq 1 60); do
+    answers || { echo "stopped"; return 0; }
+    sleep 0.5
+  done
+  die "server did not stop"
+}
+
+case "${1:-}" in
+  start) cmd_start ;;
+  load) shift; cmd_load "$@" ;;
+  status) cmd_status ;;
+  stop) cmd_stop ;;
+  *) die "usage: virtuoso.sh start|stop|status|load FILE GRAPH" ;;
+esac

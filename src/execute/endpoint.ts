@@ -1,0 +1,200 @@
+import { AskgraphError, Executor, isAskgraphError, QueryOptions, SelectResult, Term, Triple } from '../core';
+import { countFromSelect } from './count';
+import { lookupLabels } from './labels';
+import { checkReadOnly, expectForm } from './readonly';
+import { fromRdfJs, RdfJsTerm, RDFS_LABEL, tripleFromRdfJs } from './terms';
+
+export interface EndpointOptions {
+  labelPredicates?: string[];
+  /** Timeout of calls that give none (default 30 s). */
+  defaultTimeoutMs?: number;
+  /**
+   * Graphs sent as SPARQL-protocol `default-graph-uri` with every request. Also taken from the URL
+   * (`…/sparql?default-graph-uri=…`), because Comunica appends `?query=` to the endpoint URL as is.
+   */
+  defaultGraphs?: string[];
+}
+
+// The few parts of Comunica we use (its own types pull in the whole engine's declarations).
+interface ResultStream<T> {
+  toArray(): Promise<T[]>;
+}
+interface Bindings {
+  get(name: string): RdfJsTerm | undefined;
+  [Symbol.iterator](): Iterator<[{ value: string }, RdfJsTerm]>;
+}
+interface QueryResult {
+  resultType: 'bindings' | 'quads' | 'boolean' | 'void';
+  execute(): Promise<unknown>;
+  metadata?(): Promise<{ variables: { variable: { value: string } }[] }>;
+}
+interface ComunicaEngine {
+  query(query: string, context: Record<string, unknown>): Promise<QueryResult>;
+}
+
+let engine: ComunicaEngine | undefined;
+/** Comunica takes ~0.5 s to load: only when an endpoint is used. */
+function comunica(): ComunicaEngine {
+  if (!engine) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { QueryEngine } = require('@comunica/query-sparql') as { QueryEngine: new () => ComunicaEngine };
+    engine = new QueryEngine();
+  }
+  return engine;
+}
+
+const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function causeCodes(e: unknown): string[] {
+  const codes: string[] = [];
+  for (let c: unknown = e, i = 0; c && i < 6; c = (c as { cause?: unknown }).cause, i++) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    const errors = (c as { errors?: unknown[] }).errors; // AggregateError (IPv4 + IPv6 attempts)
+    if (Array.isArray(errors)) for (const x of errors) codes.push(...causeCodes(x));
+  }
+  return codes;
+}
+
+/**
+ * Any SPARQL 1.1 endpoint by URL, through Comunica (a single SPARQL source: Comunica sends the whole
+ * query to the endpoint, GET or, for long queries such as label batches, POST). Read-only: queries are
+ * parsed and updates refused before anything is sent. Every call has a timeout: an AbortController
+ * aborts the HTTP request through a fetch wrapper and a timer race bounds Comunica's own work.
+ */
+export class EndpointExecutor implements Executor {
+  readonly id: string;
+  readonly url: string;
+  readonly labelPredicates: string[];
+  private readonly defaultTimeoutMs: number;
+  private readonly defaultGraphs: string[];
+  private closed = false;
+
+  constructor(url: string, opts: EndpointOptions = {}) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new AskgraphError('BAD_REQUEST', `not an endpoint URL: ${url}`);
+    }
+    const graphs = [...parsed.searchParams.getAll('default-graph-uri'), ...(opts.defaultGraphs ?? [])];
+    parsed.searchParams.delete('default-graph-uri');
+    this.url = parsed.href;
+    this.defaultGraphs = graphs;
+    this.id = 'sparql:' + url;
+    this.labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
+    this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 30_000;
+  }
+
+  /** Wraps fetch: the call's abort signal, plus default-graph-uri on every request. */
+  private fetcher(signal: AbortSignal): typeof fetch {
+    const graphs = this.defaultGraphs;
+    return (input, init) => {
+      let url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      let body = init?.body;
+      if (graphs.length) {
+        const extra = graphs.map((g) => 'default-graph-uri=' + encodeURIComponent(g)).join('&');
+        if (body instanceof URLSearchParams) {
+          body = new URLSearchParams(body);
+          for (const g of graphs) body.append('default-graph-uri', g);
+        } else if (typeof body === 'string' && /^query=/.test(body)) body = body + '&' + extra;
+        else url += (url.includes('?') ? '&' : '?') + extra;
+      }
+      const signals = init?.signal ? [init.signal, signal] : [signal];
+      return fetch(url, { ...init, body, signal: AbortSignal.any(signals) });
+    };
+  }
+
+  private async call<T>(query: string, opts: QueryOptions | undefined, use: (r: QueryResult) => Promise<T>): Promise<T> {
+    if (this.closed) throw new AskgraphError('STORE_UNAVAILABLE', 'the executor is closed');
+    const timeoutMs = opts?.timeoutMs ?? this.defaultTimeoutMs;
+    const ac = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        ac.abort();
+        reject(new AskgraphError('QUERY_TIMEOUT', `query exceeded its ${timeoutMs} ms timeout at ${this.url}`, { details: { timeoutMs } }));
+      }, timeoutMs);
+    });
+    const work = (async () => {
+      const result = await comunica().query(query, {
+        sources: [{ type: 'sparql', value: this.url }],
+        fetch: this.fetcher(ac.signal),
+        // no lenient mode: an endpoint error must surface, not become an empty answer
+      });
+      return use(result);
+    })();
+    work.catch(() => undefined); // after a timeout the losing branch's rejection is expected
+    try {
+      return await Promise.race([work, timeout]);
+    } catch (e) {
+      throw this.mapError(e, ac.signal.aborted, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private mapError(e: unknown, aborted: boolean, timeoutMs: number): AskgraphError {
+    if (isAskgraphError(e)) return e;
+    const message = e instanceof Error ? e.message : String(e);
+    if (aborted) return new AskgraphError('QUERY_TIMEOUT', `query exceeded its ${timeoutMs} ms timeout at ${this.url}`, { cause: e });
+    if (causeCodes(e).some((c) => DOWN_CODES.has(c))) {
+      return new AskgraphError('ENDPOINT_DOWN', `cannot reach ${this.url}: ${causeCodes(e).join(', ')}`, { cause: e });
+    }
+    const status = /HTTP status (\d+)/.exec(message);
+    if (status) {
+      const body = message.split('\n').slice(1).join(' ').replace(/\s+/g, ' ').trim().slice(0, 300);
+      return new AskgraphError('ENDPOINT_ERROR', `${this.url} answered HTTP ${status[1]}: ${body}`, { cause: e, details: { status: Number(status[1]) } });
+    }
+    if (/fetch failed|socket|network/i.test(message)) return new AskgraphError('ENDPOINT_DOWN', `cannot reach ${this.url}: ${message}`, { cause: e });
+    return new AskgraphError('ENDPOINT_ERROR', `${this.url}: ${message.split('\n')[0]}`, { cause: e });
+  }
+
+  async select(query: string, opts?: QueryOptions): Promise<SelectResult> {
+    expectForm(query, 'SELECT');
+    return this.call(query, opts, async (r) => {
+      if (r.resultType !== 'bindings') throw new AskgraphError('ENDPOINT_ERROR', `expected bindings, got ${r.resultType}`);
+      const meta = r.metadata ? await r.metadata() : { variables: [] };
+      const vars = meta.variables.map((v) => v.variable.value);
+      const bindings = (await ((await r.execute()) as ResultStream<Bindings>).toArray()) as Bindings[];
+      const rows = bindings.map((b) => {
+        const row: Record<string, Term> = {};
+        for (const [k, v] of b) row[k.value] = fromRdfJs(v);
+        return row;
+      });
+      return { vars, rows };
+    });
+  }
+
+  async ask(query: string, opts?: QueryOptions): Promise<boolean> {
+    expectForm(query, 'ASK');
+    return this.call(query, opts, async (r) => (await r.execute()) === true);
+  }
+
+  async count(query: string, opts?: QueryOptions): Promise<number> {
+    return countFromSelect(await this.select(query, opts));
+  }
+
+  async construct(query: string, opts?: QueryOptions): Promise<Triple[]> {
+    expectForm(query, 'CONSTRUCT', 'DESCRIBE');
+    return this.call(query, opts, async (r) => {
+      const quads = await ((await r.execute()) as ResultStream<{ subject: RdfJsTerm; predicate: RdfJsTerm; object: RdfJsTerm }>).toArray();
+      return quads.map(tripleFromRdfJs);
+    });
+  }
+
+  labels(iris: string[], opts?: QueryOptions): Promise<Map<string, string>> {
+    return lookupLabels((q, o) => this.select(q, o), iris, this.labelPredicates, opts);
+  }
+
+  async query(query: string, opts?: QueryOptions): Promise<SelectResult | boolean | Triple[]> {
+    const form = checkReadOnly(query);
+    if (form === 'SELECT') return this.select(query, opts);
+    if (form === 'ASK') return this.ask(query, opts);
+    return this.construct(query, opts);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}

@@ -1,0 +1,22 @@
+/** The stores: embedded Oxigraph (in a worker) and SPARQL endpoints (Comunica), one Executor interface. */
+export { OxigraphExecutor, type OxigraphOptions } from './oxigraph';
+export { EndpointExecutor, type EndpointOptions } from './endpoint';
+export { loadPack, openExecutor, PACK_FILE, type OpenOptions, type StoreExecutor } from './pack';
+export { runCompiled, type RunOptions } from './run';
+export {
+  buildStore,
+  detectFormat,
+  loadFile,
+  loadText,
+  saveSnapshot,
+  loadSnapshot,
+  mintEntity,
+  mintRelation,
+  tripleFileToNTriples,
+  DATA_EXTENSIONS,
+  type DataFormat,
+  type StoreSource,
+  type BuildInfo,
+} from './loaders';
+export { checkReadOnly, type QueryForm } from './readonly';
+export { buildLabelQuery } from './labels';

@@ -1,0 +1,101 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { AskgraphError, defaultPackDir, PackConfig } from '../core';
+import { EndpointExecutor } from './endpoint';
+import { DATA_EXTENSIONS, StoreSource } from './loaders';
+import { OxigraphExecutor } from './oxigraph';
+import { RDFS_LABEL } from './terms';
+
+const PackSchema = z.object({
+  name: z.string().min(1),
+  data: z.array(z.string().min(1)).optional(),
+  baseIri: z.string().min(1),
+  vocabularyNamespace: z.string().min(1),
+  labelPredicates: z.array(z.string().min(1)).min(1),
+  aliasPredicates: z.array(z.string().min(1)).optional(),
+  model: z.string().optional(),
+});
+
+export const PACK_FILE = 'pack.json';
+
+/** Reads and checks <dir>/pack.json (default: the embedded movies pack). */
+export async function loadPack(dir?: string): Promise<{ dir: string; config: PackConfig }> {
+  const abs = path.resolve(dir ?? defaultPackDir());
+  const file = path.join(abs, PACK_FILE);
+  let text: string;
+  try {
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch (e) {
+    throw new AskgraphError('NOT_FOUND', `no knowledge pack at ${abs} (missing ${PACK_FILE})`, { cause: e });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new AskgraphError('DATA_FORMAT', `${file}: ${(e as Error).message}`, { cause: e });
+  }
+  const parsed = PackSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AskgraphError('DATA_FORMAT', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { details: { issues: parsed.error.issues } });
+  }
+  return { dir: abs, config: parsed.data };
+}
+
+export interface OpenOptions {
+  /** Label predicates for an endpoint or a plain data dir/file (a pack says its own). */
+  labelPredicates?: string[];
+  /** Base IRI for minting when a plain data dir/file holds triple files (default http://askgraph.dev/<name>/). */
+  baseIri?: string;
+  defaultTimeoutMs?: number;
+  /** Use/write the snapshot cache in <pack>/.cache (default true). */
+  cache?: boolean;
+}
+
+export type StoreExecutor = OxigraphExecutor | EndpointExecutor;
+
+function dataFilesIn(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => !f.startsWith('.') && DATA_EXTENSIONS.includes(path.extname(f).toLowerCase()))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+/**
+ * An executor for a store spec: undefined = the embedded movies pack; an http(s) URL = a SPARQL endpoint;
+ * a directory with pack.json = that pack's data; any other directory = the RDF / triple files in it;
+ * a file = that file (e.g. a snapshot .nq written by `askgraph load`).
+ */
+export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promise<StoreExecutor> {
+  if (spec !== undefined && /^https?:\/\//i.test(spec)) {
+    return new EndpointExecutor(spec, { labelPredicates: opts.labelPredicates, defaultTimeoutMs: opts.defaultTimeoutMs });
+  }
+  const target = path.resolve(spec ?? defaultPackDir());
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    throw new AskgraphError('NOT_FOUND', `no store at ${target}`);
+  }
+  let source: StoreSource;
+  let labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
+  if (stat.isDirectory() && fs.existsSync(path.join(target, PACK_FILE))) {
+    const { config } = await loadPack(target);
+    const files = config.data ? config.data.map((f) => path.resolve(target, f)) : dataFilesIn(target);
+    source = { files, baseIri: config.baseIri, ...(opts.cache !== false ? { cacheDir: path.join(target, '.cache') } : {}) };
+    labelPredicates = config.labelPredicates;
+  } else if (stat.isDirectory()) {
+    const files = dataFilesIn(target);
+    if (files.length === 0) throw new AskgraphError('NOT_FOUND', `no data files (${DATA_EXTENSIONS.join(' ')}) in ${target}`);
+    source = { files, baseIri: opts.baseIri ?? `http://askgraph.dev/${encodeURIComponent(path.basename(target))}/` };
+  } else {
+    const name = path.basename(target, path.extname(target));
+    source = { files: [target], baseIri: opts.baseIri ?? `http://askgraph.dev/${encodeURIComponent(name)}/` };
+  }
+  for (const f of source.files) {
+    if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `data file of ${target} is missing: ${f}`);
+  }
+  return OxigraphExecutor.open(source, { id: 'oxigraph:' + target, labelPredicates, defaultTimeoutMs: opts.defaultTimeoutMs });
+}

@@ -1,0 +1,27 @@
+import { AskgraphError } from '../core';
+import { assertReadOnly, parseSparql } from '../compile';
+
+export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
+
+/**
+ * Parses a query once at the edge of every executor: syntax errors become SPARQL_SYNTAX and any update
+ * (INSERT, DELETE, LOAD, CLEAR, DROP…) is refused with UPDATE_FORBIDDEN before a store sees it.
+ * Returns the query form, which picks the result type.
+ */
+export function checkReadOnly(query: string): QueryForm {
+  const parsed = parseSparql(query);
+  if (parsed.type === 'update') {
+    assertReadOnly(query); // throws UPDATE_FORBIDDEN naming the operations
+    throw new AskgraphError('UPDATE_FORBIDDEN', 'SPARQL updates are not allowed; the gateway is read-only');
+  }
+  return parsed.queryType;
+}
+
+/** The same check, but the query must have the given form (select() given an ASK is a caller bug shown as BAD_REQUEST). */
+export function expectForm(query: string, ...forms: QueryForm[]): QueryForm {
+  const form = checkReadOnly(query);
+  if (!forms.includes(form)) {
+    throw new AskgraphError('BAD_REQUEST', `expected a ${forms.join(' or ')} query, got ${form}`);
+  }
+  return form;
+}

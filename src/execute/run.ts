@@ -1,0 +1,68 @@
+import { AnswerItem, CompiledQuery, Executor, isAskgraphError, Outcome, Term, toAskgraphError } from '../core';
+import { XSD } from './terms';
+
+export interface RunOptions {
+  /** Budget for the query and the label lookup together (executor default when absent). */
+  timeoutMs?: number;
+  /** Attach labels to IRI answers (default true). */
+  labels?: boolean;
+}
+
+function item(t: Term): AnswerItem | undefined {
+  if (t.type === 'uri') return { value: t.value, label: null, type: 'uri' };
+  if (t.type === 'literal') return { value: t.value, label: null, type: 'literal', ...(t.datatype ? { datatype: t.datatype } : {}) };
+  return undefined; // blank nodes cannot be named outside the store: not answers
+}
+
+/**
+ * Runs a compiled query by its kind and returns an Outcome (never throws for query failures): answers
+ * deduplicated, topic entity IRIs removed, IRIs labelled with one batched label query. A failing label
+ * lookup leaves labels null rather than losing the answers. Literal answers keep label null (their
+ * value is the text).
+ */
+export async function runCompiled(executor: Executor, compiled: CompiledQuery, opts: RunOptions = {}): Promise<Outcome> {
+  const t0 = Date.now();
+  const remaining = () => (opts.timeoutMs === undefined ? undefined : Math.max(1, opts.timeoutMs - (Date.now() - t0)));
+  let answers: AnswerItem[];
+  try {
+    if (compiled.kind === 'ask') {
+      const b = await executor.ask(compiled.sparql, { timeoutMs: remaining() });
+      answers = [{ value: String(b), label: null, type: 'literal', datatype: XSD + 'boolean' }];
+    } else if (compiled.kind === 'count') {
+      const n = await executor.count(compiled.sparql, { timeoutMs: remaining() });
+      answers = [{ value: String(n), label: null, type: 'literal', datatype: XSD + 'integer' }];
+    } else {
+      const res = await executor.select(compiled.sparql, { timeoutMs: remaining() });
+      const topics = new Set(compiled.topicEntities);
+      const seen = new Set<string>();
+      answers = [];
+      for (const row of res.rows) {
+        const t = row[compiled.answerVar];
+        if (!t || (t.type === 'uri' && topics.has(t.value))) continue;
+        const a = item(t);
+        const key = `${t.type} ${t.datatype ?? ''} ${t.lang ?? ''} ${t.value}`;
+        if (!a || seen.has(key)) continue;
+        seen.add(key);
+        answers.push(a);
+      }
+      const iris = answers.filter((a) => a.type === 'uri').map((a) => a.value);
+      if (opts.labels !== false && iris.length > 0) {
+        try {
+          const labels = await executor.labels(iris, { timeoutMs: remaining() });
+          for (const a of answers) if (a.type === 'uri') a.label = labels.get(a.value) ?? null;
+        } catch {
+          // the answers stand without labels
+        }
+      }
+    }
+  } catch (e) {
+    const err = isAskgraphError(e) ? e : toAskgraphError(e);
+    return {
+      status: err.code === 'QUERY_TIMEOUT' ? 'timeout' : 'error',
+      answers: [],
+      error: { code: err.code, message: err.message },
+      timeMs: Date.now() - t0,
+    };
+  }
+  return { status: answers.length ? 'answers' : 'empty', answers, timeMs: Date.now() - t0 };
+}
