@@ -1,0 +1,81 @@
+/**
+ * Entity-index benchmark: N synthetic labels (default 1,000,000), build, then lookup latency p50/p95
+ * for exact, misspelt, partial and accent/punctuation-variant queries.
+ *   npx tsx scripts/bench-ground.ts [--n 1000000] [--queries 2000]
+ */
+import { EntityIndex, type LabelEntry } from '../src/ground';
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : def;
+}
+
+// Deterministic PRNG so runs are comparable.
+let seed = 42;
+function rand(): number {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 2 ** 32;
+}
+const SYL = ['ka', 'lo', 'mi', 'ra', 'ten', 'bor', 'vic', 'an', 'el', 'son', 'ber', 'ger', 'ton', 'mar', 'li', 'sa', 'do', 'ré', 'zu', 'pha', 'qui', 'ny', 'st', 'ox', 'él'];
+const COMMON = ['the', 'of', 'and', 'a', 'in', 'love', 'night', 'man', 'city', 'day', 'story', 'last', 'john', 'blue', 'war'];
+function word(): string {
+  const n = 2 + Math.floor(rand() * 3);
+  let w = '';
+  for (let i = 0; i < n; i++) w += SYL[Math.floor(rand() * SYL.length)];
+  return w[0].toUpperCase() + w.slice(1);
+}
+function label(): string {
+  const n = 1 + Math.floor(rand() * 4);
+  const ws: string[] = [];
+  for (let i = 0; i < n; i++) ws.push(rand() < 0.3 ? COMMON[Math.floor(rand() * COMMON.length)] : word());
+  if (rand() < 0.1) ws.push(String(1900 + Math.floor(rand() * 120)));
+  return ws.join(rand() < 0.1 ? ': ' : ' ');
+}
+function typo(s: string): string {
+  const i = 1 + Math.floor(rand() * (s.length - 2));
+  return s.slice(0, i) + s.slice(i + 1);
+}
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+function main(): void {
+  const n = arg('--n', 1_000_000);
+  const q = arg('--queries', 2000);
+  const labels: string[] = new Array(n);
+  for (let i = 0; i < n; i++) labels[i] = label();
+  const entries: LabelEntry[] = labels.map((l, i) => ({ iri: `http://example.org/e/${i}`, label: l }));
+  let t = performance.now();
+  const index = EntityIndex.build(entries);
+  const buildMs = performance.now() - t;
+  const mem = process.memoryUsage().heapUsed / 2 ** 20;
+  const kinds: Record<string, (l: string) => string> = {
+    exact: (l) => l,
+    variant: (l) => l.toUpperCase().replace(/e/g, 'é').replace(/ /g, ' - '),
+    typo: (l) => (l.length > 6 ? typo(l) : l),
+    partial: (l) => l.split(' ').slice(0, Math.max(1, l.split(' ').length - 1)).join(' '),
+  };
+  console.log(`labels ${n}  build ${(buildMs / 1000).toFixed(1)} s  heap ${mem.toFixed(0)} MiB`);
+  const all: number[] = [];
+  for (const [kind, f] of Object.entries(kinds)) {
+    const times: number[] = [];
+    let found = 0;
+    for (let i = 0; i < q; i++) {
+      const target = Math.floor(rand() * n);
+      const query = f(labels[target]);
+      t = performance.now();
+      const hits = index.search(query, { k: 10, threshold: 0 });
+      times.push(performance.now() - t);
+      if (hits.some((h) => h.label === labels[target])) found++; // synthetic labels repeat: any entity with the target label counts
+    }
+    all.push(...times);
+    console.log(
+      `${kind.padEnd(8)} p50 ${pct(times, 50).toFixed(2)} ms  p95 ${pct(times, 95).toFixed(2)} ms  max ${pct(times, 100).toFixed(1)} ms  label@10 ${((100 * found) / q).toFixed(1)}%`,
+    );
+  }
+  console.log(`all      p50 ${pct(all, 50).toFixed(2)} ms  p95 ${pct(all, 95).toFixed(2)} ms`);
+}
+
+main();

@@ -1,0 +1,34 @@
+/**
+ * Label normalisation shared by the entity index, entity linking and relation matching:
+ * NFKD, combining marks stripped (é → e), lower case, every non-letter/digit run → one space.
+ * Apostrophes are dropped rather than spaced so "Schindler's" and "Schindlers" agree.
+ */
+const COMBINING = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+const APOSTROPHES = /['\u2018\u2019\u02bc`´]/g;
+const NON_WORD = /[^\p{L}\p{N}]+/gu;
+
+// Letters that NFKD does not decompose but users type without the diacritic.
+const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+const FOLD_RE = /[ßæœøłđðþı]/g;
+
+export function normalizeLabel(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(COMBINING, '')
+    .toLowerCase()
+    .replace(FOLD_RE, (c) => FOLD[c] ?? c)
+    .replace(APOSTROPHES, '')
+    .replace(NON_WORD, ' ')
+    .trim();
+}
+
+/** Tokens of a normalised string (empty string → no tokens). */
+export function tokens(text: string): string[] {
+  const n = normalizeLabel(text);
+  return n === '' ? [] : n.split(' ');
+}
+
+/** A relation name as words: `directed_by` / `film.film.directed_by` → "directed by" / "film film directed by". */
+export function relationWords(name: string): string {
+  return normalizeLabel(name.replace(/[_.\/#:]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'));
+}

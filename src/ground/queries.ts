@@ -1,0 +1,117 @@
+import type * as S from 'sparqljs';
+import { DataFactory } from 'rdf-data-factory';
+import { generateSparql, parseSparql } from '../compile';
+
+/**
+ * The few SPARQL queries grounding asks of the store. They are written once as templates, parsed into
+ * the sparqljs AST, and IRIs / limits are put into the AST as terms — no text concatenation.
+ */
+const DF = new DataFactory();
+
+const TEMPLATES = {
+  labels: 'SELECT ?s ?l WHERE { VALUES ?p { <urn:x> } ?s ?p ?l FILTER(isIRI(?s)) } LIMIT 1 OFFSET 0',
+  relations: 'SELECT DISTINCT ?p WHERE { ?s ?p ?o } LIMIT 1',
+  neighbours1: 'SELECT DISTINCT ?p WHERE { VALUES ?e { <urn:x> } { ?e ?p ?o } UNION { ?o ?p ?e } } LIMIT 1',
+  neighbours2:
+    'SELECT DISTINCT ?p WHERE { { SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(isIRI(?m)) } LIMIT 1 } { ?m ?p ?o } UNION { ?o ?p ?m } } LIMIT 1',
+} as const;
+
+type TemplateName = keyof typeof TEMPLATES;
+const parsed = new Map<TemplateName, S.SelectQuery>();
+
+function template(name: TemplateName): S.SelectQuery {
+  let q = parsed.get(name);
+  if (!q) {
+    q = parseSparql(TEMPLATES[name]) as S.SelectQuery;
+    parsed.set(name, q);
+  }
+  return JSON.parse(JSON.stringify(q), reviveTerms) as S.SelectQuery;
+}
+
+/** JSON round trip loses the RDF/JS term classes; sparqljs's generator only needs termType/value. */
+function reviveTerms(_key: string, v: unknown): unknown {
+  if (v && typeof v === 'object' && 'termType' in v) {
+    const t = v as { termType: string; value: string; language?: string; datatype?: { value: string } };
+    if (t.termType === 'NamedNode') return DF.namedNode(t.value);
+    if (t.termType === 'Variable') return DF.variable(t.value);
+    if (t.termType === 'Literal') return DF.literal(t.value, t.language || (t.datatype ? DF.namedNode(t.datatype.value) : undefined));
+  }
+  return v;
+}
+
+/** What the SPARQL IRIREF production allows (sparqljs writes IRIs between <> unescaped). */
+export function isSafeIri(iri: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(iri) && !/[\u0000-\u0020<>"{}|^`\\]/.test(iri);
+}
+
+/** Replaces the rows of every VALUES block on `variable` (at any depth) by the given IRIs. */
+function setValues(node: unknown, variable: string, iris: string[]): void {
+  if (Array.isArray(node)) {
+    for (const x of node) setValues(x, variable, iris);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const n = node as Record<string, unknown>;
+  if (n.type === 'values' && Array.isArray(n.values)) {
+    n.values = iris.filter(isSafeIri).map((iri) => ({ ['?' + variable]: DF.namedNode(iri) }));
+    return;
+  }
+  for (const v of Object.values(n)) if (v && typeof v === 'object') setValues(v, variable, iris);
+}
+
+/** Sets LIMIT (and OFFSET) on the outermost query and, with `inner`, on the first sub-select. */
+function setLimits(q: S.SelectQuery, limit: number, offset?: number, inner?: number): void {
+  q.limit = limit;
+  if (offset !== undefined) q.offset = offset;
+  if (inner !== undefined) {
+    const sub = findSubSelect(q.where);
+    if (sub) sub.limit = inner;
+  }
+}
+
+function findSubSelect(node: unknown): S.SelectQuery | undefined {
+  if (Array.isArray(node)) {
+    for (const x of node) {
+      const f = findSubSelect(x);
+      if (f) return f;
+    }
+    return undefined;
+  }
+  if (!node || typeof node !== 'object') return undefined;
+  const n = node as Record<string, unknown>;
+  if (n.type === 'query') return n as unknown as S.SelectQuery;
+  for (const v of Object.values(n)) {
+    const f = findSubSelect(v);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+export function labelsPageQuery(predicates: string[], limit: number, offset: number): string {
+  const q = template('labels');
+  setValues(q.where, 'p', predicates);
+  setLimits(q, limit, offset);
+  return generateSparql(q);
+}
+
+export function relationsQuery(limit: number): string {
+  const q = template('relations');
+  setLimits(q, limit);
+  return generateSparql(q);
+}
+
+/** Distinct predicates on triples touching the entities (either direction). */
+export function neighbours1Query(entities: string[], limit: number): string {
+  const q = template('neighbours1');
+  setValues(q.where, 'e', entities);
+  setLimits(q, limit);
+  return generateSparql(q);
+}
+
+/** Distinct predicates one step further: around up to `sample` neighbours of the entities. */
+export function neighbours2Query(entities: string[], sample: number, limit: number): string {
+  const q = template('neighbours2');
+  setValues(q.where, 'e', entities);
+  setLimits(q, limit, undefined, sample);
+  return generateSparql(q);
+}

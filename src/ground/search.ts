@@ -1,0 +1,221 @@
+import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
+import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
+import type { EntityHit, EntityIndex } from './entity-index';
+import type { RelationHit, RelationRetriever } from './relations';
+import type { RelationInfo } from './store-index';
+
+/**
+ * Options of the unsupervised retrieval (ChatKBQA Algorithm 1). Defaults, chosen for the movies pack
+ * and documented in the README of src/ground:
+ *   kE 5, tE 0.5   entities kept per entity position (similarity in [0, 1])
+ *   k1 10, t1 0.3  entity-grounded forms kept per beam form; t1 bounds the product of its entity similarities
+ *   kR 3, tR 0.3   relations kept per relation position
+ *   k2 10, t2 0.2  relation-grounded forms kept per form; t2 bounds the product of all its similarities
+ */
+export interface GroundOptions {
+  kE?: number;
+  tE?: number;
+  kR?: number;
+  tR?: number;
+  k1?: number;
+  t1?: number;
+  k2?: number;
+  t2?: number;
+  /** Replace generated entity labels by index hits (false: labels are compiled as exact label matches). */
+  entityRetrieval?: boolean;
+  /** Replace generated relations by neighbourhood relations when nothing else executes. */
+  relationRetrieval?: boolean;
+  /** Neighbourhood radius for relation retrieval (1 or 2). Default 2. */
+  hops?: 1 | 2;
+}
+
+export const GROUND_DEFAULTS = { kE: 5, tE: 0.5, kR: 3, tR: 0.3, k1: 10, t1: 0.3, k2: 10, t2: 0.2, hops: 2 as 1 | 2 };
+
+export type GroundPhase = 'exact' | 'beam' | 'entity' | 'relation';
+
+export interface GroundAttempt extends GroundedCandidate {
+  phase: GroundPhase;
+}
+
+export interface GroundContext {
+  index?: EntityIndex;
+  relations?: RelationRetriever;
+  /** Relation vocabulary of the store (IRI set); empty = unknown, every name is accepted. */
+  vocabulary?: Set<string>;
+  vocabularyNamespace: string;
+}
+
+/**
+ * Combined score of a grounded form (higher is better):
+ *   score = logP(beam form) + Σ_entities ln(s_e) + Σ_relations ln(s_r)
+ * i.e. the log of P(form) × Π similarities, the similarities read as probabilities of the
+ * replacement. An exact match (s = 1) costs nothing; a 0.8 fuzzy match costs ln 0.8 ≈ −0.22.
+ */
+export function combinedScore(logProb: number, entityScores: number[], relationScores: number[]): number {
+  let s = logProb;
+  for (const x of entityScores) s += Math.log(Math.max(x, 1e-9));
+  for (const x of relationScores) s += Math.log(Math.max(x, 1e-9));
+  return s;
+}
+
+function product(xs: number[]): number {
+  return xs.reduce((a, b) => a * b, 1);
+}
+
+/** The cartesian product of per-position choices, best products first, at most `k` (beam pruning). */
+export function permute<T extends { score: number }>(lists: T[][], k: number): { picks: T[]; score: number }[] {
+  let acc: { picks: T[]; score: number }[] = [{ picks: [], score: 1 }];
+  for (const list of lists) {
+    const next: { picks: T[]; score: number }[] = [];
+    for (const a of acc) for (const x of list) next.push({ picks: [...a.picks, x], score: a.score * x.score });
+    next.sort((a, b) => b.score - a.score);
+    acc = next.slice(0, Math.max(1, k));
+  }
+  return lists.length === 0 ? acc : acc.filter((a) => a.picks.length === lists.length);
+}
+
+function relationIri(ref: Ref, ns: string): string | undefined {
+  if (ref.kind === 'iri') return ref.iri;
+  if (ref.kind === 'name') return ns + encodeURIComponent(ref.name);
+  return undefined;
+}
+
+function refName(ref: Ref): string {
+  return ref.kind === 'name' ? ref.name : ref.kind === 'iri' ? ref.iri : ref.label;
+}
+
+/** Puts entity IRIs (by position; undefined = keep) and relation IRIs (by position) into a form. */
+export function groundForm(form: Form, entities: (string | undefined)[], relations: (string | undefined)[]): Form {
+  let ei = 0;
+  let ri = 0;
+  return mapRefs(form, {
+    entity: (ref) => {
+      const iri = entities[ei++];
+      return iri === undefined ? ref : { kind: 'iri', iri };
+    },
+    relation: (ref) => {
+      const iri = relations[ri++];
+      return iri === undefined ? ref : { kind: 'iri', iri };
+    },
+  });
+}
+
+function entityIrisOf(form: Form): string[] {
+  return entityRefs(form).flatMap((r) => (r.kind === 'iri' ? [r.iri] : []));
+}
+
+/**
+ * Algorithm 1 of ChatKBQA as a lazy sequence of attempts, in the order they should be executed:
+ *   1. exact   — each beam form (beam order) whose label entities all match a label exactly (after
+ *                normalisation) and whose relations are in the vocabulary; ambiguous labels permuted.
+ *   1'. beam   — with entity retrieval off: the beam forms as generated (labels compile to label matches).
+ *   2. entity  — PermuteByEntity: every beam form with its top-kE entity hits per position (≥ tE),
+ *                top k1 per beam form (entity-similarity product ≥ t1); all of them ordered by the
+ *                combined score.
+ *   3. relation — PermuteByRelation: for each phase-2 form (in order), relations present around its
+ *                entities (1–2 hops), top kR per position (≥ tR), top k2 per form (product ≥ t2);
+ *                ordered by combined score. Computed only if the earlier phases did not succeed.
+ * A grounded form is yielded once (first occurrence).
+ */
+export async function* groundCandidates(candidates: Candidate[], ctx: GroundContext, options: GroundOptions = {}): AsyncGenerator<GroundAttempt> {
+  const o = { ...GROUND_DEFAULTS, entityRetrieval: true, relationRetrieval: true, ...stripUndefined(options) };
+  const seen = new Set<string>();
+  const vocab = ctx.vocabulary ?? new Set<string>();
+  const ns = ctx.vocabularyNamespace;
+  const inVocab = (ref: Ref) => {
+    const iri = relationIri(ref, ns);
+    return iri !== undefined && (vocab.size === 0 || vocab.has(iri));
+  };
+  const make = (c: Candidate, form: Form, es: number[], rs: number[], phase: GroundPhase): GroundAttempt | undefined => {
+    const text = printForm(form);
+    if (seen.has(text)) return undefined;
+    seen.add(text);
+    return { candidate: c, form, text, score: combinedScore(c.logProb, es, rs), entityScores: es, relationScores: rs, phase };
+  };
+  const generatedRelations = (form: Form) => relationRefs(form).map((r) => (inVocab(r) ? relationIri(r, ns) : undefined));
+
+  if (!o.entityRetrieval || !ctx.index) {
+    // Ablation / no index: the beam forms as generated.
+    for (const c of candidates) {
+      const a = make(c, groundForm(c.form, [], generatedRelations(c.form)), [], [], 'beam');
+      if (a) yield a;
+    }
+    if (!o.relationRetrieval || !ctx.relations) return;
+  }
+
+  const index = o.entityRetrieval ? ctx.index : undefined;
+
+  // 1. exact short-cut
+  if (index) {
+    for (const c of candidates) {
+      const refs = entityRefs(c.form);
+      const rels = relationRefs(c.form);
+      if (!rels.every(inVocab)) continue;
+      const lists: EntityHit[][] = refs.map((r) => (r.kind === 'label' ? index.exact(r.label).slice(0, o.kE) : [{ iri: '', label: '', score: 1, exact: true }]));
+      if (lists.some((l) => l.length === 0)) continue;
+      for (const p of permute(lists, o.k1)) {
+        const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), generatedRelations(c.form));
+        const a = make(c, form, p.picks.map((h) => h.score), rels.map(() => 1), 'exact');
+        if (a) yield a;
+      }
+    }
+  }
+
+  // 2. PermuteByEntity
+  const entityForms: GroundAttempt[] = [];
+  const allEntityForms: GroundAttempt[] = [];
+  for (const c of candidates) {
+    const refs = entityRefs(c.form);
+    const lists: EntityHit[][] = refs.map((r) =>
+      r.kind === 'label' && index ? index.search(r.label, { k: o.kE, threshold: o.tE, always: true }) : [{ iri: '', label: '', score: 1, exact: true }],
+    );
+    if (lists.some((l) => l.length === 0)) continue;
+    const perms = permute(lists, o.k1).filter((p) => p.score >= o.t1);
+    for (const p of perms) {
+      const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), generatedRelations(c.form));
+      const es = p.picks.map((h) => h.score);
+      const text = printForm(form);
+      const item: GroundAttempt = { candidate: c, form, text, score: combinedScore(c.logProb, es, []), entityScores: es, relationScores: [], phase: 'entity' };
+      allEntityForms.push(item);
+      if (!seen.has(text)) entityForms.push(item);
+    }
+  }
+  entityForms.sort((a, b) => b.score - a.score);
+  for (const g of entityForms) {
+    const a = make(g.candidate, g.form, g.entityScores, relationRefs(g.form).map(() => 1), 'entity');
+    if (a) yield a;
+  }
+
+  // 3. PermuteByRelation (store queries: only reached when nothing before answered)
+  if (!o.relationRetrieval || !ctx.relations) return;
+  allEntityForms.sort((a, b) => b.score - a.score);
+  const relForms: GroundAttempt[] = [];
+  for (const g of allEntityForms.slice(0, o.k1)) {
+    const ents = entityIrisOf(g.form);
+    if (ents.length === 0) continue;
+    let around: RelationInfo[];
+    try {
+      around = await ctx.relations.neighbourhood(ents, o.hops);
+    } catch {
+      continue; // a timed-out neighbourhood query only removes this form's relation variants
+    }
+    const rels = relationRefs(g.candidate.form);
+    const lists: RelationHit[][] = rels.map((r) => ctx.relations!.rank(refName(r), around, o.kR, o.tR));
+    if (lists.some((l) => l.length === 0)) continue;
+    for (const p of permute(lists, o.k2).filter((p) => product(g.entityScores) * p.score >= o.t2)) {
+      const ents2 = entityRefs(g.form).map((r) => (r.kind === 'iri' ? r.iri : undefined));
+      const form = groundForm(g.candidate.form, ents2, p.picks.map((h) => h.iri));
+      const rs = p.picks.map((h) => h.score);
+      relForms.push({ candidate: g.candidate, form, text: printForm(form), score: combinedScore(g.candidate.logProb, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation' });
+    }
+  }
+  relForms.sort((a, b) => b.score - a.score);
+  for (const g of relForms) {
+    const a = make(g.candidate, g.form, g.entityScores, g.relationScores, 'relation');
+    if (a) yield a;
+  }
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

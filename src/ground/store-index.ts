@@ -1,0 +1,135 @@
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import { RDFS_LABEL, type Executor } from '../core';
+import { EntityIndex, type LabelEntry } from './entity-index';
+import { labelsPageQuery, relationsQuery } from './queries';
+
+export interface StoreIndexOptions {
+  labelPredicates?: string[];
+  aliasPredicates?: string[];
+  /** IRIs in these namespaces are not entities (e.g. the relation vocabulary). */
+  excludeNamespaces?: string[];
+  /** Rows per SPARQL page. Default 50,000. */
+  pageSize?: number;
+  /** Where a progress bar is drawn (only when it is a TTY); none by default. */
+  progress?: NodeJS.WritableStream;
+  timeoutMs?: number;
+}
+
+export interface RelationInfo {
+  iri: string;
+  /** Local name (after the vocabulary namespace / last # or /), e.g. "directed_by". */
+  name: string;
+}
+
+/** Every (IRI, label) pair of the label and alias predicates, fetched page by page. */
+export async function fetchLabels(executor: Executor, opts: StoreIndexOptions = {}): Promise<LabelEntry[]> {
+  const predicates = [...(opts.labelPredicates ?? [RDFS_LABEL]), ...(opts.aliasPredicates ?? [])];
+  const pageSize = opts.pageSize ?? 50000;
+  const exclude = opts.excludeNamespaces ?? [];
+  const out: LabelEntry[] = [];
+  for (let offset = 0; ; offset += pageSize) {
+    const res = await executor.select(labelsPageQuery(predicates, pageSize, offset), { timeoutMs: opts.timeoutMs ?? 120000 });
+    for (const row of res.rows) {
+      const s = row.s;
+      const l = row.l;
+      if (!s || !l || s.type !== 'uri' || l.type !== 'literal') continue;
+      if (exclude.some((ns) => s.value.startsWith(ns))) continue;
+      out.push({ iri: s.value, label: l.value });
+    }
+    if (res.rows.length < pageSize) break;
+  }
+  return out;
+}
+
+/** The predicates used in the store (at most `limit`), as the relation vocabulary. */
+export async function fetchRelations(executor: Executor, opts: { limit?: number; timeoutMs?: number; exclude?: string[] } = {}): Promise<RelationInfo[]> {
+  const res = await executor.select(relationsQuery(opts.limit ?? 20000), { timeoutMs: opts.timeoutMs ?? 60000 });
+  const exclude = new Set(opts.exclude ?? []);
+  return res.rows
+    .map((r) => r.p)
+    .filter((p) => p && p.type === 'uri' && !exclude.has(p.value))
+    .map((p) => ({ iri: p.value, name: localName(p.value) }));
+}
+
+export function localName(iri: string): string {
+  const cut = Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/'));
+  const tail = cut >= 0 ? iri.slice(cut + 1) : iri;
+  try {
+    return decodeURIComponent(tail);
+  } catch {
+    return tail;
+  }
+}
+
+function withBar<T>(stream: NodeJS.WritableStream | undefined, total: number, label: string, run: (tick: (n: number) => void) => T): T {
+  const tty = stream && (stream as NodeJS.WriteStream).isTTY;
+  if (!tty) return run(() => {});
+  const bar = new SingleBar({ stream: stream as NodeJS.WriteStream, format: `${label} [{bar}] {percentage}% {value}/{total}`, hideCursor: true }, Presets.shades_classic);
+  bar.start(total, 0);
+  try {
+    return run((n) => bar.update(n));
+  } finally {
+    bar.stop();
+  }
+}
+
+/** Fetches the labels and the relation vocabulary of a store and builds its entity index. */
+export async function buildStoreIndex(executor: Executor, opts: StoreIndexOptions = {}): Promise<EntityIndex> {
+  const started = Date.now();
+  const entries = await fetchLabels(executor, opts);
+  let relations: RelationInfo[] = [];
+  try {
+    relations = await fetchRelations(executor, { exclude: [...(opts.labelPredicates ?? [RDFS_LABEL]), ...(opts.aliasPredicates ?? [])] });
+  } catch {
+    // A large remote store may refuse the DISTINCT ?p scan; relations are then found around entities only.
+  }
+  const meta = { store: executor.id, builtAt: new Date().toISOString(), labels: entries.length, relations, fetchMs: Date.now() - started };
+  return withBar(opts.progress, entries.length, 'indexing labels', (tick) => EntityIndex.build(entries, { meta, onProgress: tick }));
+}
+
+/** A cache file name that changes when the store or the label settings change. */
+export function indexCacheFile(cacheDir: string, executorId: string, opts: StoreIndexOptions, fingerprint = ''): string {
+  const key = JSON.stringify([executorId, opts.labelPredicates ?? [RDFS_LABEL], opts.aliasPredicates ?? [], opts.excludeNamespaces ?? [], fingerprint]);
+  const hash = crypto.createHash('sha256').update(key).digest('hex').slice(0, 16);
+  return path.join(cacheDir, `entity-index-${hash}.json`);
+}
+
+/**
+ * The store's entity index from the cache file when present (and readable), else built and saved.
+ * A corrupt cache is rebuilt, not trusted.
+ */
+export async function loadOrBuildStoreIndex(executor: Executor, cacheFile: string | undefined, opts: StoreIndexOptions = {}): Promise<EntityIndex> {
+  if (cacheFile && fs.existsSync(cacheFile)) {
+    try {
+      return EntityIndex.load(cacheFile);
+    } catch {
+      // fall through and rebuild
+    }
+  }
+  const index = await buildStoreIndex(executor, opts);
+  if (cacheFile) {
+    try {
+      index.save(cacheFile);
+    } catch {
+      // read-only install: keep the in-memory index
+    }
+  }
+  return index;
+}
+
+/** Fingerprint of data files (size + mtime) so a changed pack rebuilds its index. */
+export function filesFingerprint(files: string[]): string {
+  return files
+    .map((f) => {
+      try {
+        const st = fs.statSync(f);
+        return `${path.basename(f)}:${st.size}:${Math.floor(st.mtimeMs)}`;
+      } catch {
+        return `${path.basename(f)}:missing`;
+      }
+    })
+    .join(',');
+}

@@ -1,0 +1,186 @@
+import SearchableMap from 'minisearch/SearchableMap';
+
+/**
+ * Candidate generation for entity labels: an inverted index of label tokens with IDF weights, plus
+ * MiniSearch's radix tree (SearchableMap) over the token vocabulary for typo (Levenshtein) and
+ * prefix expansion of query words.
+ *
+ * Why not MiniSearch's full-text search itself: measured on synthetic labels it was 17.8 ms p50 /
+ * 72.7 ms p95 per query at 200k labels (OR query, BM25) — every query walks the whole posting lists
+ * of its common words ("the", "of", "love"). Here a posting list longer than `bigPosting` never
+ * creates candidates when a rarer word has already produced some; it only confirms them by binary
+ * search. Queries made only of common words intersect posting lists, smallest first.
+ */
+export interface TokenHit {
+  doc: number;
+  score: number;
+}
+
+interface Expansion {
+  token: number;
+  weight: number;
+}
+
+const BIG_POSTING = 2000;
+
+export class TokenIndex {
+  private readonly vocab = new Map<string, number>();
+  private readonly tree = new SearchableMap<number>();
+  private readonly postings: Int32Array[] = [];
+  private readonly docLen: Uint16Array;
+  private readonly n: number;
+
+  /** `norms[i]` is the normalised text of document i (tokens separated by one space). */
+  constructor(norms: string[], onProgress?: (done: number) => void) {
+    this.n = norms.length;
+    this.docLen = new Uint16Array(norms.length);
+    const lists: number[][] = [];
+    for (let d = 0; d < norms.length; d++) {
+      if (norms[d] === '') continue;
+      const toks = norms[d].split(' ');
+      this.docLen[d] = Math.min(toks.length, 65535);
+      let prev = -1;
+      for (const t of new Set(toks)) {
+        let id = this.vocab.get(t);
+        if (id === undefined) {
+          id = lists.length;
+          this.vocab.set(t, id);
+          lists.push([]);
+        }
+        if (id !== prev) lists[id].push(d);
+        prev = id;
+      }
+      if (onProgress && d % 50000 === 0) onProgress(d);
+    }
+    for (const l of lists) this.postings.push(Int32Array.from(l));
+    for (const [t, id] of this.vocab) this.tree.set(t, id);
+  }
+
+  get vocabularySize(): number {
+    return this.vocab.size;
+  }
+
+  private idf(token: number): number {
+    const df = this.postings[token].length;
+    return Math.log(1 + (this.n - df + 0.5) / (df + 0.5));
+  }
+
+  /** Vocabulary tokens a query word may stand for: itself, typo neighbours, completions of the last word. */
+  private expand(word: string, last: boolean): Expansion[] {
+    const out: Expansion[] = [];
+    const id = this.vocab.get(word);
+    if (id !== undefined) out.push({ token: id, weight: 1 });
+    else if (word.length >= 4) {
+      const maxEdits = word.length >= 8 ? 2 : 1;
+      const fuzzy = [...this.tree.fuzzyGet(word, maxEdits).values()].sort((a, b) => a[1] - b[1]).slice(0, 8);
+      for (const [token, dist] of fuzzy) out.push({ token, weight: dist === 1 ? 0.8 : 0.6 });
+    }
+    if (last && word.length >= 3) {
+      let added = 0;
+      for (const [t, token] of this.tree.atPrefix(word)) {
+        if (t === word) continue;
+        out.push({ token, weight: 0.7 });
+        if (++added >= 16) break;
+      }
+    }
+    return out;
+  }
+
+  /** The best `limit` documents for a normalised query, by IDF-weighted word coverage and label precision. */
+  search(query: string, limit = 50): TokenHit[] {
+    const words = [...new Set(query.split(' ').filter((w) => w !== ''))];
+    if (words.length === 0) return [];
+    const slots = words.map((w, i) => this.expand(w, i === words.length - 1));
+    const unseenIdf = Math.log(1 + this.n);
+    let mass = 0;
+    for (const s of slots) mass += s.length ? Math.max(...s.map((e) => this.idf(e.token) * e.weight)) : unseenIdf;
+    const slotDf = slots.map((s) => s.reduce((m, e) => m + this.postings[e.token].length, 0));
+    const order = slots.map((_, i) => i).filter((i) => slots[i].length > 0).sort((a, b) => slotDf[a] - slotDf[b]);
+    if (order.length === 0) return [];
+
+    const score = new Map<number, number>();
+    const matched = new Map<number, number>();
+    const add = (doc: number, v: number, slot: number, seen: Map<number, number>) => {
+      if (seen.get(doc) === slot) return; // one credit per query word
+      seen.set(doc, slot);
+      score.set(doc, (score.get(doc) ?? 0) + v);
+      matched.set(doc, (matched.get(doc) ?? 0) + 1);
+    };
+    const seen = new Map<number, number>();
+
+    if (slotDf[order[0]] > BIG_POSTING) {
+      // Only common words: documents containing all of them (smallest posting list first).
+      const first = slots[order[0]];
+      for (const e of first) {
+        const v = this.idf(e.token) * e.weight;
+        for (const doc of this.postings[e.token]) {
+          let all = true;
+          for (const j of order.slice(1)) {
+            if (!slots[j].some((x) => binaryHas(this.postings[x.token], doc))) {
+              all = false;
+              break;
+            }
+          }
+          if (all) add(doc, v, order[0], seen);
+          if (score.size >= BIG_POSTING) break;
+        }
+      }
+      for (const j of order.slice(1)) this.confirm(slots[j], j, score, add, seen);
+    } else {
+      for (const j of order) {
+        if (slotDf[j] <= BIG_POSTING || score.size === 0) {
+          for (const e of slots[j]) {
+            const v = this.idf(e.token) * e.weight;
+            for (const doc of this.postings[e.token]) add(doc, v, j, seen);
+          }
+        } else this.confirm(slots[j], j, score, add, seen);
+      }
+    }
+
+    const hits: TokenHit[] = [];
+    for (const [doc, s] of score) {
+      const coverage = s / mass;
+      const precision = (matched.get(doc) ?? 0) / Math.max(1, this.docLen[doc]);
+      hits.push({ doc, score: 0.75 * coverage + 0.25 * precision });
+    }
+    return topK(hits, limit);
+  }
+
+  private confirm(
+    slot: Expansion[],
+    j: number,
+    score: Map<number, number>,
+    add: (doc: number, v: number, slot: number, seen: Map<number, number>) => void,
+    seen: Map<number, number>,
+  ): void {
+    for (const doc of [...score.keys()]) {
+      for (const e of slot) {
+        if (binaryHas(this.postings[e.token], doc)) {
+          add(doc, this.idf(e.token) * e.weight, j, seen);
+          break;
+        }
+      }
+    }
+  }
+}
+
+function binaryHas(a: Int32Array, x: number): boolean {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] === x) return true;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+function topK(hits: TokenHit[], k: number): TokenHit[] {
+  if (hits.length <= k * 4) return hits.sort((a, b) => b.score - a.score).slice(0, k);
+  // Threshold from a sample avoids sorting thousands of weak candidates.
+  const sample = hits.filter((_, i) => i % 8 === 0).map((h) => h.score).sort((a, b) => b - a);
+  const cut = sample[Math.min(sample.length - 1, Math.ceil(k / 8) + 2)] ?? 0;
+  const strong = hits.filter((h) => h.score >= cut);
+  return (strong.length >= k ? strong : hits).sort((a, b) => b.score - a.score).slice(0, k);
+}
