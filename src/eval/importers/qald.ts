@@ -1,0 +1,116 @@
+/**
+ * QALD-style JSON (questions + SPARQL + answers) → examples, with a form wherever sparqlToForm converts the query.
+ * Reads the QALD layout ({questions: [{id, question: [{language, string}], query: {sparql}, answers: [{results|boolean}]}]})
+ * and the flat layout of CWQ / WebQSP dumps ([{ID, question, sparql, answer(s), topic_entity}]).
+ * Queries that do not convert keep their SPARQL and get no form; they are counted by reason.
+ */
+import { AskgraphError } from '../../core';
+import { sparqlToForm, type ToFormOptions } from '../../compile';
+import { printForm } from '../../form';
+import type { Example } from '../types';
+
+export const FREEBASE_NS = 'http://rdf.freebase.com/ns/';
+
+export interface ConversionStats {
+  total: number;
+  converted: number;
+  failed: number;
+  /** Failure reasons (details.reason of CONVERSION_UNSUPPORTED, or the error code) → count. */
+  reasons: Record<string, number>;
+}
+
+export interface QaldImport {
+  examples: Example[];
+  stats: ConversionStats;
+}
+
+export interface QaldOptions extends ToFormOptions {
+  dataset?: string;
+  /** Question language in QALD multilingual files (default "en"). */
+  language?: string;
+}
+
+type Json = Record<string, unknown>;
+
+function text(x: unknown): string | undefined {
+  return typeof x === 'string' ? x : undefined;
+}
+
+/** Answers of a QALD `answers` entry: bindings' values (IRIs or literal lexical forms), or "true"/"false" for ASK. */
+function qaldAnswers(answers: unknown): string[] {
+  const out: string[] = [];
+  for (const a of Array.isArray(answers) ? answers : [answers]) {
+    if (!a || typeof a !== 'object') continue;
+    const o = a as Json;
+    if (typeof o.boolean === 'boolean') out.push(String(o.boolean));
+    const bindings = ((o.results as Json | undefined)?.bindings ?? []) as Json[];
+    for (const b of bindings) for (const v of Object.values(b)) if (v && typeof v === 'object' && 'value' in v) out.push(String((v as Json).value));
+  }
+  return out;
+}
+
+function questionText(q: unknown, language: string): string | undefined {
+  if (typeof q === 'string') return q;
+  if (Array.isArray(q)) {
+    const hit = (q as Json[]).find((x) => x.language === language) ?? (q as Json[])[0];
+    return hit ? text(hit.string) : undefined;
+  }
+  return undefined;
+}
+
+/** Freebase queries resolve against the Freebase namespace unless the caller says otherwise. */
+function conversionOptions(sparql: string, opts: QaldOptions): ToFormOptions {
+  if (opts.vocabularyNamespace || !sparql.includes(FREEBASE_NS)) return opts;
+  return { ...opts, vocabularyNamespace: FREEBASE_NS, classNamespace: FREEBASE_NS, entityNamespace: FREEBASE_NS };
+}
+
+export function importQald(data: unknown, opts: QaldOptions = {}): QaldImport {
+  const language = opts.language ?? 'en';
+  const rows: Json[] = Array.isArray(data)
+    ? (data as Json[])
+    : data && typeof data === 'object' && Array.isArray((data as Json).questions)
+      ? ((data as Json).questions as Json[])
+      : (() => {
+          throw new AskgraphError('DATA_FORMAT', 'QALD: expected {questions: [...]} or a list of questions');
+        })();
+  const dataset = opts.dataset ?? (Array.isArray(data) ? 'cwq' : 'qald');
+  const stats: ConversionStats = { total: 0, converted: 0, failed: 0, reasons: {} };
+  const examples: Example[] = [];
+  rows.forEach((r, i) => {
+    const question = questionText(r.question, language);
+    if (question === undefined) throw new AskgraphError('DATA_FORMAT', `QALD: question ${i + 1} has no ${language} text`);
+    const sparql = text((r.query as Json | undefined)?.sparql) ?? text(r.sparql) ?? text(r.query);
+    const answers =
+      r.answers !== undefined && !(Array.isArray(r.answers) && r.answers.every((a) => typeof a === 'string'))
+        ? qaldAnswers(r.answers)
+        : Array.isArray(r.answers)
+          ? (r.answers as string[])
+          : typeof r.answer === 'string'
+            ? [r.answer]
+            : [];
+    const topicMap = r.topic_entity && typeof r.topic_entity === 'object' ? (r.topic_entity as Record<string, string>) : undefined;
+    let form: string | undefined;
+    if (sparql) {
+      stats.total++;
+      try {
+        form = printForm(sparqlToForm(sparql, conversionOptions(sparql, opts)));
+        stats.converted++;
+      } catch (e) {
+        stats.failed++;
+        const err = e as { code?: string; details?: { reason?: unknown }; message?: string };
+        const reason = err.code === 'CONVERSION_UNSUPPORTED' && typeof err.details?.reason === 'string' ? err.details.reason : (err.code ?? 'error');
+        stats.reasons[reason] = (stats.reasons[reason] ?? 0) + 1;
+      }
+    }
+    examples.push({
+      id: String(r.id ?? r.ID ?? `${dataset}-${i}`),
+      question,
+      form,
+      sparql,
+      answers,
+      topic: topicMap ? Object.values(topicMap) : undefined,
+      meta: { dataset, ...(typeof r.compositionality_type === 'string' ? { qtype: r.compositionality_type } : {}) },
+    });
+  });
+  return { examples, stats };
+}
