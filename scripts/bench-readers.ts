@@ -1,0 +1,260 @@
+/**
+ * Reader-only benchmark of the fallback readers (issue 6).
+ *
+ *   npx tsx scripts/bench-readers.ts --reader paths|triples|explore [--dataset fixtures/metaqa/valid.jsonl | pq2 | pq3] [--n N]
+ *
+ * Topics come from entity linking on the question WITHOUT brackets: src/ground's linkEntities when it
+ * exists, else (say so in the output) an exact-label n-gram match of our own. Reports per hop:
+ * Hits@1 (first answer gold, READS Appendix C), Hits (any answer gold, GSR's "Hits"), F1, answered
+ * rate, the reader's latency p50/p95, and the number of answers that do not exist in the store.
+ * The relation vocabulary is mined from the training split only (MetaQA train.jsonl; PathQuestion lines
+ * with index % 20 != 7, evaluated on index % 20 == 7).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Executor } from '../src/core';
+import { packageRoot } from '../src/core';
+import { parseForm } from '../src/form';
+import {
+  chainFromForm,
+  DEFAULT_BUDGET,
+  mineRelationVocabulary,
+  questionTerms,
+  readersByName,
+  runChain,
+  type ReaderContext,
+  type RelationVocabulary,
+  type Topic,
+  type VocabExample,
+} from '../src/fallback';
+import { existsQuery, iri, lit } from '../src/fallback/sparql';
+import { InProcessOxigraph } from '../test/unit/fallback/oxigraph-adapter';
+
+interface Example {
+  id: string;
+  question: string;
+  answers: string[];
+  hop: number;
+  topic?: string[];
+}
+
+function arg(name: string, dflt?: string): string | undefined {
+  const i = process.argv.indexOf('--' + name);
+  return i >= 0 ? process.argv[i + 1] : dflt;
+}
+
+const norm = (s: string) => s.toLowerCase().normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+function readJsonl(file: string): any[] {
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+/** PathQuestion line: question \t answer(alias/alias/) \t e#r#e#r#…#<end>#answer */
+function readPq(file: string, hop: number): { ex: Example; hops: { name: string; dir: '>' }[]; topic: string }[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line, i) => {
+      const [q, a, p] = line.split('\t');
+      const m = /^(.*?)\((.*)\)$/.exec(a.trim());
+      const answers = m ? [m[1], ...m[2].split('/').filter(Boolean)] : [a.trim()];
+      const parts = p.split('#');
+      const end = parts.indexOf('<end>');
+      const chain = parts.slice(0, end);
+      const hops = chain.filter((_, j) => j % 2 === 1).map((name) => ({ name, dir: '>' as const }));
+      return { ex: { id: `pq${hop}-${i}`, question: q.trim(), answers: [...new Set(answers)], hop, topic: [chain[0]] }, hops, topic: chain[0] };
+    });
+}
+
+/** Exact-label n-gram linker (used when src/ground has no linkEntities yet). */
+class ExactLinker {
+  private readonly byLabel = new Map<string, string>();
+  private maxLen = 1;
+  constructor(kbText: string, baseIri: string) {
+    for (const line of kbText.split('\n')) {
+      if (!line.trim()) continue;
+      const f = line.split(line.includes('\t') ? '\t' : '|').map((x) => x.trim());
+      for (const label of [f[0], f[2]]) {
+        if (!label) continue;
+        const k = norm(label);
+        if (!k || this.byLabel.has(k)) continue;
+        this.byLabel.set(k, baseIri + 'entity/' + encodeURIComponent(label));
+        this.maxLen = Math.max(this.maxLen, k.split(' ').length);
+      }
+    }
+  }
+  link(question: string, k = 3): Topic[] {
+    const toks = norm(question).split(' ').filter(Boolean);
+    const used = new Array(toks.length).fill(false);
+    const out: Topic[] = [];
+    for (let n = Math.min(this.maxLen, toks.length); n >= 1; n--) {
+      for (let i = 0; i + n <= toks.length; i++) {
+        if (used.slice(i, i + n).some(Boolean)) continue;
+        const key = toks.slice(i, i + n).join(' ');
+        const hit = this.byLabel.get(key);
+        if (!hit) continue;
+        for (let j = i; j < i + n; j++) used[j] = true;
+        out.push({ iri: hit, label: decodeURIComponent(hit.slice(hit.lastIndexOf('/') + 1)), score: key.length / Math.max(norm(question).length, 1) });
+      }
+    }
+    return out.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+}
+
+function pct(xs: number[], p: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+async function main(): Promise<void> {
+  const root = packageRoot();
+  const readerName = arg('reader', 'paths')!;
+  const dataset = arg('dataset', 'fixtures/metaqa/valid.jsonl')!;
+  const n = Number(arg('n', '0'));
+  const vocabMode = arg('vocab', 'train');
+  const budgetMs = Number(arg('time', String(DEFAULT_BUDGET.timeMs)));
+  const k = arg('k');
+  const log = (s: string) => process.stdout.write(s + '\n');
+
+  let kbFile: string;
+  let baseIri: string;
+  let examples: Example[];
+  let vocab: RelationVocabulary | undefined;
+  let excludeTopics = true;
+  if (dataset === 'pq2' || dataset === 'pq3') {
+    const hop = dataset === 'pq2' ? 2 : 3;
+    const dir = path.join(root, '..', 'shared', 'data', 'pathquestion');
+    kbFile = path.join(dir, `${hop}H-kb.txt`);
+    baseIri = `http://askgraph.dev/${dataset}/`;
+    const all = readPq(path.join(dir, `PQ-${hop}H.txt`), hop);
+    const train = all.filter((_, i) => i % 20 !== 7);
+    examples = all.filter((_, i) => i % 20 === 7).map((x) => x.ex);
+    excludeTopics = false; // PathQuestion answers may be the topic itself (x's child's parent)
+    if (vocabMode === 'train') vocab = mineRelationVocabulary(train.map((x) => ({ terms: questionTerms(x.ex.question, [x.topic]), hops: x.hops })));
+  } else {
+    kbFile = path.join(root, 'store', 'movies', 'kb.txt');
+    baseIri = 'http://askgraph.dev/movies/';
+    examples = readJsonl(path.join(root, dataset)).map((d) => ({ id: d.id, question: d.question, answers: d.answers, hop: d.meta?.hop ?? 0, topic: d.topic }));
+    if (vocabMode === 'train') {
+      const train: VocabExample[] = [];
+      for (const d of readJsonl(path.join(root, 'fixtures', 'metaqa', 'train.jsonl'))) {
+        const c = chainFromForm(parseForm(d.form));
+        if (c && c.hops.length) train.push({ terms: questionTerms(d.question, [c.topic]), hops: c.hops });
+      }
+      vocab = mineRelationVocabulary(train);
+    }
+  }
+  if (n > 0) {
+    const byHop = new Map<number, Example[]>();
+    for (const e of examples) (byHop.get(e.hop) ?? byHop.set(e.hop, []).get(e.hop)!).push(e);
+    examples = [...byHop.values()].flatMap((xs) => xs.filter((_, i) => i % Math.max(1, Math.floor(xs.length / n)) === 0).slice(0, n));
+  }
+
+  const kbText = fs.readFileSync(kbFile, 'utf8');
+  let executor: Executor;
+  let executorNote: string;
+  const t0 = Date.now();
+  const execute = tryRequire('../src/execute');
+  if (execute?.openExecutor && dataset !== 'pq2' && dataset !== 'pq3' && arg('executor', 'auto') !== 'inprocess') {
+    executor = await execute.openExecutor();
+    executorNote = `src/execute openExecutor() (${executor.id})`;
+  } else {
+    executor = InProcessOxigraph.fromTriples(kbText, baseIri);
+    executorNote = 'in-process Oxigraph adapter (test/unit/fallback/oxigraph-adapter.ts)';
+  }
+  const ground = tryRequire('../src/ground');
+  let linkNote: string;
+  let link: (q: string) => Promise<Topic[]>;
+  if (ground?.linkEntities && ground?.EntityIndex && arg('linker', 'auto') !== 'exact') {
+    // The index over every entity label of the KB (the minting rule gives the IRIs).
+    const entries = new Map<string, { iri: string; label: string }>();
+    for (const line of kbText.split('\n')) {
+      const f = line.split(line.includes('\t') ? '\t' : '|').map((x) => x.trim());
+      if (f.length !== 3) continue;
+      for (const l of [f[0], f[2]]) if (l) entries.set(l, { iri: baseIri + 'entity/' + encodeURIComponent(l), label: l });
+    }
+    const index = ground.EntityIndex.build(entries.values());
+    link = async (q) => (ground.linkEntities(q, index, { k: 3 }) as Topic[]).map((h) => ({ iri: h.iri, label: h.label, score: h.score }));
+    linkNote = 'src/ground linkEntities (EntityIndex.build over the KB labels)';
+  } else {
+    const linker = new ExactLinker(kbText, baseIri);
+    link = async (q) => linker.link(q);
+    linkNote = 'exact-label n-gram match inside the bench (src/ground linkEntities not available)';
+  }
+  log(`# reader=${readerName} dataset=${dataset} n=${examples.length} vocab=${vocabMode} budget=${budgetMs}ms`);
+  log(`# executor: ${executorNote}; setup ${Date.now() - t0} ms; linking: ${linkNote}`);
+
+  const readerOpts = k ? { triples: { hops: Number(k) }, explore: { depth: Number(k) } } : {};
+  const readers = readersByName([readerName], readerOpts as any);
+  type Acc = { n: number; hits1: number; hits: number; f1: number; answered: number; ms: number[]; linkOk: number };
+  const acc = new Map<string, Acc>();
+  const answerValues = new Map<string, { type: string; value: string; datatype?: string }>();
+  let dropped = 0;
+  const failures = new Map<string, number>();
+  for (const [i, ex] of examples.entries()) {
+    const topics = await link(ex.question);
+    const ctx: ReaderContext = {
+      question: ex.question,
+      topics,
+      executor,
+      budget: { ...DEFAULT_BUDGET, timeMs: budgetMs },
+      relationVocabulary: vocab,
+      excludeTopics,
+    };
+    const t = Date.now();
+    const res = await runChain(readers, ctx);
+    const ms = Date.now() - t;
+    dropped += res.dropped;
+    const gold = new Set(ex.answers.map(norm));
+    const got = (res.result?.answers ?? []).map((a) => norm(a.label ?? a.value));
+    for (const a of res.result?.answers ?? []) answerValues.set(`${a.type}|${a.value}`, a);
+    const inter = new Set(got.filter((g) => gold.has(g))).size;
+    const p = got.length ? inter / new Set(got).size : 0;
+    const r = gold.size ? inter / gold.size : 0;
+    for (const key of [`hop${ex.hop}`, 'all']) {
+      const a = acc.get(key) ?? acc.set(key, { n: 0, hits1: 0, hits: 0, f1: 0, answered: 0, ms: [], linkOk: 0 }).get(key)!;
+      a.n++;
+      a.hits1 += got.length && gold.has(got[0]) ? 1 : 0;
+      a.hits += inter > 0 ? 1 : 0;
+      a.f1 += p + r > 0 ? (2 * p * r) / (p + r) : 0;
+      a.answered += got.length ? 1 : 0;
+      a.ms.push(ms);
+      a.linkOk += ex.topic && topics.length && norm(topics[0].label) === norm(ex.topic[0]) ? 1 : 0;
+    }
+    if (!res.result) for (const f of res.failures) failures.set(f.reason.replace(/\d+/g, 'N'), (failures.get(f.reason.replace(/\d+/g, 'N')) ?? 0) + 1);
+    if (process.argv.includes('--verbose') && !(got.length && gold.has(got[0]))) {
+      log(`MISS ${ex.id} ${ex.question} | topics=${topics.map((t) => t.label).join(';')} | got=${got.slice(0, 3).join(';')} | gold=${ex.answers.slice(0, 3).join(';')} | ${res.result?.note ?? res.failures.map((f) => f.reason).join(';')}`);
+    }
+    if ((i + 1) % 200 === 0) process.stderr.write(`${i + 1}/${examples.length}\n`);
+  }
+  // Answers outside the store: every distinct answer value must occur in some triple.
+  let outside = 0;
+  for (const a of answerValues.values()) {
+    const term = a.type === 'literal' ? lit(a.value, a.datatype) : iri(a.value);
+    if (!(await executor.ask(existsQuery(term)))) outside++;
+  }
+  log('| split | n | Hits@1 | Hits | F1 | answered | top-topic = gold topic | p50 ms | p95 ms |');
+  log('|---|---|---|---|---|---|---|---|---|');
+  for (const [key, a] of [...acc].sort()) {
+    const f = (x: number) => ((100 * x) / a.n).toFixed(2);
+    log(`| ${key} | ${a.n} | ${f(a.hits1)} | ${f(a.hits)} | ${f(a.f1)} | ${f(a.answered)} | ${f(a.linkOk)} | ${pct(a.ms, 50)} | ${pct(a.ms, 95)} |`);
+  }
+  log(`answers outside the store: ${outside} (of ${answerValues.size} distinct answers); dropped by the grounding assertion: ${dropped}`);
+  if (failures.size) log('failures: ' + [...failures].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([r, c]) => `${c}× ${r}`).join(' | '));
+  await executor.close();
+}
+
+function tryRequire(m: string): any {
+  try {
+    return require(m);
+  } catch {
+    return undefined;
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench-readers: ${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,72 @@
+/** Shared plumbing of the readers: the budget guard, failure values, labels, evidence items. */
+import type { AnswerItem, EvidenceTriple, Term } from '../../core';
+import { isAskgraphError } from '../../core';
+import { BudgetExhausted, guardOf, type BudgetGuard } from '../budget';
+import type { Edge } from '../graph';
+import { termKey } from '../graph';
+import { localName } from '../text';
+import type { ReaderContext, ReaderResult } from '../types';
+
+/**
+ * Runs a reader body with its budget guard. Budget exhaustion and store errors (timeouts, endpoint
+ * down) become failure values; anything else is a bug and is thrown.
+ */
+export async function withGuard(ctx: ReaderContext, body: (guard: BudgetGuard) => Promise<ReaderResult>): Promise<ReaderResult> {
+  const guard = guardOf(ctx.executor, ctx.budget);
+  try {
+    const r = await body(guard);
+    return 'answers' in r ? { ...r, stats: guard.stats() } : { ...r, stats: guard.stats() };
+  } catch (e) {
+    if (e instanceof BudgetExhausted) return { reason: `budget exhausted: ${e.message}`, exhausted: e.kind, stats: guard.stats() };
+    if (isAskgraphError(e)) {
+      const exhausted = e.code === 'QUERY_TIMEOUT' ? ('time' as const) : undefined;
+      return { reason: `${e.code}: ${e.message}`, ...(exhausted ? { exhausted } : {}), stats: guard.stats() };
+    }
+    throw e;
+  }
+}
+
+export function topicTerms(ctx: ReaderContext): Term[] {
+  return ctx.topics.map((t) => ({ type: 'uri' as const, value: t.iri }));
+}
+
+export function excludeTopics(ctx: ReaderContext): boolean {
+  return ctx.excludeTopics !== false;
+}
+
+export async function testTopics(ctx: ReaderContext): Promise<true | { reason: string }> {
+  if (!ctx.topics.length) return { reason: 'no topic entities were grounded' };
+  if (!ctx.question.trim()) return { reason: 'empty question' };
+  return true;
+}
+
+/** Labels for the IRIs among the terms (one executor call); literals label themselves. */
+export async function labelsFor(guard: BudgetGuard, terms: Iterable<Term | string>, known?: Map<string, string>): Promise<Map<string, string>> {
+  const iris = new Set<string>();
+  for (const t of terms) {
+    const v = typeof t === 'string' ? t : t.type === 'uri' ? t.value : null;
+    if (v && !known?.has(v)) iris.add(v);
+  }
+  const out = new Map(known ?? []);
+  if (iris.size) for (const [k, l] of await guard.labels([...iris])) out.set(k, l);
+  return out;
+}
+
+export function item(t: Term, labels: Map<string, string>): AnswerItem {
+  if (t.type === 'literal') return { value: t.value, label: t.value, type: 'literal', ...(t.datatype ? { datatype: t.datatype } : {}) };
+  return { value: t.value, label: labels.get(t.value) ?? null, type: 'uri' };
+}
+
+export function relationName(p: string, labels: Map<string, string>): string {
+  return labels.get(p) ?? localName(p);
+}
+
+export function evidenceTriple(e: Edge, labels: Map<string, string>): EvidenceTriple {
+  return {
+    s: item(e.s, labels),
+    p: { value: e.p, label: relationName(e.p, labels), type: 'uri' },
+    o: item(e.o, labels),
+  };
+}
+
+export { termKey };

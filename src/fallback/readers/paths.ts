@@ -1,0 +1,225 @@
+/**
+ * Relation-path reader (GSR, paper 000): enumerate the relation chains of length ≤ maxHops that
+ * exist from each topic entity (asked of the store hop by hop, hubs and frontiers sampled), rank
+ * them against the question — by the parser model scoring the chain as a logical form when a scorer
+ * is given, and by the mined relation vocabulary / relation-label words — then execute the best
+ * chains exactly (SPARQL, LIMIT) and keep at most three executable ones, as in the paper.
+ * The answers are the ends of the best chain (plus chains 2–3 when they score within a margin);
+ * every answer carries the path that reaches it.
+ */
+import type { Evidence, Term } from '../../core';
+import type { BudgetGuard } from '../budget';
+import { expand, predicatesOf, sample, termKey } from '../graph';
+import { chainQuery, iri } from '../sparql';
+import { questionTerms } from '../text';
+import type { Hop, Reader, ReaderContext, ReaderResult, Topic } from '../types';
+import { chainToForm, HopModel } from '../vocabulary';
+import { evidenceTriple, excludeTopics, labelsFor, relationName, testTopics, withGuard, item } from './common';
+
+export interface PathReaderOptions {
+  maxHops?: number;
+  /** Topics (best first) to start from. */
+  maxTopics?: number;
+  hubDegree?: number;
+  maxFrontier?: number;
+  /** Chains kept (executable), as in GSR. */
+  keepChains?: number;
+  /** Chains tried for execution before giving up. */
+  maxExecute?: number;
+  /** Chains sent to the model scorer (best lexical first). */
+  scoreTop?: number;
+  /** Weight of the model log-probability relative to the lexical log-likelihood ratio. */
+  modelWeight?: number;
+  /** Chains 2..keep contribute answers when within this margin of the best score. */
+  answerMargin?: number;
+  maxRows?: number;
+  maxAnswers?: number;
+}
+
+interface Candidate {
+  topic: Topic;
+  hops: Hop[];
+  lex: number;
+  model?: number;
+  score: number;
+}
+
+export class PathReader implements Reader {
+  readonly name = 'paths';
+  readonly opts: Required<PathReaderOptions>;
+
+  constructor(opts: PathReaderOptions = {}) {
+    this.opts = {
+      maxHops: 3,
+      maxTopics: 2,
+      hubDegree: 100,
+      maxFrontier: 300,
+      keepChains: 3,
+      maxExecute: 8,
+      scoreTop: 24,
+      modelWeight: 1,
+      answerMargin: 0.5,
+      maxRows: 3000,
+      maxAnswers: 200,
+      ...opts,
+    };
+  }
+
+  test(ctx: ReaderContext): Promise<true | { reason: string }> {
+    return testTopics(ctx);
+  }
+
+  read(ctx: ReaderContext): Promise<ReaderResult> {
+    return withGuard(ctx, (guard) => this.run(ctx, guard));
+  }
+
+  /** Relation chains (with their hop names) that exist from one topic. */
+  async enumerate(ctx: ReaderContext, guard: BudgetGuard, topic: Topic): Promise<Hop[][]> {
+    const o = this.opts;
+    const x: Term = { type: 'uri', value: topic.iri };
+    const xo = { labelPredicates: ctx.labelPredicates, hubDegree: o.hubDegree };
+    type Level = Map<string, { hops: { p: string; dir: '>' | '<' }[]; ends: Map<string, Term> }>;
+    const extend = (level: Level, adj: Map<string, { p: string; dir: '>' | '<'; to?: Term }[]>, out: Level, allowed: Set<string>) => {
+      for (const c of level.values()) {
+        for (const [k] of c.ends) {
+          if (!allowed.has(k)) continue;
+          for (const a of adj.get(k) ?? []) {
+            const hops = [...c.hops, { p: a.p, dir: a.dir }];
+            const key = hops.map((h) => h.p + h.dir).join(' ');
+            const entry = out.get(key) ?? out.set(key, { hops, ends: new Map() }).get(key)!;
+            if (a.to) entry.ends.set(termKey(a.to), a.to);
+          }
+        }
+      }
+    };
+    const adjacency = (edges: { s: Term; p: string; o: Term }[]) => {
+      const adj = new Map<string, { p: string; dir: '>' | '<'; to: Term }[]>();
+      for (const e of edges) {
+        const sk = termKey(e.s);
+        const ok = termKey(e.o);
+        (adj.get(sk) ?? adj.set(sk, []).get(sk)!).push({ p: e.p, dir: '>', to: e.o });
+        (adj.get(ok) ?? adj.set(ok, []).get(ok)!).push({ p: e.p, dir: '<', to: e.s });
+      }
+      return adj;
+    };
+    const start: Level = new Map([['', { hops: [], ends: new Map([[termKey(x), x]]) }]]);
+    const levels: Level[] = [];
+    let current = start;
+    for (let d = 1; d <= o.maxHops; d++) {
+      const frontierAll = new Map<string, Term>();
+      for (const c of current.values()) for (const [k, t] of c.ends) frontierAll.set(k, t);
+      const frontier = sample([...frontierAll.values()], o.maxFrontier, termKey);
+      const allowed = new Set(frontier.map(termKey));
+      const next: Level = new Map();
+      if (d < o.maxHops) {
+        const { edges } = await expand(guard, frontier, xo);
+        extend(current, adjacency(edges), next, allowed);
+      } else {
+        // Last hop: only which predicates leave the frontier, not the edges themselves.
+        const preds = await predicatesOf(guard, frontier, { labelPredicates: ctx.labelPredicates });
+        const adj = new Map<string, { p: string; dir: '>' | '<' }[]>();
+        for (const pr of preds) {
+          const k = termKey(pr.node);
+          (adj.get(k) ?? adj.set(k, []).get(k)!).push({ p: pr.p, dir: pr.dir });
+        }
+        extend(current, adj, next, allowed);
+      }
+      levels.push(next);
+      current = next;
+      guard.checkTime();
+    }
+    const chains: Hop[][] = [];
+    for (const level of levels) for (const c of level.values()) chains.push(c.hops.map((h) => ({ ...h, name: h.p })));
+    return chains;
+  }
+
+  private async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
+    const o = this.opts;
+    const model = new HopModel(ctx.relationVocabulary);
+    const topics = [...ctx.topics].sort((a, b) => b.score - a.score).slice(0, o.maxTopics);
+    const maxTopicScore = Math.max(...topics.map((t) => t.score), 1e-9);
+    const labelsOfTopics = ctx.topics.map((t) => t.label);
+    let candidates: Candidate[] = [];
+    const predicateIris = new Set<string>();
+    for (const topic of topics) {
+      const chains = await this.enumerate(ctx, guard, topic);
+      for (const ch of chains) for (const h of ch) predicateIris.add(h.p);
+      candidates.push(...chains.map((hops) => ({ topic, hops, lex: 0, score: 0 })));
+    }
+    if (!candidates.length) return { reason: 'no relation chain leaves the topic entities' };
+    const labels = await labelsFor(guard, predicateIris);
+    const termsByTopic = new Map(topics.map((t) => [t.iri, questionTerms(ctx.question, [t.label, ...labelsOfTopics])]));
+    for (const c of candidates) {
+      for (const h of c.hops) h.name = relationName(h.p, labels);
+      const topicPrior = Math.log(Math.max(c.topic.score, 1e-9) / maxTopicScore);
+      c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops) + topicPrior;
+      c.score = c.lex;
+    }
+    candidates.sort(byScore);
+    if (ctx.scorer) {
+      const top = candidates.slice(0, o.scoreTop);
+      const forms = top.map((c) => chainToForm(c.topic.label, c.hops));
+      const lp = await ctx.scorer(ctx.question, forms);
+      top.forEach((c, i) => {
+        c.model = lp[i];
+        c.score = c.lex + o.modelWeight * lp[i];
+      });
+      candidates = [...top.sort(byScore), ...candidates.slice(o.scoreTop).map((c) => ({ ...c, score: -Infinity }))];
+    }
+    // Execute in rank order; keep the first `keepChains` executable chains.
+    const exclude = excludeTopics(ctx) ? ctx.topics.map((t) => iri(t.iri)) : [];
+    const kept: { c: Candidate; rows: Term[][] }[] = [];
+    for (const c of candidates.slice(0, o.maxExecute)) {
+      if (kept.length >= o.keepChains) break;
+      const res = await guard.select(chainQuery([iri(c.topic.iri)], c.hops, exclude, o.maxRows));
+      const rows = res.rows.map((r) => [r.t, ...c.hops.map((_, i) => r['x' + (i + 1)])]);
+      if (rows.length) kept.push({ c, rows });
+    }
+    if (!kept.length) return { reason: `none of the ${Math.min(o.maxExecute, candidates.length)} best relation chains is executable` };
+    const best = kept[0].c.score;
+    const answerPaths = new Map<string, { path: Term[]; chain: number; support: number }>();
+    kept.forEach(({ c, rows }, ci) => {
+      if (ci > 0 && c.score < best - o.answerMargin) return;
+      for (const r of rows) {
+        const k = termKey(r[r.length - 1]);
+        const a = answerPaths.get(k);
+        if (a) {
+          if (a.chain === ci) a.support++;
+        } else answerPaths.set(k, { path: r, chain: ci, support: 1 });
+      }
+    });
+    const ordered = [...answerPaths.values()]
+      .sort((a, b) => a.chain - b.chain || b.support - a.support || (termKey(a.path[a.path.length - 1]) < termKey(b.path[b.path.length - 1]) ? -1 : 1))
+      .slice(0, o.maxAnswers);
+    const nodeTerms: Term[] = ordered.flatMap((a) => a.path);
+    const allLabels = await labelsFor(guard, nodeTerms, labels);
+    const evidence: Evidence[] = ordered.map((a) => {
+      const c = kept[a.chain].c;
+      const triples = c.hops.map((h, i) => {
+        const from = a.path[i];
+        const to = a.path[i + 1];
+        return evidenceTriple(h.dir === '>' ? { s: from, p: h.p, o: to } : { s: to, p: h.p, o: from }, allLabels);
+      });
+      return { triples, score: c.score, note: `chain ${chainToForm(c.topic.label, c.hops)}` };
+    });
+    const answers = ordered.map((a) => item(a.path[a.path.length - 1], allLabels));
+    // Confidence: softmax weight of the chosen chain among the ten best, on the 0.6 fallback scale.
+    const top = candidates.slice(0, 10).map((c) => c.score).filter(Number.isFinite);
+    const z = top.reduce((s, x) => s + Math.exp(x - best), 0);
+    const confidence = 0.6 * (z > 0 ? 1 / z : 0);
+    return {
+      answers,
+      evidence,
+      confidence,
+      stats: guard.stats(),
+      note: `chains: ${kept.map(({ c }) => `${chainToForm(c.topic.label, c.hops)} (${c.score.toFixed(2)})`).join('; ')}`,
+    };
+  }
+}
+
+function byScore(a: Candidate, b: Candidate): number {
+  return b.score - a.score || (a.hops.length - b.hops.length) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+}
+function key(c: Candidate): string {
+  return c.topic.iri + ' ' + c.hops.map((h) => h.p + h.dir).join(' ');
+}

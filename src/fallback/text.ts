@@ -1,0 +1,147 @@
+/**
+ * Question/label text for the readers: tokens, a light suffix stemmer, stop words, and the
+ * removal of the topic mention from the question (its words say nothing about the relations).
+ */
+
+const STOP = new Set(
+  ('a an the of in on at to for by with from and or is are was were be been being do does did ' +
+    'what which who whom whose when where how that this these those it its he she they them their his her ' +
+    'me my you your we our can could would should will shall may might also any some all same ' +
+    'there here as into about than then so if not no yes please give tell list name show find ' +
+    'have has had get got s ?').split(/\s+/),
+);
+
+export function isStopword(w: string): boolean {
+  return STOP.has(w);
+}
+
+/** Lower-cased word tokens (letters/digits; underscores and punctuation split). */
+export function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0);
+}
+
+/**
+ * Light suffix stemming, enough to match "directed/director/directors" and "written/writer" but
+ * deliberately conservative (stems keep ≥ 3 letters). Irregular forms are learned by the vocabulary.
+ */
+export function stem(w: string): string {
+  if (w.length <= 3 || /^\p{N}+$/u.test(w)) return w;
+  let s = w;
+  const rules: [RegExp, string][] = [
+    [/ies$/, 'i'],
+    [/(ss)es$/, '$1'],
+    [/ings?$/, ''],
+    [/ers?$/, ''],
+    [/ors?$/, ''],
+    [/ed$/, ''],
+    [/es$/, ''],
+    [/s$/, ''],
+  ];
+  for (const [re, rep] of rules) {
+    const t = s.replace(re, rep);
+    if (t !== s && t.length >= 3) {
+      s = t;
+      break;
+    }
+  }
+  if (s.length > 3 && s.endsWith('e')) s = s.slice(0, -1);
+  if (s.length > 3 && s.endsWith('y')) s = s.slice(0, -1) + 'i'; // country/countries
+  if (s.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(s)) s = s.slice(0, -1); // starr → star
+  return s;
+}
+
+/** Content terms of a text: stemmed, stop words removed. */
+export function terms(text: string): string[] {
+  return words(text)
+    .filter((w) => !isStopword(w))
+    .map(stem);
+}
+
+/** Terms of a relation name or IRI local name ("has_imdb_rating" → [imdb, rat]). */
+export function relationTerms(name: string): string[] {
+  return terms(name.replace(/([a-z])([A-Z])/g, '$1 $2'));
+}
+
+/** The local name of an IRI (after the last / or #), URI-decoded. */
+export function localName(iri: string): string {
+  const m = /[^/#]*$/.exec(iri);
+  const raw = m ? m[0] : iri;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * The question's words with the topic mentions taken out (first occurrence of each topic label's
+ * word sequence; when a label does not occur verbatim, its words are removed one by one).
+ */
+export function questionWithoutTopics(question: string, topicLabels: string[]): string[] {
+  let ws = words(question);
+  for (const label of topicLabels) {
+    const lw = words(label);
+    if (lw.length === 0) continue;
+    let found = -1;
+    for (let i = 0; i + lw.length <= ws.length && found < 0; i++) {
+      if (lw.every((w, j) => ws[i + j] === w)) found = i;
+    }
+    if (found >= 0) ws = [...ws.slice(0, found), ...ws.slice(found + lw.length)];
+    else {
+      const drop = new Set(lw);
+      ws = ws.filter((w) => !drop.has(w));
+    }
+  }
+  return ws;
+}
+
+/** Content terms of the question without the topic mentions. */
+export function questionTerms(question: string, topicLabels: string[]): string[] {
+  return questionWithoutTopics(question, topicLabels)
+    .filter((w) => !isStopword(w))
+    .map(stem);
+}
+
+/** Okapi BM25 over a small set of short documents (relations, entity labels) — ToG's pruning scorer. */
+export class Bm25 {
+  private readonly df = new Map<string, number>();
+  private readonly avgLen: number;
+  constructor(private readonly docs: string[][], private readonly k1 = 1.2, private readonly b = 0.75) {
+    let total = 0;
+    for (const d of docs) {
+      total += d.length;
+      for (const t of new Set(d)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    }
+    this.avgLen = docs.length ? total / docs.length : 1;
+  }
+  score(query: string[]): number[] {
+    const n = this.docs.length;
+    return this.docs.map((d) => {
+      const tf = new Map<string, number>();
+      for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
+      let s = 0;
+      for (const q of new Set(query)) {
+        const f = tf.get(q);
+        if (!f) continue;
+        const df = this.df.get(q) ?? 0;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        s += (idf * f * (this.k1 + 1)) / (f + this.k1 * (1 - this.b + (this.b * d.length) / (this.avgLen || 1)));
+      }
+      return s;
+    });
+  }
+}
+
+/** FNV-1a 32-bit hash: the deterministic order used to sample hub neighbourhoods. */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

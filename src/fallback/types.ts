@@ -1,0 +1,108 @@
+/**
+ * Fallback readers: answer from graph evidence when no logical form executes (issue 6).
+ * A reader first *tests* whether it can handle the question (Comunica-style), then *reads*; both
+ * return expected failures as values, which runChain collects for the trace.
+ */
+import type { AnswerItem, Evidence, Executor } from '../core';
+import type { RelationVocabulary } from './vocabulary';
+
+export interface Topic {
+  iri: string;
+  label: string;
+  score: number;
+}
+
+/** Per-reader limits; enforced by the BudgetGuard around the Executor, so remote endpoints obey them too. */
+export interface ReaderBudget {
+  timeMs: number;
+  maxQueries: number;
+  /** Result rows (≈ triples visited) the reader may pull from the store. */
+  maxTriples: number;
+}
+
+export const DEFAULT_BUDGET: ReaderBudget = { timeMs: 2000, maxQueries: 200, maxTriples: 60000 };
+
+/** Log-probabilities of forms given the question, e.g. the parser model's `score`. */
+export type FormScorer = (question: string, forms: string[]) => Promise<number[]>;
+
+export interface ReaderContext {
+  question: string;
+  /** Grounded topic entities (from entity retrieval — never assumed to be bracketed in the question). */
+  topics: Topic[];
+  executor: Executor;
+  budget: ReaderBudget;
+  scorer?: FormScorer;
+  /** Mined word statistics per relation (see vocabulary.ts); readers fall back to relation labels without it. */
+  relationVocabulary?: RelationVocabulary;
+  /** Predicates that only carry labels (not followed while exploring). Default: rdfs:label. */
+  labelPredicates?: string[];
+  /** Exclude the topic entities from the answers (MetaQA/ChatKBQA convention). Default true. */
+  excludeTopics?: boolean;
+}
+
+export interface ReaderStats {
+  queries: number;
+  triples: number;
+  timeMs: number;
+}
+
+export type Exhausted = 'time' | 'queries' | 'triples';
+
+export interface ReaderSuccess {
+  answers: AnswerItem[];
+  evidence: Evidence[];
+  /**
+   * Confidence on the fallback scale [0, 0.6] — always below a parsed answer's confidence.
+   * Caps: paths 0.6, triples 0.5, explore 0.4, llm 0.3 (see chain.ts).
+   */
+  confidence: number;
+  stats: ReaderStats;
+  note?: string;
+  /** Answers the reader itself discarded because they were not grounded (LLM reader). */
+  dropped?: number;
+}
+
+export interface ReaderFailure {
+  reason: string;
+  exhausted?: Exhausted;
+  stats?: ReaderStats;
+}
+
+export type ReaderResult = ReaderSuccess | ReaderFailure;
+
+export function isFailure(r: ReaderResult): r is ReaderFailure {
+  return (r as ReaderFailure).reason !== undefined && (r as ReaderSuccess).answers === undefined;
+}
+
+export interface Reader {
+  readonly name: string;
+  test(ctx: ReaderContext): Promise<true | { reason: string }>;
+  read(ctx: ReaderContext): Promise<ReaderResult>;
+}
+
+export interface ChainFailure {
+  reader: string;
+  reason: string;
+  /** The reader's test said it cannot handle the question (it did not run). */
+  skipped?: boolean;
+  exhausted?: Exhausted;
+  stats?: ReaderStats;
+}
+
+export interface ChainResult {
+  result?: ReaderSuccess;
+  reader?: string;
+  failures: ChainFailure[];
+  /** Answers dropped by the grounding assertion (not present in the reader's own evidence), over all readers tried. */
+  dropped: number;
+  timeMs: number;
+}
+
+/** One step of a relation chain, seen from the topic entity: forward = (x r ?y), backward = (?y r x). */
+export interface Hop {
+  /** Relation IRI. */
+  p: string;
+  /** Relation label / name, e.g. "directed_by". */
+  name: string;
+  dir: '>' | '<';
+}
