@@ -1,0 +1,117 @@
+import { strict as assert } from 'node:assert';
+import { getJson, postJson, standInGateway, startTestServer } from './serve-helpers';
+
+const ASK = '/v1/ask?question=' + encodeURIComponent('who directed Heat');
+
+describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gateway)', () => {
+  it('API keys: API routes need a configured X-API-Key; health, metrics, OpenAPI and the page stay open', async () => {
+    const srv = await startTestServer(standInGateway(), { apiKeys: ['key-alpha-123', 'key-beta-4567'] });
+    try {
+      const missing = await getJson(srv.url + ASK);
+      assert.equal(missing.status, 401);
+      assert.equal(missing.body.error.code, 'UNAUTHORIZED');
+      assert.match(missing.body.error.message, /missing API key/);
+      const wrong = await getJson(srv.url + ASK, { headers: { 'x-api-key': 'key-alpha-124' } });
+      assert.equal(wrong.status, 401);
+      assert.match(wrong.body.error.message, /invalid API key/);
+      assert.equal((await getJson(srv.url + ASK, { headers: { 'x-api-key': 'key-alpha-123' } })).status, 200);
+      assert.equal((await getJson(srv.url + ASK, { headers: { 'x-api-key': 'key-beta-4567' } })).status, 200);
+      assert.equal((await getJson(srv.url + '/sparql?query=ASK{}')).status, 401);
+      assert.equal((await getJson(srv.url + '/sparql?query=ASK{}', { headers: { 'x-api-key': 'key-beta-4567' } })).status, 200);
+      assert.equal((await postJson(srv.url + '/v1/compile', { form: 'x' })).status, 401);
+      assert.equal((await getJson(srv.url + '/qald?question=x')).status, 401);
+      for (const open of ['/healthz', '/metrics', '/openapi.json', '/']) assert.equal((await fetch(srv.url + open)).status, 200, open);
+      const doc = await getJson(srv.url + '/openapi.json');
+      assert.deepEqual(doc.body.paths['/v1/ask'].post.security, [{ apiKey: [] }]);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('rate limiting: a token bucket per key gives 429 RATE_LIMITED with Retry-After; other keys are unaffected', async () => {
+    const srv = await startTestServer(standInGateway(), { apiKeys: ['key-alpha-123', 'key-beta-4567'], rateLimit: { perMinute: 6, burst: 3 } });
+    try {
+      const h = { 'x-api-key': 'key-alpha-123' };
+      for (let i = 0; i < 3; i++) assert.equal((await getJson(srv.url + ASK, { headers: h })).status, 200, `request ${i}`);
+      const limited = await getJson(srv.url + ASK, { headers: h });
+      assert.equal(limited.status, 429);
+      assert.equal(limited.body.error.code, 'RATE_LIMITED');
+      assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+      assert.equal((await getJson(srv.url + ASK, { headers: { 'x-api-key': 'key-beta-4567' } })).status, 200);
+      assert.equal((await getJson(srv.url + '/healthz')).status, 200, 'health is not rate limited');
+      const m = await (await fetch(srv.url + '/metrics')).text();
+      assert.match(m, /^askgraph_errors_total\{code="RATE_LIMITED"\} 1$/m);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('rate limiting without keys is per client address', async () => {
+    const srv = await startTestServer(standInGateway(), { rateLimit: { perMinute: 1, burst: 2 } });
+    try {
+      assert.equal((await getJson(srv.url + ASK)).status, 200);
+      assert.equal((await getJson(srv.url + ASK)).status, 200);
+      assert.equal((await getJson(srv.url + ASK)).status, 429);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('CORS: configured origins get Access-Control-Allow-Origin and preflights; others get none', async () => {
+    const srv = await startTestServer(standInGateway(), { cors: { origins: ['https://qa.example.org'] } });
+    try {
+      const ok = await fetch(srv.url + ASK, { headers: { origin: 'https://qa.example.org' } });
+      assert.equal(ok.headers.get('access-control-allow-origin'), 'https://qa.example.org');
+      assert.match(ok.headers.get('vary') ?? '', /Origin/);
+      const other = await fetch(srv.url + ASK, { headers: { origin: 'https://evil.example.com' } });
+      assert.equal(other.headers.get('access-control-allow-origin'), null);
+      const pre = await fetch(srv.url + '/v1/ask', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://qa.example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+      });
+      assert.equal(pre.status, 204);
+      assert.match(pre.headers.get('access-control-allow-methods') ?? '', /POST/);
+      assert.match(pre.headers.get('access-control-allow-headers') ?? '', /X-API-Key/);
+      const badPre = await fetch(srv.url + '/v1/ask', { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'POST' } });
+      assert.equal(badPre.headers.get('access-control-allow-origin'), null);
+    } finally {
+      await srv.close();
+    }
+    const none = await startTestServer(standInGateway());
+    try {
+      const r = await fetch(none.url + ASK, { headers: { origin: 'https://qa.example.org' } });
+      assert.equal(r.headers.get('access-control-allow-origin'), null, 'no CORS unless configured');
+    } finally {
+      await none.close();
+    }
+    const star = await startTestServer(standInGateway(), { cors: { origins: ['*'] } });
+    try {
+      const r = await fetch(star.url + ASK, { headers: { origin: 'https://anything.example' } });
+      assert.equal(r.headers.get('access-control-allow-origin'), '*');
+    } finally {
+      await star.close();
+    }
+  });
+
+  it('per-request timeout: a slow pipeline gives 504 REQUEST_TIMEOUT while /healthz keeps answering', async () => {
+    const g = standInGateway();
+    g.delayMs = 1500;
+    const srv = await startTestServer(g, { timeouts: { requestMs: 300, queryMs: 1000, maxQueryMs: 2000 } });
+    try {
+      const t0 = Date.now();
+      const slow = getJson(srv.url + ASK);
+      const health = await getJson(srv.url + '/healthz');
+      assert.equal(health.status, 200);
+      assert.ok(Date.now() - t0 < 300, 'health answered while the ask is pending');
+      const r = await slow;
+      assert.equal(r.status, 504);
+      assert.equal(r.body.error.code, 'REQUEST_TIMEOUT');
+      assert.ok(Date.now() - t0 < 1400, 'the timeout fired before the pipeline finished');
+      // the late pipeline result must not crash the server or be sent twice
+      await new Promise((res) => setTimeout(res, 1500));
+      assert.equal((await getJson(srv.url + '/healthz')).status, 200);
+    } finally {
+      await srv.close();
+    }
+  });
+});
