@@ -26,7 +26,8 @@ interface Bindings {
 interface QueryResult {
   resultType: 'bindings' | 'quads' | 'boolean' | 'void';
   execute(): Promise<unknown>;
-  metadata?(): Promise<{ variables: { variable: { value: string } }[] }>;
+  // Comunica 5: variables are RDF/JS Variables; older versions wrapped them as { variable, canBeUndef }
+  metadata?(): Promise<{ variables: ({ value: string } | { variable: { value: string } })[] }>;
 }
 interface ComunicaEngine {
   query(query: string, context: Record<string, unknown>): Promise<QueryResult>;
@@ -155,7 +156,7 @@ export class EndpointExecutor implements Executor {
     return this.call(query, opts, async (r) => {
       if (r.resultType !== 'bindings') throw new AskgraphError('ENDPOINT_ERROR', `expected bindings, got ${r.resultType}`);
       const meta = r.metadata ? await r.metadata() : { variables: [] };
-      const vars = meta.variables.map((v) => v.variable.value);
+      const vars = meta.variables.map((v) => ('variable' in v ? v.variable.value : v.value));
       const bindings = (await ((await r.execute()) as ResultStream<Bindings>).toArray()) as Bindings[];
       const rows = bindings.map((b) => {
         const row: Record<string, Term> = {};

@@ -1,0 +1,108 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AskgraphError, CompiledQuery, Executor, QueryOptions, SelectResult } from '../../../src/core';
+import { compileForm } from '../../../src/compile';
+import { parseForm } from '../../../src/form';
+import { mintEntity, openExecutor, runCompiled, StoreExecutor } from '../../../src/execute';
+
+const BASE = 'http://askgraph.dev/movies/';
+const E = (l: string) => mintEntity(BASE, l);
+
+/** An executor that returns canned rows (a fake: it does not evaluate the query). */
+class FakeExecutor implements Executor {
+  readonly id = 'fake';
+  labelCalls: string[][] = [];
+  constructor(
+    private rows: SelectResult,
+    private failWith?: AskgraphError,
+  ) {}
+  async select(_q: string, _o?: QueryOptions): Promise<SelectResult> {
+    if (this.failWith) throw this.failWith;
+    return this.rows;
+  }
+  async ask(): Promise<boolean> {
+    return true;
+  }
+  async count(): Promise<number> {
+    return 7;
+  }
+  async construct() {
+    return [];
+  }
+  async labels(iris: string[]): Promise<Map<string, string>> {
+    this.labelCalls.push(iris);
+    return new Map(iris.filter((i) => i !== E('NoLabel')).map((i) => [i, decodeURIComponent(i.slice(i.lastIndexOf('/') + 1))]));
+  }
+  async close() {}
+}
+
+const uri = (value: string) => ({ type: 'uri' as const, value });
+
+describe('execute: runCompiled (fake executor)', () => {
+  it('drops topic IRIs, deduplicates, labels IRIs in one call, keeps literals', async () => {
+    const fake = new FakeExecutor({
+      vars: ['x'],
+      rows: [{ x: uri(E('Tom Hanks')) }, { x: uri(E('Forrest Gump')) }, { x: uri(E('Tom Hanks')) }, { x: { type: 'literal', value: '1994', datatype: 'http://www.w3.org/2001/XMLSchema#gYear' } }, { x: uri(E('NoLabel')) }, {}],
+    });
+    const compiled: CompiledQuery = { sparql: 'SELECT ?x WHERE {}', answerVar: 'x', kind: 'select', topicEntities: [E('Forrest Gump')] };
+    const out = await runCompiled(fake, compiled);
+    assert.equal(out.status, 'answers');
+    assert.deepEqual(out.answers, [
+      { value: E('Tom Hanks'), label: 'Tom Hanks', type: 'uri' },
+      { value: '1994', label: null, type: 'literal', datatype: 'http://www.w3.org/2001/XMLSchema#gYear' },
+      { value: E('NoLabel'), label: null, type: 'uri' },
+    ]);
+    assert.equal(fake.labelCalls.length, 1);
+  });
+
+  it('count and ask kinds; empty; errors and timeouts become Outcome values', async () => {
+    const fake = new FakeExecutor({ vars: ['x'], rows: [] });
+    const count = await runCompiled(fake, { sparql: '', answerVar: 'count', kind: 'count', topicEntities: [] });
+    assert.deepEqual(count.answers.map((a) => a.value), ['7']);
+    const ask = await runCompiled(fake, { sparql: '', answerVar: 'x', kind: 'ask', topicEntities: [] });
+    assert.deepEqual(ask.answers.map((a) => a.value), ['true']);
+    const empty = await runCompiled(fake, { sparql: '', answerVar: 'x', kind: 'select', topicEntities: [] });
+    assert.equal(empty.status, 'empty');
+    const timeout = await runCompiled(new FakeExecutor({ vars: [], rows: [] }, new AskgraphError('QUERY_TIMEOUT', 'slow')), { sparql: '', answerVar: 'x', kind: 'select', topicEntities: [] });
+    assert.equal(timeout.status, 'timeout');
+    assert.equal(timeout.error?.code, 'QUERY_TIMEOUT');
+    const down = await runCompiled(new FakeExecutor({ vars: [], rows: [] }, new AskgraphError('ENDPOINT_DOWN', 'gone')), { sparql: '', answerVar: 'x', kind: 'select', topicEntities: [] });
+    assert.equal(down.status, 'error');
+    assert.equal(down.error?.code, 'ENDPOINT_DOWN');
+  });
+});
+
+describe('execute: runCompiled on Oxigraph with compiled forms', function () {
+  this.timeout(60000);
+  let ex: StoreExecutor;
+  before(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-run-'));
+    fs.writeFileSync(
+      path.join(dir, 'kb.txt'),
+      ['Forrest Gump|directed_by|Robert Zemeckis', 'Cast Away|directed_by|Robert Zemeckis', 'Cast Away|starred_actors|Tom Hanks', 'Forrest Gump|starred_actors|Tom Hanks', 'Big|starred_actors|Tom Hanks'].join('\n'),
+    );
+    ex = await openExecutor(path.join(dir, 'kb.txt'), { baseIri: BASE });
+  });
+  after(() => ex?.close());
+
+  it('label-matched topic excluded: movies sharing a director with Forrest Gump', async () => {
+    const form = parseForm('(JOIN directed_by (JOIN (R directed_by) [ Forrest Gump ]))');
+    const out = await runCompiled(ex, compileForm(form));
+    assert.equal(out.status, 'answers');
+    assert.deepEqual(out.answers.map((a) => a.label), ['Cast Away']);
+    const kept = await runCompiled(ex, compileForm(form, { excludeTopic: false }));
+    assert.deepEqual(kept.answers.map((a) => a.label).sort(), ['Cast Away', 'Forrest Gump']);
+  });
+
+  it('IRI topic excluded through compiled.topicEntities; COUNT', async () => {
+    const form = parseForm(`(JOIN starred_actors (JOIN (R starred_actors) <${E('Big')}>))`);
+    const compiled = compileForm(form);
+    assert.ok(compiled.topicEntities.includes(E('Big')));
+    const out = await runCompiled(ex, compiled);
+    assert.deepEqual(out.answers.map((a) => a.label).sort(), ['Cast Away', 'Forrest Gump']);
+    const count = await runCompiled(ex, compileForm(parseForm('(COUNT (JOIN starred_actors [ Tom Hanks ]))')));
+    assert.deepEqual(count.answers.map((a) => a.value), ['3']);
+  });
+});
