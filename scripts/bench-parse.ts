@@ -1,0 +1,143 @@
+/**
+ * Parser benchmark: loads the model once, parses N validation questions (brackets removed) and prints
+ * latency p50/p95/max, top-1 exact match, gold-in-beam, parse rate, and the split of questions whose
+ * entity never occurs as a topic in the training data.
+ *
+ *   npx tsx scripts/bench-parse.ts [--model DIR] [--beam 4 | --beam 1,4,8] [--n 300 | --n all] [--threads 1]
+ *                                  [--data fixtures/metaqa/valid.jsonl] [--train fixtures/metaqa/train.jsonl]
+ *                                  [--errors FILE] [--json]
+ *
+ * N questions are taken at an even stride over the file (so every hop is represented), deterministically.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { packageRoot } from '../src/core';
+import { formsEqual, parseForm } from '../src/form';
+import { loadParser } from '../src/generate';
+
+interface Example {
+  id: string;
+  question: string;
+  form: string;
+  topic: string[];
+  meta?: { hop?: number };
+}
+
+function arg(name: string, fallback?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+function readJsonl(file: string): Example[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Example);
+}
+
+const pct = (x: number, n: number): string => (n ? ((100 * x) / n).toFixed(2) + '%' : 'n/a');
+function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+async function main(): Promise<void> {
+  const root = packageRoot();
+  const modelDir = arg('model');
+  const beams = (arg('beam', '4') ?? '4').split(',').map((b) => Number(b));
+  const nArg = arg('n', '300')!;
+  const threads = arg('threads') ? Number(arg('threads')) : undefined;
+  const data = readJsonl(arg('data', path.join(root, 'fixtures/metaqa/valid.jsonl'))!);
+  const train = readJsonl(arg('train', path.join(root, 'fixtures/metaqa/train.jsonl'))!);
+  const seenTopics = new Set(train.flatMap((e) => e.topic ?? []));
+  const n = nArg === 'all' ? data.length : Math.min(data.length, Number(nArg));
+  const stride = data.length / n;
+  const sample = Array.from({ length: n }, (_, i) => data[Math.floor(i * stride)]);
+
+  const tLoad = performance.now();
+  const parser = await loadParser(modelDir, { threads });
+  const loadMs = performance.now() - tLoad;
+  console.log(`model ${parser.id} (${parser.dir}) loaded in ${loadMs.toFixed(0)} ms; ${n} of ${data.length} questions; threads ${threads ?? 1}`);
+  for (let i = 0; i < 5; i++) await parser.generate(sample[i % n].question, { beam: beams[0] }); // warm-up
+
+  const results: Record<string, unknown>[] = [];
+  for (const beam of beams) {
+    const times: number[] = [];
+    let em = 0;
+    let inBeam = 0;
+    let parsed = 0;
+    let nonEmpty = 0;
+    let dropped = 0;
+    const split = { seen: { n: 0, em: 0, inBeam: 0 }, unseen: { n: 0, em: 0, inBeam: 0 } };
+    const hops = new Map<number, { n: number; em: number }>();
+    const errors: string[] = [];
+    for (const ex of sample) {
+      const t0 = performance.now();
+      const r = await parser.generate(ex.question, { beam });
+      times.push(performance.now() - t0);
+      const gold = parseForm(ex.form);
+      const c = r.candidates;
+      dropped += r.dropped;
+      if (c.length) nonEmpty++;
+      let allParse = c.length > 0 && r.dropped === 0;
+      for (const cand of c) {
+        try {
+          if (!formsEqual(parseForm(cand.text), cand.form)) allParse = false;
+        } catch {
+          allParse = false;
+        }
+      }
+      if (allParse) parsed++;
+      const top = c.length > 0 && formsEqual(c[0].form, gold);
+      const hit = c.some((x) => formsEqual(x.form, gold));
+      if (top) em++;
+      if (hit) inBeam++;
+      const unseen = (ex.topic ?? []).some((t) => !seenTopics.has(t));
+      const s = unseen ? split.unseen : split.seen;
+      s.n++;
+      if (top) s.em++;
+      if (hit) s.inBeam++;
+      const hop = ex.meta?.hop ?? 0;
+      const h = hops.get(hop) ?? { n: 0, em: 0 };
+      h.n++;
+      if (top) h.em++;
+      hops.set(hop, h);
+      if (!top) errors.push(`${ex.id}\t${ex.question}\tgold: ${ex.form}\tgot: ${c[0]?.text ?? '(none)'}\tin beam: ${hit}`);
+    }
+    times.sort((a, b) => a - b);
+    const mean = times.reduce((a, b) => a + b, 0) / times.length;
+    console.log(`\nbeam ${beam}: ${n} questions`);
+    console.log(
+      `  latency ms: p50 ${quantile(times, 0.5).toFixed(1)}  p95 ${quantile(times, 0.95).toFixed(1)}  max ${times[times.length - 1].toFixed(1)}  mean ${mean.toFixed(1)}`,
+    );
+    console.log(`  top-1 EM ${pct(em, n)} (${em}/${n})   gold in beam ${pct(inBeam, n)} (${inBeam}/${n})`);
+    console.log(`  beams that parse ${pct(parsed, n)} (${parsed}/${n}; ${n - nonEmpty} empty, ${dropped} dropped)`);
+    console.log(
+      `  unseen entities: n ${split.unseen.n}  EM ${pct(split.unseen.em, split.unseen.n)}  in beam ${pct(split.unseen.inBeam, split.unseen.n)}` +
+        `   seen: n ${split.seen.n}  EM ${pct(split.seen.em, split.seen.n)}`,
+    );
+    console.log(`  per hop: ${[...hops.entries()].sort().map(([h, v]) => `${h}-hop ${pct(v.em, v.n)} (n ${v.n})`).join('  ')}`);
+    for (const e of errors.slice(0, 10)) console.log('  x ' + e);
+    const errFile = arg('errors');
+    if (errFile) fs.writeFileSync(beams.length > 1 ? `${errFile}.beam${beam}` : errFile, errors.join('\n') + '\n');
+    results.push({
+      beam,
+      n,
+      p50: quantile(times, 0.5),
+      p95: quantile(times, 0.95),
+      max: times[times.length - 1],
+      em: em / n,
+      inBeam: inBeam / n,
+      parseRate: parsed / n,
+      unseen: { n: split.unseen.n, em: split.unseen.em / (split.unseen.n || 1), inBeam: split.unseen.inBeam / (split.unseen.n || 1) },
+    });
+  }
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ model: parser.id, results }));
+  await parser.close();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
