@@ -1,0 +1,168 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SingleBar } from 'cli-progress';
+import { AskgraphError } from '../../core';
+import { loadPack, openExecutor } from '../../execute';
+import {
+  loadDataset,
+  markdownReport,
+  oracleRunner,
+  pipelineRunner,
+  runExamples,
+  sampleExamples,
+  summarize,
+  toJsonl,
+  type Asker,
+  type AskOptionsLike,
+  type DatasetFormat,
+  type EvalSummary,
+  type ExampleRunner,
+} from '../../eval';
+import { printJson, writeLine, type CliIO } from '../io';
+import type { RegisterCommand } from './index';
+
+interface EvalFlags {
+  dataset: string;
+  format?: DatasetFormat;
+  limit?: string;
+  sample?: string;
+  seed?: string;
+  store?: string;
+  model?: string;
+  beam?: string;
+  oracle?: boolean;
+  parser?: boolean; // --no-parser sets false
+  fallback?: string;
+  timeout?: string;
+  json?: boolean;
+  out?: string;
+  markdown?: string;
+  predictions?: string;
+}
+
+function positiveInt(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new AskgraphError('BAD_REQUEST', `--${name} must be a non-negative integer, got ${v}`);
+  return n;
+}
+
+interface GatewayLike extends Asker {
+  close(): Promise<void>;
+}
+
+/** The pipeline stage, loaded when first needed (eval's oracle mode and tests do not need it). */
+async function openGateway(flags: EvalFlags): Promise<GatewayLike> {
+  let mod: { createGateway?: (o: Record<string, unknown>) => Promise<GatewayLike> };
+  try {
+    mod = require('../../pipeline');
+  } catch (e) {
+    throw new AskgraphError('UNSUPPORTED', 'the pipeline stage is not available in this build (use --oracle)', { cause: e });
+  }
+  if (typeof mod.createGateway !== 'function') throw new AskgraphError('UNSUPPORTED', 'the pipeline stage has no createGateway');
+  const isPack = flags.store !== undefined && !/^https?:/i.test(flags.store) && fs.existsSync(path.join(flags.store, 'pack.json'));
+  return mod.createGateway({
+    ...(isPack ? { pack: flags.store } : flags.store ? { store: flags.store } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+  });
+}
+
+function textSummary(io: CliIO, s: EvalSummary): void {
+  const pct = (x: number | null) => (x === null ? '—' : (100 * x).toFixed(2) + '%');
+  const ms = (x: number | null) => (x === null ? '—' : x.toFixed(1) + ' ms');
+  writeLine(io.stdout, `${s.dataset}: ${s.count} questions (${s.mode})`);
+  writeLine(io.stdout, `  F1 ${pct(s.f1)}   Hits@1 ${pct(s.hits1)}   Hit ${pct(s.hit)}   Acc ${pct(s.acc)}`);
+  if (s.mode === 'pipeline') writeLine(io.stdout, `  EM ${pct(s.em)}   BM ${pct(s.bm)}   SM ${pct(s.sm)}`);
+  writeLine(io.stdout, `  executable ${pct(s.executable)}   fallback ${pct(s.fallback)}   no answer ${pct(s.noAnswer)}`);
+  writeLine(io.stdout, `  latency p50 ${ms(s.latency.p50)}   p95 ${ms(s.latency.p95)}   max ${ms(s.latency.max)}   ${s.qps === null ? '—' : s.qps.toFixed(2)} q/s`);
+  const st = s.stages;
+  writeLine(io.stdout, `  mean by stage: generate ${ms(st.generate.mean)}, ground ${ms(st.ground.mean)}, execute ${ms(st.execute.mean)}, fallback ${ms(st.fallback.mean)}`);
+  for (const [hop, g] of Object.entries(s.byHop)) {
+    writeLine(io.stdout, `  ${hop}-hop: ${g.count} questions, F1 ${pct(g.f1)}, Hits@1 ${pct(g.hits1)}, Acc ${pct(g.acc)}${g.em === null ? '' : `, EM ${pct(g.em)}`}`);
+  }
+}
+
+export const register: RegisterCommand = (program, io) => {
+  program
+    .command('eval')
+    .description('score the pipeline (or, with --oracle, the gold forms on the store) on a data set')
+    .requiredOption('--dataset <file>', 'data set: JSON Lines (askgraph format), MetaQA native lines, or QALD JSON')
+    .option('--format <format>', 'jsonl | metaqa | qald (default: from the extension)')
+    .option('--limit <n>', 'only the first n examples (after --sample)')
+    .option('--sample <n>', 'a seeded random sample of n examples')
+    .option('--seed <s>', 'seed for --sample', '1')
+    .option('--store <dir|url>', 'knowledge pack / store directory, or a SPARQL endpoint URL (default: the movies pack)')
+    .option('--model <dir>', 'parser model folder')
+    .option('--beam <k>', 'beam size')
+    .option('--oracle', 'execute the gold forms instead of generating (upper bound of store + compiler)')
+    .option('--no-parser', 'fallback readers only')
+    .option('--fallback <off|r1,r2>', "fallback readers: 'off' or a comma-separated list")
+    .option('--timeout <ms>', 'time budget per question')
+    .option('--json', 'print the summary as one JSON object')
+    .option('--out <file>', 'write the full report (summary + every example) as JSON')
+    .option('--markdown <file>', 'write a report for people (breakdowns, failures) as markdown')
+    .option('--predictions <file>', 'write JSON Lines {id, form, answers} (input for `askgraph diff`)')
+    .action(async (flags: EvalFlags) => {
+      const format = flags.format;
+      if (format !== undefined && !['jsonl', 'metaqa', 'qald'].includes(format)) {
+        throw new AskgraphError('BAD_REQUEST', `--format must be jsonl, metaqa or qald, got ${format}`);
+      }
+      const limit = positiveInt('limit', flags.limit);
+      const sample = positiveInt('sample', flags.sample);
+      const seed = positiveInt('seed', flags.seed) ?? 1;
+      const beam = positiveInt('beam', flags.beam);
+      const timeoutMs = positiveInt('timeout', flags.timeout);
+      let examples = loadDataset(flags.dataset, format);
+      if (sample !== undefined) examples = sampleExamples(examples, sample, seed);
+      if (limit !== undefined) examples = examples.slice(0, limit);
+      const dataset = path.basename(flags.dataset);
+      const mode = flags.oracle ? 'oracle' : 'pipeline';
+
+      let runner: ExampleRunner;
+      let close: () => Promise<void>;
+      if (flags.oracle) {
+        const isUrl = flags.store !== undefined && /^https?:/i.test(flags.store);
+        const packDir = isUrl ? undefined : flags.store;
+        const pack = !isUrl && (packDir === undefined || fs.existsSync(path.join(packDir, 'pack.json'))) ? (await loadPack(packDir)).config : undefined;
+        const executor = await openExecutor(flags.store);
+        runner = oracleRunner({ executor, ...(pack ? { pack } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+        close = () => executor.close();
+      } else {
+        const gateway = await openGateway(flags);
+        const askOpts: AskOptionsLike = {
+          ...(beam !== undefined ? { beam } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(flags.parser === false ? { noParser: true } : {}),
+          ...(flags.fallback !== undefined
+            ? { fallback: flags.fallback === 'off' ? ('off' as const) : flags.fallback.split(',').map((s) => s.trim()).filter(Boolean) }
+            : {}),
+        };
+        runner = pipelineRunner(gateway, askOpts);
+        close = () => gateway.close();
+      }
+
+      const bar =
+        examples.length > 20
+          ? new SingleBar({ stream: io.stderr, format: 'eval [{bar}] {value}/{total} {eta_formatted}', hideCursor: false, clearOnComplete: true })
+          : undefined;
+      bar?.start(examples.length, 0);
+      let run;
+      try {
+        run = await runExamples(examples, runner, { mode, onProgress: (done) => bar?.update(done) });
+      } finally {
+        bar?.stop();
+        await close();
+      }
+      const summary = summarize(run.results, run.wallMs, mode, dataset);
+      if (flags.out) fs.writeFileSync(flags.out, JSON.stringify({ summary, examples: run.results }, null, 2) + '\n');
+      if (flags.markdown) {
+        const command = ['askgraph eval', ...Object.entries(flags).map(([k, v]) => (v === true ? `--${k}` : v === false ? `--no-${k}` : `--${k} ${v}`))].join(' ');
+        fs.writeFileSync(flags.markdown, markdownReport(summary, run.results, { command }) + '\n');
+      }
+      if (flags.predictions) {
+        fs.writeFileSync(flags.predictions, toJsonl(run.results.map((r) => ({ id: r.id, form: r.form, answers: r.predicted }))));
+      }
+      if (flags.json) printJson(io, summary);
+      else textSummary(io, summary);
+    });
+};

@@ -1,0 +1,39 @@
+/** Reads a data set in one of the formats `askgraph eval --format` accepts. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { AskgraphError } from '../core';
+import { readExamples, readText } from './jsonl';
+import { readMetaqaFile } from './importers/metaqa';
+import { importQald } from './importers/qald';
+import type { Example } from './types';
+
+export type DatasetFormat = 'jsonl' | 'metaqa' | 'qald';
+
+export function guessFormat(file: string): DatasetFormat {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.json') return 'qald';
+  if (ext === '.txt' || ext === '.tsv') return 'metaqa';
+  return 'jsonl';
+}
+
+export function loadDataset(file: string, format?: DatasetFormat): Example[] {
+  const f = format ?? guessFormat(file);
+  if (!fs.existsSync(file)) throw new AskgraphError('NOT_FOUND', `no data set at ${file}`);
+  switch (f) {
+    case 'jsonl':
+      return readExamples(file);
+    case 'metaqa':
+      return readMetaqaFile(file, fs.existsSync);
+    case 'qald': {
+      let data: unknown;
+      try {
+        data = JSON.parse(readText(file));
+      } catch (e) {
+        throw new AskgraphError('DATA_FORMAT', `${file}: ${(e as Error).message}`);
+      }
+      return importQald(data).examples;
+    }
+    default:
+      throw new AskgraphError('BAD_REQUEST', `unknown data set format ${String(f)} (jsonl, metaqa, qald)`);
+  }
+}

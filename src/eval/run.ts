@@ -1,0 +1,270 @@
+/**
+ * Runs a data set through the same pipeline as `askgraph ask` (gateway.ask) — or, in oracle mode, executes the
+ * gold forms directly (compileForm + runCompiled) — and scores every example. Examples run one after another so
+ * the latencies are those of a single user.
+ */
+import type { Answer, AnswerItem, Executor, PackConfig, Timings } from '../core';
+import { compileForm } from '../compile';
+import { runCompiled } from '../execute';
+import { diffForms } from '../form/diff';
+import { parseForm, skeleton, formsEqual } from '../form';
+import { answerKeys, scoreAnswers, type AnswerScores } from './metrics';
+import type { Example } from './types';
+
+/** What eval needs of the pipeline's Gateway (structural, so test stand-ins fit). */
+export interface Asker {
+  ask(question: string, opts?: AskOptionsLike): Promise<Answer>;
+}
+
+export interface AskOptionsLike {
+  beam?: number;
+  fallback?: 'off' | string[];
+  timeoutMs?: number;
+  noParser?: boolean;
+  [key: string]: unknown;
+}
+
+export type EvalMode = 'pipeline' | 'oracle';
+
+export interface ExampleResult {
+  id: string;
+  question: string;
+  meta: Example['meta'];
+  gold: string[];
+  goldForm: string | null;
+  /** Predicted answers in rank order (labels, or values when there is no label / gold answers are IRIs). */
+  predicted: string[];
+  /** The top form of the beam (the generator's first output), or the winning form when there is no beam. */
+  form: string | null;
+  groundedForm: string | null;
+  sparql: string | null;
+  beam: string[];
+  source: string;
+  scores: AnswerScores;
+  /** Form metrics: null when the example has no gold form or the mode makes them meaningless (oracle). */
+  em: boolean | null;
+  bm: boolean | null;
+  sm: boolean | null;
+  executable: boolean | null;
+  fallback: boolean | null;
+  noAnswer: boolean;
+  latencyMs: number;
+  timings: Timings;
+  /** Why the example is not an exact answer-set match (absent when acc = 1). */
+  failure?: string;
+}
+
+/** Answers one example: the pipeline (gateway.ask on the question) or the oracle (the gold form). */
+export type ExampleRunner = (ex: Example) => Promise<Answer>;
+
+export function pipelineRunner(gateway: Asker, opts: AskOptionsLike = {}): ExampleRunner {
+  return (ex) => gateway.ask(ex.question, opts);
+}
+
+export interface EvalRunOptions {
+  mode: EvalMode;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface OracleContext {
+  executor: Executor;
+  pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates'>;
+  timeoutMs?: number;
+}
+
+const ZERO_TIMINGS: Timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
+
+/** Oracle "asker": the gold form, compiled and executed on the store; no generation, no grounding. */
+export function oracleRunner(ctx: OracleContext): ExampleRunner {
+  return async (ex: Example): Promise<Answer> => {
+      const t0 = performance.now();
+      const question = ex.question;
+      const gold = ex.form;
+      const base: Answer = {
+        question,
+        answers: [],
+        form: gold ?? null,
+        groundedForm: null,
+        sparql: null,
+        source: 'none',
+        confidence: 0,
+        beam: [],
+        trace: [],
+        timings: { ...ZERO_TIMINGS },
+      };
+      if (!gold) {
+        base.trace.push({ stage: 'execute', outcome: 'skipped', note: 'no gold form', timeMs: 0 });
+        return base;
+      }
+      let compiled;
+      try {
+        compiled = compileForm(parseForm(gold), {
+          ...(ctx.pack?.vocabularyNamespace ? { vocabularyNamespace: ctx.pack.vocabularyNamespace } : {}),
+          ...(ctx.pack?.labelPredicates ? { labelPredicates: ctx.pack.labelPredicates } : {}),
+        });
+      } catch (e) {
+        const err = e as { code?: string; message?: string };
+        base.trace.push({ stage: 'execute', outcome: 'error', beamForm: gold, error: { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) }, timeMs: 0 });
+        return base;
+      }
+      const outcome = await runCompiled(ctx.executor, compiled, ctx.timeoutMs ? { timeoutMs: ctx.timeoutMs } : {});
+      const ms = performance.now() - t0;
+      return {
+        ...base,
+        answers: outcome.answers,
+        sparql: compiled.sparql,
+        source: outcome.status === 'answers' ? 'parser' : 'none',
+        confidence: outcome.status === 'answers' ? 1 : 0,
+        trace: [
+          {
+            stage: 'execute',
+            beamForm: gold,
+            sparql: compiled.sparql,
+            outcome: outcome.status,
+            answerCount: outcome.answers.length,
+            ...(outcome.error ? { error: outcome.error } : {}),
+            timeMs: outcome.timeMs,
+          },
+        ],
+        timings: { generate: 0, ground: 0, execute: ms, fallback: 0, total: ms },
+      };
+  };
+}
+
+function tryParse(text: string | null | undefined) {
+  if (!text) return undefined;
+  try {
+    return parseForm(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** ChatKBQA's error analysis in words: skeleton / entity / relation errors, or where else it went wrong. */
+function explainFailure(r: Omit<ExampleResult, 'failure'>, answer: Answer, mode: EvalMode): string {
+  const errors = answer.trace.filter((t) => t.error).map((t) => `${t.stage}: ${t.error!.code}`);
+  const uniq = [...new Set(errors)].slice(0, 3).join('; ');
+  const partial = r.scores.f1 > 0 ? ` (partial: F1 ${r.scores.f1.toFixed(2)}, ${r.predicted.length} predicted vs ${r.gold.length} gold)` : '';
+  if (mode === 'oracle') {
+    if (!r.goldForm) return 'no gold form';
+    if (answer.trace.some((t) => t.error)) return `gold form failed to run: ${uniq}`;
+    if (r.noAnswer) return 'gold form executed but returned no answers';
+    return `gold form answers differ from the gold answers${partial}`;
+  }
+  const gold = tryParse(r.goldForm);
+  const top = tryParse(r.form);
+  let formPart = '';
+  if (gold && !r.form) formPart = 'no form generated';
+  else if (gold && top && !r.em) {
+    const d = diffForms(gold, top);
+    if (!d.sameSkeleton) formPart = 'skeleton error';
+    else {
+      const kinds = new Set(d.changes.map((c) => c.kind));
+      const parts = ['entity', 'relation', 'class', 'literal', 'operator'].filter((k) => kinds.has(k as never));
+      formPart = `${parts.join(' + ') || 'form'} error`;
+    }
+    if (r.bm) formPart += ' (gold form is in the beam)';
+  } else if (gold && r.em) formPart = 'top form is right';
+  const answerPart = r.noAnswer
+    ? `no answer${r.fallback ? '' : r.source === 'none' ? (uniq ? ` — ${uniq}` : ' — no candidate executed') : ''}`
+    : r.fallback
+      ? `answered by ${r.source}${partial}`
+      : `wrong answers${partial}`;
+  return formPart ? `${formPart}; ${answerPart}` : answerPart;
+}
+
+/** Scores one answer against its example. */
+export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mode: EvalMode): ExampleResult {
+  const predicted = answerKeys(answer.answers as AnswerItem[], ex.answers);
+  const scores = scoreAnswers(predicted, ex.answers);
+  const beam = answer.beam.map((b) => b.form);
+  const top = beam[0] ?? answer.form;
+  const goldForm = ex.form ?? null;
+  const gold = mode === 'pipeline' ? tryParse(goldForm) : undefined;
+  let em: boolean | null = null;
+  let bm: boolean | null = null;
+  let sm: boolean | null = null;
+  if (gold) {
+    const topForm = tryParse(top);
+    em = topForm ? formsEqual(topForm, gold) : false;
+    bm = beam.length ? beam.some((f) => { const p = tryParse(f); return p ? formsEqual(p, gold) : false; }) : em;
+    sm = topForm ? skeleton(topForm) === skeleton(gold) : false;
+  }
+  const executed = answer.trace.some((t) => t.stage === 'execute' && (t.outcome === 'answers' || t.outcome === 'empty'));
+  const r: Omit<ExampleResult, 'failure'> = {
+    id: ex.id,
+    question: ex.question,
+    meta: ex.meta,
+    gold: ex.answers,
+    goldForm,
+    predicted,
+    form: top ?? null,
+    groundedForm: answer.groundedForm,
+    sparql: answer.sparql,
+    beam,
+    source: answer.source,
+    scores,
+    em,
+    bm,
+    sm,
+    executable: mode === 'oracle' ? (goldForm ? executed : null) : answer.source === 'parser' || executed,
+    fallback: mode === 'oracle' ? null : answer.source.startsWith('fallback:'),
+    noAnswer: answer.answers.length === 0,
+    latencyMs,
+    timings: answer.timings,
+  };
+  return scores.acc === 1 ? r : { ...r, failure: explainFailure(r, answer, mode) };
+}
+
+/** Runs every example (in order) and scores it. An exception from ask() fails that example, not the run. */
+export async function runExamples(examples: readonly Example[], runner: ExampleRunner, opts: EvalRunOptions): Promise<{ results: ExampleResult[]; wallMs: number }> {
+  const results: ExampleResult[] = [];
+  const start = performance.now();
+  for (let i = 0; i < examples.length; i++) {
+    const ex = examples[i];
+    const t0 = performance.now();
+    let answer: Answer;
+    try {
+      answer = await runner(ex);
+    } catch (e) {
+      const err = e as { code?: string; message?: string };
+      answer = {
+        question: ex.question,
+        answers: [],
+        form: null,
+        groundedForm: null,
+        sparql: null,
+        source: 'none',
+        confidence: 0,
+        beam: [],
+        trace: [{ stage: 'execute', outcome: 'error', error: { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) }, timeMs: 0 }],
+        timings: { ...ZERO_TIMINGS },
+      };
+    }
+    results.push(scoreExample(ex, answer, performance.now() - t0, opts.mode));
+    opts.onProgress?.(i + 1, examples.length);
+  }
+  return { results, wallMs: performance.now() - start };
+}
+
+/** Deterministic sample of n examples (mulberry32-seeded Fisher–Yates), in the original order. */
+export function sampleExamples<T>(items: readonly T[], n: number, seed: number): T[] {
+  if (n >= items.length) return [...items];
+  let s = seed >>> 0;
+  const rand = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const idx = items.map((_, i) => i);
+  for (let i = idx.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [idx[i], idx[j]] = [idx[j], idx[i]];
+  }
+  return idx
+    .slice(0, n)
+    .sort((a, b) => a - b)
+    .map((i) => items[i]);
+}
