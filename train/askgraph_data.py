@@ -1,0 +1,261 @@
+"""Data side of the askgraph trainer: tokenizer, target vocabulary, form <-> target ids, augmentation.
+
+Target sequence = BOS, form tokens, EOS. Form symbols (operators, brackets, relation names) are single
+target ids S+i; an entity label inside `[ … ]` is the run of SOURCE sentencepiece pieces that covers the
+label's character span in the question, so the decoder only ever copies pieces it can see.
+"""
+import json
+import os
+import random
+import re
+import tempfile
+
+import sentencepiece as spm
+
+OPERATORS = ["(", ")", "[", "]", "JOIN", "R", "AND", "COUNT", "ARGMAX", "ARGMIN", "GT", "GE", "LT", "LE", "TC"]
+UNK, BOS, EOS, PAD = 0, 1, 2, 3
+
+_FORM_TOKEN = re.compile(r"\[ (.*?) \]|\(|\)|[^\s()\[\]]+")
+
+
+def read_jsonl(path, limit=None):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            out.append(json.loads(line))
+            if limit is not None and len(out) >= limit:
+                break
+    return out
+
+
+def form_tokens(form):
+    """`(JOIN (R r) [ A B ])` -> ['(', 'JOIN', '(', 'R', 'r', ')', ('ENT', 'A B'), ')']"""
+    toks = []
+    for m in _FORM_TOKEN.finditer(form):
+        if m.group(1) is not None:
+            toks.append(("ENT", m.group(1)))
+        else:
+            toks.append(m.group(0))
+    return toks
+
+
+def relations_of(form):
+    return [t for t in form_tokens(form) if isinstance(t, str) and t not in OPERATORS]
+
+
+def entity_roles(form):
+    """For each entity in the form: its role = ('head', r) if it is the subject of r (inside (JOIN (R r) e)),
+    ('tail', r) if it is the object of r (inside (JOIN r e)); None when it cannot be told."""
+    toks = form_tokens(form)
+    roles = []
+    for i, t in enumerate(toks):
+        if not isinstance(t, tuple):
+            continue
+        # look back: ... JOIN ( R r ) [e]  or  ... JOIN r [e]
+        if i >= 5 and toks[i - 1] == ")" and toks[i - 4] == "(" and toks[i - 3] == "R" and toks[i - 5] == "JOIN":
+            roles.append(("head", toks[i - 2]))
+        elif i >= 2 and toks[i - 2] == "JOIN" and isinstance(toks[i - 1], str) and toks[i - 1] not in OPERATORS:
+            roles.append(("tail", toks[i - 1]))
+        else:
+            roles.append(None)
+    return roles
+
+
+def read_kb(path):
+    """head|relation|tail lines -> (labels set, role pools {('head'|'tail', r): [labels]})."""
+    labels = set()
+    pools = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("|")
+            if len(parts) != 3:
+                continue
+            h, r, t = parts
+            labels.add(h)
+            labels.add(t)
+            pools.setdefault(("head", r), set()).add(h)
+            pools.setdefault(("tail", r), set()).add(t)
+    return labels, {k: sorted(v) for k, v in pools.items()}
+
+
+def read_labels(path):
+    with open(path, encoding="utf-8") as f:
+        return [l.rstrip("\n") for l in f if l.strip()]
+
+
+def train_tokenizer(out_prefix, questions, labels, vocab_size, seed):
+    """sentencepiece unigram, identity normalisation, trained on questions + graph labels."""
+    fd, tmp = tempfile.mkstemp(suffix=".txt", prefix="askgraph-sp-")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        for q in questions:
+            f.write(q.replace("\n", " ") + "\n")
+        for l in labels:
+            f.write(l.replace("\n", " ") + "\n")
+    try:
+        # (the Debian 0.1.97 trainer has no seed flag; unigram training on a fixed, unshuffled input with
+        # one thread is deterministic)
+        spm.SentencePieceTrainer.train(
+            input=tmp,
+            model_prefix=out_prefix,
+            vocab_size=vocab_size,
+            model_type="unigram",
+            normalization_rule_name="identity",
+            character_coverage=1.0,
+            hard_vocab_limit=False,
+            unk_id=UNK, bos_id=BOS, eos_id=EOS, pad_id=PAD,
+            num_threads=1,
+            input_sentence_size=0,
+            shuffle_input_sentence=False,
+            minloglevel=2,
+        )
+    finally:
+        os.unlink(tmp)
+    return spm.SentencePieceProcessor(model_file=out_prefix + ".model")
+
+
+def find_mention(question, label):
+    """Start of the label in the question, preferring an occurrence bounded by spaces / the ends."""
+    first = question.find(label)
+    a = first
+    while a >= 0:
+        b = a + len(label)
+        if (a == 0 or question[a - 1] == " ") and (b == len(question) or question[b] in " ?.,!'"):
+            return a
+        a = question.find(label, a + 1)
+    return first
+
+
+class Vocab:
+    def __init__(self, sp, relations):
+        self.sp = sp
+        self.S = sp.get_piece_size()
+        self.symbols = OPERATORS + sorted(set(relations) - set(OPERATORS))
+        self.sym_id = {s: self.S + i for i, s in enumerate(self.symbols)}
+        self.V = self.S + len(self.symbols)
+
+    def encode_source(self, question):
+        return [p.id for p in self.sp.EncodeAsImmutableProto(question).pieces]
+
+    def source_pieces(self, question):
+        return [(p.id, p.begin, p.end) for p in self.sp.EncodeAsImmutableProto(question).pieces]
+
+    def encode_example(self, question, form):
+        """-> (src ids, tgt ids incl. BOS/EOS, exact) or None when an entity is not in the question.
+        exact = every entity's copied pieces decode back to the label."""
+        pieces = self.source_pieces(question)
+        src = [p[0] for p in pieces]
+        tgt = [BOS]
+        exact = True
+        for t in form_tokens(form):
+            if isinstance(t, tuple):
+                label = t[1]
+                a = find_mention(question, label)
+                if a < 0:
+                    return None
+                b = a + len(label)
+                ids = [pid for pid, pb, pe in pieces if pb < b and pe > a]
+                if not ids:
+                    return None
+                if self.sp.decode(ids) != label:
+                    exact = False
+                tgt.append(self.sym_id["["])
+                tgt.extend(ids)
+                tgt.append(self.sym_id["]"])
+            else:
+                if t not in self.sym_id:
+                    return None
+                tgt.append(self.sym_id[t])
+        tgt.append(EOS)
+        return src, tgt, exact
+
+    def decode_target(self, ids):
+        """target ids (without BOS; stops at EOS) -> form text; robust to symbols inside entities."""
+        out = []
+        ent = None
+        for i in ids:
+            if i == EOS:
+                break
+            if i == BOS or i == PAD:
+                continue
+            if i >= self.S:
+                s = self.symbols[i - self.S]
+                if ent is not None:
+                    if s == "]":
+                        out.append("[ " + self.sp.decode(ent) + " ]")
+                        ent = None
+                        continue
+                    out.append("[ " + self.sp.decode(ent) + " ]")
+                    ent = None
+                if s == "[":
+                    ent = []
+                elif s == "]":
+                    out.append("]")
+                else:
+                    out.append(s)
+            else:
+                if ent is None:
+                    out.append(self.sp.id_to_piece(i))
+                else:
+                    ent.append(i)
+        if ent is not None:
+            out.append("[ " + self.sp.decode(ent) + " ]")
+        text = " ".join(out)
+        return text.replace("( ", "(").replace(" )", ")")
+
+
+def canonical(form):
+    toks = []
+    for t in form_tokens(form):
+        toks.append("[ " + t[1] + " ]" if isinstance(t, tuple) else t)
+    return " ".join(toks).replace("( ", "(").replace(" )", ")")
+
+
+class Augmenter:
+    """Entity substitution (same role, from the graph's labels) + light word dropout."""
+
+    def __init__(self, pools, p_sub, p_drop, rng):
+        self.pools = pools
+        self.p_sub = p_sub
+        self.p_drop = p_drop
+        self.rng = rng
+
+    def __call__(self, ex, force_sub=False):
+        q, form = ex["question"], ex["form"]
+        ents = [t[1] for t in form_tokens(form) if isinstance(t, tuple)]
+        roles = entity_roles(form)
+        if ents and (force_sub or self.rng.random() < self.p_sub):
+            for label, role in zip(ents, roles):
+                pool = self.pools.get(role) if role else None
+                if not pool or label not in q:
+                    continue
+                new = pool[self.rng.randrange(len(pool))]
+                if "[" in new or "]" in new or "\n" in new:
+                    continue
+                a = find_mention(q, label)
+                q = q[:a] + new + q[a + len(label):]
+                form = form.replace("[ " + label + " ]", "[ " + new + " ]", 1)
+        if self.rng.random() < self.p_drop:
+            # drop one word that is not part of an entity
+            ent_now = [t[1] for t in form_tokens(form) if isinstance(t, tuple)]
+            spans = []
+            for e in ent_now:
+                a = find_mention(q, e)
+                if a >= 0:
+                    spans.append((a, a + len(e)))
+            words = []
+            pos = 0
+            for w in q.split(" "):
+                a, b = pos, pos + len(w)
+                pos = b + 1
+                if not any(a < eb and b > ea for ea, eb in spans):
+                    words.append((a, b))
+            if len(words) >= 3:
+                a, b = words[self.rng.randrange(len(words))]
+                cand = (q[:a] + q[b + 1:]) if b < len(q) else q[:max(0, a - 1)]
+                cand = " ".join(cand.split())
+                if all(e in cand for e in ent_now):
+                    q = cand
+        return q, form

@@ -1,0 +1,662 @@
+#!/usr/bin/python3
+"""askgraph trainer: JSON Lines {question, form} -> model folder (tokenizer, ONNX encoder + decoder step
+with KV cache, config.json, golden.json, report.json, REPORT.md). See /work/team/CONTRACTS.md
+("Model folder contract") for the folder format.
+
+Progress: one JSON object per line on stdout ({"event": ...}); human text on stderr.
+Run: OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 train/askgraph_train.py --data T --valid V --out DIR
+"""
+import argparse
+import hashlib
+import json
+import math
+import os
+import random
+import shutil
+import sys
+import time
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+from askgraph_data import (BOS, EOS, PAD, UNK, Augmenter, Vocab, canonical, entity_roles,  # noqa: E402
+                           form_tokens, read_jsonl, read_kb, read_labels, relations_of, train_tokenizer)
+from askgraph_model import SIZES, DecoderExport, EncoderExport, Seq2Seq  # noqa: E402
+
+RARE_RELATIONS = ("has_imdb_rating", "has_imdb_votes")
+T0 = time.time()
+
+
+def emit(event, **kw):
+    kw = {"event": event, **kw}
+    sys.stdout.write(json.dumps(kw) + "\n")
+    sys.stdout.flush()
+
+
+def log(msg):
+    sys.stderr.write("[%6.1fs] %s\n" % (time.time() - T0, msg))
+    sys.stderr.flush()
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description="askgraph seq2seq parser trainer")
+    p.add_argument("--data", required=True, help="training JSON Lines {question, form}")
+    p.add_argument("--valid", help="validation JSON Lines (never trained on; reporting only)")
+    p.add_argument("--out", required=True, help="model folder to write")
+    p.add_argument("--epochs", type=float, default=6)
+    p.add_argument("--minutes", type=float, default=None, help="wall-time cap for the training loop")
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--size", choices=sorted(SIZES), default="base")
+    p.add_argument("--d-model", type=int)
+    p.add_argument("--heads", type=int)
+    p.add_argument("--enc-layers", type=int)
+    p.add_argument("--dec-layers", type=int)
+    p.add_argument("--ffn", type=int)
+    p.add_argument("--labels", action="append", default=[], help="file of graph labels, one a line (tokenizer + substitution pool)")
+    p.add_argument("--kb", action="append", default=[], help="head|relation|tail triples file (labels + role pools for substitution)")
+    p.add_argument("--vocab-size", type=int, default=None, help="sentencepiece pieces (default by size)")
+    p.add_argument("--max-train", type=int, default=None, help="use a seeded random sample of N training examples")
+    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--lr", type=float, default=None)
+    p.add_argument("--warmup", type=int, default=400)
+    p.add_argument("--dropout", type=float, default=0.1)
+    p.add_argument("--smoothing", type=float, default=0.1)
+    p.add_argument("--p-sub", type=float, default=0.5, help="probability of entity substitution per example")
+    p.add_argument("--p-drop", type=float, default=0.1, help="probability of dropping one non-entity word")
+    p.add_argument("--rare-oversample", type=int, default=15)
+    p.add_argument("--probe", type=int, default=300, help="validation questions evaluated after each epoch (reporting only)")
+    p.add_argument("--final-eval", type=int, default=None, help="validation questions for the final evaluation (default all)")
+    p.add_argument("--beam", type=int, default=8, help="beam for the final evaluation (0 = skip)")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--checkpoint", default=None, help="checkpoint path (default OUT/../<out>.ckpt.pt)")
+    p.add_argument("--export-only", default=None, help="skip training; export the given checkpoint")
+    p.add_argument("--golden", type=int, default=20)
+    p.add_argument("--version", default=None)
+    return p.parse_args(argv)
+
+
+# ---------------------------------------------------------------- batching
+
+def make_batches(encoded, batch, rng):
+    idx = list(range(len(encoded)))
+    rng.shuffle(idx)
+    chunk = batch * 50
+    batches = []
+    for c in range(0, len(idx), chunk):
+        part = sorted(idx[c:c + chunk], key=lambda i: (len(encoded[i][0]), len(encoded[i][1])))
+        for b in range(0, len(part), batch):
+            batches.append(part[b:b + batch])
+    rng.shuffle(batches)
+    return batches
+
+
+def collate(encoded, ids):
+    S = max(len(encoded[i][0]) for i in ids)
+    T = max(len(encoded[i][1]) for i in ids)
+    src = torch.full((len(ids), S), PAD, dtype=torch.long)
+    tgt = torch.full((len(ids), T), PAD, dtype=torch.long)
+    for r, i in enumerate(ids):
+        s, t = encoded[i][0], encoded[i][1]
+        src[r, :len(s)] = torch.tensor(s)
+        tgt[r, :len(t)] = torch.tensor(t)
+    return src, src == PAD, tgt
+
+
+# ---------------------------------------------------------------- constrained decoding (PyTorch side)
+
+class Constraint:
+    """Light grammar + copy constraint: a form starts with `(`; after `(` only an operator; elsewhere `(`, `[`,
+    a relation, or `)` when open; EOS only when balanced; inside `[ … ]` a contiguous run of the question's
+    own pieces, then `]`. (The Node decoder enforces the full grammar.)"""
+
+    OPS = ("JOIN", "R", "AND", "COUNT", "ARGMAX", "ARGMIN", "GT", "GE", "LT", "LE", "TC")
+
+    def __init__(self, vocab, src):
+        self.v = vocab
+        self.src = src
+        self.depth = 0
+        self.in_ent = False
+        self.last = None  # positions of the last copied piece
+        self.started = False
+        self.prev = None
+        sym = vocab.sym_id
+        self.open_id, self.close_id, self.lb, self.rb = sym["("], sym[")"], sym["["], sym["]"]
+        self.ops = [sym[o] for o in self.OPS]
+        self.args = [i for s, i in sym.items() if s not in self.OPS and s not in ("]", ")")]
+
+    def copy(self):
+        c = Constraint.__new__(Constraint)
+        c.__dict__.update(self.__dict__)
+        return c
+
+    def allowed(self):
+        if self.in_ent:
+            if self.last is None:
+                return sorted(set(self.src))
+            nxt = {self.src[p + 1] for p in self.last if p + 1 < len(self.src)}
+            return sorted(nxt) + [self.rb]
+        if not self.started:
+            return [self.open_id]
+        if self.depth == 0:
+            return [EOS]
+        if self.prev == self.open_id:
+            return list(self.ops)
+        return self.args + [self.close_id]
+
+    def push(self, t):
+        self.started = True
+        self.prev = t
+        if self.in_ent:
+            if t == self.rb:
+                self.in_ent = False
+                self.last = None
+            elif self.last is None:
+                self.last = [p for p, s in enumerate(self.src) if s == t]
+            else:
+                self.last = [p + 1 for p in self.last if p + 1 < len(self.src) and self.src[p + 1] == t]
+            return
+        if t == self.lb:
+            self.in_ent = True
+            self.last = None
+        elif t == self.open_id:
+            self.depth += 1
+        elif t == self.close_id:
+            self.depth -= 1
+
+
+@torch.no_grad()
+def greedy_batch(model, vocab, srcs, max_len, constrained):
+    B = len(srcs)
+    S = max(len(s) for s in srcs)
+    src = torch.full((B, S), PAD, dtype=torch.long)
+    for r, s in enumerate(srcs):
+        src[r, :len(s)] = torch.tensor(s)
+    pad = src == PAD
+    mem = model.encode(src, pad)
+    ck, cv = model.cross_kv(mem)
+    xmask = (pad.float() * -1e9).unsqueeze(1).unsqueeze(1)
+    pk, pv = model.empty_cache(B)
+    tok = torch.full((B, 1), BOS, dtype=torch.long)
+    cons = [Constraint(vocab, s) for s in srcs]
+    out = [[] for _ in range(B)]
+    done = [False] * B
+    for t in range(max_len):
+        logp, pk, pv = model.step(tok, torch.tensor([t]), ck, cv, pk, pv, xmask)
+        if constrained:
+            mask = torch.full_like(logp, float("-inf"))
+            for r in range(B):
+                if not done[r]:
+                    mask[r, cons[r].allowed()] = 0.0
+                else:
+                    mask[r, EOS] = 0.0
+            logp = logp + mask
+        nxt = logp.argmax(-1)
+        for r in range(B):
+            if done[r]:
+                continue
+            i = int(nxt[r])
+            out[r].append(i)
+            cons[r].push(i)
+            if i == EOS:
+                done[r] = True
+        tok = nxt.unsqueeze(1)
+        if all(done):
+            break
+    return out
+
+
+@torch.no_grad()
+def beam_one(model, vocab, src_ids, k, max_len):
+    src = torch.tensor([src_ids])
+    mem = model.encode(src)
+    ck, cv = model.cross_kv(mem)
+    beams = [([], 0.0, Constraint(vocab, src_ids))]
+    pk, pv = model.empty_cache(1)
+    finished = []
+    for t in range(max_len):
+        B = len(beams)
+        tok = torch.tensor([[b[0][-1] if b[0] else BOS] for b in beams])
+        logp, pk2, pv2 = model.step(tok, torch.tensor([t]), ck.expand(-1, B, -1, -1, -1), cv.expand(-1, B, -1, -1, -1), pk, pv)
+        cands = []
+        for r, (seq, score, con) in enumerate(beams):
+            allowed = con.allowed()
+            lp = logp[r, allowed]
+            top = torch.topk(lp, min(k, len(allowed)))
+            for val, j in zip(top.values.tolist(), top.indices.tolist()):
+                cands.append((score + val, r, allowed[j]))
+        cands.sort(key=lambda c: -c[0])
+        new = []
+        for score, r, tid in cands:
+            seq, _, con = beams[r]
+            if tid == EOS:
+                finished.append((seq + [tid], score))
+                continue
+            c2 = con.copy()
+            c2.push(tid)
+            new.append((seq + [tid], score, c2, r))
+            if len(new) == k:
+                break
+        if len(finished) >= k or not new:
+            break
+        # stop when no live beam can beat the k-th finished one
+        finished.sort(key=lambda f: -f[1])
+        if len(finished) >= k and new[0][1] < finished[k - 1][1]:
+            break
+        rows = torch.tensor([n[3] for n in new])
+        pk, pv = pk2[:, rows], pv2[:, rows]
+        beams = [(n[0], n[1], n[2]) for n in new]
+    finished.sort(key=lambda f: -f[1])
+    return finished[:k]
+
+
+def evaluate(model, vocab, examples, train_entities, constrained=True, beam=0, max_len=96, batch=128):
+    model.eval()
+    rows = []
+    for b in range(0, len(examples), batch):
+        part = examples[b:b + batch]
+        srcs = [vocab.encode_source(e["question"]) for e in part]
+        outs = greedy_batch(model, vocab, srcs, max_len, constrained)
+        for e, s, o in zip(part, srcs, outs):
+            pred = vocab.decode_target(o)
+            gold = canonical(e["form"])
+            ents = [t[1] for t in form_tokens(e["form"]) if isinstance(t, tuple)]
+            row = {"id": e.get("id"), "question": e["question"], "gold": gold, "pred": pred, "em": pred == gold,
+                   "hop": (e.get("meta") or {}).get("hop"), "unseen": not any(x in train_entities for x in ents)}
+            if beam:
+                hyps = beam_one(model, vocab, s, beam, max_len)
+                forms = [vocab.decode_target(h[0]) for h in hyps]
+                row["inBeam"] = gold in forms
+                row["beamTop1"] = forms[0] == gold if forms else False
+            rows.append(row)
+    model.train()
+    return rows
+
+
+def summarize(rows):
+    def em(rs, key="em"):
+        return round(sum(1 for r in rs if r.get(key)) / len(rs), 5) if rs else None
+
+    out = {"n": len(rows), "em": em(rows)}
+    hops = sorted({r["hop"] for r in rows if r["hop"] is not None})
+    out["perHop"] = {str(h): {"n": sum(1 for r in rows if r["hop"] == h), "em": em([r for r in rows if r["hop"] == h])} for h in hops}
+    uns = [r for r in rows if r["unseen"]]
+    out["unseen"] = {"n": len(uns), "em": em(uns)}
+    seen = [r for r in rows if not r["unseen"]]
+    out["seen"] = {"n": len(seen), "em": em(seen)}
+    if rows and "inBeam" in rows[0]:
+        out["beamTop1"] = em(rows, "beamTop1")
+        out["inBeam"] = em(rows, "inBeam")
+        out["unseenInBeam"] = em(uns, "inBeam")
+    return out
+
+
+# ---------------------------------------------------------------- export
+
+def export(model, vocab, out_dir, opset=14):
+    model.eval()
+    L, H, Dh = len(model.dec), model.h, model.dh
+    enc = EncoderExport(model)
+    dec = DecoderExport(model)
+    src = torch.tensor([[5, 6, 7, 8, 9]])
+    torch.onnx.export(enc, (src,), os.path.join(out_dir, "encoder.onnx"), opset_version=opset,
+                      input_names=["src"], output_names=["cross_k", "cross_v"],
+                      dynamic_axes={"src": {0: "B", 1: "S_len"}, "cross_k": {1: "B", 3: "S_len"}, "cross_v": {1: "B", 3: "S_len"}},
+                      do_constant_folding=True)
+    B, S, T = 2, 5, 3
+    args = (torch.tensor([[vocab.sym_id["("]], [vocab.sym_id["JOIN"]]]), torch.tensor([T]),
+            torch.randn(L, B, H, S, Dh), torch.randn(L, B, H, S, Dh), torch.randn(L, B, H, T, Dh), torch.randn(L, B, H, T, Dh))
+    torch.onnx.export(dec, args, os.path.join(out_dir, "decoder.onnx"), opset_version=opset,
+                      input_names=["tokens", "position", "cross_k", "cross_v", "past_k", "past_v"],
+                      output_names=["logprobs", "present_k", "present_v"],
+                      dynamic_axes={"tokens": {0: "B"}, "cross_k": {1: "B", 3: "S_len"}, "cross_v": {1: "B", 3: "S_len"},
+                                    "past_k": {1: "B", 3: "T"}, "past_v": {1: "B", 3: "T"},
+                                    "logprobs": {0: "B"}, "present_k": {1: "B", 3: "T1"}, "present_v": {1: "B", 3: "T1"}},
+                      do_constant_folding=True)
+    import onnx
+    for f in ("encoder.onnx", "decoder.onnx"):
+        onnx.checker.check_model(onnx.load(os.path.join(out_dir, f)))
+
+
+@torch.no_grad()
+def cache_parity(model, vocab, examples, max_len=96):
+    """Cached step-by-step greedy decoding vs. full teacher-forced recomputation on the same prefix."""
+    model.eval()
+    worst = 0.0
+    same = 0
+    for e in examples:
+        s = vocab.encode_source(e["question"])
+        out = greedy_batch(model, vocab, [s], max_len, constrained=False)[0]
+        src = torch.tensor([s])
+        mem = model.encode(src)
+        ck, cv = model.cross_kv(mem)
+        pk, pv = model.empty_cache(1)
+        seq = [BOS] + out
+        steps = []
+        for t in range(len(out)):
+            lp, pk, pv = model.step(torch.tensor([[seq[t]]]), torch.tensor([t]), ck, cv, pk, pv)
+            steps.append(lp[0])
+        full = torch.log_softmax(model(src, src == PAD, torch.tensor([seq[:-1]])), dim=-1)[0]
+        d = (torch.stack(steps) - full).abs().max().item()
+        worst = max(worst, d)
+        same += int(torch.equal(torch.stack(steps).argmax(-1), full.argmax(-1)))
+    return {"n": len(examples), "argmaxEqual": same, "maxAbsDiff": worst}
+
+
+@torch.no_grad()
+def golden(model, vocab, examples, max_len=96):
+    model.eval()
+    items = []
+    for e in examples:
+        s = vocab.encode_source(e["question"])
+        out = greedy_batch(model, vocab, [s], max_len, constrained=False)[0]
+        src = torch.tensor([s])
+        ck, cv = model.cross_kv(model.encode(src))
+        pk, pv = model.empty_cache(1)
+        seq = [BOS] + out
+        top = []
+        for t in range(min(3, len(out))):
+            lp, pk, pv = model.step(torch.tensor([[seq[t]]]), torch.tensor([t]), ck, cv, pk, pv)
+            v, i = torch.topk(lp[0], 5)
+            top.append([[int(a), round(float(b), 6)] for a, b in zip(i, v)])
+        items.append({"question": e["question"], "src": s, "greedy": out, "form": vocab.decode_target(out),
+                      "gold": canonical(e["form"]), "top5": top})
+    return {"note": "src = sentencepiece ids of the question (no BOS/EOS); greedy = UNCONSTRAINED greedy target ids "
+                    "after BOS (ends with EOS); top5 = [id, logprob] of steps 0..2 along that path (PyTorch fp32)",
+            "items": items}
+
+
+# ---------------------------------------------------------------- main
+
+def main(argv=None):
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    ckpt_path = args.checkpoint or (os.path.abspath(args.out).rstrip("/") + ".ckpt.pt")
+    size = dict(SIZES[args.size])
+    for k, a in (("d_model", args.d_model), ("heads", args.heads), ("enc_layers", args.enc_layers),
+                 ("dec_layers", args.dec_layers), ("ffn", args.ffn)):
+        if a:
+            size[k] = a
+    vocab_size = args.vocab_size or {"tiny": 1000, "small": 4000, "base": 4000}[args.size]
+    lr = args.lr or {"tiny": 2e-3, "small": 7e-4, "base": 5e-4}[args.size]
+
+    train = read_jsonl(args.data)
+    train = [e for e in train if e.get("question") and e.get("form")]
+    if args.max_train and args.max_train < len(train):  # a seeded sample, kept in file order
+        keep = sorted(random.Random(args.seed).sample(range(len(train)), args.max_train))
+        train = [train[i] for i in keep]
+    valid = read_jsonl(args.valid) if args.valid else []
+    log("train %d, valid %d" % (len(train), len(valid)))
+
+    # graph labels: --kb triples and --labels files; role pools for substitution
+    labels, pools = set(), {}
+    for kb in args.kb:
+        l, p = read_kb(kb)
+        labels |= l
+        for k, v in p.items():
+            pools[k] = sorted(set(pools.get(k, [])) | set(v))
+    for lf in args.labels:
+        labels |= set(read_labels(lf))
+    # pools also from the training forms themselves (works without a graph)
+    train_entities = set()
+    for e in train:
+        for lab, role in zip([t[1] for t in form_tokens(e["form"]) if isinstance(t, tuple)], entity_roles(e["form"])):
+            train_entities.add(lab)
+            if role and role not in pools:
+                pools.setdefault(("data",) + role, set()).add(lab)
+    for k in [k for k in pools if k[0] == "data"]:
+        pools[k[1:]] = sorted(pools.pop(k))
+    relations = sorted({r for e in train for r in relations_of(e["form"])} | {k[1] for k in pools})
+
+    sp_prefix = os.path.join(args.out, "tokenizer")
+    if args.export_only:
+        ck = torch.load(args.export_only)
+        with open(sp_prefix + ".model", "wb") as f:
+            f.write(ck["tokenizer"])
+        import sentencepiece as spm
+        sp = spm.SentencePieceProcessor(model_file=sp_prefix + ".model")
+        relations = ck["relations"]
+        size = ck["size"]
+    else:
+        t = time.time()
+        sp = train_tokenizer(sp_prefix, [e["question"] for e in train], sorted(labels), vocab_size, args.seed)
+        log("tokenizer: %d pieces in %.1fs" % (sp.get_piece_size(), time.time() - t))
+    vocab = Vocab(sp, relations)
+    if os.path.exists(sp_prefix + ".vocab"):
+        os.unlink(sp_prefix + ".vocab")
+
+    model = Seq2Seq(vocab.V, dropout=args.dropout, **size)
+    nparams = sum(p.numel() for p in model.parameters())
+    log("model %s: V=%d params=%.2fM" % (size, vocab.V, nparams / 1e6))
+
+    # data statistics
+    enc0 = [vocab.encode_example(e["question"], e["form"]) for e in train]
+    skipped = sum(1 for x in enc0 if x is None)
+    inexact = sum(1 for x in enc0 if x is not None and not x[2])
+    ok = [x for x in enc0 if x is not None]
+    stats = {"train": len(train), "trainUsable": len(ok), "trainSkipped": skipped, "trainInexactCopy": inexact,
+             "valid": len(valid), "labels": len(labels), "pieces": vocab.S, "targetVocab": vocab.V,
+             "meanSourcePieces": round(sum(len(x[0]) for x in ok) / max(1, len(ok)), 2),
+             "meanTargetTokens": round(sum(len(x[1]) for x in ok) / max(1, len(ok)), 2)}
+    venc = [vocab.encode_example(e["question"], e["form"]) for e in valid]
+    stats["validInexactCopy"] = sum(1 for x in venc if x is None or not x[2])
+    log("data: %s" % json.dumps(stats))
+    max_src = max([len(x[0]) for x in ok] + [1])
+    max_tgt = max([len(x[1]) for x in ok] + [1])
+
+    aug = Augmenter(pools, args.p_sub, args.p_drop, rng)
+    rare = [e for e in train if any(r in RARE_RELATIONS for r in relations_of(e["form"]))]
+    probe = valid[: args.probe] if args.probe else []
+
+    history = []
+    train_sec = 0.0
+    seen_examples = 0
+    epochs_done = 0.0
+    if not args.export_only:
+        opt = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.98), weight_decay=0.01)
+        n_per_epoch = len(ok) + len(rare) * args.rare_oversample
+        steps_per_epoch = math.ceil(n_per_epoch / args.batch)
+        total_steps = max(1, int(math.ceil(args.epochs * steps_per_epoch)))
+        budget = args.minutes * 60 if args.minutes else None
+        emit("start", examples=n_per_epoch, stepsPerEpoch=steps_per_epoch, totalSteps=total_steps, epochs=args.epochs,
+             params=nparams, size=size, minutes=args.minutes, stats=stats)
+        step = 0
+        t_start = time.time()
+        stop = False
+        epoch = 0
+        model.train()
+        while not stop and step < total_steps:
+            epoch += 1
+            # a fresh augmented epoch
+            ex = []
+            for e in train:
+                q, f = aug(e) if args.p_sub or args.p_drop else (e["question"], e["form"])
+                x = vocab.encode_example(q, f)
+                if x is None:
+                    x = vocab.encode_example(e["question"], e["form"])
+                if x is not None:
+                    ex.append(x)
+            for _ in range(args.rare_oversample):
+                for e in rare:
+                    q, f = aug(e, force_sub=True)
+                    x = vocab.encode_example(q, f)
+                    if x is not None:
+                        ex.append(x)
+            batches = make_batches(ex, args.batch, rng)
+            tot_loss, tot_tok = 0.0, 0
+            for bi, ids in enumerate(batches):
+                src, pad, tgt = collate(ex, ids)
+                progress = step / total_steps
+                if budget:
+                    progress = max(progress, (time.time() - t_start) / budget)
+                if step < args.warmup:
+                    cur = lr * (step + 1) / args.warmup
+                else:
+                    cur = lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
+                for g in opt.param_groups:
+                    g["lr"] = cur
+                logits = model(src, pad, tgt[:, :-1])
+                gold = tgt[:, 1:]
+                loss = F.cross_entropy(logits.reshape(-1, vocab.V), gold.reshape(-1), ignore_index=PAD,
+                                       label_smoothing=args.smoothing)
+                opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                opt.step()
+                ntok = int((gold != PAD).sum())
+                tot_loss += float(loss) * ntok
+                tot_tok += ntok
+                step += 1
+                seen_examples += len(ids)
+                if step % 25 == 0:
+                    el = time.time() - t_start
+                    eta = el / step * (total_steps - step)
+                    if budget:
+                        eta = min(eta, max(0.0, budget - el))
+                    emit("step", epoch=epoch, step=step, totalSteps=total_steps, loss=round(tot_loss / max(1, tot_tok), 4),
+                         lr=cur, examplesPerSec=round(seen_examples / el, 1), elapsedSec=round(el, 1), etaSec=round(eta, 1))
+                if step >= total_steps or (budget and time.time() - t_start > budget):
+                    stop = True
+                    break
+            train_sec = time.time() - t_start
+            epochs_done += (bi + 1) / len(batches)
+            save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done)
+            t_eval = time.time()
+            rows = evaluate(model, vocab, probe, train_entities) if probe else []
+            s = summarize(rows) if rows else {}
+            el = time.time() - t_start
+            rem_steps = total_steps - step
+            eta = 0.0 if stop else el / step * rem_steps
+            if budget:
+                eta = min(eta, max(0.0, budget - el))
+            rec = {"epoch": epoch, "epochs": round(epochs_done, 3), "step": step, "loss": round(tot_loss / max(1, tot_tok), 4),
+                   "validEm": s.get("em"), "probeN": s.get("n"), "evalSec": round(time.time() - t_eval, 1),
+                   "elapsedSec": round(el, 1), "etaSec": round(eta, 1), "examplesPerSec": round(seen_examples / max(1e-9, train_sec), 1)}
+            history.append(rec)
+            emit("epoch", **rec)
+            log("epoch %d loss %.4f probe EM %s (%.0fs)" % (epoch, rec["loss"], s.get("em"), el))
+            t_start += time.time() - t_eval  # evaluation time does not count against the training budget
+    else:
+        ck = torch.load(args.export_only)
+        model.load_state_dict(ck["model"])
+        history = ck.get("history", [])
+        epochs_done = ck.get("epochs", 0)
+
+    # ---- final evaluation, export, golden, reports
+    model.eval()
+    result = {}
+    if valid:
+        fv = valid[: args.final_eval] if args.final_eval else valid
+        t = time.time()
+        emit("phase", name="final-eval", n=len(fv))
+        rows = evaluate(model, vocab, fv, train_entities, constrained=True, beam=args.beam)
+        result["constrained"] = summarize(rows)
+        result["constrainedSec"] = round(time.time() - t, 1)
+        t = time.time()
+        rows_u = evaluate(model, vocab, fv, train_entities, constrained=False)
+        result["unconstrained"] = summarize(rows_u)
+        result["errors"] = [{k: r[k] for k in ("question", "gold", "pred", "unseen")} for r in rows if not r["em"]][:60]
+        log("final: %s" % json.dumps({k: v for k, v in result.items() if k != "errors"}))
+    emit("phase", name="export")
+    export(model, vocab, args.out)
+    parity = cache_parity(model, vocab, (valid or train)[:20])
+    log("cache parity: %s" % parity)
+    gold = golden(model, vocab, (valid or train)[: args.golden])
+    with open(os.path.join(args.out, "golden.json"), "w") as f:
+        json.dump(gold, f, ensure_ascii=False, indent=1)
+    h = hashlib.sha256()
+    for fn in ("encoder.onnx", "decoder.onnx", "tokenizer.model"):
+        with open(os.path.join(args.out, fn), "rb") as f:
+            h.update(f.read())
+    version = args.version or ("askgraph-%s-%s" % (args.size, h.hexdigest()[:12]))
+    config = {"format": "askgraph-seq2seq/1", "tokenizer": "tokenizer.model", "pieces": vocab.S,
+              "pad": PAD, "bos": BOS, "eos": EOS, "unk": UNK, "symbols": vocab.symbols, "relations": relations,
+              "dModel": size["d_model"], "heads": size["heads"], "encoderLayers": size["enc_layers"],
+              "decoderLayers": size["dec_layers"], "headDim": size["d_model"] // size["heads"], "ffn": size["ffn"],
+              "targetVocab": vocab.V, "maxSourceLength": 512, "maxTargetLength": max(64, 2 * max_tgt),
+              "version": version, "encoder": "encoder.onnx", "decoder": "decoder.onnx",
+              "source": "sentencepiece ids of the question, no BOS/EOS",
+              "target": "decoder starts with bos at position 0; ends with eos; ids < pieces are copied source pieces "
+                        "(inside [ ]), detokenised with sentencepiece decode"}
+    with open(os.path.join(args.out, "config.json"), "w") as f:
+        json.dump(config, f, ensure_ascii=False, indent=1)
+    files = {fn: os.path.getsize(os.path.join(args.out, fn)) for fn in sorted(os.listdir(args.out))}
+    report = {"version": version, "command": " ".join(sys.argv), "seed": args.seed, "size": args.size, "model": size,
+              "params": nparams, "data": stats, "epochs": round(epochs_done, 3), "trainSeconds": round(train_sec, 1),
+              "examplesPerSec": round(seen_examples / train_sec, 1) if train_sec else None,
+              "augmentation": {"pSub": args.p_sub, "pDrop": args.p_drop, "rareOversample": args.rare_oversample,
+                               "rareExamples": len(rare)},
+              "probe": "first %d validation questions, evaluated after each epoch for reporting only (no model selection: "
+                       "the last epoch is exported)" % len(probe),
+              "history": history, "validation": result, "cacheParity": parity, "files": files,
+              "threads": args.threads, "torch": torch.__version__, "wallSeconds": round(time.time() - T0, 1)}
+    with open(os.path.join(args.out, "report.json"), "w") as f:
+        json.dump(report, f, ensure_ascii=False, indent=1)
+    with open(os.path.join(args.out, "REPORT.md"), "w") as f:
+        f.write(report_md(report))
+    if args.export_only is None and args.checkpoint is None and os.path.exists(ckpt_path):
+        os.unlink(ckpt_path)
+    emit("done", out=args.out, version=version, validation={k: v for k, v in result.items() if k != "errors"},
+         wallSec=round(time.time() - T0, 1), trainSec=round(train_sec, 1))
+    return 0
+
+
+def save_checkpoint(path, model, sp_prefix, relations, size, args, step, epochs):
+    with open(sp_prefix + ".model", "rb") as f:
+        tok = f.read()
+    tmp = path + ".tmp"
+    torch.save({"model": model.state_dict(), "tokenizer": tok, "relations": relations, "size": size,
+                "args": vars(args), "step": step, "epochs": epochs}, tmp)
+    os.replace(tmp, path)
+
+
+def pct(x):
+    return "–" if x is None else "%.2f%%" % (100 * x)
+
+
+def report_md(r):
+    v = r["validation"]
+    lines = ["# askgraph parser model `%s`" % r["version"], "",
+             "Trained by `train/askgraph_train.py` (command: `%s`)." % r["command"], "",
+             "- Model: %s, %.2fM parameters, shared embedding, pre-LN, KV-cache decoder export" % (json.dumps(r["model"]), r["params"] / 1e6),
+             "- Data: %s" % json.dumps(r["data"]),
+             "- Augmentation: %s" % json.dumps(r["augmentation"]),
+             "- Epochs: %s, training time %.1f s, %s examples/s (%d threads, torch %s), whole run %.1f s" % (
+                 r["epochs"], r["trainSeconds"], r["examplesPerSec"], r["threads"], r["torch"], r["wallSeconds"]),
+             "- Probe: %s" % r["probe"],
+             "- Cached step decoding vs full recomputation: %s" % json.dumps(r["cacheParity"]), ""]
+    if v:
+        c, u = v["constrained"], v["unconstrained"]
+        lines += ["## Validation (PyTorch, greedy; brackets removed)", "",
+                  "| | n | constrained greedy | unconstrained greedy |", "|---|---|---|---|",
+                  "| all | %d | %s | %s |" % (c["n"], pct(c["em"]), pct(u["em"]))]
+        for h in c["perHop"]:
+            lines.append("| %s-hop | %d | %s | %s |" % (h, c["perHop"][h]["n"], pct(c["perHop"][h]["em"]), pct(u["perHop"][h]["em"])))
+        lines.append("| entity unseen in training | %d | %s | %s |" % (c["unseen"]["n"], pct(c["unseen"]["em"]), pct(u["unseen"]["em"])))
+        lines.append("| entity seen in training | %d | %s | %s |" % (c["seen"]["n"], pct(c["seen"]["em"]), pct(u["seen"]["em"])))
+        if "inBeam" in c:
+            lines += ["", "Constrained beam (%s): top-1 %s, gold in beam %s, unseen-entity gold in beam %s." % (
+                r["command"].split("--beam")[-1].split()[0] if "--beam" in r["command"] else "8",
+                pct(c["beamTop1"]), pct(c["inBeam"]), pct(c["unseenInBeam"]))]
+        lines += ["", "Constrained = inside `[ … ]` only a contiguous run of the question's pieces, then `]`; outside only form symbols.",
+                  "", "## Epochs", "", "| epoch | loss | probe EM | elapsed s |", "|---|---|---|---|"]
+    for h in r["history"]:
+        lines.append("| %s | %s | %s | %s |" % (h["epoch"], h["loss"], pct(h["validEm"]), h["elapsedSec"]))
+    if v and v.get("errors"):
+        lines += ["", "## Constrained-greedy errors (first %d)" % len(v["errors"]), ""]
+        for e in v["errors"]:
+            lines.append("- %s%s  \n  gold `%s`  \n  pred `%s`" % (e["question"], " (unseen)" if e["unseen"] else "", e["gold"], e["pred"]))
+    lines.append("")
+    lines.append("Files: " + ", ".join("%s %d B" % (k, s) for k, s in r["files"].items()))
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
