@@ -298,6 +298,6 @@ export function compileForm(form: Form, opts: CompileOptions = {}): CompiledQuer
     sparql: generateSparql(query),
     answerVar: isCount ? VAR_COUNT : VAR_ANSWER,
     kind: isCount ? 'count' : 'select',
-    topicEntities: [...c.topicIris],
+    topicEntities: o.excludeTopic ? [...c.topicIris] : [],
   };
 }

@@ -24,7 +24,18 @@ export interface ToFormOptions {
   typePredicates?: string[];
   /** Label predicates: `?e <label> "X"` becomes the entity [ X ] (default rdfs:label). */
   labelPredicates?: string[];
+  /**
+   * 'drop' ignores class constraints on variables other than the answer (GrailQA's SPARQL types every
+   * node, its s_expression only the answer; this changes the query's meaning, so it is opt-in). Default 'keep'.
+   */
+  innerClasses?: 'keep' | 'drop';
 }
+
+/**
+ * The CWQ queries write their language filter with Virtuoso's `OR`; this exact filter is rewritten to
+ * SPARQL's `||` before parsing (nothing else is touched).
+ */
+const CWQ_LANG_FILTER = /FILTER \(!isLiteral\((\?\w+)\) OR lang\(\1\) = '' OR langMatches\(lang\(\1\), 'en'\)\)/g;
 
 const FREEBASE_TYPE = 'http://rdf.freebase.com/ns/type.object.type';
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/;
@@ -73,7 +84,7 @@ function isTerm(e: unknown): e is S.Term {
 }
 
 function isOp(e: unknown, ...ops: string[]): e is S.OperationExpression {
-  return typeof e === 'object' && e !== null && (e as S.OperationExpression).type === 'operation' && ops.includes((e as S.OperationExpression).operator.toLowerCase());
+  return typeof e === 'object' && e !== null && (e as S.OperationExpression).type === 'operation' && (ops.length === 0 || ops.includes((e as S.OperationExpression).operator.toLowerCase()));
 }
 
 interface Edge {
@@ -103,6 +114,7 @@ class Converter {
   private readonly entityNs: string;
   private readonly typePreds: Set<string>;
   private readonly labelPreds: Set<string>;
+  private readonly dropInnerClasses: boolean;
 
   private edges: Edge[] = [];
   private terms = new Map<string, NodeTerm>();
@@ -125,10 +137,11 @@ class Converter {
     this.entityNs = opts.entityNamespace ?? DEFAULT_ENTITY_NAMESPACE;
     this.typePreds = new Set(opts.typePredicates ?? [RDF_TYPE, FREEBASE_TYPE]);
     this.labelPreds = new Set(opts.labelPredicates ?? [RDFS_LABEL]);
+    this.dropInnerClasses = opts.innerClasses === 'drop';
   }
 
   convert(text: string): Form {
-    let q = parseSparql(text, { implicitPrefixes: true });
+    let q = parseSparql(text.replace(CWQ_LANG_FILTER, "FILTER (!isLiteral($1) || lang($1) = '' || langMatches(lang($1), 'en'))"), { implicitPrefixes: true });
     if (q.type === 'update') unsupported('not a query', 'SPARQL update');
     if (q.queryType !== 'SELECT') unsupported('not a SELECT query', q.queryType);
     let isCount = false;
@@ -158,10 +171,10 @@ class Converter {
       if (!v) unsupported('ORDER BY on an expression');
       order = { v: '?' + v.value, op: q.order[0]!.descending ? 'ARGMAX' : 'ARGMIN' };
     } else if (q.limit !== undefined) unsupported('LIMIT without ORDER BY');
-    this.patterns(q.where ?? []);
-    this.resolveTriples();
     const root = '?' + answer;
     this.root = root;
+    this.patterns(q.where ?? []);
+    this.resolveTriples();
     if (order) {
       if (this.best.has(order.v)) unsupported('ORDER BY on an aggregated variable');
       this.best.set(order.v, order.op);
@@ -170,6 +183,9 @@ class Converter {
     const unused = this.edges.filter((e) => !e.used);
     if (unused.length > 0) unsupported('triple patterns not connected to the answer variable', `${unused[0]!.s} ${unused[0]!.p} ${unused[0]!.o}`);
     if (order && this.bestAt.get(order.v) !== root) unsupported('ORDER BY on a value that is not a property path of the answer variable');
+    // A MAX/MIN subquery ranges over the whole pattern (GrailQA), which is an ARGMAX of the answer set only;
+    // on an inner node the form's ARGMAX would range over that node's set alone — not the same query.
+    for (const [leaf, at] of this.bestAt) if (at !== root) unsupported('MAX/MIN over a value of an inner variable', leaf);
     for (const v of [...this.compares.keys(), ...this.best.keys()]) {
       if (!this.consumed.has(v)) unsupported('comparison or aggregate on a variable that is not a value of the answer tree', v);
     }
@@ -408,6 +424,7 @@ class Converter {
       if (this.typePreds.has(pred.value)) {
         if (!s.startsWith('?')) unsupported('class constraint on a constant');
         if (t.object.termType !== 'NamedNode') unsupported('class constraint with a variable class');
+        if (this.dropInnerClasses && s !== this.root) continue;
         const list = this.classes.get(s) ?? [];
         list.push(t.object.value);
         this.classes.set(s, list);
