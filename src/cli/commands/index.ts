@@ -1,14 +1,22 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
+import { register as askCommand } from './ask';
 import { register as diffCommand } from './diff';
 import { register as evalCommand } from './eval';
+import { register as importCommand } from './import';
 import { register as parseCommand } from './parse';
+import { register as loadCommand } from './load';
+import { register as runCommand } from './run';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 // Each command's file registers it; the order here is the order in `askgraph --help`.
 export const COMMANDS: RegisterCommand[] = [
+  askCommand,
   diffCommand,
   evalCommand,
+  importCommand,
   parseCommand,
+  loadCommand,
+  runCommand,
 ];
