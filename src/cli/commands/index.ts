@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
 import { register as askCommand } from './ask';
+import { register as compileCommand } from './compile';
 import { register as diffCommand } from './diff';
 import { register as evalCommand } from './eval';
 import { register as importCommand } from './import';
@@ -13,6 +14,7 @@ export type RegisterCommand = (program: Command, io: CliIO) => void;
 // Each command's file registers it; the order here is the order in `askgraph --help`.
 export const COMMANDS: RegisterCommand[] = [
   askCommand,
+  compileCommand,
   diffCommand,
   evalCommand,
   importCommand,

@@ -1,0 +1,52 @@
+import { compileForm, type CompileOptions } from '../../compile';
+import { parseForm } from '../../form';
+import { printJson, writeLine } from '../io';
+import type { RegisterCommand } from './index';
+
+interface CompileOpts {
+  ns?: string;
+  entityNs?: string;
+  classNs?: string;
+  typePredicate?: string;
+  labelPredicate?: string[];
+  labelLanguage?: string[];
+  excludeTopic: boolean;
+  limit?: string;
+  json?: boolean;
+}
+
+/**
+ * `askgraph compile "<form>" [--ns IRI] [--label-predicate IRI…] [--no-exclude-topic] [--json]`: prints the
+ * SPARQL a logical form compiles to. Needs no store: bare relation names resolve against --ns (default
+ * http://askgraph.dev/movies/relation/), [ label ] entities compile to a label match.
+ */
+export const register: RegisterCommand = (program, io) => {
+  program
+    .command('compile')
+    .description('print the SPARQL a logical form compiles to (no store needed)')
+    .argument('<form>', 'a logical form, e.g. "(JOIN (R directed_by) [ Forrest Gump ])"')
+    .option('--ns <iri>', 'vocabulary namespace for bare relation names (default http://askgraph.dev/movies/relation/)')
+    .option('--entity-ns <iri>', 'namespace for bare entity ids such as m.0abc (default http://askgraph.dev/movies/entity/)')
+    .option('--class-ns <iri>', 'namespace for bare class names (default: the vocabulary namespace)')
+    .option('--type-predicate <iri>', 'predicate of class constraints (default rdf:type)')
+    .option('--label-predicate <iri...>', 'label predicates [ label ] entities match on (default rdfs:label)')
+    .option('--label-language <tag...>', 'language tags a label also matches besides the plain literal (default en)')
+    .option('--no-exclude-topic', 'keep the topic entities in the answers')
+    .option('--limit <n>', 'LIMIT of the SELECT')
+    .option('--json', 'print {sparql, kind, answerVar, topicEntities} as JSON')
+    .action((formText: string, opts: CompileOpts) => {
+      const options: CompileOptions = {
+        excludeTopic: opts.excludeTopic,
+        ...(opts.ns !== undefined ? { vocabularyNamespace: opts.ns } : {}),
+        ...(opts.entityNs !== undefined ? { entityNamespace: opts.entityNs } : {}),
+        ...(opts.classNs !== undefined ? { classNamespace: opts.classNs } : {}),
+        ...(opts.typePredicate !== undefined ? { typePredicate: opts.typePredicate } : {}),
+        ...(opts.labelPredicate !== undefined ? { labelPredicates: opts.labelPredicate } : {}),
+        ...(opts.labelLanguage !== undefined ? { labelLanguages: opts.labelLanguage } : {}),
+        ...(opts.limit !== undefined ? { limit: Number(opts.limit) } : {}),
+      };
+      const compiled = compileForm(parseForm(formText), options);
+      if (opts.json) printJson(io, { sparql: compiled.sparql, kind: compiled.kind, answerVar: compiled.answerVar, topicEntities: compiled.topicEntities });
+      else writeLine(io.stdout, compiled.sparql);
+    });
+};
