@@ -39,6 +39,8 @@ interface SavedIndex {
   iris: string[];
   /** [iri index, label] per document. */
   docs: [number, string][];
+  /** Normalised label per document (saves normalising on load; recomputed if absent). */
+  norms?: string[];
 }
 
 /**
@@ -54,9 +56,12 @@ export class EntityIndex {
     private readonly iris: string[],
     private readonly docIri: Int32Array,
     private readonly docLabel: string[],
+    private readonly norms: string[],
     private readonly exactMap: Map<string, number[]>,
     readonly meta: Record<string, unknown>,
   ) {}
+
+  private iriMap: Map<string, number> | undefined;
 
   get size(): number {
     return this.docLabel.length;
@@ -94,6 +99,7 @@ export class EntityIndex {
     docs: [number, string][],
     meta: Record<string, unknown>,
     onProgress?: (done: number) => void,
+    savedNorms?: string[],
   ): EntityIndex {
     const docIri = new Int32Array(docs.length);
     const docLabel: string[] = new Array(docs.length);
@@ -102,7 +108,7 @@ export class EntityIndex {
     for (let i = 0; i < docs.length; i++) {
       docIri[i] = docs[i][0];
       docLabel[i] = docs[i][1];
-      const n = normalizeLabel(docs[i][1]);
+      const n = savedNorms?.[i] ?? normalizeLabel(docs[i][1]);
       norms[i] = n;
       const list = exactMap.get(n);
       if (list) list.push(i);
@@ -110,21 +116,31 @@ export class EntityIndex {
     }
     const tokens = new TokenIndex(norms, onProgress);
     onProgress?.(norms.length);
-    return new EntityIndex(tokens, iris, docIri, docLabel, exactMap, meta);
+    return new EntityIndex(tokens, iris, docIri, docLabel, norms, exactMap, meta);
   }
 
-  /** Entities whose normalised label equals the normalised text (score 1). */
+  /**
+   * Entities whose normalised label equals the normalised text: score 1 when the label is identical,
+   * 0.99 when equal only after normalisation (MetaQA has "Tom Hanks" and "tom hanks" as two entities;
+   * the one spelt like the mention comes first).
+   */
   exact(text: string): EntityHit[] {
     const docs = this.exactMap.get(normalizeLabel(text));
     if (!docs) return [];
-    const out: EntityHit[] = [];
-    const seen = new Set<number>();
+    const best = new Map<number, EntityHit>();
+    const trimmed = text.trim();
     for (const d of docs) {
-      if (seen.has(this.docIri[d])) continue;
-      seen.add(this.docIri[d]);
-      out.push({ iri: this.iris[this.docIri[d]], label: this.docLabel[d], score: 1, exact: true });
+      const ix = this.docIri[d];
+      const score = this.docLabel[d] === trimmed ? 1 : 0.99;
+      const prev = best.get(ix);
+      if (!prev || prev.score < score) best.set(ix, { iri: this.iris[ix], label: this.docLabel[d], score, exact: true });
     }
-    return out;
+    return [...best.values()].sort((a, b) => b.score - a.score);
+  }
+
+  /** Builds lazily built structures now (for a flat first-query latency). */
+  warm(): void {
+    this.tokens.warm();
   }
 
   /** Does the normalised text name some entity exactly? (cheap; used by entity linking) */
@@ -144,16 +160,14 @@ export class EntityIndex {
     const results = this.tokens.search(query, opts.candidates ?? 50);
     const limit = results.length;
     const best = new Map<number, EntityHit>();
-    for (const d of this.exactMap.get(query) ?? []) {
-      best.set(this.docIri[d], { iri: this.iris[this.docIri[d]], label: this.docLabel[d], score: 1, exact: true });
-    }
+    for (const e of exact) best.set(this.iriIndex(e.iri), e);
     const top = limit > 0 ? results[0].score : 1;
     for (let i = 0; i < limit; i++) {
       const d = results[i].doc;
       const ix = this.docIri[d];
       if (best.get(ix)?.exact) continue;
       const label = this.docLabel[d];
-      const score = scorer.score({ query, label: normalizeLabel(label), bm25: results[i].score / top });
+      const score = scorer.score({ query, label: this.norms[d], bm25: results[i].score / top });
       const prev = best.get(ix);
       if (!prev || prev.score < score) best.set(ix, { iri: this.iris[ix], label, score, exact: false });
     }
@@ -163,9 +177,14 @@ export class EntityIndex {
       .slice(0, k);
   }
 
+  private iriIndex(iri: string): number {
+    if (!this.iriMap) this.iriMap = new Map(this.iris.map((x, i) => [x, i]));
+    return this.iriMap.get(iri) ?? -1;
+  }
+
   /** All labels of an IRI in the index (first is the preferred one). */
   labelsOf(iri: string): string[] {
-    const ix = this.iris.indexOf(iri);
+    const ix = this.iriIndex(iri);
     const out: string[] = [];
     for (let d = 0; d < this.docLabel.length && ix >= 0; d++) if (this.docIri[d] === ix) out.push(this.docLabel[d]);
     return out;
@@ -177,6 +196,7 @@ export class EntityIndex {
       meta: this.meta,
       iris: this.iris,
       docs: this.docLabel.map((l, i) => [this.docIri[i], l]),
+      norms: this.norms,
     };
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
@@ -192,6 +212,7 @@ export class EntityIndex {
       throw new AskgraphError('DATA_FORMAT', `cannot read entity index ${file}: ${(e as Error).message}`, { cause: e });
     }
     if (saved.format !== FORMAT) throw new AskgraphError('DATA_FORMAT', `${file}: not an ${FORMAT} file`);
-    return EntityIndex.fromDocs(saved.iris, saved.docs, saved.meta ?? {});
+    const norms = Array.isArray(saved.norms) && saved.norms.length === saved.docs.length ? saved.norms : undefined;
+    return EntityIndex.fromDocs(saved.iris, saved.docs, saved.meta ?? {}, undefined, norms);
   }
 }

@@ -1,5 +1,5 @@
 import type { EntityIndex } from './entity-index';
-import { normalizeLabel } from './normalize';
+import { normalizeLabel, surfaceTokens } from './normalize';
 
 /** One entity mention found in a free question. */
 export interface EntityLink {
@@ -28,7 +28,10 @@ export interface LinkOptions {
 const STOP = new Set(
   ('a an the of in on at to for by with from and or is are was were be been do does did what which who whom whose when where why how ' +
     'that this these those it its movie movies film films me my i you your he she they them their there here about as than ' +
-    'also same share shared other any all some has have had can could would should will name names list tell show give').split(' '),
+    'also same share shared other any all some has have had can could would should will name names list tell show give ' +
+    // question words about films that are also tags / titles in MetaQA, almost never the topic alone
+    'actor actors actress director directors writer writers genre genres language languages year years release released ' +
+    'star stars starred starring directed written wrote type types kind kinds appear appears appeared acted person people').split(' '),
 );
 
 function allStop(tokens: string[]): boolean {
@@ -37,56 +40,73 @@ function allStop(tokens: string[]): boolean {
 
 /**
  * Entity linking in a question without brackets (for the fallback readers and the bench without
- * gold topics): the longest exact normalised n-gram matches first (non-overlapping, left to right
- * within a length), then fuzzy index matches over the uncovered windows. Exact links score
- * 0.75–1 by span length; fuzzy ones their similarity × 0.9.
+ * gold topics). Spans are taken greedily, never overlapping, in this order:
+ *   1. exact normalised matches of 2+ tokens, longest first;
+ *   2. fuzzy index matches of 2–6 token windows (similarity ≥ fuzzyThreshold), best first;
+ *   3. exact single tokens (not stop words) — after 2, so "forest" does not eat "forest gump";
+ *   4. fuzzy single tokens of 5+ letters.
+ * Scores: exact 0.83 / 0.92 / 1 for 1 / 2 / 3+ tokens; fuzzy similarity × 0.9 (× 0.9 again for one token).
  */
 export function linkEntities(question: string, index: EntityIndex, opts: LinkOptions = {}): EntityLink[] {
   const k = opts.k ?? 5;
   const toks = normalizeLabel(question).split(' ').filter((t) => t !== '');
+  const surface = surfaceTokens(question) ?? toks;
   const covered = new Array<boolean>(toks.length).fill(false);
   const links: EntityLink[] = [];
   const maxSpan = Math.min(opts.maxSpan ?? 12, toks.length);
+  const threshold = opts.fuzzyThreshold ?? 0.8;
+  let budget = opts.maxFuzzySearches ?? 40;
+  const free = (i: number, n: number) => !covered.slice(i, i + n).some(Boolean);
+  const cover = (i: number, n: number) => {
+    for (let j = i; j < i + n; j++) covered[j] = true;
+  };
 
-  for (let n = maxSpan; n >= 1; n--) {
-    for (let i = 0; i + n <= toks.length; i++) {
-      if (covered.slice(i, i + n).some(Boolean)) continue;
-      const span = toks.slice(i, i + n);
-      if (allStop(span)) continue;
-      const text = span.join(' ');
-      if (!index.hasExact(text)) continue;
-      for (const hit of index.exact(text)) {
-        links.push({ ...hit, score: 0.75 + 0.25 * Math.min(1, n / 3), span: { start: i, end: i + n }, text, exact: true });
+  const exactPass = (minN: number, maxN: number) => {
+    for (let n = maxN; n >= minN; n--) {
+      for (let i = 0; i + n <= toks.length; i++) {
+        if (!free(i, n)) continue;
+        const span = toks.slice(i, i + n);
+        if (allStop(span)) continue;
+        const text = span.join(' ');
+        if (!index.hasExact(text)) continue;
+        for (const hit of index.exact(surface.slice(i, i + n).join(' '))) {
+          links.push({ ...hit, score: (0.75 + 0.25 * Math.min(1, n / 3)) * hit.score, span: { start: i, end: i + n }, text, exact: true });
+        }
+        cover(i, n);
       }
-      for (let j = i; j < i + n; j++) covered[j] = true;
     }
-  }
+  };
 
-  if (links.length < k) {
-    const threshold = opts.fuzzyThreshold ?? 0.8;
-    let budget = opts.maxFuzzySearches ?? 40;
-    const fuzzy: EntityLink[] = [];
-    for (let n = Math.min(6, maxSpan); n >= 1 && budget > 0; n--) {
+  const fuzzyPass = (minN: number, maxN: number, factor: number) => {
+    const found: EntityLink[] = [];
+    for (let n = maxN; n >= minN && budget > 0; n--) {
       for (let i = 0; i + n <= toks.length && budget > 0; i++) {
-        if (covered.slice(i, i + n).some(Boolean)) continue;
+        if (!free(i, n)) continue;
         const span = toks.slice(i, i + n);
         if (STOP.has(span[0]) || STOP.has(span[n - 1])) continue;
         const text = span.join(' ');
         if (text.length < 5) continue;
         budget--;
         for (const hit of index.search(text, { k: 2, threshold })) {
-          fuzzy.push({ ...hit, score: hit.score * 0.9, span: { start: i, end: i + n }, text, exact: false });
+          found.push({ ...hit, score: hit.score * factor, span: { start: i, end: i + n }, text, exact: false });
         }
       }
     }
-    // Best fuzzy links first; drop ones overlapping a better one.
-    fuzzy.sort((a, b) => b.score - a.score || b.span.end - b.span.start - (a.span.end - a.span.start));
-    for (const f of fuzzy) {
-      if (covered.slice(f.span.start, f.span.end).some(Boolean) && !links.some((l) => l.text === f.text)) continue;
+    found.sort((a, b) => b.score - a.score || b.span.end - b.span.start - (a.span.end - a.span.start));
+    const taken = new Set<string>();
+    for (const f of found) {
+      const key = `${f.span.start}:${f.span.end}`;
+      if (!taken.has(key) && !free(f.span.start, f.span.end - f.span.start)) continue;
       links.push(f);
-      for (let j = f.span.start; j < f.span.end; j++) covered[j] = true;
+      taken.add(key);
+      cover(f.span.start, f.span.end - f.span.start);
     }
-  }
+  };
+
+  exactPass(2, maxSpan);
+  fuzzyPass(2, Math.min(6, maxSpan), 0.9);
+  exactPass(1, 1);
+  if (links.length < k) fuzzyPass(1, 1, 0.81);
 
   const seen = new Set<string>();
   return links

@@ -22,6 +22,18 @@ export function normalizeLabel(text: string): string {
     .trim();
 }
 
+/**
+ * The tokens of `text` as written (case and accents kept, punctuation split the same way as
+ * normalizeLabel), aligned with tokens(text) — or null in the rare case they do not align.
+ */
+export function surfaceTokens(text: string): string[] | null {
+  const surface = text.replace(APOSTROPHES, '').split(/[^\p{L}\p{N}\p{M}]+/u).filter((t) => t !== '');
+  const norm = tokens(text);
+  if (surface.length !== norm.length) return null;
+  for (let i = 0; i < surface.length; i++) if (normalizeLabel(surface[i]) !== norm[i]) return null;
+  return surface;
+}
+
 /** Tokens of a normalised string (empty string → no tokens). */
 export function tokens(text: string): string[] {
   const n = normalizeLabel(text);

@@ -1,6 +1,8 @@
 import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
 import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex } from './entity-index';
+import { linkEntities, type EntityLink } from './link';
+import { tokens } from './normalize';
 import type { RelationHit, RelationRetriever } from './relations';
 import type { RelationInfo } from './store-index';
 
@@ -43,6 +45,33 @@ export interface GroundContext {
   /** Relation vocabulary of the store (IRI set); empty = unknown, every name is accepted. */
   vocabulary?: Set<string>;
   vocabularyNamespace: string;
+  /**
+   * The question: a generated label that is a (possibly cut) copy of a question span also gets the
+   * entities linked in the question around that span — the usual copy errors of a seq2seq parser are
+   * cut-off or over-long names ("Forre" for "Forrest Gump").
+   */
+  question?: string;
+}
+
+/** Token span of a copied label in the question; the first/last label token may be a cut piece of a question token. */
+export function locateInQuestion(label: string, question: string): { start: number; end: number } | undefined {
+  const q = tokens(question);
+  const l = tokens(label);
+  if (l.length === 0 || l.length > q.length) return undefined;
+  for (let i = 0; i + l.length <= q.length; i++) {
+    let ok = true;
+    for (let j = 0; j < l.length && ok; j++) {
+      const a = q[i + j];
+      const b = l[j];
+      if (a === b) continue;
+      if (l.length === 1) ok = a.includes(b) && b.length >= 3;
+      else if (j === 0) ok = a.endsWith(b);
+      else if (j === l.length - 1) ok = a.startsWith(b);
+      else ok = false;
+    }
+    if (ok) return { start: i, end: i + l.length };
+  }
+  return undefined;
 }
 
 /**
@@ -162,12 +191,27 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   }
 
   // 2. PermuteByEntity
+  let links: EntityLink[] | undefined;
+  const entityHits = (label: string): EntityHit[] => {
+    const hits = index!.search(label, { k: o.kE, threshold: o.tE, always: true });
+    if (!ctx.question) return hits;
+    const at = locateInQuestion(label, ctx.question);
+    if (!at) return hits;
+    links ??= linkEntities(ctx.question, index!, { k: 10 });
+    const best = new Map(hits.map((h) => [h.iri, h]));
+    for (const l of links) {
+      if (l.span.end <= at.start || l.span.start >= at.end) continue;
+      const score = 0.9 * l.score;
+      if ((best.get(l.iri)?.score ?? -1) < score) best.set(l.iri, { iri: l.iri, label: l.label, score, exact: false });
+    }
+    return [...best.values()].filter((h) => h.score >= o.tE).sort((a, b) => b.score - a.score).slice(0, o.kE);
+  };
   const entityForms: GroundAttempt[] = [];
   const allEntityForms: GroundAttempt[] = [];
   for (const c of candidates) {
     const refs = entityRefs(c.form);
     const lists: EntityHit[][] = refs.map((r) =>
-      r.kind === 'label' && index ? index.search(r.label, { k: o.kE, threshold: o.tE, always: true }) : [{ iri: '', label: '', score: 1, exact: true }],
+      r.kind === 'label' && index ? entityHits(r.label) : [{ iri: '', label: '', score: 1, exact: true }],
     );
     if (lists.some((l) => l.length === 0)) continue;
     const perms = permute(lists, o.k1).filter((p) => p.score >= o.t1);

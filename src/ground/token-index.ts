@@ -25,7 +25,7 @@ const BIG_POSTING = 2000;
 
 export class TokenIndex {
   private readonly vocab = new Map<string, number>();
-  private readonly tree = new SearchableMap<number>();
+  private treeCache: SearchableMap<number> | undefined;
   private readonly postings: Int32Array[] = [];
   private readonly docLen: Uint16Array;
   private readonly n: number;
@@ -53,7 +53,21 @@ export class TokenIndex {
       if (onProgress && d % 50000 === 0) onProgress(d);
     }
     for (const l of lists) this.postings.push(Int32Array.from(l));
-    for (const [t, id] of this.vocab) this.tree.set(t, id);
+  }
+
+  /** The radix tree over the vocabulary, built on the first typo/prefix lookup (exact lookups never need it). */
+  private get tree(): SearchableMap<number> {
+    if (!this.treeCache) {
+      const tree = new SearchableMap<number>();
+      for (const [t, id] of this.vocab) tree.set(t, id);
+      this.treeCache = tree;
+    }
+    return this.treeCache;
+  }
+
+  /** Builds the lazy structures now (benchmarks, servers that want a flat first-query latency). */
+  warm(): void {
+    void this.tree;
   }
 
   get vocabularySize(): number {

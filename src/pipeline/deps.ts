@@ -1,0 +1,18 @@
+import type { Form } from '../core';
+import { entityRefs } from '../form';
+export {
+  filesFingerprint,
+  groundCandidates,
+  indexCacheFile,
+  linkEntities,
+  loadOrBuildStoreIndex,
+  RelationRetriever,
+  type EntityIndex,
+  type GroundAttempt,
+  type RelationInfo,
+} from '../ground';
+
+/** The label texts of a form's bracketed entities. */
+export function entityRefsOf(form: Form): string[] {
+  return entityRefs(form).flatMap((r) => (r.kind === 'label' ? [r.label] : []));
+}

@@ -1,0 +1,335 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  AskgraphError,
+  type Answer,
+  type AnswerItem,
+  type Candidate,
+  type CompiledQuery,
+  type Executor,
+  type Generator,
+  type PackConfig,
+  type TraceEntry,
+} from '../core';
+import { compileForm } from '../compile';
+import { loadPack, openExecutor, runCompiled } from '../execute';
+import { chainTrace, defaultReaders, DEFAULT_BUDGET, readersByName, runChain, type Topic } from '../fallback';
+import { parseForm } from '../form';
+import { loadParser } from '../generate';
+import {
+  entityRefsOf,
+  filesFingerprint,
+  groundCandidates,
+  indexCacheFile,
+  linkEntities,
+  loadOrBuildStoreIndex,
+  RelationRetriever,
+  type EntityIndex,
+  type GroundAttempt,
+  type RelationInfo,
+} from './deps';
+import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
+
+export type ScoringGenerator = Generator & { score?(question: string, forms: string[]): Promise<number[]> };
+
+export interface GatewayOptions {
+  /** Knowledge pack folder (pack.json). Default: the store's pack if it is one, else the embedded movies pack. */
+  pack?: string;
+  /** Store spec for openExecutor: pack/store dir, data file, or SPARQL endpoint URL. Default: the pack. */
+  store?: string;
+  /** Parser model folder. Default: <pack>/<config.model>. */
+  model?: string;
+  /** A ready generator (tests, HTTP generator); replaces `model`. */
+  generator?: ScoringGenerator;
+  /** A ready executor; replaces `store` (the gateway does not close it). */
+  executor?: Executor;
+  /** A ready entity index; else loaded from / built into the cache. */
+  index?: EntityIndex;
+  /** Where the entity index is cached. Default <pack>/.cache for a local pack, ~/.cache/askgraph otherwise. */
+  cacheDir?: string;
+  /** Progress bar stream while building the entity index (drawn only on a TTY). */
+  progress?: NodeJS.WritableStream;
+  /** Default options of every ask. */
+  defaults?: AskOptions;
+}
+
+export interface ParseResult {
+  question: string;
+  candidates: { form: string; logProb: number; rank: number }[];
+  timeMs: number;
+}
+
+export interface Gateway {
+  ask(question: string, opts?: AskOptions): Promise<Answer>;
+  parse(question: string, opts?: { beam?: number }): Promise<ParseResult>;
+  compile(formText: string): CompiledQuery;
+  readonly executor: Executor;
+  readonly pack: { dir: string; config: PackConfig };
+  readonly generator: ScoringGenerator | undefined;
+  readonly index: EntityIndex;
+  /** Store id + model id, for cache keys. */
+  readonly version: string;
+  close(): Promise<void>;
+}
+
+/** Parser confidence lives on [0.6, 1]; fallback readers are capped at 0.6 (src/fallback/chain.ts). */
+const PARSER_FLOOR = 0.6;
+
+/** Softmax weight of `lp` among the beam's log-probabilities. */
+export function beamPosterior(lp: number, beam: number[]): number {
+  if (beam.length === 0) return 1;
+  const m = Math.max(lp, ...beam);
+  const z = beam.reduce((s, x) => s + Math.exp(x - m), 0);
+  return Math.exp(lp - m) / Math.max(z, Math.exp(lp - m));
+}
+
+/**
+ * Confidence of a parser answer: 0.6 + 0.4 × P_beam(winning form) × Π entity and relation similarities,
+ * where P_beam is the softmax of its log-probability among the beam. A parser answer always ranks
+ * above a fallback answer (≤ 0.6); a form the beam was unsure of, or grounded by fuzzy matches, ranks low.
+ */
+export function parserConfidence(win: GroundAttempt, beam: Candidate[]): number {
+  const p = beamPosterior(win.candidate.logProb, beam.map((c) => c.logProb));
+  const sims = [...win.entityScores, ...win.relationScores].reduce((a, b) => a * b, 1);
+  return PARSER_FLOOR + (1 - PARSER_FLOOR) * p * sims;
+}
+
+export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
+  const storeIsPack = opts.store !== undefined && !/^https?:\/\//i.test(opts.store) && fs.existsSync(path.join(path.resolve(opts.store), 'pack.json'));
+  const pack = await loadPack(opts.pack ?? (storeIsPack ? opts.store : undefined));
+  const ownExecutor = !opts.executor;
+  const executor: Executor = opts.executor ?? (await openExecutor(opts.store ?? pack.dir));
+  try {
+    let generator = opts.generator;
+    if (!generator) {
+      const modelDir = opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
+      if (!modelDir) throw new AskgraphError('MODEL_UNAVAILABLE', `pack ${pack.config.name} names no parser model; pass a model folder`);
+      generator = await loadParser(modelDir);
+    }
+    const indexOpts = {
+      labelPredicates: pack.config.labelPredicates,
+      aliasPredicates: pack.config.aliasPredicates,
+      excludeNamespaces: [pack.config.vocabularyNamespace],
+      progress: opts.progress,
+    };
+    let index = opts.index;
+    if (!index) {
+      const local = !/^https?:\/\//i.test(opts.store ?? '');
+      const cacheDir = opts.cacheDir ?? (local && (opts.store === undefined || storeIsPack) ? path.join(pack.dir, '.cache') : path.join(process.env.HOME ?? '.', '.cache', 'askgraph'));
+      const fingerprint = local && (opts.store === undefined || storeIsPack) ? filesFingerprint((pack.config.data ?? []).map((f) => path.resolve(pack.dir, f))) : '';
+      index = await loadOrBuildStoreIndex(executor, indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint), indexOpts);
+    }
+    return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {});
+  } catch (e) {
+    if (ownExecutor) await executor.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+class PipelineGateway implements Gateway {
+  readonly version: string;
+  private readonly relations: RelationRetriever;
+  private readonly vocabulary: Set<string>;
+
+  constructor(
+    readonly pack: { dir: string; config: PackConfig },
+    readonly executor: Executor,
+    private readonly ownExecutor: boolean,
+    readonly generator: ScoringGenerator | undefined,
+    readonly index: EntityIndex,
+    private readonly defaults: AskOptions,
+  ) {
+    this.version = `${executor.id}+${generator?.id ?? 'no-parser'}`;
+    const rels = (index.meta.relations as RelationInfo[] | undefined) ?? [];
+    this.vocabulary = new Set(rels.map((r) => r.iri));
+    this.relations = new RelationRetriever(executor, { exclude: [...pack.config.labelPredicates, ...(pack.config.aliasPredicates ?? [])] });
+  }
+
+  private compileOptions() {
+    return { vocabularyNamespace: this.pack.config.vocabularyNamespace, labelPredicates: this.pack.config.labelPredicates };
+  }
+
+  compile(formText: string): CompiledQuery {
+    return compileForm(parseForm(formText), this.compileOptions());
+  }
+
+  async parse(question: string, opts: { beam?: number } = {}): Promise<ParseResult> {
+    const q = validateQuestion(question);
+    checkAskOptions({ beam: opts.beam });
+    if (!this.generator) throw new AskgraphError('MODEL_UNAVAILABLE', 'this gateway has no parser');
+    const res = await this.generator.generate(q, { beam: opts.beam ?? this.defaults.beam ?? ASK_DEFAULTS.beam });
+    return { question: q, candidates: res.candidates.map((c) => ({ form: c.text, logProb: c.logProb, rank: c.rank })), timeMs: res.timeMs };
+  }
+
+  async ask(question: string, askOpts: AskOptions = {}): Promise<Answer> {
+    const t0 = performance.now();
+    const q = validateQuestion(question);
+    const o = { ...ASK_DEFAULTS, ...this.defaults, ...definedOnly(askOpts) };
+    checkAskOptions(o);
+    const deadline = t0 + o.timeoutMs;
+    const left = () => Math.max(1, Math.floor(deadline - performance.now()));
+    const trace: TraceEntry[] = [];
+    const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
+    let beam: Candidate[] = [];
+
+    if (!o.noParser && this.generator) {
+      const tg = performance.now();
+      try {
+        const res = await this.generator.generate(q, { beam: o.beam });
+        beam = res.candidates;
+        trace.push({ stage: 'generate', outcome: beam.length ? 'answers' : 'empty', answerCount: beam.length, note: `beam ${o.beam}: ${beam.length} forms`, timeMs: res.timeMs });
+      } catch (e) {
+        const err = e instanceof AskgraphError ? e : new AskgraphError('MODEL_ERROR', (e as Error).message, { cause: e });
+        trace.push({ stage: 'generate', outcome: 'error', error: { code: err.code, message: err.message }, timeMs: performance.now() - tg });
+      }
+      timings.generate = performance.now() - tg;
+    } else {
+      trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
+    }
+
+    // Algorithm 1: ground, compile and execute in order.
+    let win: { attempt: GroundAttempt; compiled: CompiledQuery; answers: AnswerItem[] } | undefined;
+    const winners: NonNullable<typeof win>[] = [];
+    if (beam.length > 0) {
+      const attempts = groundCandidates(beam, { index: this.index, relations: this.relations, vocabulary: this.vocabulary, vocabularyNamespace: this.pack.config.vocabularyNamespace, question: q }, o);
+      let n = 0;
+      for (;;) {
+        const tgr = performance.now();
+        let next: IteratorResult<GroundAttempt>;
+        try {
+          next = await attempts.next();
+        } catch (e) {
+          trace.push({ stage: 'ground', outcome: 'error', error: { code: 'INTERNAL', message: (e as Error).message }, timeMs: performance.now() - tgr });
+          break;
+        }
+        timings.ground += performance.now() - tgr;
+        if (next.done) break;
+        const a = next.value;
+        if (n >= o.maxAttempts || performance.now() >= deadline) {
+          trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: n >= o.maxAttempts ? `maxAttempts ${o.maxAttempts} reached` : 'time budget spent', timeMs: 0 });
+          break;
+        }
+        n++;
+        const te = performance.now();
+        let compiled: CompiledQuery;
+        try {
+          compiled = compileForm(a.form, this.compileOptions());
+        } catch (e) {
+          const err = e instanceof AskgraphError ? e : new AskgraphError('INTERNAL', (e as Error).message);
+          trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'error', error: { code: err.code, message: err.message }, note: a.phase, timeMs: performance.now() - te });
+          timings.execute += performance.now() - te;
+          continue;
+        }
+        const out = await runCompiled(this.executor, compiled, { timeoutMs: Math.min(o.queryTimeoutMs, left()) });
+        timings.execute += performance.now() - te;
+        trace.push({
+          stage: 'execute',
+          beamForm: a.candidate.text,
+          groundedForm: a.text,
+          sparql: compiled.sparql,
+          score: a.score,
+          outcome: out.status,
+          answerCount: out.answers.length,
+          ...(out.error ? { error: out.error } : {}),
+          note: `${a.phase} (beam rank ${a.candidate.rank})`,
+          timeMs: performance.now() - te,
+        });
+        if (out.status === 'answers') {
+          winners.push({ attempt: a, compiled, answers: out.answers });
+          if (o.strategy === 'first-nonempty' || winners.length >= o.bestOf) break;
+        }
+      }
+      await attempts.return(undefined);
+      win = winners.sort((x, y) => y.attempt.score - x.attempt.score)[0];
+    }
+
+    if (win) {
+      timings.total = performance.now() - t0;
+      return {
+        question: q,
+        answers: win.answers,
+        form: win.attempt.candidate.text,
+        groundedForm: win.attempt.text,
+        sparql: win.compiled.sparql,
+        source: 'parser',
+        confidence: parserConfidence(win.attempt, beam),
+        beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
+        trace,
+        timings,
+      };
+    }
+
+    // Fallback readers: evidence from the graph around the question's entities.
+    if (o.fallback !== 'off' && performance.now() < deadline) {
+      const tf = performance.now();
+      const readers = Array.isArray(o.fallback) ? readersByName(o.fallback) : defaultReaders();
+      const topics = this.topics(q, beam);
+      const scorer = this.generator?.score ? (question: string, forms: string[]) => this.generator!.score!(question, forms) : undefined;
+      const chain = await runChain(readers, {
+        question: q,
+        topics,
+        executor: this.executor,
+        budget: { ...DEFAULT_BUDGET, timeMs: Math.min(DEFAULT_BUDGET.timeMs, left()) },
+        ...(scorer ? { scorer } : {}),
+        labelPredicates: [...this.pack.config.labelPredicates, ...(this.pack.config.aliasPredicates ?? [])],
+      });
+      trace.push(...chainTrace(chain));
+      timings.fallback = performance.now() - tf;
+      if (chain.result && chain.reader && chain.result.answers.length > 0) {
+        timings.total = performance.now() - t0;
+        return {
+          question: q,
+          answers: chain.result.answers,
+          form: null,
+          groundedForm: null,
+          sparql: null,
+          source: `fallback:${chain.reader}`,
+          confidence: chain.result.confidence,
+          beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
+          trace,
+          evidence: chain.result.evidence,
+          timings,
+        };
+      }
+    }
+
+    timings.total = performance.now() - t0;
+    return {
+      question: q,
+      answers: [],
+      form: null,
+      groundedForm: null,
+      sparql: null,
+      source: 'none',
+      confidence: 0,
+      beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
+      trace,
+      timings,
+    };
+  }
+
+  /**
+   * Topic entities for the fallback: the entities the beam named (searched in the index — the parser
+   * finds the mention even when its copy is slightly off), then entity links found in the question.
+   */
+  private topics(question: string, beam: Candidate[]): Topic[] {
+    const best = new Map<string, Topic>();
+    const add = (t: Topic) => {
+      const prev = best.get(t.iri);
+      if (!prev || prev.score < t.score) best.set(t.iri, t);
+    };
+    for (const c of beam.slice(0, 3)) {
+      for (const label of entityRefsOf(c.form)) for (const h of this.index.search(label, { k: 2, threshold: 0.6 })) add({ iri: h.iri, label: h.label, score: h.score });
+    }
+    for (const l of linkEntities(question, this.index, { k: 5 })) add({ iri: l.iri, label: l.label, score: l.score });
+    return [...best.values()].sort((a, b) => b.score - a.score).slice(0, 5);
+  }
+
+  async close(): Promise<void> {
+    if (this.ownExecutor) await this.executor.close();
+  }
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
