@@ -83,11 +83,11 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, what: s
   return r.data;
 }
 
-/** Question text rules: non-empty after trimming, at most `maxChars` characters. */
+/** Question text rules (as the pipeline's validateQuestion): at most `maxChars` characters (413), non-empty after trimming. */
 export function checkQuestion(q: string, maxChars: number): string {
   const t = q.trim();
   if (t.length === 0) throw new AskgraphError('QUESTION_INVALID', 'question must not be empty');
-  if ([...t].length > maxChars) throw new AskgraphError('QUESTION_INVALID', `question longer than ${maxChars} characters`);
+  if (q.length > maxChars) throw new AskgraphError('INPUT_TOO_LARGE', `the question has ${q.length} characters; at most ${maxChars} are accepted`);
   if (/\u0000/.test(t)) throw new AskgraphError('QUESTION_INVALID', 'question contains a NUL character');
   return t;
 }

@@ -1,20 +1,13 @@
 /**
- * The one file of src/serve that reaches into other stages (through their index), so an API move
- * elsewhere is adapted here only.
+ * The one file of src/serve that reaches into other stages, so an API move elsewhere is adapted here only.
  */
 import { AskgraphError } from '../core';
-import { Parser } from 'sparqljs';
-
-// TODO(serve): use queryKind from '../compile' once its index builds (it is being written now).
-function queryKind(text: string): ReadQueryKind | 'update' {
-  let q: import('sparqljs').SparqlQuery;
-  try {
-    q = new Parser().parse(text);
-  } catch (e) {
-    throw new AskgraphError('SPARQL_SYNTAX', `SPARQL syntax error: ${String((e as Error).message).split('\n')[0]}`, { cause: e });
-  }
-  return q.type === 'update' ? 'update' : (q.queryType.toLowerCase() as ReadQueryKind);
-}
+import { queryKind } from '../compile';
+import { parseForm } from '../form';
+// The form diff lives in src/form/diff.ts (CONTRACTS: "diff in src/form/diff.ts"); `askgraph diff` imports it the same way.
+import { diffForms, type FormDiff } from '../form/diff';
+import { createGateway } from '../pipeline';
+import type { ServeGateway } from './gateway';
 
 export type ReadQueryKind = 'select' | 'ask' | 'construct' | 'describe';
 
@@ -28,10 +21,12 @@ export function classifyQuery(text: string): ReadQueryKind {
   return kind;
 }
 
-/** The structural diff of two forms (as `askgraph diff --json` prints it); undefined until src/form exports it. */
-export const diffFormsText: ((a: string, b: string) => unknown) | undefined = undefined;
+/** The structural diff of two forms, as `askgraph diff a b --json` prints it (FORM_SYNTAX when one does not parse). */
+export function diffFormsText(a: string, b: string): FormDiff {
+  return diffForms(parseForm(a), parseForm(b));
+}
 
 /** The pipeline's gateway for a server config (store / model / pack). */
-export async function openGateway(_cfg: { store?: string; model?: string; pack?: string }): Promise<import('./gateway').ServeGateway> {
-  throw new AskgraphError('MODEL_UNAVAILABLE', 'the pipeline (createGateway) is not available in this build yet');
+export async function openGateway(cfg: { store?: string; model?: string; pack?: string }): Promise<ServeGateway> {
+  return createGateway({ store: cfg.store, model: cfg.model, pack: cfg.pack });
 }

@@ -5,7 +5,9 @@
  */
 import { Generator } from 'sparqljs';
 import { Store } from 'oxigraph';
-import { AskgraphError, RDFS_LABEL, type Answer, type Executor, type SelectResult, type Term, type Triple } from '../../src/core';
+import { AskgraphError, RDFS_LABEL, type Answer, type Executor, type Form, type SelectResult, type Term, type Triple } from '../../src/core';
+import { printForm } from '../../src/form';
+import { createGateway, type Gateway, type ScoringGenerator } from '../../src/pipeline';
 import { startServer, type RunningServer, type ServeConfigInput, type ServeGateway } from '../../src/serve';
 
 export const BASE = 'http://askgraph.dev/movies/';
@@ -128,16 +130,18 @@ export function directorQuery(label: string): string {
   return new Generator().stringify(ast);
 }
 
-export interface StandIn extends ServeGateway {
-  executor: InProcessExecutor;
+export interface StandIn<E extends Executor = InProcessExecutor> extends ServeGateway {
+  executor: E;
   askCalls: { question: string; opts: Record<string, unknown> }[];
   /** Artificial latency of ask (ms). */
   delayMs: number;
 }
 
 /** STAND-IN gateway: regex "parser" for "who directed X", real store, Answer in the contract's shape. */
-export function standInGateway(executor = new InProcessExecutor()): StandIn {
-  const g: StandIn = {
+export function standInGateway(): StandIn<InProcessExecutor>;
+export function standInGateway<E extends Executor>(executor: E): StandIn<E>;
+export function standInGateway(executor: Executor = new InProcessExecutor()): StandIn<Executor> {
+  const g: StandIn<Executor> = {
     executor,
     version: 'stand-in-store+stand-in-model',
     askCalls: [],
@@ -205,4 +209,37 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
 
 export function postJson(url: string, value: unknown, headers: Record<string, string> = {}) {
   return getJson(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) });
+}
+
+// ---------- the real pipeline with a MOCK generator (the parser model is trained separately) ----------
+
+function labelForm(relationName: string, label: string): Form {
+  return {
+    kind: 'join',
+    relation: { kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name: relationName } } },
+    arg: { kind: 'entity', ref: { kind: 'label', label } },
+  };
+}
+
+/**
+ * MOCK generator: "who directed X" → (JOIN (R directed_by) [ X ]) then (JOIN (R written_by) [ X ]);
+ * "who starred in X" → starred_actors. The label is copied verbatim from the question, like the real
+ * parser's copy mechanism, so injection payloads reach grounding and the compiler.
+ */
+export function mockGenerator(): ScoringGenerator {
+  return {
+    id: 'mock-generator',
+    async generate(question: string, opts: { beam?: number } = {}) {
+      const m = /(directed|starred in|wrote)\s+([\s\S]+?)\??$/.exec(question);
+      const label = m ? m[2] : question;
+      const rels = m && m[1] === 'starred in' ? ['starred_actors', 'directed_by'] : ['directed_by', 'written_by', 'starred_actors'];
+      const forms = rels.slice(0, opts.beam ?? 4).map((r) => labelForm(r, label));
+      return { candidates: forms.map((form, rank) => ({ form, text: printForm(form), logProb: -0.05 - 1.5 * rank, rank })), dropped: 0, timeMs: 0.1 };
+    },
+  };
+}
+
+/** The real gateway (movies store, grounding, compiler, executor, fallback) with the MOCK generator. */
+export async function moviesGatewayWithMockGenerator(): Promise<Gateway> {
+  return createGateway({ generator: mockGenerator() });
 }

@@ -128,10 +128,11 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
       assertError(await getJson(srv.url + '/v1/ask?question=a&beam=x'), 400, 'BAD_REQUEST');
       assertError(await getJson(srv.url + '/v1/ask', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'who' }), 400, 'BAD_REQUEST');
     });
-    it('empty and over-long questions → 400 QUESTION_INVALID; body over 64 KB → 413 INPUT_TOO_LARGE', async () => {
+    it('empty question → 400 QUESTION_INVALID; question over 1,000 characters or body over 64 KB → 413 INPUT_TOO_LARGE', async () => {
       assertError(await postJson(srv.url + '/v1/ask', { question: '   ' }), 400, 'QUESTION_INVALID');
       const long = await postJson(srv.url + '/v1/ask', { question: 'a'.repeat(1001) });
-      assertError(long, 400, 'QUESTION_INVALID');
+      assertError(long, 413, 'INPUT_TOO_LARGE');
+      assertError(await getJson(srv.url + '/v1/ask?question=' + 'a'.repeat(1001)), 413, 'INPUT_TOO_LARGE');
       assert.equal((await postJson(srv.url + '/v1/ask', { question: 'who directed ' + 'a'.repeat(980) })).status, 200);
       assertError(await postJson(srv.url + '/v1/ask', { question: 'a'.repeat(70 * 1024) }), 413, 'INPUT_TOO_LARGE');
       assertError(await postJson(srv.url + '/v1/compile', { form: 'a'.repeat(70 * 1024) }), 413, 'INPUT_TOO_LARGE');
