@@ -11,8 +11,12 @@ const NON_WORD = /[^\p{L}\p{N}]+/gu;
 const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
 const FOLD_RE = /[ßæœøłđðþı]/g;
 
+// "8½" and "8 1/2" should agree: NFKD turns ½ into 1⁄2, so keep it apart from a preceding digit.
+const VULGAR_FRACTION = /(\d)([\u00bc-\u00be\u2150-\u215e])/g;
+
 export function normalizeLabel(text: string): string {
   return text
+    .replace(VULGAR_FRACTION, '$1 $2')
     .normalize('NFKD')
     .replace(COMBINING, '')
     .toLowerCase()

@@ -25,7 +25,8 @@ export interface RelationRetrieverOptions {
 
 /**
  * Similarity of a generated relation name and a store relation, in [0, 1]: names as words
- * (underscores, dots, camelCase → spaces), the better of fuzzy string similarity and word Jaccard,
+ * (underscores, dots, camelCase → spaces), the best of fuzzy string similarity, word Jaccard and
+ * 0.9 × word containment,
  * against the local name and (when known) the label. Identical names score 1.
  */
 export function relationSimilarity(generated: string, candidate: RelationInfo, label?: string): number {
@@ -36,8 +37,14 @@ export function relationSimilarity(generated: string, candidate: RelationInfo, l
     if (!text) continue;
     const c = relationWords(text);
     if (c === g) return 1;
-    const words = jaccard(new Set(g.split(' ')), new Set(c.split(' ')));
-    best = Math.max(best, fuzzySimilarity(g, c), words);
+    const gw = new Set(g.split(' '));
+    const cw = new Set(c.split(' '));
+    const words = jaccard(gw, cw);
+    // Containment (overlap coefficient) × 0.9: "film.film.directed_by" vs "directed_by" (domain prefixes).
+    let inter = 0;
+    for (const w of gw) if (cw.has(w)) inter++;
+    const contained = (0.9 * inter) / Math.min(gw.size, cw.size);
+    best = Math.max(best, fuzzySimilarity(g, c), words, contained);
   }
   return best;
 }

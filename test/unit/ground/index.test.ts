@@ -1,0 +1,156 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  EntityIndex,
+  editSimilarity,
+  fuzzySimilarity,
+  linkEntities,
+  normalizeLabel,
+  relationWords,
+  surfaceTokens,
+  TokenIndex,
+  type LabelEntry,
+} from '../../../src/ground';
+
+const E = (s: string) => `http://example.org/e/${encodeURIComponent(s)}`;
+
+const LABELS: LabelEntry[] = [
+  'Forrest Gump',
+  'Forest Warrior',
+  'forest',
+  'Amélie',
+  "Schindler's List",
+  'The Godfather',
+  'The Godfather Part II',
+  'Tom Hanks',
+  'tom hanks',
+  'Robert Zemeckis',
+  'Star!',
+  'Mr. & Mrs. Smith',
+  'WALL·E',
+  'Love',
+  'The Love Bug',
+  'Crash',
+].map((label) => ({ iri: E(label), label }));
+// An alias (skos:altLabel-style): a second label of the same entity.
+LABELS.push({ iri: E('The Godfather Part II'), label: 'Godfather 2' });
+
+describe('ground: normalisation', () => {
+  it('folds case, strips accents (NFKD), drops apostrophes and turns punctuation into spaces', () => {
+    assert.equal(normalizeLabel('Amélie'), 'amelie');
+    assert.equal(normalizeLabel("Schindler's List"), 'schindlers list');
+    assert.equal(normalizeLabel('Schindler’s  List!'), 'schindlers list');
+    assert.equal(normalizeLabel('Mr. & Mrs. Smith'), 'mr mrs smith');
+    assert.equal(normalizeLabel('  Straße  Ærø '), 'strasse aero');
+    assert.equal(normalizeLabel('8½ Women'), '8 1 2 women');
+    assert.equal(normalizeLabel('...'), '');
+  });
+  it('reads relation names as words', () => {
+    assert.equal(relationWords('directed_by'), 'directed by');
+    assert.equal(relationWords('film.film.directed_by'), 'film film directed by');
+    assert.equal(relationWords('releaseYear'), 'release year');
+  });
+  it('keeps the surface tokens aligned with the normalised ones', () => {
+    assert.deepEqual(surfaceTokens('what did Tom Hanks star in?'), ['what', 'did', 'Tom', 'Hanks', 'star', 'in']);
+    assert.deepEqual(surfaceTokens("Schindler's List"), ['Schindlers', 'List']);
+  });
+  it('string similarities are 1 for equal strings and lower for typos', () => {
+    assert.equal(fuzzySimilarity('forrest gump', 'forrest gump'), 1);
+    assert.ok(fuzzySimilarity('forest gump', 'forrest gump') > 0.85);
+    assert.ok(fuzzySimilarity('forest gump', 'the godfather') < 0.3);
+    assert.equal(editSimilarity('abcd', 'abce'), 0.75);
+  });
+});
+
+describe('ground: entity index', () => {
+  const index = EntityIndex.build(LABELS);
+
+  it('finds the exact normalised label (score 1), preferring the one spelt like the query', () => {
+    const hits = index.search('Forrest Gump');
+    assert.equal(hits[0].iri, E('Forrest Gump'));
+    assert.equal(hits[0].score, 1);
+    assert.ok(hits[0].exact);
+    const tom = index.search('tom hanks');
+    assert.deepEqual(tom.map((h) => h.label), ['tom hanks', 'Tom Hanks']);
+    assert.deepEqual(index.search('Tom Hanks').map((h) => h.label), ['Tom Hanks', 'tom hanks']);
+  });
+  it('matches across accents and punctuation', () => {
+    assert.equal(index.search('Amelie')[0].iri, E('Amélie'));
+    assert.equal(index.search('schindlers list')[0].iri, E("Schindler's List"));
+    assert.equal(index.search('Mr and Mrs Smith', { threshold: 0.5 })[0].iri, E('Mr. & Mrs. Smith'));
+    assert.equal(index.search('star')[0].iri, E('Star!'));
+  });
+  it('finds misspelt labels by fuzzy matching, ranked above unrelated ones', () => {
+    const hits = index.search('Forest Gump', { k: 3, threshold: 0 });
+    assert.equal(hits[0].iri, E('Forrest Gump'));
+    assert.ok(hits[0].score > 0.8 && hits[0].score < 1);
+    assert.equal(index.search('Robert Zemekis')[0].iri, E('Robert Zemeckis'));
+  });
+  it('completes a cut last word (prefix)', () => {
+    const hits = index.search('Robert Zem', { threshold: 0 });
+    assert.equal(hits[0].iri, E('Robert Zemeckis'));
+  });
+  it('finds entities by an alias label', () => {
+    assert.equal(index.search('Godfather 2')[0].iri, E('The Godfather Part II'));
+    assert.deepEqual(index.labelsOf(E('The Godfather Part II')).sort(), ['Godfather 2', 'The Godfather Part II']);
+  });
+  it('applies k and the threshold', () => {
+    assert.equal(index.search('the', { k: 2, threshold: 0 }).length, 2);
+    assert.deepEqual(index.search('zzzz qqqq'), []);
+    assert.deepEqual(index.search('Forest Gump', { threshold: 0.99 }), []);
+    assert.deepEqual(index.search('  ... '), []);
+  });
+  it('saves and loads (round trip: same results, normalised labels kept)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-ground-'));
+    const file = path.join(dir, 'index.json');
+    const withMeta = EntityIndex.build(LABELS, { meta: { store: 'test' } });
+    withMeta.save(file);
+    const loaded = EntityIndex.load(file);
+    assert.equal(loaded.size, withMeta.size);
+    assert.equal(loaded.entityCount, withMeta.entityCount);
+    assert.deepEqual(loaded.meta, { store: 'test' });
+    for (const q of ['Forrest Gump', 'Forest Gump', 'Amelie', 'tom hanks', 'Godfather 2', 'Robert Zem']) {
+      assert.deepEqual(loaded.search(q, { k: 3, threshold: 0 }), withMeta.search(q, { k: 3, threshold: 0 }), q);
+    }
+    fs.writeFileSync(file, '{"format":"something-else"}');
+    assert.throws(() => EntityIndex.load(file), (e: { code?: string }) => e.code === 'DATA_FORMAT');
+    fs.writeFileSync(file, '{not json');
+    assert.throws(() => EntityIndex.load(file), (e: { code?: string }) => e.code === 'DATA_FORMAT');
+  });
+});
+
+describe('ground: token index (candidate generation)', () => {
+  it('answers a query of only common words by intersection, and rare words first', () => {
+    const norms: string[] = [];
+    for (let i = 0; i < 5000; i++) norms.push(`the love ${i % 7 === 0 ? 'war' : 'story'} number${i}`);
+    norms.push('the love war');
+    norms.push('kaleidoscope');
+    const ti = new TokenIndex(norms);
+    const hits = ti.search('the love war', 5);
+    assert.ok(hits.length > 0);
+    assert.ok(hits.map((h) => h.doc).includes(5000), 'the shortest label with all three words is among the best');
+    assert.equal(ti.search('kaleidoscop', 1)[0].doc, 5001, 'typo of a rare word');
+    assert.equal(ti.search('number4242', 1)[0].doc, 4242);
+  });
+});
+
+describe('ground: entity linking in a free question', () => {
+  const index = EntityIndex.build(LABELS);
+  it('links the longest exact span, case as written', () => {
+    const links = linkEntities('who directed Forrest Gump?', index);
+    assert.equal(links[0].iri, E('Forrest Gump'));
+    assert.deepEqual(links[0].span, { start: 2, end: 4 });
+    const tom = linkEntities('what did Tom Hanks star in', index);
+    assert.equal(tom[0].label, 'Tom Hanks');
+  });
+  it('prefers a fuzzy multi-word span over an exact single word inside it', () => {
+    const links = linkEntities('which films share actors with Forest Gump', index);
+    assert.equal(links[0].iri, E('Forrest Gump'));
+    assert.ok(!links.some((l) => l.iri === E('forest')));
+  });
+  it('links nothing in a question without entities', () => {
+    assert.deepEqual(linkEntities('what is the meaning of it all', index), []);
+  });
+});

@@ -1,0 +1,140 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { packageRoot, type Candidate, type Executor } from '../../../src/core';
+import { openExecutor } from '../../../src/execute';
+import { parseForm } from '../../../src/form';
+import {
+  buildStoreIndex,
+  fetchLabels,
+  groundCandidates,
+  locateInQuestion,
+  permute,
+  RelationRetriever,
+  relationSimilarity,
+  type EntityIndex,
+  type GroundAttempt,
+} from '../../../src/ground';
+
+const NS = 'http://askgraph.dev/movies/relation/';
+const ENT = 'http://askgraph.dev/movies/entity/';
+const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+
+function beam(...forms: [string, number][]): Candidate[] {
+  return forms.map(([text, logProb], rank) => ({ form: parseForm(text), text, logProb, rank }));
+}
+
+async function collect(gen: AsyncGenerator<GroundAttempt>): Promise<GroundAttempt[]> {
+  const out: GroundAttempt[] = [];
+  for await (const a of gen) out.push(a);
+  return out;
+}
+
+describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl)', function () {
+  this.timeout(60000);
+  let executor: Executor;
+  let index: EntityIndex;
+  let relations: RelationRetriever;
+  let vocabulary: Set<string>;
+
+  before(async () => {
+    executor = await openExecutor(path.join(packageRoot(), 'fixtures', 'graphs', 'movies-small.ttl'));
+    index = await buildStoreIndex(executor, { excludeNamespaces: [NS] });
+    relations = new RelationRetriever(executor, { exclude: [LABEL] });
+    vocabulary = new Set((index.meta.relations as { iri: string }[]).map((r) => r.iri));
+  });
+  after(async () => {
+    await executor?.close();
+  });
+
+  it('fetches labels page by page (same set as one page) and skips the vocabulary namespace', async () => {
+    const paged = await fetchLabels(executor, { pageSize: 7, excludeNamespaces: [NS] });
+    const whole = await fetchLabels(executor, { pageSize: 100000, excludeNamespaces: [NS] });
+    assert.ok(whole.length > 20);
+    assert.deepEqual(new Set(paged.map((e) => e.iri + '|' + e.label)), new Set(whole.map((e) => e.iri + '|' + e.label)));
+    assert.ok(!whole.some((e) => e.iri.startsWith(NS)));
+    assert.ok(whole.some((e) => e.iri === ENT + 'Forrest%20Gump' && e.label === 'Forrest Gump'));
+  });
+
+  it('relation vocabulary comes from the store, without the label predicate', () => {
+    assert.ok(vocabulary.has(NS + 'directed_by'));
+    assert.ok(vocabulary.has(NS + 'starred_actors'));
+    assert.ok(!vocabulary.has(LABEL));
+  });
+
+  it('relation retrieval: neighbourhood of an entity (1 and 2 hops) and ranking by name similarity', async () => {
+    const one = (await relations.neighbourhood([ENT + 'Robert%20Zemeckis'], 1)).map((r) => r.name);
+    assert.ok(one.includes('directed_by'));
+    assert.ok(!one.includes('label'));
+    const two = (await relations.neighbourhood([ENT + 'Robert%20Zemeckis'], 2)).map((r) => r.name);
+    assert.ok(two.includes('starred_actors'), '2 hops: relations of the films he directed');
+    const around = await relations.neighbourhood([ENT + 'Forrest%20Gump'], 1);
+    assert.equal(relations.rank('directed_by', around)[0].name, 'directed_by');
+    assert.equal(relations.rank('director', around)[0].name, 'directed_by');
+    assert.equal(relations.rank('actors', around)[0].name, 'starred_actors');
+    assert.deepEqual(relations.rank('zzzz', around, 3, 0.5), []);
+    assert.equal(relationSimilarity('directed_by', { iri: NS + 'directed_by', name: 'directed_by' }), 1);
+    assert.ok(relationSimilarity('film.directed_by', { iri: NS + 'directed_by', name: 'directed_by' }) > 0.7);
+  });
+
+  it('locates a (cut) copied label in the question', () => {
+    assert.deepEqual(locateInQuestion('Forrest Gump', 'who directed Forrest Gump'), { start: 2, end: 4 });
+    assert.deepEqual(locateInQuestion('Forre', 'who directed Forrest Gump'), { start: 2, end: 3 });
+    assert.deepEqual(locateInQuestion('rest Gu', 'who directed Forrest Gump'), { start: 2, end: 4 });
+    assert.equal(locateInQuestion('Titanic', 'who directed Forrest Gump'), undefined);
+  });
+
+  it('permute keeps the best products first', () => {
+    const p = permute([[{ score: 1 }, { score: 0.5 }], [{ score: 0.9 }, { score: 0.8 }]], 3);
+    assert.deepEqual(p.map((x) => Number(x.score.toFixed(2))), [0.9, 0.8, 0.45]);
+  });
+
+  it('Algorithm 1 ordering (fixed-beam generator): exact beam forms in beam order, then entity, then relation retrieval', async () => {
+    const cands = beam(
+      ['(JOIN (R written_by) [ Forrest Gump ])', -0.1],
+      ['(JOIN (R directed_by) [ Forest Gump ])', -0.5],
+      ['(JOIN (R director) [ Cast Away ])', -1.5],
+      ['(JOIN (R has_genre) [ Forrest Gump ])', -2.0],
+    );
+    const attempts = await collect(groundCandidates(cands, { index, relations, vocabulary, vocabularyNamespace: NS }));
+    const phases = attempts.map((a) => a.phase);
+    // exact: beams 0 and 3 (beam 1 misspelt, beam 2 has a relation not in the vocabulary)
+    assert.deepEqual(attempts.slice(0, 2).map((a) => [a.phase, a.candidate.rank]), [['exact', 0], ['exact', 3]]);
+    assert.equal(attempts[0].text, `(JOIN (R <${NS}written_by>) <${ENT}Forrest%20Gump>)`);
+    assert.equal(attempts[0].score, -0.1);
+    // phases never go back
+    const order = ['exact', 'entity', 'relation'];
+    for (let i = 1; i < phases.length; i++) assert.ok(order.indexOf(phases[i]) >= order.indexOf(phases[i - 1]), phases.join(','));
+    // no grounded form twice
+    assert.equal(new Set(attempts.map((a) => a.text)).size, attempts.length);
+    // the misspelt beam 1 grounds to Forrest Gump in the entity phase with a combined score < its log-prob
+    const fixed = attempts.find((a) => a.phase === 'entity' && a.candidate.rank === 1 && a.text.includes('Forrest%20Gump'));
+    assert.ok(fixed, 'entity retrieval repairs the misspelt label');
+    assert.ok(fixed.score < -0.5 && fixed.score > -0.8);
+    // within a phase, attempts are ordered by combined score
+    for (const ph of ['entity', 'relation']) {
+      const s = attempts.filter((a) => a.phase === ph).map((a) => a.score);
+      assert.deepEqual(s, [...s].sort((a, b) => b - a), ph);
+    }
+    // relation retrieval maps the unknown relation "director" to directed_by
+    const rel = attempts.find((a) => a.phase === 'relation' && a.candidate.rank === 2);
+    assert.ok(rel, 'relation phase reached for beam 2');
+    assert.equal(rel.text, `(JOIN (R <${NS}directed_by>) <${ENT}Cast%20Away>)`);
+    assert.equal(attempts.filter((a) => a.phase === 'relation')[0], rel, 'the best relation variant comes first');
+  });
+
+  it('Algorithm 1 with the question: a cut copy ("Forre") grounds to the linked span (fixed-beam generator)', async () => {
+    const cands = beam(['(JOIN (R directed_by) [ Forre ])', -0.2]);
+    const attempts = await collect(groundCandidates(cands, { index, relations, vocabulary, vocabularyNamespace: NS, question: 'who directed Forrest Gump' }));
+    assert.equal(attempts[0].phase, 'entity');
+    assert.ok(attempts[0].text.includes('Forrest%20Gump'), attempts[0].text);
+  });
+
+  it('ablations (fixed-beam generator): without entity retrieval the beam forms come as generated; without relation retrieval no relation phase', async () => {
+    const cands = beam(['(JOIN (R director) [ Forest Gump ])', -0.1]);
+    const noEnt = await collect(groundCandidates(cands, { index, relations, vocabulary, vocabularyNamespace: NS }, { entityRetrieval: false, relationRetrieval: false }));
+    assert.deepEqual(noEnt.map((a) => a.phase), ['beam']);
+    assert.ok(noEnt[0].text.includes('[ Forest Gump ]'));
+    const noRel = await collect(groundCandidates(cands, { index, relations, vocabulary, vocabularyNamespace: NS }, { relationRetrieval: false }));
+    assert.ok(noRel.length > 0 && noRel.every((a) => a.phase === 'entity'));
+  });
+});
