@@ -65,15 +65,35 @@ function mergeBgps(patterns: Pattern[]): Pattern[] {
   return out;
 }
 
+/** Never bound: the "not a date" branch of dateValue, so the comparison is an error, i.e. false. */
+export const NO_DATE = DF.variable('noDate');
+
 /**
- * A value compared against a date constant, as xsd:dateTime in standard SPARQL 1.1: the direct cast
- * (xsd:dateTime, xsd:date, dateTime strings), else the lexical form completed to a dateTime — so
- * xsd:gYear "2011" and xsd:gYearMonth "2011-05" (which have no cast to xsd:dateTime) compare at their
- * first instant. No engine-specific functions.
+ * A value compared against a date constant, as xsd:dateTime in standard SPARQL 1.1. The lexical form is
+ * checked by REGEX before it is cast, because Virtuoso aborts the whole query on a failed cast (where
+ * Oxigraph just drops the row), and xsd:gYear / xsd:gYearMonth have no cast to xsd:dateTime at all:
+ *   2011 → 2011-01-01T00:00:00, 2011-05 → 2011-05-01T00:00:00, 2011-05-03 → 2011-05-03T00:00:00,
+ *   2011-05-03-08:00 → 2011-05-03T00:00:00-08:00, a dateTime stays, anything else → unbound (no match).
+ * Partial dates thus compare at their first instant. Checked on Oxigraph 0.5 and Virtuoso 7.
  */
 export function dateValue(v: RDF.Variable): S.Expression {
-  const completed = (suffix: string): S.Expression => cast(XSD_DATETIME, op('concat', op('str', v), DF.literal(suffix)));
-  return op('coalesce', cast(XSD_DATETIME, v), completed('T00:00:00'), completed('-01T00:00:00'), completed('-01-01T00:00:00'));
+  const str = op('str', v);
+  const re = (pattern: string): S.Expression => op('regex', str, DF.literal(pattern));
+  // Month 01–12, day 01–31 and a valid clock, so that (almost) every string that passes is castable.
+  const Y = '-?[0-9]{4}';
+  const M = '(0[1-9]|1[0-2])';
+  const D = '(0[1-9]|[12][0-9]|3[01])';
+  const TZ = '(Z|[+-][0-9]{2}:[0-9]{2})';
+  const int = (n: number): RDF.Literal => DF.literal(String(n), DF.namedNode(XSD + 'integer'));
+  const cases: [string, S.Expression][] = [
+    [`^${Y}$`, op('concat', str, DF.literal('-01-01T00:00:00'))],
+    [`^${Y}-${M}$`, op('concat', str, DF.literal('-01T00:00:00'))],
+    [`^${Y}-${M}-${D}$`, op('concat', str, DF.literal('T00:00:00'))],
+    [`^[0-9]{4}-${M}-${D}${TZ}$`, op('concat', op('substr', str, int(1), int(10)), DF.literal('T00:00:00'), op('substr', str, int(11)))],
+    [`^${Y}-${M}-${D}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?${TZ}?$`, str],
+  ];
+  const lexical = cases.reduceRight<S.Expression>((otherwise, [pattern, then]) => op('if', re(pattern), then, otherwise), NO_DATE);
+  return cast(XSD_DATETIME, lexical);
 }
 
 const TO_SUFFIXES: [string, string][] = [

@@ -373,6 +373,8 @@ class Converter {
     if (typeof e !== 'object' || e === null) return null;
     const fc = e as S.FunctionCallExpression;
     const fn = fc.function as S.IriTerm | string;
+    const dv = this.dateValueVar(e);
+    if (dv) return dv;
     if (fc.type === 'functionCall' && fc.args.length === 1 && typeof fn === 'object' && fn.value.toLowerCase().startsWith(XSD.toLowerCase())) {
       return this.valueVar(fc.args[0] as S.Expression);
     }
@@ -380,6 +382,15 @@ class Converter {
       const vs = e.args.map((a) => this.castVar(a as S.Expression));
       if (vs.every((v) => v !== null && v.value === vs[0]!.value)) return vs[0]!;
     }
+    return null;
+  }
+
+  /** compileForm's dateValue: xsd:dateTime(IF(REGEX(STR(?v), …), …)) — the variable inside STR. */
+  private dateValueVar(e: S.Expression): S.VariableTerm | null {
+    const fc = e as S.FunctionCallExpression;
+    if (fc.type !== 'functionCall' || fc.args.length !== 1 || !isOp(fc.args[0], 'if')) return null;
+    const cond = fc.args[0].args[0];
+    if (isOp(cond, 'regex') && isOp(cond.args[0], 'str') && isVar(cond.args[0].args[0])) return cond.args[0].args[0];
     return null;
   }
 
