@@ -70,6 +70,8 @@ export interface OracleContext {
   executor: Executor;
   pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates'>;
   timeoutMs?: number;
+  /** Keep the topic entities among the answers (PathQuestion paths may end where they start); default false. */
+  keepTopic?: boolean;
 }
 
 const ZERO_TIMINGS: Timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
@@ -101,6 +103,7 @@ export function oracleRunner(ctx: OracleContext): ExampleRunner {
         compiled = compileForm(parseForm(gold), {
           ...(ctx.pack?.vocabularyNamespace ? { vocabularyNamespace: ctx.pack.vocabularyNamespace } : {}),
           ...(ctx.pack?.labelPredicates ? { labelPredicates: ctx.pack.labelPredicates } : {}),
+          excludeTopic: !ctx.keepTopic,
         });
       } catch (e) {
         const err = e as { code?: string; message?: string };

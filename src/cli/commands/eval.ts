@@ -31,6 +31,7 @@ interface EvalFlags {
   model?: string;
   beam?: string;
   oracle?: boolean;
+  keepTopic?: boolean;
   parser?: boolean; // --no-parser sets false
   fallback?: string;
   timeout?: string;
@@ -95,6 +96,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--model <dir>', 'parser model folder')
     .option('--beam <k>', 'beam size')
     .option('--oracle', 'execute the gold forms instead of generating (upper bound of store + compiler)')
+    .option('--keep-topic', 'oracle: keep the topic entities among the answers (PathQuestion answers may be the topic itself)')
     .option('--no-parser', 'fallback readers only')
     .option('--fallback <off|r1,r2>', "fallback readers: 'off' or a comma-separated list")
     .option('--timeout <ms>', 'time budget per question')
@@ -117,6 +119,7 @@ export const register: RegisterCommand = (program, io) => {
       if (limit !== undefined) examples = examples.slice(0, limit);
       const dataset = path.basename(flags.dataset);
       const mode = flags.oracle ? 'oracle' : 'pipeline';
+      if (flags.keepTopic && !flags.oracle) throw new AskgraphError('BAD_REQUEST', '--keep-topic applies to --oracle only');
 
       let runner: ExampleRunner;
       let close: () => Promise<void>;
@@ -125,7 +128,7 @@ export const register: RegisterCommand = (program, io) => {
         const packDir = isUrl ? undefined : flags.store;
         const pack = !isUrl && (packDir === undefined || fs.existsSync(path.join(packDir, 'pack.json'))) ? (await loadPack(packDir)).config : undefined;
         const executor = await openExecutor(flags.store);
-        runner = oracleRunner({ executor, ...(pack ? { pack } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+        runner = oracleRunner({ executor, ...(pack ? { pack } : {}), ...(timeoutMs ? { timeoutMs } : {}), keepTopic: flags.keepTopic === true });
         close = () => executor.close();
       } else {
         const gateway = await openGateway(flags);

@@ -8,6 +8,7 @@ import { register as importCommand } from './import';
 import { register as parseCommand } from './parse';
 import { register as loadCommand } from './load';
 import { register as runCommand } from './run';
+import { register as serveCommand } from './serve';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
@@ -21,4 +22,5 @@ export const COMMANDS: RegisterCommand[] = [
   parseCommand,
   loadCommand,
   runCommand,
+  serveCommand,
 ];
