@@ -168,6 +168,8 @@ class PipelineGateway implements Gateway {
     checkAskOptions(o);
     const deadline = t0 + o.timeoutMs;
     const left = () => Math.max(1, Math.floor(deadline - performance.now()));
+    // Unknown reader names are a bad request whether or not the fallback is reached.
+    const readers = o.fallback === 'off' ? [] : Array.isArray(o.fallback) ? readersByName(o.fallback) : defaultReaders();
     const trace: TraceEntry[] = [];
     const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
     let beam: Candidate[] = [];
@@ -193,6 +195,8 @@ class PipelineGateway implements Gateway {
     if (beam.length > 0) {
       const attempts = groundCandidates(beam, { index: this.index, relations: this.relations, vocabulary: this.vocabulary, vocabularyNamespace: this.pack.config.vocabularyNamespace, question: q }, o);
       let n = 0;
+      let exhausted = false;
+      const grounded = new Set<number>();
       for (;;) {
         const tgr = performance.now();
         let next: IteratorResult<GroundAttempt>;
@@ -203,8 +207,12 @@ class PipelineGateway implements Gateway {
           break;
         }
         timings.ground += performance.now() - tgr;
-        if (next.done) break;
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
         const a = next.value;
+        grounded.add(a.candidate.rank);
         if (n >= o.maxAttempts || performance.now() >= deadline) {
           trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: n >= o.maxAttempts ? `maxAttempts ${o.maxAttempts} reached` : 'time budget spent', timeMs: 0 });
           break;
@@ -240,6 +248,11 @@ class PipelineGateway implements Gateway {
         }
       }
       await attempts.return(undefined);
+      if (exhausted) {
+        for (const c of beam) {
+          if (!grounded.has(c.rank)) trace.push({ stage: 'ground', beamForm: c.text, outcome: 'empty', note: 'no grounding above the thresholds', timeMs: 0 });
+        }
+      }
       win = winners.sort((x, y) => y.attempt.score - x.attempt.score)[0];
     }
 
@@ -262,7 +275,6 @@ class PipelineGateway implements Gateway {
     // Fallback readers: evidence from the graph around the question's entities.
     if (o.fallback !== 'off' && performance.now() < deadline) {
       const tf = performance.now();
-      const readers = Array.isArray(o.fallback) ? readersByName(o.fallback) : defaultReaders();
       const topics = this.topics(q, beam);
       const scorer = this.generator?.score ? (question: string, forms: string[]) => this.generator!.score!(question, forms) : undefined;
       const chain = await runChain(readers, {

@@ -1,0 +1,175 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { packageRoot, type Candidate, type GenerateOptions, type GenerateResult } from '../../../src/core';
+import { parseSparql } from '../../../src/compile';
+import { parseForm } from '../../../src/form';
+import { beamPosterior, createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
+
+const NS = 'http://askgraph.dev/movies/relation/';
+const ENT = 'http://askgraph.dev/movies/entity/';
+
+/** A stand-in generator: returns a fixed beam per question (no model). */
+class FixedBeam implements ScoringGenerator {
+  readonly id = 'fixed-beam';
+  calls: { question: string; beam?: number }[] = [];
+  constructor(private readonly beams: Record<string, [string, number][]>) {}
+  async generate(question: string, opts: GenerateOptions = {}): Promise<GenerateResult> {
+    this.calls.push({ question, beam: opts.beam });
+    const forms = this.beams[question] ?? [];
+    const candidates: Candidate[] = forms.slice(0, opts.beam ?? 4).map(([text, logProb], rank) => ({ form: parseForm(text), text, logProb, rank }));
+    return { candidates, dropped: 0, timeMs: 0 };
+  }
+  async score(_q: string, forms: string[]): Promise<number[]> {
+    return forms.map(() => -1);
+  }
+}
+
+const BEAMS: Record<string, [string, number][]> = {
+  'who directed Forrest Gump': [['(JOIN (R directed_by) [ Forrest Gump ])', -0.05]],
+  'who directed Forest Gump': [['(JOIN (R directed_by) [ Forest Gump ])', -0.1]],
+  'who wrote Forrest Gump': [
+    ['(JOIN (R written_by) [ Nonexistent Film ])', -0.3],
+    ['(JOIN (R directed_by) [ Cast Away ])', -1.0],
+    ['(JOIN (R written_by) [ Forrest Gump ])', -1.2],
+  ],
+  'who is the director of Cast Away': [['(JOIN (R director) [ Cast Away ])', -0.2]],
+  'what is the airspeed of an unladen swallow': [['(JOIN (R has_airspeed) [ Unladen Swallow ])', -3]],
+  'who directed Forrest Gump" } UNION { ?s ?p ?o } #': [['(JOIN (R directed_by) [ Forrest Gump" } UNION { ?s ?p ?o } # ])', -0.2]],
+};
+
+describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generator)', function () {
+  this.timeout(60000);
+  let gateway: Gateway;
+  let generator: FixedBeam;
+  let cacheDir: string;
+
+  before(async () => {
+    cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-pipeline-'));
+    generator = new FixedBeam(BEAMS);
+    gateway = await createGateway({ store: path.join(packageRoot(), 'fixtures', 'graphs', 'movies-small.ttl'), generator, cacheDir });
+  });
+  after(async () => {
+    await gateway?.close();
+  });
+
+  it('answers from an exact beam form, with form, grounded form, SPARQL, trace, timings and confidence', async () => {
+    const a = await gateway.ask('who directed Forrest Gump');
+    assert.equal(a.source, 'parser');
+    assert.deepEqual(a.answers.map((x) => x.label), ['Robert Zemeckis']);
+    assert.equal(a.answers[0].value, ENT + 'Robert%20Zemeckis');
+    assert.equal(a.form, '(JOIN (R directed_by) [ Forrest Gump ])');
+    assert.equal(a.groundedForm, `(JOIN (R <${NS}directed_by>) <${ENT}Forrest%20Gump>)`);
+    assert.ok(a.sparql && a.sparql.includes(`<${ENT}Forrest%20Gump>`));
+    assert.deepEqual(a.trace.map((t) => [t.stage, t.outcome]), [['generate', 'answers'], ['execute', 'answers']]);
+    assert.ok(a.confidence > 0.6 && a.confidence <= 1);
+    assert.ok(a.timings.total >= a.timings.execute);
+    assert.equal(a.beam.length, 1);
+    assert.ok(gateway.version.startsWith(gateway.executor.id) && gateway.version.endsWith('fixed-beam'));
+  });
+
+  it('repairs a misspelt entity by entity retrieval, with a lower confidence than an exact match', async () => {
+    const exact = await gateway.ask('who directed Forrest Gump');
+    const a = await gateway.ask('who directed Forest Gump');
+    assert.deepEqual(a.answers.map((x) => x.label), ['Robert Zemeckis']);
+    assert.ok(a.trace.some((t) => t.note?.startsWith('entity')));
+    assert.ok(a.confidence < exact.confidence);
+  });
+
+  it('executes in order and the first non-empty form wins; every attempt is in the trace', async () => {
+    const a = await gateway.ask('who wrote Forrest Gump');
+    const exec = a.trace.filter((t) => t.stage === 'execute');
+    // beam 0 has no grounding at all (skipped); beam 1 (exact) runs first and answers
+    assert.equal(exec[0].beamForm, '(JOIN (R directed_by) [ Cast Away ])');
+    assert.equal(exec[0].outcome, 'answers');
+    assert.equal(exec.length, 1);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Robert Zemeckis']);
+    // best-of-n keeps executing and picks the best combined score among answering forms
+    const b = await gateway.ask('who wrote Forrest Gump', { strategy: 'best-of-n', bestOf: 2 });
+    assert.equal(b.trace.filter((t) => t.stage === 'execute' && t.outcome === 'answers').length, 2);
+    assert.equal(b.form, '(JOIN (R directed_by) [ Cast Away ])', 'higher log-prob wins');
+  });
+
+  it('repairs an unknown relation by relation retrieval around the grounded entity', async () => {
+    const a = await gateway.ask('who is the director of Cast Away');
+    assert.deepEqual(a.answers.map((x) => x.label), ['Robert Zemeckis']);
+    assert.ok(a.groundedForm?.includes(`<${NS}directed_by>`));
+    assert.ok(a.trace.some((t) => t.note?.startsWith('relation') && t.outcome === 'answers'));
+  });
+
+  it('honest no-answer: nothing executes and the fallback is off → source none, no answers', async () => {
+    const a = await gateway.ask('what is the airspeed of an unladen swallow', { fallback: 'off' });
+    assert.equal(a.source, 'none');
+    assert.deepEqual(a.answers, []);
+    assert.equal(a.confidence, 0);
+    assert.equal(a.form, null);
+    assert.equal(a.sparql, null);
+  });
+
+  it('calls the fallback chain when no form answers (fallback answers score ≤ 0.6, or none)', async () => {
+    const a = await gateway.ask('what is the airspeed of an unladen swallow');
+    assert.ok(a.trace.some((t) => t.stage === 'fallback'), 'the chain ran and is in the trace');
+    if (a.source === 'none') assert.deepEqual(a.answers, []);
+    else assert.ok(a.source.startsWith('fallback:') && a.confidence <= 0.6);
+  });
+
+  it('noParser goes straight to the fallback chain', async () => {
+    const before = generator.calls.length;
+    const a = await gateway.ask('who directed Forrest Gump', { noParser: true });
+    assert.equal(generator.calls.length, before);
+    assert.notEqual(a.source, 'parser');
+    assert.ok(a.trace.some((t) => t.stage === 'fallback'));
+  });
+
+  it('a label with quotes and braces cannot change the query (it is a term or nothing)', async () => {
+    const a = await gateway.ask('who directed Forrest Gump" } UNION { ?s ?p ?o } #', { fallback: 'off' });
+    for (const t of a.trace) {
+      if (!t.sparql) continue;
+      parseSparql(t.sparql);
+      assert.ok(!/UNION/.test(t.sparql), t.sparql);
+    }
+    assert.ok(a.answers.length <= 1);
+    if (a.answers.length) assert.equal(a.answers[0].label, 'Robert Zemeckis');
+  });
+
+  it('validates the question and the options', async () => {
+    await assert.rejects(gateway.ask('   '), (e: { code?: string }) => e.code === 'QUESTION_INVALID');
+    await assert.rejects(gateway.ask('x'.repeat(1001)), (e: { code?: string }) => e.code === 'INPUT_TOO_LARGE');
+    await assert.rejects(gateway.ask('who\u0000 directed'), (e: { code?: string }) => e.code === 'QUESTION_INVALID');
+    await assert.rejects(gateway.ask('who directed Forrest Gump', { beam: 0 }), (e: { code?: string }) => e.code === 'BAD_REQUEST');
+    await assert.rejects(gateway.ask('who directed Forrest Gump', { tE: 2 }), (e: { code?: string }) => e.code === 'BAD_REQUEST');
+    await assert.rejects(gateway.ask('who directed Forrest Gump', { fallback: ['no-such-reader'] }), (e: { code?: string }) => e.code === 'BAD_REQUEST');
+    const a = await gateway.ask('who directed\tForrest Gump\n', { beam: 2 });
+    assert.equal(a.question, 'who directed Forrest Gump');
+    assert.equal(generator.calls.at(-1)?.beam, 2);
+  });
+
+  it('parse and compile for the server', async () => {
+    const p = await gateway.parse('who directed Forrest Gump', { beam: 1 });
+    assert.deepEqual(p.candidates.map((c) => c.form), ['(JOIN (R directed_by) [ Forrest Gump ])']);
+    const c = gateway.compile('(JOIN (R directed_by) [ Forrest Gump ])');
+    assert.equal(c.kind, 'select');
+    assert.ok(c.sparql.includes(`<${NS}directed_by>`));
+    assert.throws(() => gateway.compile('(JOIN (R directed_by'), (e: { code?: string }) => e.code === 'FORM_SYNTAX');
+  });
+
+  it('reuses the entity index cache on the next gateway (loads, does not rebuild)', async () => {
+    const files = fs.readdirSync(cacheDir).filter((f) => f.startsWith('entity-index-'));
+    assert.equal(files.length, 1);
+    const t = Date.now();
+    const g2 = await createGateway({ store: path.join(packageRoot(), 'fixtures', 'graphs', 'movies-small.ttl'), generator, cacheDir });
+    try {
+      assert.equal(g2.index.size, gateway.index.size);
+      assert.deepEqual((await g2.ask('who directed Forrest Gump')).answers.map((x) => x.label), ['Robert Zemeckis']);
+    } finally {
+      await g2.close();
+    }
+    assert.ok(Date.now() - t < 30000);
+  });
+
+  it('beam posterior is a softmax weight', () => {
+    assert.ok(Math.abs(beamPosterior(-1, [-1, -1]) - 0.5) < 1e-9);
+    assert.ok(beamPosterior(0, [0, -10]) > 0.99);
+  });
+});
