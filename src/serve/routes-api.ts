@@ -1,5 +1,6 @@
 import express, { type Request, type Response, Router } from 'express';
 import { AskgraphError } from '../core';
+import { DEFAULT_BEAM } from './stages';
 import { askCached, type ServeContext, withDeadline } from './context';
 import { parseFormBody } from './form-body';
 import { toQald } from './qald';
@@ -55,14 +56,25 @@ export function apiRouter(ctx: ServeContext): Router {
     const question = checkQuestion(body.question, maxQ);
     res.locals.questionLength = question.length;
     const ms = ctx.config.timeouts.requestMs;
-    const out = await withDeadline(ctx.gateway.parse(question, { beam: body.beam }), ms, 'REQUEST_TIMEOUT', 'parsing the question');
-    if (!res.headersSent) res.json(out);
+    const beam = body.beam ?? DEFAULT_BEAM;
+    const out = await withDeadline(ctx.gateway.parse(question, { beam }), ms, 'REQUEST_TIMEOUT', 'parsing the question');
+    // the JSON of `askgraph parse --json`
+    if (!res.headersSent) {
+      res.json({
+        question: out.question,
+        model: ctx.gateway.generator?.id ?? null,
+        beam,
+        timeMs: Math.round(out.timeMs * 10) / 10,
+        candidates: out.candidates.map((c) => ({ rank: c.rank, form: c.form, logProb: c.logProb })),
+      });
+    }
   });
 
   r.post('/v1/compile', json, async (req, res) => {
     const body = validate(CompileBodySchema, req.body, 'request body (expected JSON {form})');
-    const out = await withDeadline(Promise.resolve(ctx.gateway.compile(body.form)), ctx.config.timeouts.requestMs, 'REQUEST_TIMEOUT', 'compiling');
-    if (!res.headersSent) res.json(out);
+    const c = await withDeadline(Promise.resolve(ctx.gateway.compile(body.form)), ctx.config.timeouts.requestMs, 'REQUEST_TIMEOUT', 'compiling');
+    // the JSON of `askgraph compile --json`
+    if (!res.headersSent) res.json({ sparql: c.sparql, kind: c.kind, answerVar: c.answerVar, topicEntities: c.topicEntities });
   });
 
   r.post('/v1/diff', json, async (req, res) => {

@@ -6,7 +6,7 @@ import { queryKind } from '../compile';
 import { parseForm } from '../form';
 // The form diff lives in src/form/diff.ts (CONTRACTS: "diff in src/form/diff.ts"); `askgraph diff` imports it the same way.
 import { diffForms, type FormDiff } from '../form/diff';
-import { createGateway } from '../pipeline';
+import { ASK_DEFAULTS, createGateway } from '../pipeline';
 import type { ServeGateway } from './gateway';
 
 export type ReadQueryKind = 'select' | 'ask' | 'construct' | 'describe';
@@ -30,3 +30,6 @@ export function diffFormsText(a: string, b: string): FormDiff {
 export async function openGateway(cfg: { store?: string; model?: string; pack?: string }): Promise<ServeGateway> {
   return createGateway({ store: cfg.store, model: cfg.model, pack: cfg.pack });
 }
+
+/** The parser's default beam width (reported by /v1/parse when the request gives none). */
+export const DEFAULT_BEAM: number = ASK_DEFAULTS.beam;

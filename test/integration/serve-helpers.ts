@@ -179,12 +179,14 @@ export function standInGateway(executor: Executor = new InProcessExecutor()): St
       };
     },
     async parse(question: string, opts: { beam?: number } = {}) {
-      return { question, beam: opts.beam ?? 5, candidates: [{ text: `(JOIN (R directed_by) [ ${question} ])`, logProb: -0.1, rank: 0 }] };
+      const n = opts.beam ?? 4;
+      const rels = ['directed_by', 'written_by', 'starred_actors'].slice(0, n);
+      return { question, timeMs: 0.5, candidates: rels.map((r, rank) => ({ form: `(JOIN (R ${r}) [ ${question} ])`, logProb: -0.1 - rank, rank })) };
     },
     compile(formText: string) {
       const m = /^\(JOIN \(R directed_by\) \[ (.*) \]\)$/s.exec(formText.trim());
       if (!m) throw new AskgraphError('FORM_SYNTAX', 'stand-in compiler only knows (JOIN (R directed_by) [ X ])', { details: { line: 1, column: 1 } });
-      return { sparql: directorQuery(m[1]), answerVar: 'x', kind: 'select', topicEntities: [] };
+      return { sparql: directorQuery(m[1]), answerVar: 'x', kind: 'select' as const, topicEntities: [] };
     },
     async close() {},
   };

@@ -96,9 +96,12 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
     const p = await postJson(srv.url + '/v1/parse', { question: 'who directed Heat', beam: 3 });
     assert.equal(p.status, 200);
     assert.equal(p.body.beam, 3);
+    assert.deepEqual(Object.keys(p.body), ['question', 'model', 'beam', 'timeMs', 'candidates']);
+    assert.deepEqual(p.body.candidates[1], { rank: 1, form: '(JOIN (R written_by) [ who directed Heat ])', logProb: -1.1 });
     const c = await postJson(srv.url + '/v1/compile', { form: '(JOIN (R directed_by) [ Heat ])' });
     assert.equal(c.status, 200);
     assert.match(c.body.sparql, /SELECT DISTINCT \?x/);
+    assert.deepEqual(Object.keys(c.body), ['sparql', 'kind', 'answerVar', 'topicEntities']);
     const bad = await postJson(srv.url + '/v1/compile', { form: '(JOIN' });
     assertError(bad, 400, 'FORM_SYNTAX');
     assert.deepEqual(bad.body.error.details, { line: 1, column: 1 });

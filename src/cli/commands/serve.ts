@@ -1,0 +1,53 @@
+import pino from 'pino';
+import { loadServeConfig, startServer, type RunningServer } from '../../serve';
+import { writeLine } from '../io';
+import type { RegisterCommand } from './index';
+
+const ENV_HELP = `
+Configuration (lowest precedence first): defaults < JSON file (--config FILE or ASKGRAPH_CONFIG)
+< environment < flags. The file holds the same keys as the schema, e.g.
+  {"port": 8080, "apiKeys": ["…"], "rateLimit": {"perMinute": 600, "burst": 60},
+   "cors": {"origins": ["https://qa.example.org"]}, "cache": {"max": 1000, "ttlMs": 300000},
+   "limits": {"bodyBytes": 65536, "questionChars": 1000},
+   "timeouts": {"requestMs": 30000, "queryMs": 10000, "maxQueryMs": 60000}, "logLevel": "info"}
+Environment: ASKGRAPH_PORT, ASKGRAPH_HOST, ASKGRAPH_STORE, ASKGRAPH_MODEL, ASKGRAPH_PACK,
+  ASKGRAPH_API_KEYS (comma-separated), ASKGRAPH_CORS_ORIGINS (comma-separated, * = any),
+  ASKGRAPH_RATE_LIMIT_PER_MINUTE (0 = off), ASKGRAPH_RATE_LIMIT_BURST, ASKGRAPH_CACHE_MAX (0 = off),
+  ASKGRAPH_CACHE_TTL_MS, ASKGRAPH_BODY_LIMIT_BYTES, ASKGRAPH_QUESTION_MAX_CHARS,
+  ASKGRAPH_REQUEST_TIMEOUT_MS, ASKGRAPH_QUERY_TIMEOUT_MS, ASKGRAPH_MAX_QUERY_TIMEOUT_MS, ASKGRAPH_LOG_LEVEL.
+Logs: JSON lines (pino) on stdout, one per request at info with request id, route, status, duration
+and question length; question text only at debug.`;
+
+/**
+ * `askgraph serve`: the HTTP gateway (API, SPARQL endpoint, web inspector) until SIGINT/SIGTERM.
+ * The action resolves when the server has shut down, so `main` returns normally.
+ */
+export const register: RegisterCommand = (program, io) => {
+  program
+    .command('serve')
+    .description('serve the HTTP API, the read-only SPARQL endpoint and the web inspector')
+    .option('--port <n>', 'port (default 8080; 0 = any free port)')
+    .option('--host <addr>', 'address to listen on (default 127.0.0.1)')
+    .option('--store <dir|url>', 'pack dir, store dir / snapshot, or SPARQL endpoint URL (default: the embedded movies store)')
+    .option('--model <dir>', 'parser model folder (default: the pack\'s model)')
+    .option('--pack <dir>', 'knowledge pack folder (pack.json)')
+    .option('--config <file>', 'JSON config file')
+    .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent')
+    .addHelpText('after', ENV_HELP)
+    .action(async (opts: { port?: string; host?: string; store?: string; model?: string; pack?: string; config?: string; logLevel?: string }) => {
+      const config = loadServeConfig(opts, io.env);
+      // request logs go to the command's stdout (JSON lines), messages for people to stderr
+      const logger = pino({ level: config.logLevel, base: { service: 'askgraph' } }, io.stdout as unknown as pino.DestinationStream);
+      const server: RunningServer = await startServer(config, { logger });
+      writeLine(io.stderr, `askgraph: serving ${server.url} (store ${server.gateway.executor.id}); inspector at ${server.url}/`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void server.close().then(resolve, resolve);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
+};

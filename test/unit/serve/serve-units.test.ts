@@ -1,0 +1,213 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AskgraphError, type Answer } from '../../../src/core';
+import { AnswerCache, answerCacheKey, canonicalJson } from '../../../src/serve/cache';
+import { configFromEnv, loadServeConfig, parseServeConfig } from '../../../src/serve/config';
+import { decodeText, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
+import { toHttpError } from '../../../src/serve/http-errors';
+import { Histogram, ServeMetrics } from '../../../src/serve/metrics';
+import { toQald } from '../../../src/serve/qald';
+import { TokenBuckets } from '../../../src/serve/rate-limit';
+import { checkQuestion } from '../../../src/serve/schemas';
+import { ntTerm, selectToCsv, selectToJson, selectToTsv, selectToXml } from '../../../src/serve/sparql-results';
+
+describe('serve units', () => {
+  describe('config', () => {
+    it('defaults are loopback, 8080, 64 KB bodies, 1,000-character questions, cache and rate limit on, no keys, no CORS', () => {
+      const c = parseServeConfig({});
+      assert.equal(c.host, '127.0.0.1');
+      assert.equal(c.port, 8080);
+      assert.equal(c.limits.bodyBytes, 65536);
+      assert.equal(c.limits.questionChars, 1000);
+      assert.deepEqual(c.apiKeys, []);
+      assert.deepEqual(c.cors.origins, []);
+      assert.ok(c.cache.max > 0 && c.rateLimit.perMinute > 0);
+    });
+    it('precedence: file < environment < flags; nested objects merge', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-cfg-'));
+      const file = path.join(dir, 'c.json');
+      fs.writeFileSync(file, JSON.stringify({ port: 1111, host: '0.0.0.0', cache: { max: 5 }, apiKeys: ['file-key-123'] }));
+      try {
+        const c = loadServeConfig({ config: file, port: '3333' }, { ASKGRAPH_PORT: '2222', ASKGRAPH_HOST: '127.0.0.2', ASKGRAPH_CACHE_TTL_MS: '99', ASKGRAPH_CORS_ORIGINS: 'https://a.example, https://b.example' });
+        assert.equal(c.port, 3333);
+        assert.equal(c.host, '127.0.0.2');
+        assert.deepEqual(c.cache, { max: 5, ttlMs: 99 });
+        assert.deepEqual(c.apiKeys, ['file-key-123']);
+        assert.deepEqual(c.cors.origins, ['https://a.example', 'https://b.example']);
+        const viaEnv = loadServeConfig({}, { ASKGRAPH_CONFIG: file });
+        assert.equal(viaEnv.port, 1111);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+    it('invalid values fail naming the key', () => {
+      assert.throws(() => parseServeConfig({ port: 70000 }), (e: AskgraphError) => e.code === 'BAD_REQUEST' && /port/.test(e.message));
+      assert.throws(() => parseServeConfig({ apiKeys: ['short'] }), /apiKeys\.0/);
+      assert.throws(() => parseServeConfig({ limits: { bodyBytes: 10 } }), /limits\.bodyBytes/);
+      assert.throws(() => parseServeConfig({ typo: 1 }), /typo|Unrecognized/);
+      assert.throws(() => configFromEnv({ ASKGRAPH_PORT: 'eighty' }), /ASKGRAPH_PORT/);
+      assert.throws(() => loadServeConfig({ config: '/nonexistent/askgraph.json' }, {}), /cannot read config file/);
+    });
+  });
+
+  describe('answer cache', () => {
+    const answer = { question: 'q' } as Answer;
+    it('the key is canonical in option order and differs by question, options, version and store', () => {
+      const k = (o: object, v = 'v1', s = 'store', q = 'who directed Heat') => answerCacheKey({ version: v, storeId: s, question: q, options: o });
+      assert.equal(k({ beam: 3, noParser: true }), k({ noParser: true, beam: 3 }));
+      assert.equal(k({ beam: undefined }), k({}));
+      const keys = [k({}), k({ beam: 3 }), k({ beam: 4 }), k({ fallback: 'off' }), k({ fallback: ['a'] }), k({}, 'v2'), k({}, 'v1', 'other'), k({}, 'v1', 'store', 'who directed heat')];
+      assert.equal(new Set(keys).size, keys.length);
+      assert.equal(canonicalJson({ b: [1, { d: 1, c: 2 }], a: null }), '{"a":null,"b":[1,{"c":2,"d":1}]}');
+    });
+    it('LRU evicts the least recently used entry; max 0 disables it', () => {
+      const c = new AnswerCache({ max: 2, ttlMs: 60_000 });
+      c.set('a', answer);
+      c.set('b', answer);
+      c.get('a');
+      c.set('c', answer);
+      assert.ok(c.get('a') && c.get('c'));
+      assert.equal(c.get('b'), undefined);
+      const off = new AnswerCache({ max: 0, ttlMs: 1 });
+      off.set('a', answer);
+      assert.equal(off.get('a'), undefined);
+      assert.equal(off.enabled, false);
+    });
+  });
+
+  describe('token bucket', () => {
+    it('allows a burst, then refills at perMinute/60 per second, per key', () => {
+      let now = 0;
+      const b = new TokenBuckets({ perMinute: 60, burst: 2 }, () => now);
+      assert.equal(b.take('k'), 0);
+      assert.equal(b.take('k'), 0);
+      const wait = b.take('k');
+      assert.ok(wait > 0 && wait <= 1000, String(wait));
+      assert.equal(b.take('other'), 0);
+      now += 1000;
+      assert.equal(b.take('k'), 0);
+      assert.ok(b.take('k') > 0);
+      now += 60_000;
+      assert.equal(b.take('k'), 0);
+      assert.equal(b.take('k'), 0);
+      assert.ok(b.take('k') > 0, 'never more than the burst');
+    });
+    it('perMinute 0 turns it off', () => {
+      const b = new TokenBuckets({ perMinute: 0, burst: 1 });
+      for (let i = 0; i < 100; i++) assert.equal(b.take('k'), 0);
+    });
+  });
+
+  describe('lenient form bodies (GERBIL QA)', () => {
+    it('urlencoded: + and %XX, UTF-8 when valid, latin1 otherwise, declared charset honoured', () => {
+      assert.deepEqual(parseUrlEncoded(Buffer.from('query=who+directed+Beyonc%C3%A9%3F&lang=en')), { query: 'who directed Beyoncé?', lang: 'en' });
+      assert.deepEqual(parseUrlEncoded(Buffer.from('query=Beyonc%E9')), { query: 'Beyoncé' });
+      assert.deepEqual(parseUrlEncoded(Buffer.from([0x71, 0x3d, 0x42, 0xe9])), { q: 'Bé' }); // raw latin1 byte
+      assert.deepEqual(parseUrlEncoded(Buffer.from('q=%E9'), 'iso-8859-1'), { q: 'é' });
+      assert.deepEqual(parseUrlEncoded(Buffer.from('a=1&a=2&b&=x')), { a: '1', b: '', '': 'x' });
+      assert.equal(decodeText(Buffer.from('é', 'utf8')), 'é');
+    });
+    it('multipart/form-data with CRLF boundaries, per-part charset, first value wins', () => {
+      const body = Buffer.concat([
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="query"\r\n\r\nwho directed Beyonc'),
+        Buffer.from([0xe9]),
+        Buffer.from('\r\n--XyZ\r\nContent-Disposition: form-data; name="lang"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nen\r\n--XyZ--\r\n'),
+      ]);
+      assert.deepEqual(parseMultipart(body, 'XyZ'), { query: 'who directed Beyoncé', lang: 'en' });
+      assert.deepEqual(parseFormBody(body, 'multipart/form-data; boundary="XyZ"'), { query: 'who directed Beyoncé', lang: 'en' });
+      assert.throws(() => parseMultipart(Buffer.from('garbage'), 'XyZ'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
+      assert.throws(() => parseFormBody(Buffer.from('x'), 'multipart/form-data'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
+    });
+    it('JSON bodies: string fields only; malformed JSON is BAD_REQUEST', () => {
+      assert.deepEqual(parseFormBody(Buffer.from('{"query":"q","n":1}'), 'application/json'), { query: 'q' });
+      assert.throws(() => parseFormBody(Buffer.from('{'), 'application/json'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
+    });
+  });
+
+  describe('SPARQL result formats', () => {
+    const r = {
+      vars: ['s', 'o'],
+      rows: [
+        { s: { type: 'uri' as const, value: 'http://x/a b' }, o: { type: 'literal' as const, value: 'say "hi",\nok', lang: 'en' } },
+        { s: { type: 'bnode' as const, value: 'b0' }, o: { type: 'literal' as const, value: '7', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } },
+        { s: { type: 'uri' as const, value: 'http://x/c' } },
+      ],
+    };
+    it('JSON: W3C shape, xml:lang, datatype, unbound variables omitted', () => {
+      const j = JSON.parse(selectToJson(r));
+      assert.deepEqual(j.head.vars, ['s', 'o']);
+      assert.deepEqual(j.results.bindings[0].o, { type: 'literal', value: 'say "hi",\nok', 'xml:lang': 'en' });
+      assert.deepEqual(j.results.bindings[1].o, { type: 'literal', value: '7', datatype: 'http://www.w3.org/2001/XMLSchema#integer' });
+      assert.deepEqual(Object.keys(j.results.bindings[2]), ['s']);
+    });
+    it('XML escapes markup; CSV quotes; TSV uses N-Triples terms', () => {
+      const x = selectToXml({ vars: ['v'], rows: [{ v: { type: 'literal', value: '</literal><evil/>&' } }] });
+      assert.ok(x.includes('<literal>&lt;/literal&gt;&lt;evil/&gt;&amp;</literal>'));
+      assert.equal(selectToCsv(r), 's,o\r\nhttp://x/a b,"say ""hi"",\nok"\r\n_:b0,7\r\nhttp://x/c,\r\n');
+      assert.equal(selectToTsv(r), '?s\t?o\n<http://x/a\\u0020b>\t"say \\"hi\\",\\nok"@en\n_:b0\t"7"^^<http://www.w3.org/2001/XMLSchema#integer>\n<http://x/c>\t\n');
+      assert.equal(ntTerm({ type: 'uri', value: 'http://x/<>' }), '<http://x/\\u003C\\u003E>');
+    });
+  });
+
+  it('QALD-JSON: uri / literal / boolean answers', () => {
+    const base = { question: 'q', form: null, groundedForm: null, sparql: 'SELECT …', source: 'parser', confidence: 1, beam: [], trace: [], timings: { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 } } as unknown as Answer;
+    const u = toQald({ ...base, answers: [{ value: 'http://x/a', label: 'A', type: 'uri' }] });
+    assert.deepEqual(u.questions[0].answers[0], { head: { vars: ['uri'] }, results: { bindings: [{ uri: { type: 'uri', value: 'http://x/a' } }] } });
+    assert.deepEqual(u.questions[0].query, { sparql: 'SELECT …' });
+    const l = toQald({ ...base, answers: [{ value: '3', label: null, type: 'literal', datatype: 'http://www.w3.org/2001/XMLSchema#integer' }] }, { id: '7' });
+    assert.equal(l.questions[0].id, '7');
+    assert.deepEqual(l.questions[0].answers[0], { head: { vars: ['literal'] }, results: { bindings: [{ literal: { type: 'literal', value: '3', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } }] } });
+    const b = toQald({ ...base, sparql: null, answers: [{ value: 'true', label: null, type: 'literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean' }] });
+    assert.deepEqual(b.questions[0].answers[0], { head: {}, boolean: true });
+    assert.deepEqual(b.questions[0].query, {});
+    const none = toQald({ ...base, answers: [] });
+    assert.deepEqual(none.questions[0].answers[0], { head: { vars: ['uri'] }, results: { bindings: [] } });
+  });
+
+  it('errors → HTTP: AskgraphError keeps code/status, body-parser errors are mapped, unknown errors hide their message', () => {
+    const a = toHttpError(new AskgraphError('UPDATE_FORBIDDEN', 'no'));
+    assert.equal(a.status, 403);
+    assert.deepEqual(a.body, { error: { code: 'UPDATE_FORBIDDEN', message: 'no' } });
+    const big = toHttpError(Object.assign(new Error('request entity too large'), { type: 'entity.too.large', status: 413 }));
+    assert.equal(big.status, 413);
+    assert.equal(big.body.error.code, 'INPUT_TOO_LARGE');
+    const json = toHttpError(Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed' }));
+    assert.equal(json.status, 400);
+    const boom = toHttpError(new TypeError('secret internals at /srv/x.js:1:2'));
+    assert.equal(boom.status, 500);
+    assert.deepEqual(boom.body, { error: { code: 'INTERNAL', message: 'internal server error' } });
+    assert.equal(boom.internal, true);
+  });
+
+  it('question checks: trimmed, non-empty, length limit with 413', () => {
+    assert.equal(checkQuestion('  who?  ', 10), 'who?');
+    assert.throws(() => checkQuestion(' \n ', 10), (e: AskgraphError) => e.code === 'QUESTION_INVALID');
+    assert.throws(() => checkQuestion('x'.repeat(11), 10), (e: AskgraphError) => e.code === 'INPUT_TOO_LARGE' && e.status === 413);
+  });
+
+  it('metrics: Prometheus text with escaped labels, cumulative buckets, fallback rate', () => {
+    const m = new ServeMetrics();
+    m.requests.inc({ route: '/v1/ask', method: 'GET', status: '200' });
+    m.requests.inc({ route: '/v1/ask', method: 'GET', status: '200' });
+    m.errors.inc({ code: 'a"b\\c\nd' });
+    m.answers.inc({ source: 'parser' }, 3);
+    m.answers.inc({ source: 'fallback' });
+    const text = m.expose();
+    assert.match(text, /^askgraph_http_requests_total\{method="GET",route="\/v1\/ask",status="200"\} 2$/m);
+    assert.match(text, /^askgraph_errors_total\{code="a\\"b\\\\c\\nd"\} 1$/m);
+    assert.match(text, /^askgraph_fallback_rate 0\.25$/m);
+    assert.match(text, /^# TYPE askgraph_http_request_duration_seconds histogram$/m);
+    const h = new Histogram('h', 'help', [0.1, 1]);
+    h.observe({}, 0.05);
+    h.observe({}, 0.5);
+    h.observe({}, 5);
+    const ht = h.expose();
+    assert.match(ht, /^h_bucket\{le="0\.1"\} 1$/m);
+    assert.match(ht, /^h_bucket\{le="1"\} 2$/m);
+    assert.match(ht, /^h_bucket\{le="\+Inf"\} 3$/m);
+    assert.match(ht, /^h_sum 5\.55$/m);
+    assert.match(ht, /^h_count 3$/m);
+  });
+});
