@@ -32,6 +32,12 @@ export interface BeamOptions {
    * raw sums). With alpha = 0 the search stops exactly when no live beam can beat the k-th finished one.
    */
   lengthPenalty?: number;
+  /**
+   * Score with the constrained distribution: each step's log-probs renormalised over the allowed
+   * tokens (log p(t) - log sum_allowed p), so tokens the grammar forces cost nothing (measured on a
+   * weak tiny model: it removes the bias towards cut-short entity spans that raw sums have).
+   */
+  renormalize?: boolean;
 }
 
 export interface Hypothesis {
@@ -73,8 +79,10 @@ export async function beamSearch(
     const cands: { b: number; t: number; logProb: number; score: number }[] = [];
     for (let b = 0; b < live.length; b++) {
       const row = b * V;
-      for (const t of constraint.allowed(live[b].state, budget)) {
-        const lp = logp[row + t];
+      const allowed = constraint.allowed(live[b].state, budget);
+      const norm = opts.renormalize ? logMass(logp, row, allowed) : 0;
+      for (const t of allowed) {
+        const lp = logp[row + t] - norm;
         if (!(lp > -Infinity)) continue; // NaN or -Infinity
         const logProb = live[b].logProb + lp;
         cands.push({ b, t, logProb, score: rank(logProb, live[b].tokens.length + 1) });
@@ -110,13 +118,16 @@ export async function beamSearch(
 
 /**
  * Teacher-forced log-probabilities of target sequences (eos appended) for one source: runs all
- * sequences as one batch through the step decoder. Sequences must be non-empty.
+ * sequences as one batch through the step decoder. Sequences must be non-empty. `normalizer(b, step,
+ * logp, offset)` may return a log-normaliser subtracted from that step's log-prob (e.g. the log of the
+ * probability mass of the grammar-allowed tokens, to score with the constrained distribution).
  */
 export async function teacherForce(
   decoder: StepDecoder,
   sequences: readonly (readonly number[])[],
   bos: number,
   eos: number,
+  normalizer?: (b: number, step: number, logp: Float32Array, offset: number) => number,
 ): Promise<number[]> {
   const V = decoder.vocabSize;
   const seqs = sequences.map((s) => [...s, eos]);
@@ -127,10 +138,20 @@ export async function teacherForce(
   for (let step = 0; step < maxLen; step++) {
     const logp = await decoder.step(last, step);
     for (let b = 0; b < n; b++) {
-      if (step < seqs[b].length) total[b] += logp[b * V + seqs[b][step]];
+      if (step < seqs[b].length) total[b] += logp[b * V + seqs[b][step]] - (normalizer ? normalizer(b, step, logp, b * V) : 0);
     }
     // Sequences that ended keep feeding eos; their further outputs are ignored.
     last = seqs.map((s) => (step < s.length ? s[step] : eos));
   }
   return total;
+}
+
+/** log sum_{t in allowed} exp(logp[offset + t]) (0 if nothing is allowed). */
+export function logMass(logp: Float32Array, offset: number, allowed: readonly number[]): number {
+  let m = -Infinity;
+  for (const t of allowed) if (logp[offset + t] > m) m = logp[offset + t];
+  if (m === -Infinity) return 0;
+  let sum = 0;
+  for (const t of allowed) sum += Math.exp(logp[offset + t] - m);
+  return m + Math.log(sum);
 }

@@ -39,6 +39,12 @@ export interface ConstraintOptions {
    * whitespace pieces ("▁") cannot be closed. Without it every piece counts as text.
    */
   sourcePieces?: readonly string[];
+  /**
+   * With sourcePieces: a span must start and end at word boundaries (default true) — entity mentions
+   * are whole words, so `[ Teres ]` for "Teresa" is never offered. A boundary is the start/end of the
+   * question, a piece starting with "▁", or a non-alphanumeric character on either side.
+   */
+  wordBoundaries?: boolean;
 }
 
 // Stack items (what is still expected), top of stack = last element.
@@ -95,8 +101,13 @@ export class GrammarConstraint {
   private readonly src: readonly number[];
   private readonly copyable: readonly boolean[];
   private readonly hasText: readonly boolean[];
+  /** A span may start at p / end after p. */
+  private readonly canStart: readonly boolean[];
+  private readonly canEnd: readonly boolean[];
   private readonly startIds: readonly number[];
   private readonly startPositions = new Map<number, number[]>();
+  /** Tokens needed right after '[': the shortest closable span plus ']'. */
+  private readonly startNeed: number;
 
   constructor(
     readonly vocab: TargetVocabulary,
@@ -147,20 +158,38 @@ export class GrammarConstraint {
       const p = opts.sourcePieces?.[i];
       return p === undefined ? true : p.replace(/[▁\s]/g, '').length > 0;
     });
+    const pcs = opts.sourcePieces;
+    const useWords = pcs !== undefined && pcs.length >= sourceIds.length && opts.wordBoundaries !== false;
+    const alnum = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
+    const first = (p: number): string | undefined => (pcs?.[p] ?? '').replace(/^▁+/, '')[0];
+    const lastCh = (p: number): string | undefined => {
+      const x = pcs?.[p] ?? '';
+      return x.length ? x[x.length - 1] : undefined;
+    };
+    // boundary between piece p-1 and piece p
+    const boundary = (p: number): boolean =>
+      !useWords || p <= 0 || p >= sourceIds.length || pcs![p].startsWith('▁') || !alnum(lastCh(p - 1)) || !alnum(first(p));
+    this.canStart = sourceIds.map((_, p) => boundary(p));
+    this.canEnd = sourceIds.map((_, p) => boundary(p + 1));
+    let startNeed = 1e9;
     for (let p = 0; p < sourceIds.length; p++) {
-      if (!this.copyable[p]) continue;
+      if (!this.copyable[p] || !this.canStart[p]) continue;
+      const c = this.closeCost(p, false);
+      if (c >= 1e9) continue;
+      startNeed = Math.min(startNeed, 1 + c);
       const id = sourceIds[p];
       const list = this.startPositions.get(id);
       if (list) list.push(p);
       else this.startPositions.set(id, [p]);
     }
     this.startIds = [...this.startPositions.keys()].sort((a, b) => a - b);
+    this.startNeed = startNeed;
 
     // Minimal completion costs. A relation needs 1 token if any relation is allowed (else it cannot complete).
     const INF = 1e9;
     const relCost = rels.length > 0 ? 1 : INF;
     const litCost = this.literalIds.length > 0 ? 1 : INF;
-    const exprCost = this.startIds.length > 0 ? 3 : INF;
+    const exprCost = this.startIds.length > 0 ? 1 + startNeed : INF;
     const heads: [Operator, number][] = [
       ['JOIN', relCost + exprCost],
       ['AND', 2 * exprCost],
@@ -205,7 +234,7 @@ export class GrammarConstraint {
       const next = new Set<number>();
       for (const p of s.copy) if (p + 1 < this.src.length && this.copyable[p + 1]) next.add(this.src[p + 1]);
       const out = [...next].sort((a, b) => a - b);
-      if (s.text) out.push(this.rbrack);
+      if (s.text && s.copy.some((p) => this.canEnd[p])) out.push(this.rbrack);
       return out;
     }
     if (s.stack.length === 0) return [this.eos];
@@ -243,7 +272,7 @@ export class GrammarConstraint {
     if (s.done) return bad();
     if (s.copy !== null) {
       if (t === this.rbrack) {
-        if (!s.text || s.copy.length === 0) return bad();
+        if (!s.text || s.copy.length === 0 || !s.copy.some((p) => this.canEnd[p])) return bad();
         return this.make(s.stack, null, false);
       }
       let positions: number[];
@@ -310,21 +339,30 @@ export class GrammarConstraint {
   private make(stack: readonly number[], copy: readonly number[] | null, text: boolean): ConstraintState {
     let need = 1; // eos
     for (const item of stack) need += this.cost[item];
-    if (copy !== null) need += text ? 1 : copy.length === 0 ? 2 : this.copyNeed(copy);
+    if (copy !== null) need += this.copyNeed(copy, text);
     return { stack, copy, text, done: false, need };
   }
 
-  /** Tokens needed to close a span with no text yet: the pieces up to the nearest text piece, then ']'. */
-  private copyNeed(copy: readonly number[]): number {
-    let best = 1e9;
-    for (const p of copy) {
-      for (let q = p + 1, n = 1; q < this.src.length && this.copyable[q]; q++, n++) {
-        if (this.hasText[q]) {
-          best = Math.min(best, n + 1);
-          break;
-        }
+  /**
+   * Tokens needed to close a span whose last copied piece is at p: the pieces up to the nearest
+   * position where it may end (with some text by then), plus ']'.
+   */
+  private closeCost(p: number, text: boolean): number {
+    let t = text || this.hasText[p];
+    for (let q = p, n = 0; q < this.src.length; q++, n++) {
+      if (q > p) {
+        if (!this.copyable[q]) break;
+        t = t || this.hasText[q];
       }
+      if (t && this.canEnd[q]) return n + 1;
     }
+    return 1e9;
+  }
+
+  private copyNeed(copy: readonly number[], text: boolean): number {
+    if (copy.length === 0) return this.startNeed;
+    let best = 1e9;
+    for (const p of copy) best = Math.min(best, this.closeCost(p, text));
     return best;
   }
 }

@@ -9,7 +9,7 @@ export {
   type ConstraintOptions,
   type ConstraintState,
 } from './constraint';
-export { beamSearch, teacherForce, type StepDecoder, type BeamOptions, type Hypothesis } from './beam';
+export { beamSearch, teacherForce, logMass, type StepDecoder, type BeamOptions, type Hypothesis } from './beam';
 export {
   loadParser,
   clearParserCache,

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { AskgraphError, Candidate, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir } from '../core';
 import { canonicalText, parseForm, printForm, printLiteral } from '../form';
-import { beamSearch, StepDecoder, teacherForce } from './beam';
+import { beamSearch, logMass, StepDecoder, teacherForce } from './beam';
 import { GrammarConstraint, TargetVocabulary, tokensToFormText } from './constraint';
 import { float32Tensor, int64Tensor, OnnxSession, SessionOptions, TensorData } from './onnx';
 import { SentencePieceTokenizer } from './tokenizer';
@@ -49,6 +49,8 @@ export interface ParserOptions extends SessionOptions {
   relations?: Iterable<string>;
   /** Length normalisation exponent for ranking beams (default 0: raw log-prob sums). */
   lengthPenalty?: number;
+  /** Renormalise each step over the grammar-allowed tokens (see BeamOptions.renormalize). */
+  renormalize?: boolean;
 }
 
 export interface ParserGenerateOptions extends GenerateOptions {
@@ -82,6 +84,17 @@ export class OnnxParser implements Generator {
     });
   }
 
+  /** Beams are scored with the grammar-constrained distribution unless turned off (option or ASKGRAPH_BEAM_RENORM=0). */
+  get renormalize(): boolean {
+    return this.opts.renormalize ?? process.env.ASKGRAPH_BEAM_RENORM !== '0';
+  }
+
+  /** The grammar/copy constraint for a question. */
+  constraint(question: string, src: readonly number[], relations?: Iterable<string>): GrammarConstraint {
+    const pieces = this.tokenizer.encodePieces(question).slice(0, src.length);
+    return new GrammarConstraint(this.vocab, src, { relations: intersect(this.opts.relations, relations), sourcePieces: pieces });
+  }
+
   /** Sentencepiece ids of the question as the encoder sees them (truncated to maxSourceLength). */
   sourceIds(question: string): number[] {
     return this.tokenizer.encode(question).slice(0, this.config.maxSourceLength);
@@ -105,16 +118,15 @@ export class OnnxParser implements Generator {
     const maxLength = Math.max(2, Math.floor(opts.maxLength ?? this.config.maxTargetLength));
     const src = this.sourceIds(question.trim());
     if (src.length === 0) return { candidates: [], dropped: 0, timeMs: performance.now() - t0 };
-    const pieces = this.tokenizer.encodePieces(question.trim()).slice(0, src.length);
-    const relations = intersect(this.opts.relations, opts.relations);
-    const constraint = new GrammarConstraint(this.vocab, src, { relations, sourcePieces: pieces });
+    const constraint = this.constraint(question.trim(), src, opts.relations);
     const cross = await this.encode(src);
     const hyps = await beamSearch(this.stepDecoder(cross), constraint, {
       beam,
       maxLength,
       bos: this.config.bos,
       eos: this.config.eos,
-      lengthPenalty: this.opts.lengthPenalty,
+      lengthPenalty: this.opts.lengthPenalty ?? envNumber('ASKGRAPH_BEAM_ALPHA'),
+      renormalize: this.renormalize,
     });
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
@@ -136,9 +148,12 @@ export class OnnxParser implements Generator {
   }
 
   /**
-   * Teacher-forced sum of log-probabilities (eos included) of each form for the question; forms that
-   * cannot be written in the target vocabulary (unknown relation, IRI, literal not in the symbols,
-   * unparseable text) get -Infinity.
+   * Teacher-forced sum of log-probabilities (eos included) of each form for the question — on the same
+   * scale as generate()'s candidates: with renormalisation on, each step is renormalised over the
+   * grammar-allowed tokens when the form is one the constrained decoder could produce (entity copied
+   * from the question at word boundaries); other forms get the raw model log-probability (lower).
+   * Forms that cannot be written in the target vocabulary (unknown relation, IRI, literal not in the
+   * symbols, unparseable text) get -Infinity.
    */
   async score(question: string, forms: string[]): Promise<number[]> {
     const q = question.trim();
@@ -156,10 +171,33 @@ export class OnnxParser implements Generator {
     });
     if (seqs.length === 0) return result;
     const cross = await this.encode(src);
+    const constraint = this.renormalize ? this.constraint(q, src) : null;
+    // per sequence: the allowed sets along the form (eos step included), or null when not producible
+    const allowedAlong = seqs.map((seq) => {
+      if (!constraint) return null;
+      try {
+        let st = constraint.initial();
+        const sets: number[][] = [];
+        for (const t of [...seq, this.config.eos]) {
+          const allowed = constraint.allowed(st);
+          if (!allowed.includes(t)) return null;
+          sets.push(allowed);
+          st = constraint.advance(st, t);
+        }
+        return sets;
+      } catch {
+        return null;
+      }
+    });
     const CHUNK = 16;
     for (let a = 0; a < seqs.length; a += CHUNK) {
       const part = seqs.slice(a, a + CHUNK);
-      const scores = await teacherForce(this.stepDecoder(cross), part, this.config.bos, this.config.eos);
+      const sets = allowedAlong.slice(a, a + CHUNK);
+      const norm = (b: number, step: number, logp: Float32Array, offset: number): number => {
+        const along = sets[b];
+        return along && step < along.length ? logMass(logp, offset, along[step]) : 0;
+      };
+      const scores = await teacherForce(this.stepDecoder(cross), part, this.config.bos, this.config.eos, norm);
       scores.forEach((s, j) => (result[index[a + j]] = s));
     }
     return result;
@@ -346,6 +384,11 @@ export function gatherBatch(t: TensorData, order: readonly number[]): TensorData
     }
   }
   return float32Tensor(out, [L, nb, ...rest]);
+}
+
+function envNumber(name: string): number | undefined {
+  const v = process.env[name];
+  return v === undefined || v === '' || !Number.isFinite(Number(v)) ? undefined : Number(v);
 }
 
 function intersect(a?: Iterable<string>, b?: Iterable<string>): Set<string> | undefined {

@@ -105,6 +105,17 @@ describe('generate/beam: constrained beam search (mock decoder)', () => {
     for (const h of hyps) assert.ok(Math.abs(h.score - h.logProb / (h.tokens.length + 1)) < 1e-9);
   });
 
+  it('(mock decoder) renormalised scores: forced tokens cost nothing, sums equal renormalised teacher forcing', async () => {
+    const c = new GrammarConstraint(vocab, SRC);
+    const hyps = await beamSearch(new MockDecoder(table), c, { beam: 3, maxLength: 12, bos: 1, eos: 2, renormalize: true });
+    const best = hyps[0];
+    assert.equal(tokensToFormText(best.tokens, vocab, decode), '[ w5 ]');
+    // step 0: allowed {'(' -0.1, '[' -0.5}; step 1: allowed pieces {5,6,7}; step 2: {']', 6}; step 3: eos only → 0
+    const lse = (xs: number[]) => Math.log(xs.reduce((a, x) => a + Math.exp(x), 0));
+    const want = -0.5 - lse([-0.1, -0.5]) + (-0.05 - lse([-0.05, -0.4, -30])) + (-0.01 - lse([-0.01, -1]));
+    assert.ok(Math.abs(best.logProb - want) < 1e-4, `${best.logProb} vs ${want}`);
+  });
+
   it('(mock decoder) teacher forcing sums the log-probs of each sequence plus eos', async () => {
     const seqs = [[sym('['), 5, sym(']')], [sym('['), 6, sym(']')]];
     const scores = await teacherForce(new MockDecoder(table), seqs, 1, 2);

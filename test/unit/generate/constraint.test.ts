@@ -68,6 +68,20 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
     assert.deepEqual(names(w.allowed(w.run(toks(w, '[ p4 p6')))), [']']);
   });
 
+  it('spans start and end at word boundaries when the source pieces are known', () => {
+    // "▁Teres a ▁Savoy 's ?" → ids 5 6 7 8 9
+    const pieces = ['▁Teres', 'a', '▁Savoy', "'s", '?'];
+    const w = new GrammarConstraint(vocab, [5, 6, 7, 8, 9], { sourcePieces: pieces });
+    assert.deepEqual(names(w.allowed(w.run(toks(w, '[')))), ['p5', 'p7', 'p8', 'p9']); // not "a" (mid-word)
+    assert.deepEqual(names(w.allowed(w.run(toks(w, '[ p5')))), ['p6']); // "Teres" cannot close
+    assert.deepEqual(names(w.allowed(w.run(toks(w, '[ p5 p6')))), [']', 'p7']);
+    assert.deepEqual(names(w.allowed(w.run(toks(w, '[ p7')))), [']', 'p8']); // "Savoy" before "'s" may close
+    // need counts the pieces up to the nearest end: '[' p5 → p6 ']' then eos = 3
+    assert.equal(w.run(toks(w, '[ p5')).need, 3);
+    const off = new GrammarConstraint(vocab, [5, 6, 7, 8, 9], { sourcePieces: pieces, wordBoundaries: false });
+    assert.deepEqual(names(off.allowed(off.run(toks(off, '[ p5')))), [']', 'p6']);
+  });
+
   it('allows eos only once the form is complete, and nothing after eos', () => {
     assert.ok(!c.allowed(c.run(toks(c, '( COUNT [ p5 ]'))).includes(c.eos));
     assert.deepEqual(names(c.allowed(c.run(toks(c, '( COUNT [ p5 ] )')))), ['<eos>']);
@@ -115,7 +129,10 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
         fc.integer({ min: 4, max: 40 }),
         fc.boolean(),
         (choices, budget, restrict) => {
-          const k = new GrammarConstraint(vocab, SRC, restrict ? { relations: ['release_year'] } : {});
+          const k = new GrammarConstraint(vocab, SRC, {
+            ...(restrict ? { relations: ['release_year'] } : {}),
+            sourcePieces: ['▁p5', 'p6', '▁', 'p8', '▁p6', 'p7', '▁p9'],
+          });
           let s = k.initial();
           const out: number[] = [];
           for (let step = 0; step < budget; step++) {
