@@ -1,0 +1,96 @@
+/** EndpointExecutor against a real Virtuoso (started by the test setup if needed; see virtuoso-setup.ts). */
+import { strict as assert } from 'node:assert';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { isAskgraphError } from '../../src/core';
+import { EndpointExecutor, openExecutor, runCompiled, StoreExecutor } from '../../src/execute';
+import { compileForm } from '../../src/compile';
+import { parseForm } from '../../src/form';
+import { main } from '../../src/cli/main';
+import { fixtureGraph } from '../unit/compile/cases-lib';
+import { ensureGraph, graphEndpoint } from './virtuoso-setup';
+
+const GRAPH = 'http://askgraph.dev/test/movies-small';
+const M = 'http://askgraph.dev/movies/';
+const code = (c: string) => (e: unknown) => isAskgraphError(e) && e.code === c;
+
+describe('Virtuoso: EndpointExecutor (real server)', function () {
+  this.timeout(180_000);
+  let ox: StoreExecutor;
+  let vt: EndpointExecutor;
+  let size: number;
+
+  before(async () => {
+    ox = await openExecutor(fixtureGraph());
+    size = await ox.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }');
+    await ensureGraph(fixtureGraph(), GRAPH, size);
+    vt = new EndpointExecutor(graphEndpoint(GRAPH));
+  });
+  after(async () => {
+    await ox?.close();
+  });
+
+  it('select / ask / count / construct / labels', async () => {
+    const res = await vt.select(`SELECT ?m WHERE { ?m <${M}relation/directed_by> <${M}entity/Ron%20Howard> } ORDER BY ?m`);
+    assert.deepEqual(res.vars, ['m']);
+    assert.ok(res.rows.length >= 2);
+    assert.ok(res.rows.every((r) => r.m.type === 'uri' && r.m.value.startsWith(M + 'entity/')));
+    assert.equal(await vt.ask(`ASK { <${M}entity/Big> <${M}relation/starred_actors> <${M}entity/Tom%20Hanks> }`), true);
+    assert.equal(await vt.ask(`ASK { <${M}entity/Big> <${M}relation/starred_actors> <${M}entity/Nobody> }`), false);
+    assert.equal(await vt.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'), size);
+    const triples = await vt.construct(`CONSTRUCT { ?m <http://ex.test/star> ?a } WHERE { ?m <${M}relation/starred_actors> ?a }`);
+    assert.ok(triples.length > 5);
+    const labels = await vt.labels([`${M}entity/Tom%20Hanks`, `${M}entity/Big`, `${M}entity/Nobody`]);
+    assert.deepEqual([...labels.entries()].sort(), [[`${M}entity/Big`, 'Big'], [`${M}entity/Tom%20Hanks`, 'Tom Hanks']]);
+  });
+
+  it('typed literals come back with their datatypes, as on Oxigraph', async () => {
+    const q = `SELECT ?y WHERE { <${M}entity/Forrest%20Gump> <${M}relation/release_year> ?y }`;
+    assert.deepEqual((await vt.select(q)).rows, (await ox.select(q)).rows);
+  });
+
+  it('a compiled form through runCompiled: labels attached, topic excluded', async () => {
+    const out = await runCompiled(vt, compileForm(parseForm('(JOIN (R starred_actors) (JOIN starred_actors [ Tom Hanks ]))')), { timeoutMs: 30000 });
+    assert.equal(out.status, 'answers');
+    const labels = out.answers.map((a) => a.label);
+    assert.ok(labels.includes('Gary Sinise') && !labels.includes('Tom Hanks'));
+  });
+
+  it('updates are refused and the graph is unchanged', async () => {
+    await assert.rejects(vt.query(`INSERT DATA { GRAPH <${GRAPH}> { <${M}entity/X> <${M}relation/r> <${M}entity/Y> } }`), code('UPDATE_FORBIDDEN'));
+    await assert.rejects(vt.query(`CLEAR GRAPH <${GRAPH}>`), code('UPDATE_FORBIDDEN'));
+    assert.equal(await vt.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'), size);
+  });
+
+  it('a slow query is QUERY_TIMEOUT near its timeout, and the endpoint answers the next query', async () => {
+    const slow = 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i FILTER(STRLEN(STR(?c)) + STRLEN(STR(?f)) + STRLEN(STR(?i)) = 7) }';
+    const t0 = Date.now();
+    await assert.rejects(vt.count(slow, { timeoutMs: 500 }), code('QUERY_TIMEOUT'));
+    const took = Date.now() - t0;
+    assert.ok(took >= 490 && took < 2000, `took ${took} ms`);
+    assert.equal(await vt.ask('ASK { ?s ?p ?o }', { timeoutMs: 10000 }), true);
+  });
+
+  it('Virtuoso errors are ENDPOINT_ERROR (its cost limit refuses a huge cross product)', async () => {
+    await assert.rejects(vt.count('SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n1 ?o }'), code('ENDPOINT_ERROR'));
+  });
+
+  it('a stopped port is ENDPOINT_DOWN; a wrong path is ENDPOINT_ERROR', async () => {
+    const probe = http.createServer();
+    const port = await new Promise<number>((r) => probe.listen(0, '127.0.0.1', () => r((probe.address() as AddressInfo).port)));
+    await new Promise((r) => probe.close(r));
+    await assert.rejects(new EndpointExecutor(`http://127.0.0.1:${port}/sparql`).ask('ASK {}'), code('ENDPOINT_DOWN'));
+    const wrong = new EndpointExecutor(graphEndpoint(GRAPH).replace('/sparql', '/no-such-service'));
+    await assert.rejects(wrong.ask('ASK {}'), code('ENDPOINT_ERROR'));
+  });
+
+  it('askgraph run --store <endpoint URL>', async () => {
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (c) => (out += c));
+    const rc = await main(['run', '(JOIN (R directed_by) [ Apollo 13 ])', '--store', graphEndpoint(GRAPH)], { stdout, stderr: new PassThrough(), env: {} });
+    assert.equal(rc, 0);
+    assert.equal(out, `Ron Howard\t<${M}entity/Ron%20Howard>\n`);
+  });
+});
