@@ -278,9 +278,15 @@ export class OnnxParser implements Generator {
     return this.tokenizer.encode(want);
   }
 
+  /** Releases the ONNX sessions; the parser is dropped from loadParser's cache. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [key, p] of cache) if (cacheOwner.get(p) === this) cache.delete(key);
     await Promise.all([this.encoder.close(), this.decoder.close()]);
   }
+
+  private closed = false;
 }
 
 /** The decoder graph as a StepDecoder: tiles the cross keys/values to the beam and gathers the cache. */
@@ -424,6 +430,7 @@ export function defaultModelDir(): string {
 }
 
 const cache = new Map<string, Promise<OnnxParser>>();
+const cacheOwner = new WeakMap<Promise<OnnxParser>, OnnxParser>();
 
 /** Loads (once per folder and options) the parser of a model folder; default = store/movies/model. */
 export function loadParser(modelDir?: string, opts: ParserOptions = {}): Promise<OnnxParser> {
@@ -431,9 +438,13 @@ export function loadParser(modelDir?: string, opts: ParserOptions = {}): Promise
   const key = JSON.stringify([dir, opts.threads ?? null, opts.relations ? [...opts.relations].sort() : null, opts.lengthPenalty ?? 0]);
   let p = cache.get(key);
   if (!p) {
-    p = openParser(dir, opts);
-    cache.set(key, p);
-    p.catch(() => cache.delete(key));
+    const created = openParser(dir, opts);
+    p = created;
+    cache.set(key, created);
+    created.then(
+      (parser) => cacheOwner.set(created, parser),
+      () => cache.delete(key),
+    );
   }
   return p;
 }

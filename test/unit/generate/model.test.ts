@@ -167,4 +167,14 @@ describe('generate/model: Node inference on the tiny exported model (fixtures/ti
     assert.equal(bad.code, 2);
     assert.match(bad.err, /askgraph: BAD_REQUEST: --beam must be a positive integer/);
   });
+
+  it('close() releases the parser and drops it from the cache (the next load opens it again)', async () => {
+    const p1 = await loadParser(TINY);
+    await p1.close();
+    const p2 = await loadParser(TINY);
+    assert.notEqual(p2, p1);
+    const r = await p2.generate(golden()[0].question, { beam: 2 });
+    assert.ok(r.candidates.length >= 1);
+    parser = p2;
+  });
 });
