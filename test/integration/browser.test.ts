@@ -1,0 +1,178 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Gateway } from '../../src/pipeline';
+import type { RunningServer } from '../../src/serve';
+import { entity, moviesGatewayWithMockGenerator, startTestServer } from './serve-helpers';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** Where the screenshot is kept for people to look at (override with ASKGRAPH_SCREENSHOT). */
+const SHOT = process.env.ASKGRAPH_SCREENSHOT ?? path.join(os.tmpdir(), 'askgraph-inspector.png');
+
+/** PNG facts without a decoder: size from IHDR, and how varied the inflated pixel bytes are. */
+function pngStats(buf: Buffer): { width: number; height: number; distinctBytes: number; nonWhiteShare: number } {
+  assert.deepEqual([...buf.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  let pos = 8;
+  let width = 0;
+  let height = 0;
+  const idat: Buffer[] = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos);
+    const type = buf.toString('latin1', pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+    } else if (type === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const seen = new Set<number>();
+  let nonWhite = 0;
+  for (let i = 0; i < raw.length; i += 7) {
+    seen.add(raw[i]);
+    if (raw[i] !== 0xff) nonWhite++;
+  }
+  return { width, height, distinctBytes: seen.size, nonWhiteShare: nonWhite / Math.ceil(raw.length / 7) };
+}
+
+describe('browser: the web inspector in real headless Chromium (MOCK generator; real movies store, grounding, compiler, executor)', function () {
+  this.timeout(180_000);
+  let g: Gateway;
+  let srv: RunningServer;
+  let ctx: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const problems: string[] = [];
+
+  before(async () => {
+    assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is installed (apt: chromium)`);
+    g = await moviesGatewayWithMockGenerator();
+    srv = await startTestServer(g);
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-chromium-'));
+    ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
+    page = ctx.pages()[0] ?? (await ctx.newPage());
+    page.on('pageerror', (e) => problems.push('pageerror: ' + e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push('console: ' + m.text());
+    });
+    await page.goto(srv.url + '/');
+  });
+  after(async () => {
+    await ctx?.close();
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+    await srv?.close();
+    await g?.close();
+  });
+
+  it('shows the store on load and focuses the question box', async () => {
+    await page.waitForFunction(() => /store oxigraph:/.test(document.getElementById('health')?.textContent ?? ''));
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'question');
+  });
+
+  it('typing a question and pressing Enter shows answers, the beam, the grounded SPARQL and the trace', async () => {
+    await page.fill('#question', 'who directed Forrest Gump');
+    await page.press('#question', 'Enter');
+    await page.waitForSelector('#answers li');
+    assert.deepEqual(await page.$$eval('#answers li .label', (els) => els.map((e) => e.textContent)), ['Robert Zemeckis']);
+    assert.equal(await page.textContent('#source'), 'parser');
+    const beamRows = await page.$$eval('#beam tbody tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent)));
+    assert.ok(beamRows.length >= 2, JSON.stringify(beamRows));
+    assert.equal(beamRows[0][3], '(JOIN (R directed_by) [ Forrest Gump ])');
+    assert.match(beamRows[0][4] ?? '', /entity\/Forrest%20Gump/);
+    assert.equal(beamRows[0][5], 'answers');
+    assert.ok(await page.$('#beam tbody tr.winner'));
+    // the winning SPARQL, and the per-form SPARQL behind the beam row's button (keyboard shortcut 1)
+    assert.match((await page.textContent('#winner pre')) ?? '', /^SELECT DISTINCT \?x WHERE/);
+    await page.keyboard.press('Escape'); // leave the question box, then the shortcut
+    await page.keyboard.press('1');
+    await page.waitForSelector('#beam tr.sparql-row pre');
+    assert.match((await page.textContent('#beam tr.sparql-row pre')) ?? '', /relation\/directed_by/);
+    // trace: generate + execute entries with outcomes
+    const trace = await page.$$eval('#trace tbody tr', (rows) => rows.map((r) => [r.children[0].textContent, r.children[2].textContent]));
+    assert.deepEqual(trace[0], ['generate', 'answers']);
+    assert.ok(trace.some(([stage, outcome]) => stage === 'execute' && outcome === 'answers'), JSON.stringify(trace));
+    assert.equal(await page.$$eval('#timings tbody tr', (r) => r.length), 5);
+  });
+
+  it('the run button sends the SPARQL to /sparql and shows the result table', async () => {
+    await page.click('#winner .run-btn');
+    await page.waitForFunction(() => /row/.test(document.getElementById('sparql-status')?.textContent ?? ''));
+    assert.match((await page.inputValue('#sparql')) ?? '', /SELECT DISTINCT \?x/);
+    assert.deepEqual(await page.$$eval('#sparql-results thead th', (t) => t.map((x) => x.textContent)), ['?x']);
+    assert.deepEqual(await page.$$eval('#sparql-results tbody td', (t) => t.map((x) => x.textContent)), [entity('Robert Zemeckis')]);
+    // an update typed in the editor is refused, and shown as an error
+    await page.fill('#sparql', 'DROP ALL');
+    await page.press('#sparql', 'Control+Enter');
+    await page.waitForFunction(() => /UPDATE_FORBIDDEN/.test(document.getElementById('sparql-status')?.textContent ?? ''));
+    // Chromium logs the (intended) 403 as a console error; anything else still counts
+    const i = problems.findIndex((p) => /status of 403/.test(p));
+    assert.ok(i >= 0, 'the 403 reached the page');
+    problems.splice(i, 1);
+  });
+
+  it('the diff view shows the structural diff of two beam forms', async () => {
+    await page.locator('#beam button', { hasText: 'diff vs #1' }).first().click();
+    await page.waitForSelector('#diff-tree span');
+    assert.match((await page.textContent('#diff-summary')) ?? '', /equal: no/);
+    assert.match((await page.textContent('#diff-summary')) ?? '', /sameSkeleton: yes/);
+    assert.ok((await page.$$('#diff-tree span.changed')).length >= 1);
+    assert.match((await page.textContent('#diff-changes')) ?? '', /substituted relation/);
+    // typed forms, Enter in a diff field
+    await page.fill('#diff-a', '(JOIN (R directed_by) [ Heat ])');
+    await page.fill('#diff-b', '(COUNT (JOIN (R directed_by) [ Heat ]))');
+    await page.press('#diff-b', 'Enter');
+    await page.waitForFunction(() => /sameSkeleton: no/.test(document.getElementById('diff-summary')?.textContent ?? ''));
+    assert.ok((await page.$$('#diff-tree span.added')).length >= 1);
+  });
+
+  it('renders hostile text as text: no markup or script from questions, forms or labels', async () => {
+    const evil = 'who directed <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    await page.fill('#question', evil);
+    await page.press('#question', 'Enter');
+    await page.waitForFunction((q) => document.getElementById('raw')?.textContent?.includes(q.slice(13, 30)), evil);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('main img, main script').length), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    assert.ok(((await page.textContent('#beam tbody')) ?? '').includes('<img src=x'), 'the payload is shown as text');
+  });
+
+  it('keyboard: / focuses the question box, s the SPARQL editor, ? toggles the shortcut help', async () => {
+    await page.focus('#question');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('s');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'sparql');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'question');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    assert.equal(await page.isVisible('#help'), true);
+    assert.match((await page.textContent('#help')) ?? '', /Ctrl\+Enter/);
+    await page.keyboard.press('?');
+    assert.equal(await page.isVisible('#help'), false);
+  });
+
+  it('a screenshot of the answered page is a non-blank PNG of sensible size; no console errors', async () => {
+    await page.fill('#question', 'who directed Forrest Gump');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => document.querySelector('#answers li .label')?.textContent === 'Robert Zemeckis');
+    await page.click('#winner .run-btn');
+    await page.waitForFunction(() => /1 row/.test(document.getElementById('sparql-status')?.textContent ?? ''));
+    await page.fill('#diff-a', '(JOIN (R directed_by) [ Forrest Gump ])');
+    await page.fill('#diff-b', '(JOIN (R written_by) [ Forrest Gump ])');
+    await page.click('#run-diff');
+    await page.waitForSelector('#diff-tree span.changed');
+    const png = await page.screenshot({ fullPage: true, path: SHOT });
+    const s = pngStats(png);
+    assert.ok(s.width >= 1000 && s.width <= 4000, `width ${s.width}`);
+    assert.ok(s.height >= 800 && s.height <= 20000, `height ${s.height}`);
+    assert.ok(png.length > 20_000, `${png.length} bytes`);
+    assert.ok(s.distinctBytes > 40, `distinct bytes ${s.distinctBytes}`);
+    assert.ok(s.nonWhiteShare > 0.02, `non-white share ${s.nonWhiteShare}`);
+    assert.deepEqual(problems, []);
+  });
+});
