@@ -21,7 +21,13 @@ export function parseSparql(text: string, opts: { implicitPrefixes?: boolean } =
     const err = e as Error & { hash?: { line?: number; token?: string; text?: string; loc?: { first_line?: number; first_column?: number } } };
     const loc = err.hash?.loc;
     const line = loc?.first_line ?? (err.hash?.line !== undefined ? err.hash.line + 1 : undefined);
-    const column = loc?.first_column !== undefined ? loc.first_column + 1 : undefined;
+    let column = loc?.first_column !== undefined ? loc.first_column + 1 : undefined;
+    // jison's location can lag behind the offending token; point at the token itself when it follows.
+    const tokenText = err.hash?.text;
+    if (line !== undefined && column !== undefined && tokenText) {
+      const at = (text.split('\n')[line - 1] ?? '').indexOf(tokenText, column - 1);
+      if (at >= 0) column = at + 1;
+    }
     const where = line !== undefined ? ` at line ${line}${column !== undefined ? `, column ${column}` : ''}` : '';
     const what = err.hash?.text !== undefined ? `unexpected ${JSON.stringify(err.hash.text)}` : String(err.message ?? e).split('\n')[0];
     throw new AskgraphError('SPARQL_SYNTAX', `${what}${where}`, {

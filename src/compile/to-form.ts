@@ -129,6 +129,7 @@ class Converter {
   private pendingTriples: S.Triple[] = [];
   private root = '';
   private consumed = new Set<string>(); // variables whose constraints made it into the form
+  private consumedValues = new Set<string>(); // compared / aggregated leaves that became GT… / ARGMAX…
   private bestAt = new Map<string, string>(); // aggregated / ordered leaf → the node its ARG wraps
 
   constructor(opts: ToFormOptions) {
@@ -187,7 +188,7 @@ class Converter {
     // on an inner node the form's ARGMAX would range over that node's set alone — not the same query.
     for (const [leaf, at] of this.bestAt) if (at !== root) unsupported('MAX/MIN over a value of an inner variable', leaf);
     for (const v of [...this.compares.keys(), ...this.best.keys()]) {
-      if (!this.consumed.has(v)) unsupported('comparison or aggregate on a variable that is not a value of the answer tree', v);
+      if (!this.consumedValues.has(v)) unsupported('comparison or aggregate on a variable that is not a value of the answer tree', v);
     }
     for (const v of [...this.bounds.keys(), ...this.classes.keys(), ...this.labels.keys()]) {
       if (!this.consumed.has(v)) unsupported('constraint on a variable outside the answer tree', v);
@@ -528,7 +529,7 @@ class Converter {
       if (leaf) {
         for (const pe of leaf.edges) pe.used = true;
         for (const c of this.compares.get(leaf.leaf) ?? []) parts.push({ kind: 'compare', op: c.op, relation: leaf.rel, value: c.value });
-        this.consumed.add(leaf.leaf);
+        this.consumedValues.add(leaf.leaf);
         const best = this.best.get(leaf.leaf);
         if (best) {
           if (argBest) unsupported('two ARGMAX / ARGMIN on one variable');
