@@ -10,7 +10,7 @@ import torch.nn.functional as F
 SIZES = {
     # name: dModel, heads, encoderLayers, decoderLayers, ffn
     "tiny": dict(d_model=64, heads=2, enc_layers=1, dec_layers=1, ffn=128),
-    "small": dict(d_model=192, heads=4, enc_layers=2, dec_layers=2, ffn=512),
+    "small": dict(d_model=192, heads=4, enc_layers=3, dec_layers=2, ffn=768),
     "base": dict(d_model=256, heads=4, enc_layers=3, dec_layers=3, ffn=768),
 }
 MAX_POS = 1024

@@ -385,7 +385,7 @@ def main(argv=None):
         if a:
             size[k] = a
     vocab_size = args.vocab_size or {"tiny": 1000, "small": 4000, "base": 4000}[args.size]
-    lr = args.lr or {"tiny": 2e-3, "small": 7e-4, "base": 5e-4}[args.size]
+    lr = args.lr or {"tiny": 2e-3, "small": 1e-3, "base": 5e-4}[args.size]
 
     train = read_jsonl(args.data)
     train = [e for e in train if e.get("question") and e.get("form")]
@@ -453,7 +453,8 @@ def main(argv=None):
 
     aug = Augmenter(pools, args.p_sub, args.p_drop, rng)
     rare = [e for e in train if any(r in RARE_RELATIONS for r in relations_of(e["form"]))]
-    probe = valid[: args.probe] if args.probe else []
+    # probe: an evenly spread slice of the validation file (reporting only; the last epoch is exported)
+    probe = valid[:: max(1, len(valid) // args.probe)][: args.probe] if args.probe and valid else []
 
     history = []
     train_sec = 0.0
@@ -593,7 +594,7 @@ def main(argv=None):
               "examplesPerSec": round(seen_examples / train_sec, 1) if train_sec else None,
               "augmentation": {"pSub": args.p_sub, "pDrop": args.p_drop, "rareOversample": args.rare_oversample,
                                "rareExamples": len(rare)},
-              "probe": "first %d validation questions, evaluated after each epoch for reporting only (no model selection: "
+              "probe": "%d validation questions (every k-th), evaluated after each epoch for reporting only (no model selection: "
                        "the last epoch is exported)" % len(probe),
               "history": history, "validation": result, "cacheParity": parity, "files": files,
               "threads": args.threads, "torch": torch.__version__, "wallSeconds": round(time.time() - T0, 1)}

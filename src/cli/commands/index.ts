@@ -9,6 +9,7 @@ import { register as parseCommand } from './parse';
 import { register as loadCommand } from './load';
 import { register as runCommand } from './run';
 import { register as serveCommand } from './serve';
+import { register as trainCommand } from './train';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
@@ -23,4 +24,5 @@ export const COMMANDS: RegisterCommand[] = [
   loadCommand,
   runCommand,
   serveCommand,
+  trainCommand,
 ];

@@ -1,0 +1,154 @@
+import { SingleBar } from 'cli-progress';
+import { AskgraphError } from '../../core';
+import { MODEL_SIZES, train, type ModelSize, type TrainEvent } from '../../train';
+import { printJson, writeLine } from '../io';
+import type { RegisterCommand } from './index';
+
+interface TrainFlags {
+  data: string;
+  valid?: string;
+  out: string;
+  epochs?: string;
+  minutes?: string;
+  seed?: string;
+  size?: string;
+  labels?: string[];
+  kb?: string[];
+  maxTrain?: string;
+  vocabSize?: string;
+  probe?: string;
+  beam?: string;
+  finalEval?: string;
+  threads?: string;
+  python?: string;
+  progress?: boolean; // --no-progress sets false
+  json?: boolean;
+}
+
+function num(name: string, v: string | undefined, integer: boolean): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
+    throw new AskgraphError('BAD_REQUEST', `--${name} must be a non-negative ${integer ? 'integer' : 'number'}, got "${v}"`);
+  }
+  return n;
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+function fmtSec(s: unknown): string {
+  if (typeof s !== 'number' || !Number.isFinite(s)) return '?';
+  const m = Math.floor(s / 60);
+  return m > 0 ? `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s` : `${Math.round(s)}s`;
+}
+
+function pct(x: unknown): string {
+  return typeof x === 'number' ? (100 * x).toFixed(2) + '%' : '–';
+}
+
+/** `askgraph train`: trains a parser with the Python trainer and writes a model folder. */
+export const register: RegisterCommand = (program, io) => {
+  program
+    .command('train')
+    .description('train a question → logical-form parser (Python + torch on CPU) and write a model folder')
+    .requiredOption('--data <file>', 'training JSON Lines ({question, form} per line)')
+    .option('--valid <file>', 'validation JSON Lines (never trained on; evaluated for the report)')
+    .requiredOption('--out <dir>', 'model folder to write')
+    .option('--epochs <n>', 'epochs (default 6)')
+    .option('--minutes <m>', 'wall-time cap for training (the LR schedule then follows the clock)')
+    .option('--seed <s>', 'random seed (same seed + same data + --epochs = same model)')
+    .option('--size <size>', `model size: ${MODEL_SIZES.join(' | ')} (default base)`)
+    .option('--labels <file>', 'graph labels, one a line (tokenizer + entity substitution); repeatable', collect)
+    .option('--kb <file>', 'head|relation|tail triples (labels + same-role entity substitution); repeatable', collect)
+    .option('--max-train <n>', 'train on a seeded sample of N examples')
+    .option('--vocab-size <n>', 'sentencepiece pieces')
+    .option('--probe <n>', 'validation questions evaluated after each epoch')
+    .option('--beam <k>', 'beam for the final validation numbers (0 = greedy only)')
+    .option('--final-eval <n>', 'validation questions in the final evaluation (default all)')
+    .option('--threads <n>', 'torch threads (default 2)')
+    .option('--python <path>', 'python interpreter (default $ASKGRAPH_PYTHON or /usr/bin/python3)')
+    .option('--no-progress', 'no progress bar')
+    .option('--json', 'print the final report as JSON')
+    .action(async (flags: TrainFlags) => {
+      if (flags.size !== undefined && !MODEL_SIZES.includes(flags.size as ModelSize)) {
+        throw new AskgraphError('BAD_REQUEST', `--size must be one of ${MODEL_SIZES.join(', ')}, got "${flags.size}"`);
+      }
+      const showBar = flags.progress !== false && !flags.json;
+      let bar: SingleBar | undefined;
+      const payload = { epoch: 0, loss: '–', em: '–', left: '?' };
+      const onEvent = (e: TrainEvent) => {
+        if (!showBar) return;
+        if (e.event === 'start') {
+          bar = new SingleBar({
+            stream: io.stderr,
+            format: 'train [{bar}] {percentage}% | epoch {epoch} | loss {loss} | valid EM {em} | left {left}',
+            hideCursor: false,
+            clearOnComplete: false,
+            noTTYOutput: true,
+            notTTYSchedule: 5000,
+          });
+          bar.start(Number(e.totalSteps) || 1, 0, payload);
+        } else if (e.event === 'step' && bar) {
+          payload.epoch = Number(e.epoch);
+          payload.loss = String(e.loss);
+          payload.left = fmtSec(e.etaSec);
+          bar.update(Number(e.step), payload);
+        } else if (e.event === 'epoch' && bar) {
+          payload.epoch = Number(e.epoch);
+          payload.loss = String(e.loss);
+          payload.em = pct(e.validEm);
+          payload.left = fmtSec(e.etaSec);
+          bar.update(Number(e.step), payload);
+        } else if (e.event === 'phase') {
+          if (bar) {
+            bar.stop();
+            bar = undefined;
+          }
+          writeLine(io.stderr, `train: ${String(e.name)}…`);
+        }
+      };
+      let result;
+      try {
+        result = await train({
+          data: flags.data,
+          valid: flags.valid,
+          out: flags.out,
+          epochs: num('epochs', flags.epochs, false),
+          minutes: num('minutes', flags.minutes, false),
+          seed: num('seed', flags.seed, true),
+          size: flags.size as ModelSize | undefined,
+          labels: flags.labels,
+          kb: flags.kb,
+          maxTrain: num('max-train', flags.maxTrain, true),
+          vocabSize: num('vocab-size', flags.vocabSize, true),
+          probe: num('probe', flags.probe, true),
+          beam: num('beam', flags.beam, true),
+          finalEval: num('final-eval', flags.finalEval, true),
+          threads: num('threads', flags.threads, true),
+          python: flags.python,
+          env: io.env,
+          onEvent,
+        });
+      } finally {
+        bar?.stop();
+      }
+      const r = result.report;
+      if (flags.json) {
+        printJson(io, { out: result.out, seconds: result.seconds, report: r });
+        return;
+      }
+      const v = (r.validation ?? {}) as { constrained?: { em?: number; inBeam?: number; unseen?: { em?: number } } };
+      writeLine(io.stdout, `model ${String(r.version)} written to ${result.out}`);
+      writeLine(
+        io.stdout,
+        `  ${String(r.epochs)} epochs, training ${fmtSec(r.trainSeconds)}, ${String(r.examplesPerSec)} examples/s, whole run ${fmtSec(result.seconds)}`,
+      );
+      if (v.constrained) {
+        writeLine(
+          io.stdout,
+          `  validation (constrained greedy): EM ${pct(v.constrained.em)}, unseen-entity EM ${pct(v.constrained.unseen?.em)}` +
+            (v.constrained.inBeam !== undefined ? `, gold in beam ${pct(v.constrained.inBeam)}` : ''),
+        );
+      }
+    });
+};

@@ -1,0 +1,106 @@
+"""Unit tests of the trainer's data side (run: /usr/bin/python3 -m unittest discover -s train -p 'test_*.py')."""
+import os
+import random
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from askgraph_data import (EOS, BOS, Augmenter, Vocab, canonical, entity_roles, find_mention, form_tokens,  # noqa: E402
+                           relations_of, train_tokenizer)
+
+QUESTIONS = [
+    "who directed Forrest Gump",
+    "what movies did Tom Hanks act in",
+    "which films are about s",
+    "who wrote the screenplay for De l'autre côté du lit",
+    "when was 8½ released",
+    "the films directed by the director of Virtuosity starred who",
+]
+LABELS = ["Forrest Gump", "Tom Hanks", "De l'autre côté du lit", "8½", "Virtuosity", "s", "Robert Zemeckis", "1994"]
+
+
+class FormTokens(unittest.TestCase):
+    def test_tokens_and_roles(self):
+        f = "(JOIN (R starred_actors) (JOIN directed_by (JOIN (R directed_by) [ Virtuosity ])))"
+        toks = form_tokens(f)
+        self.assertEqual(toks[:6], ["(", "JOIN", "(", "R", "starred_actors", ")"])
+        self.assertIn(("ENT", "Virtuosity"), toks)
+        self.assertEqual(relations_of(f), ["starred_actors", "directed_by", "directed_by"])
+        self.assertEqual(entity_roles(f), [("head", "directed_by")])
+        self.assertEqual(entity_roles("(JOIN starred_actors [ Tom Hanks ])"), [("tail", "starred_actors")])
+        self.assertEqual(canonical(f), f)
+
+    def test_find_mention_prefers_word_boundaries(self):
+        q = "which films are about s"
+        self.assertEqual(find_mention(q, "s"), len(q) - 1)
+        self.assertEqual(find_mention("who directed Up", "Up"), 13)
+
+
+class Encoding(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp()
+        sp = train_tokenizer(os.path.join(cls.dir, "tok"), QUESTIONS * 3, LABELS, 120, 1)
+        cls.vocab = Vocab(sp, ["directed_by", "starred_actors", "written_by", "release_year", "has_tags"])
+
+    def test_copy_is_exact_and_round_trips(self):
+        cases = [
+            ("who directed Forrest Gump", "(JOIN (R directed_by) [ Forrest Gump ])"),
+            ("what movies did Tom Hanks act in", "(JOIN starred_actors [ Tom Hanks ])"),
+            ("which films are about s", "(JOIN has_tags [ s ])"),
+            ("who wrote the screenplay for De l'autre côté du lit", "(JOIN (R written_by) [ De l'autre côté du lit ])"),
+            ("when was 8½ released", "(JOIN (R release_year) [ 8½ ])"),
+        ]
+        v = self.vocab
+        for q, f in cases:
+            src, tgt, exact = v.encode_example(q, f)
+            self.assertTrue(exact, q)
+            self.assertEqual(tgt[0], BOS)
+            self.assertEqual(tgt[-1], EOS)
+            ents = [t for t in tgt if t < v.S and t not in (BOS, EOS)]
+            # every copied piece is a source piece, in source order and contiguous
+            joined = ",".join(map(str, src))
+            self.assertIn(",".join(map(str, ents)), joined)
+            self.assertEqual(v.decode_target(tgt[1:]), f)
+
+    def test_missing_entity_is_skipped(self):
+        self.assertIsNone(self.vocab.encode_example("who directed it", "(JOIN (R directed_by) [ Forrest Gump ])"))
+
+    def test_decode_survives_symbols_inside_entities(self):
+        v = self.vocab
+        src = v.encode_source("who directed Forrest Gump")
+        ids = [v.sym_id["("], v.sym_id["JOIN"], v.sym_id["["], src[-1], v.sym_id["JOIN"], EOS]
+        self.assertIsInstance(v.decode_target(ids), str)
+
+
+class Augmentation(unittest.TestCase):
+    def test_substitution_keeps_question_and_form_consistent(self):
+        pools = {("head", "directed_by"): ["Jaws", "Up", "8½"], ("tail", "starred_actors"): ["Meryl Streep"]}
+        aug = Augmenter(pools, 1.0, 0.0, random.Random(3))
+        for _ in range(20):
+            q, f = aug({"question": "who directed Forrest Gump", "form": "(JOIN (R directed_by) [ Forrest Gump ])"})
+            ent = [t[1] for t in form_tokens(f) if isinstance(t, tuple)][0]
+            self.assertIn(ent, pools[("head", "directed_by")])
+            self.assertEqual(q, "who directed " + ent)
+
+    def test_word_dropout_keeps_entities(self):
+        aug = Augmenter({}, 0.0, 1.0, random.Random(5))
+        for _ in range(20):
+            q, f = aug({"question": "what movies did Tom Hanks act in", "form": "(JOIN starred_actors [ Tom Hanks ])"})
+            self.assertIn("Tom Hanks", q)
+            self.assertEqual(len(q.split()), 6)
+            self.assertEqual(f, "(JOIN starred_actors [ Tom Hanks ])")
+
+    def test_deterministic_given_seed(self):
+        pools = {("head", "directed_by"): ["Jaws", "Up", "Heat", "Big"]}
+        ex = {"question": "who directed Forrest Gump", "form": "(JOIN (R directed_by) [ Forrest Gump ])"}
+        a = [Augmenter(pools, 0.5, 0.5, random.Random(9))(ex) for _ in range(1)]
+        r1, r2 = Augmenter(pools, 0.5, 0.5, random.Random(9)), Augmenter(pools, 0.5, 0.5, random.Random(9))
+        self.assertEqual([r1(ex) for _ in range(30)], [r2(ex) for _ in range(30)])
+        self.assertTrue(a)
+
+
+if __name__ == "__main__":
+    unittest.main()
