@@ -95,6 +95,15 @@ export interface LatencySummary {
   max: number | null;
 }
 
+/** Milliseconds rounded to 0.01 (timer noise below that is not information). */
+export function roundMs(x: number | null): number | null {
+  return x === null ? null : Math.round(x * 100) / 100;
+}
+
 export function latencySummary(ms: readonly number[]): LatencySummary {
-  return { p50: percentile(ms, 50), p95: percentile(ms, 95), max: ms.length ? ms.reduce((a, b) => (b > a ? b : a), -Infinity) : null };
+  return {
+    p50: roundMs(percentile(ms, 50)),
+    p95: roundMs(percentile(ms, 95)),
+    max: ms.length ? roundMs(ms.reduce((a, b) => (b > a ? b : a), -Infinity)) : null,
+  };
 }

@@ -2,7 +2,7 @@
  * The scoreboard: one summary object (the `--json` output), breakdowns by question type and hop, and a markdown
  * report for people with the definitions of the metrics and the list of failures.
  */
-import { latencySummary, mean, percentile, rate, type LatencySummary } from './metrics';
+import { latencySummary, mean, percentile, rate, roundMs, type LatencySummary } from './metrics';
 import type { EvalMode, ExampleResult } from './run';
 
 export interface GroupSummary {
@@ -69,7 +69,7 @@ export function summarize(results: readonly ExampleResult[], wallMs: number, mod
   const all = group(results);
   const stage = (k: 'generate' | 'ground' | 'execute' | 'fallback'): StageSplit => {
     const xs = results.map((r) => r.timings[k] ?? 0);
-    return { mean: mean(xs), p50: percentile(xs, 50), p95: percentile(xs, 95) };
+    return { mean: roundMs(mean(xs)), p50: roundMs(percentile(xs, 50)), p95: roundMs(percentile(xs, 95)) };
   };
   return {
     count: results.length,

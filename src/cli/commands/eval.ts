@@ -48,23 +48,16 @@ function positiveInt(name: string, v: string | undefined): number | undefined {
   return n;
 }
 
-interface GatewayLike extends Asker {
-  close(): Promise<void>;
-}
-
-/** The pipeline stage, loaded when first needed (eval's oracle mode and tests do not need it). */
-async function openGateway(flags: EvalFlags): Promise<GatewayLike> {
-  let mod: { createGateway?: (o: Record<string, unknown>) => Promise<GatewayLike> };
-  try {
-    mod = require('../../pipeline');
-  } catch (e) {
-    throw new AskgraphError('UNSUPPORTED', 'the pipeline stage is not available in this build (use --oracle)', { cause: e });
-  }
-  if (typeof mod.createGateway !== 'function') throw new AskgraphError('UNSUPPORTED', 'the pipeline stage has no createGateway');
-  const isPack = flags.store !== undefined && !/^https?:/i.test(flags.store) && fs.existsSync(path.join(flags.store, 'pack.json'));
-  return mod.createGateway({
-    ...(isPack ? { pack: flags.store } : flags.store ? { store: flags.store } : {}),
+/**
+ * The pipeline's gateway, the same one `askgraph ask` uses. Loaded on first use so that `askgraph diff` and
+ * `eval --oracle` do not pay for the model runtime.
+ */
+async function openGateway(flags: EvalFlags, io: CliIO): Promise<Asker & { close(): Promise<void> }> {
+  const { createGateway } = require('../../pipeline') as typeof import('../../pipeline');
+  return createGateway({
+    ...(flags.store ? { store: flags.store } : {}),
     ...(flags.model ? { model: flags.model } : {}),
+    progress: io.stderr,
   });
 }
 
@@ -131,7 +124,7 @@ export const register: RegisterCommand = (program, io) => {
         runner = oracleRunner({ executor, ...(pack ? { pack } : {}), ...(timeoutMs ? { timeoutMs } : {}), keepTopic: flags.keepTopic === true });
         close = () => executor.close();
       } else {
-        const gateway = await openGateway(flags);
+        const gateway = await openGateway(flags, io);
         const askOpts: AskOptionsLike = {
           ...(beam !== undefined ? { beam } : {}),
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
