@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AskgraphError, type Answer } from '../../../src/core';
+import { AskgraphError, type Answer, type SelectResult } from '../../../src/core';
 import { AnswerCache, answerCacheKey, canonicalJson } from '../../../src/serve/cache';
 import { configFromEnv, loadServeConfig, parseServeConfig } from '../../../src/serve/config';
 import { decodeText, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
@@ -127,12 +127,12 @@ describe('serve units', () => {
   });
 
   describe('SPARQL result formats', () => {
-    const r = {
+    const r: SelectResult = {
       vars: ['s', 'o'],
       rows: [
-        { s: { type: 'uri' as const, value: 'http://x/a b' }, o: { type: 'literal' as const, value: 'say "hi",\nok', lang: 'en' } },
-        { s: { type: 'bnode' as const, value: 'b0' }, o: { type: 'literal' as const, value: '7', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } },
-        { s: { type: 'uri' as const, value: 'http://x/c' } },
+        { s: { type: 'uri', value: 'http://x/a b' }, o: { type: 'literal', value: 'say "hi",\nok', lang: 'en' } },
+        { s: { type: 'bnode', value: 'b0' }, o: { type: 'literal', value: '7', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } },
+        { s: { type: 'uri', value: 'http://x/c' } },
       ],
     };
     it('JSON: W3C shape, xml:lang, datatype, unbound variables omitted', () => {
