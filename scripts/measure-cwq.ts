@@ -96,6 +96,21 @@ function main(): void {
     if (strict || formsEqual(dropTimezones(loose), gold)) gLoose++;
     else if (mismatches.length < examples) mismatches.push(`${q.qid}\n    gold: ${q.s_expression}\n    ours: ${printForm(loose)}`);
   }
+  // Every GrailQA s_expression must compile (Freebase namespaces) to SPARQL that sparqljs parses back.
+  let gCompiled = 0;
+  let gRoundTrip = 0;
+  const compileFailures: string[] = [];
+  for (const q of grail) {
+    try {
+      const gold = parseForm(q.s_expression);
+      const sparql = compileForm(gold, { ...OPTS, typePredicate: FREEBASE + 'type.object.type' }).sparql;
+      parseSparql(sparql);
+      gCompiled++;
+      if (formsEqual(sparqlToForm(sparql, OPTS), gold)) gRoundTrip++;
+    } catch (e) {
+      if (compileFailures.length < examples) compileFailures.push(`${q.qid}: ${reasonOf(e)}`);
+    }
+  }
   const pct = (a: number, b: number): string => ((100 * a) / b).toFixed(1) + '%';
   const report = {
     cwq: {
@@ -111,6 +126,8 @@ function main(): void {
       converted: gConverted,
       agreeStrict: gStrict,
       agreeIgnoringInnerClasses: gLoose,
+      sExpressionsCompiled: gCompiled,
+      sExpressionsRoundTrip: gRoundTrip,
       failures: [...gReasons].sort((a, b) => b[1] - a[1]).map(([reason, n]) => ({ reason, n })),
     },
     timeMs: Date.now() - t0,
@@ -127,6 +144,8 @@ function main(): void {
   console.log(`  equal to s_expression (formsEqual): ${gStrict}/${grail.length} = ${pct(gStrict, grail.length)}`);
   console.log(`  equal with innerClasses:'drop' and date timezones ignored: ${gLoose}/${grail.length} = ${pct(gLoose, grail.length)}`);
   for (const [r, n] of gReasons) console.log(`    ${String(n).padStart(5)}  ${r}`);
+  console.log(`GrailQA dev s_expression → SPARQL (compileForm, parsed back by sparqljs): ${gCompiled}/${grail.length}; sparqlToForm of that SPARQL equals the s_expression: ${gRoundTrip}/${grail.length}`);
+  for (const f of compileFailures) console.log(`    ${f}`);
   if (mismatches.length) console.log('  mismatches, e.g.:\n  ' + mismatches.join('\n  '));
   console.log(`(${report.timeMs} ms)`);
 }
