@@ -193,8 +193,8 @@ export function standInGateway(executor: Executor = new InProcessExecutor()): St
   return g;
 }
 
-export async function startTestServer(gateway: ServeGateway, config: ServeConfigInput = {}): Promise<RunningServer> {
-  return startServer({ port: 0, host: '127.0.0.1', logLevel: 'silent', ...config }, { gateway });
+export async function startTestServer(gateway: ServeGateway, config: ServeConfigInput = {}, logger?: import('pino').Logger): Promise<RunningServer> {
+  return startServer({ port: 0, host: '127.0.0.1', logLevel: 'silent', ...config }, { gateway, logger });
 }
 
 export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {

@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import type { RunningServer } from '../../src/serve';
 import { entity, getJson, postJson, standInGateway, startTestServer, type StandIn } from './serve-helpers';
 
@@ -244,5 +246,30 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
     const js = await fetch(srv.url + '/app.js');
     assert.equal(js.status, 200);
     assert.ok(!/innerHTML/.test(await js.text()), 'the inspector never uses innerHTML');
+  });
+
+  it('logs one JSON line per request with id, route, status, duration and question length — not the question text', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        cb();
+      },
+    });
+    const s2 = await startTestServer(standInGateway(), {}, pino({ level: 'info' }, sink));
+    try {
+      await fetch(s2.url + '/v1/ask?question=' + encodeURIComponent('who directed Heat secret-token-42'), { headers: { 'x-request-id': 'req-log-1', 'x-api-key': 'not-logged-key' } });
+      await new Promise((r) => setTimeout(r, 50));
+      const entry = lines.map((l) => JSON.parse(l)).find((o) => o.reqId === 'req-log-1' && o.msg === 'request');
+      assert.ok(entry, lines.join('\n'));
+      assert.equal(entry.route, '/v1/ask');
+      assert.equal(entry.status, 200);
+      assert.equal(entry.questionLength, 'who directed Heat secret-token-42'.length);
+      assert.equal(typeof entry.ms, 'number');
+      assert.ok(!lines.join('\n').includes('secret-token-42'), 'question text is not logged at info');
+      assert.ok(!lines.join('\n').includes('not-logged-key'), 'API keys are not logged');
+    } finally {
+      await s2.close();
+    }
   });
 });

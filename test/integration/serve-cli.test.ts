@@ -1,0 +1,66 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../../src/cli/main';
+
+function capture() {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (d) => (stdout += d));
+  err.on('data', (d) => (stderr += d));
+  return { io: { stdout: out, stderr: err }, text: () => ({ stdout, stderr }) };
+}
+
+describe('askgraph serve (CLI, in-process)', function () {
+  this.timeout(180_000);
+
+  it('bad flags, env or config file: exit 2 with one line naming the problem, no server', async () => {
+    const a = capture();
+    assert.equal(await main(['serve', '--port', 'eighty'], { ...a.io, env: {} }), 2);
+    assert.match(a.text().stderr, /^askgraph: BAD_REQUEST: config: --port must be a number/m);
+    const b = capture();
+    assert.equal(await main(['serve'], { ...b.io, env: { ASKGRAPH_RATE_LIMIT_BURST: '0' } }), 2);
+    assert.match(b.text().stderr, /rateLimit\.burst/);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-serve-cli-'));
+    try {
+      const file = path.join(dir, 'bad.json');
+      fs.writeFileSync(file, '{"port": 8080, "cors": {"origin": "*"}}');
+      const c = capture();
+      assert.equal(await main(['serve', '--config', file], { ...c.io, env: {} }), 2);
+      assert.match(c.text().stderr, /invalid server configuration at cors/);
+      const d = capture();
+      assert.equal(await main(['serve', '--config', path.join(dir, 'missing.json')], { ...d.io, env: {} }), 2);
+      assert.match(d.text().stderr, /cannot read config file/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the embedded movies pack (real model) on a free port, logs JSON, and stops on SIGTERM', async () => {
+    const c = capture();
+    const done = main(['serve', '--port', '0', '--log-level', 'info'], { ...c.io, env: { ASKGRAPH_CACHE_MAX: '0' } });
+    let url: string | undefined;
+    for (let i = 0; i < 600 && !url; i++) {
+      url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(c.text().stderr)?.[1];
+      if (!url) {
+        const early = await Promise.race([done, new Promise((r) => setTimeout(() => r('wait'), 250))]);
+        if (early !== 'wait') assert.fail(`serve ended early (${String(early)}): ${c.text().stderr}`);
+      }
+    }
+    assert.ok(url, c.text().stderr);
+    const h = await (await fetch(url + '/healthz')).json();
+    assert.equal(h.status, 'ok');
+    const r = await fetch(url + '/v1/ask?question=' + encodeURIComponent('who directed Forrest Gump'));
+    assert.equal(r.status, 200);
+    const answer = await r.json();
+    assert.ok(answer.answers.some((a: { label: string }) => a.label === 'Robert Zemeckis'), JSON.stringify(answer.answers));
+    process.emit('SIGTERM');
+    assert.equal(await done, 0);
+    const logs = c.text().stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.ok(logs.some((l) => l.msg === 'request' && l.route === '/v1/ask' && l.status === 200));
+  });
+});
