@@ -19,4 +19,4 @@ export {
   type BuildInfo,
 } from './loaders';
 export { checkReadOnly, type QueryForm } from './readonly';
-export { buildLabelQuery } from './labels';
+export { buildLabelQuery, lookupLabels, LabelPicker } from './labels';

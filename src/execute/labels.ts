@@ -1,6 +1,6 @@
 import { Generator } from 'sparqljs';
 import type * as sparqljs from 'sparqljs';
-import type { QueryOptions, SelectResult } from '../core';
+import type { QueryOptions, SelectResult, Term } from '../core';
 import { isSafeIri } from './terms';
 
 /** IRIs per label query: VALUES keeps it one query per batch on both Oxigraph and remote endpoints. */
@@ -28,35 +28,43 @@ export function buildLabelQuery(iris: string[], labelPredicates: string[]): stri
   return new Generator().stringify(query);
 }
 
-/**
- * Labels of IRIs: one batched query per 500 IRIs. Of several labels the one of the earliest label
- * predicate wins, then a label without language or in English, then the first seen.
- */
+/** Labels of IRIs on a SPARQL endpoint: one batched VALUES query per 500 IRIs (see LabelPicker for ties). */
 export async function lookupLabels(
   select: (query: string, opts?: QueryOptions) => Promise<SelectResult>,
   iris: string[],
   labelPredicates: string[],
   opts?: QueryOptions,
 ): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
   const wanted = [...new Set(iris.filter(isSafeIri))];
   const preds = labelPredicates.filter(isSafeIri);
-  if (wanted.length === 0 || preds.length === 0) return out;
-  const rank = new Map<string, number>();
+  if (wanted.length === 0 || preds.length === 0) return new Map();
+  const picker = new LabelPicker(preds);
   const deadline = opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : undefined;
   for (let i = 0; i < wanted.length; i += BATCH) {
     const timeoutMs = deadline !== undefined ? Math.max(1, deadline - Date.now()) : undefined;
     const res = await select(buildLabelQuery(wanted.slice(i, i + BATCH), preds), { timeoutMs });
-    for (const row of res.rows) {
-      const e = row.e?.value;
-      const l = row.l;
-      if (!e || !l || l.type !== 'literal') continue;
-      const r = Math.max(0, preds.indexOf(row.p?.value ?? '')) * 4 + (!l.lang ? 0 : /^en\b/i.test(l.lang) ? 1 : 2);
-      if (!rank.has(e) || r < rank.get(e)!) {
-        rank.set(e, r);
-        out.set(e, l.value);
-      }
+    for (const row of res.rows) if (row.e && row.l) picker.offer(row.e.value, row.p?.value ?? '', row.l);
+  }
+  return picker.result();
+}
+
+/**
+ * Of several labels of an IRI: the one of the earliest label predicate wins, then a label without
+ * language or in English, then the first seen.
+ */
+export class LabelPicker {
+  private rank = new Map<string, number>();
+  private out = new Map<string, string>();
+  constructor(private readonly predicates: string[]) {}
+  offer(iri: string, predicate: string, label: Term): void {
+    if (label.type !== 'literal') return;
+    const r = Math.max(0, this.predicates.indexOf(predicate)) * 4 + (!label.lang ? 0 : /^en\b/i.test(label.lang) ? 1 : 2);
+    if (!this.rank.has(iri) || r < this.rank.get(iri)!) {
+      this.rank.set(iri, r);
+      this.out.set(iri, label.value);
     }
   }
-  return out;
+  result(): Map<string, string> {
+    return this.out;
+  }
 }

@@ -2,10 +2,9 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { AskgraphError, ErrorCode, ERROR_STATUS, Executor, QueryOptions, SelectResult, Triple } from '../core';
 import type { BuildInfo, StoreSource } from './loaders';
-import type { WorkerReply, WorkerStatus } from './protocol';
+import type { WorkerReply, WorkerRequest, WorkerStatus } from './protocol';
 import { checkReadOnly, expectForm, QueryForm } from './readonly';
-import { lookupLabels } from './labels';
-import { parseJsonAsk, parseJsonSelect, RDFS_LABEL } from './terms';
+import { isSafeIri, parseJsonAsk, parseJsonSelect, RDFS_LABEL } from './terms';
 import { countFromSelect } from './count';
 
 export interface OxigraphOptions {
@@ -18,8 +17,7 @@ export interface OxigraphOptions {
 
 interface Job {
   id: number;
-  query: string;
-  form: QueryForm;
+  request: WorkerRequest;
   resolve: (reply: WorkerReply & { ok: true }) => void;
   reject: (e: AskgraphError) => void;
   timer: NodeJS.Timeout;
@@ -171,7 +169,7 @@ export class OxigraphExecutor implements Executor {
     const job = this.queue.shift();
     if (!job) return;
     this.running = job;
-    this.worker.postMessage({ id: job.id, query: job.query, form: job.form });
+    this.worker.postMessage(job.request);
   }
 
   private onTimeout(job: Job): void {
@@ -192,11 +190,16 @@ export class OxigraphExecutor implements Executor {
   }
 
   private run(query: string, form: QueryForm, opts?: QueryOptions): Promise<WorkerReply & { ok: true }> {
+    return this.send((id) => ({ id, op: 'query', query, form }), opts);
+  }
+
+  private send(request: (id: number) => WorkerRequest, opts?: QueryOptions): Promise<WorkerReply & { ok: true }> {
     if (this.closed) return Promise.reject(new AskgraphError('STORE_UNAVAILABLE', 'the executor is closed'));
     if (this.fatal) return Promise.reject(this.fatal);
     const timeoutMs = opts?.timeoutMs ?? this.defaultTimeoutMs;
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, query, form, resolve, reject, timeoutMs, timer: undefined as unknown as NodeJS.Timeout };
+      const id = this.nextId++;
+      const job: Job = { id, request: request(id), resolve, reject, timeoutMs, timer: undefined as unknown as NodeJS.Timeout };
       job.timer = setTimeout(() => this.onTimeout(job), timeoutMs);
       this.queue.push(job);
       this.pump();
@@ -225,8 +228,12 @@ export class OxigraphExecutor implements Executor {
     return (reply as { triples: Triple[] }).triples;
   }
 
-  labels(iris: string[], opts?: QueryOptions): Promise<Map<string, string>> {
-    return lookupLabels((q, o) => this.select(q, o), iris, this.labelPredicates, opts);
+  /** Labels by index lookups inside the worker (not SPARQL: see oxigraph-worker.ts), one message per call. */
+  async labels(iris: string[], opts?: QueryOptions): Promise<Map<string, string>> {
+    const wanted = [...new Set(iris.filter(isSafeIri))];
+    if (wanted.length === 0) return new Map();
+    const reply = await this.send((id) => ({ id, op: 'labels', iris: wanted, predicates: this.labelPredicates }), opts);
+    return new Map((reply as { labels: [string, string][] }).labels);
   }
 
   /** Any read-only query, result by its form (CLI `run --sparql`). */

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { mintEntity, mintRelation, OxigraphExecutor, openExecutor, StoreExecutor } from '../../../src/execute';
+import { lookupLabels, mintEntity, mintRelation, OxigraphExecutor, openExecutor, StoreExecutor } from '../../../src/execute';
 import { isAskgraphError } from '../../../src/core';
 
 const BASE = 'http://askgraph.dev/movies/';
@@ -118,5 +118,35 @@ describe('execute: OxigraphExecutor (worker)', function () {
     assert.equal(await other.count(`SELECT (COUNT(*) AS ?n) WHERE { ?s <${R('release_year')}> ?o }`), 2);
     await other.close();
     await assert.rejects(other.select('SELECT * WHERE { ?s ?p ?o }'), code('STORE_UNAVAILABLE'));
+  });
+});
+
+describe('execute: label choice (several label predicates and languages)', function () {
+  this.timeout(60000);
+  it('earliest label predicate wins, then plain/English; the worker lookup and the SPARQL VALUES lookup agree', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-lbl-'));
+    fs.writeFileSync(
+      path.join(dir, 'data.ttl'),
+      `@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix skos: <http://www.w3.org/2004/02/skos/core#> . @prefix ex: <http://ex.test/> .
+ex:a skos:prefLabel "A pref" ; rdfs:label "A fr"@fr, "A plain" .
+ex:b rdfs:label "B fr"@fr, "B en"@en .
+ex:c rdfs:label "C de"@de .
+ex:d ex:p ex:a .\n`,
+    );
+    const preds = ['http://www.w3.org/2004/02/skos/core#prefLabel', LABEL];
+    const ex = await openExecutor(path.join(dir, 'data.ttl'), { labelPredicates: preds });
+    try {
+      const iris = ['http://ex.test/a', 'http://ex.test/b', 'http://ex.test/c', 'http://ex.test/d'];
+      const viaWorker = await ex.labels(iris);
+      assert.deepEqual([...viaWorker.entries()].sort(), [
+        ['http://ex.test/a', 'A pref'],
+        ['http://ex.test/b', 'B en'],
+        ['http://ex.test/c', 'C de'],
+      ]);
+      const viaSparql = await lookupLabels((q, o) => ex.select(q, o), iris, preds);
+      assert.deepEqual([...viaSparql.entries()].sort(), [...viaWorker.entries()].sort());
+    } finally {
+      await ex.close();
+    }
   });
 });
