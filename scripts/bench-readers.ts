@@ -186,7 +186,13 @@ async function main(): Promise<void> {
   log(`# reader=${readerName} dataset=${dataset} n=${examples.length} vocab=${vocabMode} budget=${budgetMs}ms`);
   log(`# executor: ${executorNote}; setup ${Date.now() - t0} ms; linking: ${linkNote}`);
 
-  const readerOpts = k ? { triples: { hops: Number(k) }, explore: { depth: Number(k) } } : {};
+  const readerOpts: Record<string, Record<string, number>> = k ? { triples: { hops: Number(k) }, explore: { depth: Number(k) } } : {};
+  // --set reader.option=value (tuning), e.g. --set paths.priorWeight=0.3
+  for (let i = 0; i < process.argv.length; i++) {
+    if (process.argv[i] !== '--set') continue;
+    const m = /^(\w+)\.(\w+)=(.*)$/.exec(process.argv[i + 1] ?? '');
+    if (m) (readerOpts[m[1]] ??= {})[m[2]] = Number(m[3]);
+  }
   const readers = readersByName([readerName], readerOpts as any);
   type Acc = { n: number; hits1: number; hits: number; f1: number; answered: number; ms: number[]; linkOk: number };
   const acc = new Map<string, Acc>();

@@ -1,27 +1,34 @@
 /** Named readers and the default chain order. */
 import { unknownReader } from './chain';
 import { PathReader, type PathReaderOptions } from './readers/paths';
+import { TripleReader, type TripleReaderOptions } from './readers/triples';
 import type { Reader } from './types';
 
-export const READER_NAMES = ['paths'] as const;
+export const READER_NAMES = ['paths', 'triples'] as const;
 
 export interface ReaderOptions {
   paths?: PathReaderOptions;
+  triples?: TripleReaderOptions;
   env?: Record<string, string | undefined>;
 }
 
+function make(name: string, opts: ReaderOptions): Reader {
+  switch (name) {
+    case 'paths':
+      return new PathReader(opts.paths);
+    case 'triples':
+      return new TripleReader(opts.triples);
+    default:
+      throw unknownReader(name, [...READER_NAMES]);
+  }
+}
+
+/** The default chain: relation paths, then triple scoring, then exploration (then the LLM reader if configured). */
 export function defaultReaders(opts: ReaderOptions = {}): Reader[] {
-  return [new PathReader(opts.paths)];
+  return READER_NAMES.map((n) => make(n, opts));
 }
 
 /** Readers by name, in the order given (AskOptions.fallback / `--fallback a,b`). Unknown names: BAD_REQUEST. */
 export function readersByName(names: string[], opts: ReaderOptions = {}): Reader[] {
-  return names.map((n) => {
-    switch (n) {
-      case 'paths':
-        return new PathReader(opts.paths);
-      default:
-        throw unknownReader(n, [...READER_NAMES]);
-    }
-  });
+  return names.map((n) => make(n, opts));
 }

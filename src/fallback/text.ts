@@ -99,8 +99,17 @@ export function questionWithoutTopics(question: string, topicLabels: string[]): 
   return ws;
 }
 
-/** Content terms of the question without the topic mentions. */
+/**
+ * Terms of the question without the topic mentions, stemmed. Wh-words and other function words are
+ * kept: under the vocabulary's background model they weigh nothing unless they are informative
+ * ("who" / "when" tell the answer's relation).
+ */
 export function questionTerms(question: string, topicLabels: string[]): string[] {
+  return questionWithoutTopics(question, topicLabels).map(stem);
+}
+
+/** Content terms of the question without the topic mentions (stop words removed) — for BM25. */
+export function questionContentTerms(question: string, topicLabels: string[]): string[] {
   return questionWithoutTopics(question, topicLabels)
     .filter((w) => !isStopword(w))
     .map(stem);

@@ -19,6 +19,8 @@ export interface RelationVocabulary {
   keys: Record<string, Record<string, number>>;
   /** Background term counts over all questions. */
   background: Record<string, number>;
+  /** How many training chains used each key (the hop prior). */
+  keyCounts?: Record<string, number>;
 }
 
 export interface VocabExample {
@@ -39,7 +41,14 @@ const MU = 5; // Dirichlet smoothing strength (key → relation → label)
 export function mineRelationVocabulary(examples: VocabExample[], opts: { iterations?: number } = {}): RelationVocabulary {
   const iterations = opts.iterations ?? 5;
   const background: Record<string, number> = {};
-  for (const ex of examples) for (const t of ex.terms) background[t] = (background[t] ?? 0) + 1;
+  const keyCounts: Record<string, number> = {};
+  for (const ex of examples) {
+    for (const t of ex.terms) background[t] = (background[t] ?? 0) + 1;
+    ex.hops.forEach((h, i) => {
+      const k = hopKey(h.name, h.dir, i === ex.hops.length - 1);
+      keyCounts[k] = (keyCounts[k] ?? 0) + 1;
+    });
+  }
   let keys: Record<string, Record<string, number>> = {};
   // Round 0: each word is shared evenly by the hops of its chain.
   for (const ex of examples) {
@@ -64,7 +73,7 @@ export function mineRelationVocabulary(examples: VocabExample[], opts: { iterati
   for (const k of Object.keys(keys)) {
     for (const [t, c] of Object.entries(keys[k])) if (c < 0.2) delete keys[k][t];
   }
-  return { format: 'askgraph-relvocab/1', keys, background };
+  return { format: 'askgraph-relvocab/1', keys, background, keyCounts };
 }
 
 function add(m: Record<string, Record<string, number>>, k: string, t: string, c: number): void {
@@ -130,15 +139,31 @@ export class HopModel {
     return (c + MU * this.pRelation(name, term)) / (total + MU);
   }
 
+  /**
+   * Log prior of a hop key: how often training chains used it (add-one smoothed), relative to the
+   * most used key — so common hops cost ~0 and hops never seen in that role cost the most. 0 without counts.
+   */
+  logKeyPrior(name: string, dir: '>' | '<', last: boolean): number {
+    const counts = this.vocab?.keyCounts;
+    if (!counts) return 0;
+    if (this.maxKeyCount === undefined) this.maxKeyCount = Math.max(1, ...Object.values(counts));
+    return Math.log(((counts[hopKey(name, dir, last)] ?? 0) + 1) / (this.maxKeyCount + 1));
+  }
+  private maxKeyCount: number | undefined;
+
   pBackground(term: string): number {
     if (!this.vocab) return 1 / 2000; // no statistics: a flat notional vocabulary
     return ((this.vocab.background[term] ?? 0) + 0.5) / (this.bgTotal + 0.5 * (this.bgVocab + 1));
   }
 
-  /** Log-likelihood ratio of the question terms under the chain versus the background. */
-  scoreChain(terms: string[], hops: Pick<Hop, 'name' | 'dir'>[]): number {
+  /**
+   * Log-likelihood ratio of the question terms under the chain versus the background, plus
+   * priorWeight × the hops' log priors (penalises hops in roles never seen, and length).
+   */
+  scoreChain(terms: string[], hops: Pick<Hop, 'name' | 'dir'>[], priorWeight = 0.5): number {
     if (hops.length === 0) return 0;
     let s = 0;
+    hops.forEach((h, i) => (s += priorWeight * this.logKeyPrior(h.name, h.dir, i === hops.length - 1)));
     for (const t of terms) {
       let m = 0;
       hops.forEach((h, i) => (m += this.pHop(h.name, h.dir, i === hops.length - 1, t)));

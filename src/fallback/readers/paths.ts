@@ -30,6 +30,10 @@ export interface PathReaderOptions {
   scoreTop?: number;
   /** Weight of the model log-probability relative to the lexical log-likelihood ratio. */
   modelWeight?: number;
+  /** Weight of the hop prior of the vocabulary (see HopModel.scoreChain). */
+  priorWeight?: number;
+  /** Weight of log(topic score / best topic score). */
+  topicWeight?: number;
   /** Chains 2..keep contribute answers when within this margin of the best score. */
   answerMargin?: number;
   maxRows?: number;
@@ -58,6 +62,8 @@ export class PathReader implements Reader {
       maxExecute: 8,
       scoreTop: 24,
       modelWeight: 1,
+      priorWeight: 0.6,
+      topicWeight: 2,
       answerMargin: 0.5,
       maxRows: 3000,
       maxAnswers: 200,
@@ -138,7 +144,6 @@ export class PathReader implements Reader {
     const model = new HopModel(ctx.relationVocabulary);
     const topics = [...ctx.topics].sort((a, b) => b.score - a.score).slice(0, o.maxTopics);
     const maxTopicScore = Math.max(...topics.map((t) => t.score), 1e-9);
-    const labelsOfTopics = ctx.topics.map((t) => t.label);
     let candidates: Candidate[] = [];
     const predicateIris = new Set<string>();
     for (const topic of topics) {
@@ -148,11 +153,11 @@ export class PathReader implements Reader {
     }
     if (!candidates.length) return { reason: 'no relation chain leaves the topic entities' };
     const labels = await labelsFor(guard, predicateIris);
-    const termsByTopic = new Map(topics.map((t) => [t.iri, questionTerms(ctx.question, [t.label, ...labelsOfTopics])]));
+    const termsByTopic = new Map(topics.map((t) => [t.iri, questionTerms(ctx.question, [t.label])]));
     for (const c of candidates) {
       for (const h of c.hops) h.name = relationName(h.p, labels);
-      const topicPrior = Math.log(Math.max(c.topic.score, 1e-9) / maxTopicScore);
-      c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops) + topicPrior;
+      const topicPrior = o.topicWeight * Math.log(Math.max(c.topic.score, 1e-9) / maxTopicScore);
+      c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops, o.priorWeight) + topicPrior;
       c.score = c.lex;
     }
     candidates.sort(byScore);
@@ -177,15 +182,23 @@ export class PathReader implements Reader {
     }
     if (!kept.length) return { reason: `none of the ${Math.min(o.maxExecute, candidates.length)} best relation chains is executable` };
     const best = kept[0].c.score;
+    // Support of an answer = paths of its chain that do not pass through a topic entity again
+    // (a path back through the topic only restates the topic's own facts); answers with support
+    // rank first, then by support.
+    const topicKeys = new Set(ctx.topics.map((t) => t.iri));
     const answerPaths = new Map<string, { path: Term[]; chain: number; support: number }>();
     kept.forEach(({ c, rows }, ci) => {
       if (ci > 0 && c.score < best - o.answerMargin) return;
       for (const r of rows) {
         const k = termKey(r[r.length - 1]);
+        const inner = r.slice(1, -1).some((t) => t.type === 'uri' && topicKeys.has(t.value)) ? 0 : 1;
         const a = answerPaths.get(k);
         if (a) {
-          if (a.chain === ci) a.support++;
-        } else answerPaths.set(k, { path: r, chain: ci, support: 1 });
+          if (a.chain === ci) {
+            a.support += inner;
+            if (inner && a.support === 1) a.path = r;
+          }
+        } else answerPaths.set(k, { path: r, chain: ci, support: inner });
       }
     });
     const ordered = [...answerPaths.values()]
