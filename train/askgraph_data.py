@@ -4,11 +4,11 @@ Target sequence = BOS, form tokens, EOS. Form symbols (operators, brackets, rela
 target ids S+i; an entity label inside `[ … ]` is the run of SOURCE sentencepiece pieces that covers the
 label's character span in the question, so the decoder only ever copies pieces it can see.
 """
+import io
 import json
 import os
 import random
 import re
-import tempfile
 
 import sentencepiece as spm
 
@@ -87,32 +87,27 @@ def read_labels(path):
 
 
 def train_tokenizer(out_prefix, questions, labels, vocab_size, seed):
-    """sentencepiece unigram, identity normalisation, trained on questions + graph labels."""
-    fd, tmp = tempfile.mkstemp(suffix=".txt", prefix="askgraph-sp-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        for q in questions:
-            f.write(q.replace("\n", " ") + "\n")
-        for l in labels:
-            f.write(l.replace("\n", " ") + "\n")
-    try:
-        # (the Debian 0.1.97 trainer has no seed flag; unigram training on a fixed, unshuffled input with
-        # one thread is deterministic)
-        spm.SentencePieceTrainer.train(
-            input=tmp,
-            model_prefix=out_prefix,
-            vocab_size=vocab_size,
-            model_type="unigram",
-            normalization_rule_name="identity",
-            character_coverage=1.0,
-            hard_vocab_limit=False,
-            unk_id=UNK, bos_id=BOS, eos_id=EOS, pad_id=PAD,
-            num_threads=1,
-            input_sentence_size=0,
-            shuffle_input_sentence=False,
-            minloglevel=2,
-        )
-    finally:
-        os.unlink(tmp)
+    """sentencepiece unigram, identity normalisation, trained on questions + graph labels. Sentences come from
+    an iterator and the model is written through model_writer, so no file paths end up in the model (same
+    inputs -> same bytes). The Debian 0.1.97 trainer has no seed flag; one thread, no shuffling is deterministic."""
+    buf = io.BytesIO()
+    sentences = [q.replace("\n", " ") for q in questions] + [l.replace("\n", " ") for l in labels]
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(sentences),
+        model_writer=buf,
+        vocab_size=vocab_size,
+        model_type="unigram",
+        normalization_rule_name="identity",
+        character_coverage=1.0,
+        hard_vocab_limit=False,
+        unk_id=UNK, bos_id=BOS, eos_id=EOS, pad_id=PAD,
+        num_threads=1,
+        input_sentence_size=0,
+        shuffle_input_sentence=False,
+        minloglevel=2,
+    )
+    with open(out_prefix + ".model", "wb") as f:
+        f.write(buf.getvalue())
     return spm.SentencePieceProcessor(model_file=out_prefix + ".model")
 
 
