@@ -31,6 +31,14 @@ answers() {
 
 isql() { "$ISQL" "$PORT" dba dba "$@"; }
 
+# Is the server answering on our ports the one of our database dir? (A Debian system service on the
+# default ports would otherwise be used, or shut down, by mistake.)
+ours() {
+  local pid
+  pid=$(sed -n 's/^VIRT_PID=//p' "$DIR/virtuoso.lck" 2>/dev/null || true)
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
+}
+
 write_ini() {
   cat >"$DIR/virtuoso.ini" <<EOF
 [Database]
@@ -122,7 +130,10 @@ EOF
 cmd_start() {
   command -v "$BIN" >/dev/null || die "$BIN not found (apt-get install -y virtuoso-opensource)"
   command -v "$ISQL" >/dev/null || die "$ISQL not found (apt-get install -y virtuoso-opensource)"
-  if answers; then echo "$ENDPOINT"; return 0; fi
+  if answers; then
+    ours || die "$ENDPOINT is answered by another server (not $DIR); stop it or set VIRTUOSO_PORT / VIRTUOSO_HTTP_PORT"
+    echo "$ENDPOINT"; return 0
+  fi
   mkdir -p "$DIR"
   write_ini
   rm -f "$DIR/virtuoso.lck"
@@ -142,6 +153,7 @@ cmd_load() {
   [ -n "$file" ] && [ -n "$graph" ] || die "usage: virtuoso.sh load FILE GRAPH"
   [ -f "$file" ] || die "no such file: $file"
   answers || die "not running (scripts/virtuoso.sh start)"
+  ours || die "$ENDPOINT is not the server of $DIR"
   local abs
   abs="$(cd "$(dirname "$file")" && pwd)/$(basename "$file")"
   # TTLP_MT parses Turtle (N-Triples is a subset); flag 0 = strict; then checkpoint so the data is durable.
@@ -155,11 +167,14 @@ cmd_load() {
 }
 
 cmd_status() {
-  if answers; then echo "$ENDPOINT"; else echo "not running" >&2; return 1; fi
+  if answers && ours; then echo "$ENDPOINT"
+  elif answers; then echo "$ENDPOINT answers but is not the server of $DIR" >&2; return 2
+  else echo "not running" >&2; return 1; fi
 }
 
 cmd_stop() {
   if ! answers; then echo "not running"; return 0; fi
+  ours || die "$ENDPOINT is not the server of $DIR; not stopping it"
   isql exec="shutdown;" >/dev/null 2>&1 || true
   for _ in $(seq 1 60); do
     answers || { echo "stopped"; return 0; }
