@@ -8,7 +8,7 @@ import { compileForm } from '../compile';
 import { runCompiled } from '../execute';
 import { diffForms } from '../form/diff';
 import { parseForm, skeleton, formsEqual } from '../form';
-import { answerKeys, scoreAnswers, type AnswerScores } from './metrics';
+import { answerKeys, normalizeAnswer, scoreAnswers, type AnswerScores } from './metrics';
 import type { Example } from './types';
 
 /** What eval needs of the pipeline's Gateway (structural, so test stand-ins fit). */
@@ -143,11 +143,21 @@ function tryParse(text: string | null | undefined) {
   }
 }
 
+/** `; missing: a, b; extra: c` — at most three of each, compared normalised. */
+function setDelta(gold: readonly string[], predicted: readonly string[]): string {
+  const g = new Map(gold.map((x) => [normalizeAnswer(x), x]));
+  const p = new Map(predicted.map((x) => [normalizeAnswer(x), x]));
+  const missing = [...g.keys()].filter((k) => !p.has(k)).map((k) => g.get(k)!);
+  const extra = [...p.keys()].filter((k) => !g.has(k)).map((k) => p.get(k)!);
+  const list = (xs: string[]) => xs.slice(0, 3).join(', ') + (xs.length > 3 ? ` … (+${xs.length - 3})` : '');
+  return (missing.length ? `; missing: ${list(missing)}` : '') + (extra.length ? `; extra: ${list(extra)}` : '');
+}
+
 /** ChatKBQA's error analysis in words: skeleton / entity / relation errors, or where else it went wrong. */
 function explainFailure(r: Omit<ExampleResult, 'failure'>, answer: Answer, mode: EvalMode): string {
   const errors = answer.trace.filter((t) => t.error).map((t) => `${t.stage}: ${t.error!.code}`);
   const uniq = [...new Set(errors)].slice(0, 3).join('; ');
-  const partial = r.scores.f1 > 0 ? ` (partial: F1 ${r.scores.f1.toFixed(2)}, ${r.predicted.length} predicted vs ${r.gold.length} gold)` : '';
+  const partial = r.scores.f1 > 0 ? ` (partial: F1 ${r.scores.f1.toFixed(2)}, ${r.predicted.length} predicted vs ${r.gold.length} gold${setDelta(r.gold, r.predicted)})` : '';
   if (mode === 'oracle') {
     if (!r.goldForm) return 'no gold form';
     if (answer.trace.some((t) => t.error)) return `gold form failed to run: ${uniq}`;

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
 import { AskgraphError } from '../../core';
 import { loadPack, openExecutor } from '../../execute';
 import {
@@ -97,7 +98,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--out <file>', 'write the full report (summary + every example) as JSON')
     .option('--markdown <file>', 'write a report for people (breakdowns, failures) as markdown')
     .option('--predictions <file>', 'write JSON Lines {id, form, answers} (input for `askgraph diff`)')
-    .action(async (flags: EvalFlags) => {
+    .action(async (flags: EvalFlags, command: Command) => {
       const format = flags.format;
       if (format !== undefined && !['jsonl', 'metaqa', 'qald'].includes(format)) {
         throw new AskgraphError('BAD_REQUEST', `--format must be jsonl, metaqa or qald, got ${format}`);
@@ -152,8 +153,12 @@ export const register: RegisterCommand = (program, io) => {
       const summary = summarize(run.results, run.wallMs, mode, dataset);
       if (flags.out) fs.writeFileSync(flags.out, JSON.stringify({ summary, examples: run.results }, null, 2) + '\n');
       if (flags.markdown) {
-        const command = ['askgraph eval', ...Object.entries(flags).map(([k, v]) => (v === true ? `--${k}` : v === false ? `--no-${k}` : `--${k} ${v}`))].join(' ');
-        fs.writeFileSync(flags.markdown, markdownReport(summary, run.results, { command }) + '\n');
+        const given = Object.entries(flags).filter(([k]) => command.getOptionValueSource(k) === 'cli');
+        const line = ['askgraph eval', ...given.map(([k, v]) => {
+          const flag = '--' + k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+          return v === true ? flag : v === false ? flag.replace(/^--/, '--no-') : `${flag} ${v}`;
+        })].join(' ');
+        fs.writeFileSync(flags.markdown, markdownReport(summary, run.results, { command: line }) + '\n');
       }
       if (flags.predictions) {
         fs.writeFileSync(flags.predictions, toJsonl(run.results.map((r) => ({ id: r.id, form: r.form, answers: r.predicted }))));

@@ -150,7 +150,10 @@ describe('askgraph eval --oracle on the committed PathQuestion pack (real store)
     assert.equal(s.em, null, 'form metrics do not apply to the oracle');
     assert.equal(s.executable, 1);
     assert.ok(s.latency.p50 <= s.latency.p95 && s.latency.p95 <= s.latency.max);
-    assert.match(fs.readFileSync(path.join(tmp, 'r.md'), 'utf8'), /## By hop/);
+    const md = fs.readFileSync(path.join(tmp, 'r.md'), 'utf8');
+    assert.match(md, /## By hop/);
+    assert.match(md, /askgraph eval .*--keep-topic/, 'the report names the command');
+    assert.ok(!/--parser|--no-parser/.test(md), 'defaults the user did not give are not in the command line');
     const preds = readExamplesLike(path.join(tmp, 'p.jsonl'));
     assert.equal(preds.length, 40);
     // the predictions file diffs cleanly against the gold forms it came from
