@@ -21,7 +21,7 @@ export interface EntityHit {
 export interface EntitySearchOptions {
   /** Top k (k_e). Default 5. */
   k?: number;
-  /** Minimum score (t_e). Default 0.5. */
+  /** Minimum score (t_e). Default 0.6. */
   threshold?: number;
   /** How many token-index hits are re-scored. Default 50. */
   candidates?: number;
@@ -151,7 +151,7 @@ export class EntityIndex {
   /** Top k entities for a text, best first, score ≥ threshold. Exact normalised matches score 1. */
   search(text: string, opts: EntitySearchOptions = {}): EntityHit[] {
     const k = opts.k ?? 5;
-    const threshold = opts.threshold ?? 0.5;
+    const threshold = opts.threshold ?? 0.6;
     const query = normalizeLabel(text);
     if (query === '') return [];
     const exact = this.exact(text);
@@ -161,13 +161,12 @@ export class EntityIndex {
     const limit = results.length;
     const best = new Map<number, EntityHit>();
     for (const e of exact) best.set(this.iriIndex(e.iri), e);
-    const top = limit > 0 ? results[0].score : 1;
     for (let i = 0; i < limit; i++) {
       const d = results[i].doc;
       const ix = this.docIri[d];
       if (best.get(ix)?.exact) continue;
       const label = this.docLabel[d];
-      const score = scorer.score({ query, label: this.norms[d], bm25: results[i].score / top });
+      const score = scorer.score({ query, label: this.norms[d], bm25: results[i].score });
       const prev = best.get(ix);
       if (!prev || prev.score < score) best.set(ix, { iri: this.iris[ix], label, score, exact: false });
     }

@@ -3,7 +3,9 @@ import { cosine, fuzzySimilarity } from './similarity';
 
 /**
  * Pluggable similarity between a (normalised) query and a (normalised) candidate label, in [0, 1].
- * `bm25` is the candidate's MiniSearch score divided by the best score of the same search.
+ * `bm25` is the token index's BM25-style score of the candidate, already in [0, 1] and absolute
+ * (not relative to the best hit, so a poor best hit stays poor): ½ × IDF-weighted share of the
+ * query words found (typo/prefix matches discounted) + ½ × share of the label's words matched.
  */
 export interface ScoreInput {
   query: string;

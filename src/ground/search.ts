@@ -9,7 +9,8 @@ import type { RelationInfo } from './store-index';
 /**
  * Options of the unsupervised retrieval (ChatKBQA Algorithm 1). Defaults, chosen for the movies pack
  * and documented in the README of src/ground:
- *   kE 5, tE 0.5   entities kept per entity position (similarity in [0, 1])
+ *   kE 5, tE 0.6   entities kept per entity position (similarity in [0, 1]; below 0.6 fuzzy hits are mostly
+ *                  unrelated labels that share one word — an honest no-answer beats them)
  *   k1 10, t1 0.3  entity-grounded forms kept per beam form; t1 bounds the product of its entity similarities
  *   kR 3, tR 0.3   relations kept per relation position
  *   k2 10, t2 0.2  relation-grounded forms kept per form; t2 bounds the product of all its similarities
@@ -31,7 +32,7 @@ export interface GroundOptions {
   hops?: 1 | 2;
 }
 
-export const GROUND_DEFAULTS = { kE: 5, tE: 0.5, kR: 3, tR: 0.3, k1: 10, t1: 0.3, k2: 10, t2: 0.2, hops: 2 as 1 | 2 };
+export const GROUND_DEFAULTS = { kE: 5, tE: 0.6, kR: 3, tR: 0.3, k1: 10, t1: 0.3, k2: 10, t2: 0.2, hops: 2 as 1 | 2 };
 
 export type GroundPhase = 'exact' | 'beam' | 'entity' | 'relation';
 

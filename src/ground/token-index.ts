@@ -85,9 +85,11 @@ export class TokenIndex {
     const id = this.vocab.get(word);
     if (id !== undefined) out.push({ token: id, weight: 1 });
     else if (word.length >= 4) {
-      const maxEdits = word.length >= 8 ? 2 : 1;
-      const fuzzy = [...this.tree.fuzzyGet(word, maxEdits).values()].sort((a, b) => a[1] - b[1]).slice(0, 8);
-      for (const [token, dist] of fuzzy) out.push({ token, weight: dist === 1 ? 0.8 : 0.6 });
+      // One edit first; two edits (≈ 10× dearer on a large vocabulary) only for long words with no one-edit neighbour.
+      let fuzzy = [...this.tree.fuzzyGet(word, 1).values()];
+      if (fuzzy.length === 0 && word.length >= 8) fuzzy = [...this.tree.fuzzyGet(word, 2).values()];
+      fuzzy.sort((a, b) => a[1] - b[1]);
+      for (const [token, dist] of fuzzy.slice(0, 8)) out.push({ token, weight: dist === 1 ? 0.8 : 0.6 });
     }
     if (last && word.length >= 3) {
       let added = 0;
@@ -100,7 +102,7 @@ export class TokenIndex {
     return out;
   }
 
-  /** The best `limit` documents for a normalised query, by IDF-weighted word coverage and label precision. */
+  /** The best `limit` documents for a normalised query: ½ IDF-weighted share of the query words found + ½ share of the label's words matched. */
   search(query: string, limit = 50): TokenHit[] {
     const words = [...new Set(query.split(' ').filter((w) => w !== ''))];
     if (words.length === 0) return [];
@@ -155,7 +157,7 @@ export class TokenIndex {
     for (const [doc, s] of score) {
       const coverage = s / mass;
       const precision = (matched.get(doc) ?? 0) / Math.max(1, this.docLen[doc]);
-      hits.push({ doc, score: 0.75 * coverage + 0.25 * precision });
+      hits.push({ doc, score: 0.5 * coverage + 0.5 * precision });
     }
     return topK(hits, limit);
   }

@@ -1,0 +1,110 @@
+/**
+ * End-to-end benchmark of `askgraph ask` on MetaQA validation questions (brackets removed: the topic
+ * entity is NOT given): Hits@1 by hop and latency p50/p95 per question, on the embedded movies pack.
+ *
+ *   npx tsx scripts/bench-ask.ts [--n N] [--beam K] [--no-entity-retrieval] [--no-relation-retrieval]
+ *                                [--model DIR] [--fallback off|names] [--out FILE.json] [--failures K]
+ *
+ * --n N takes the first ⌈N/3⌉ questions of each hop in file order (default: all 1,958).
+ * Hits@1: the first returned answer (its label, or the literal value) is a gold answer.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { packageRoot } from '../src/core';
+import { createGateway, type AskOptions } from '../src/pipeline';
+
+interface Example {
+  id: string;
+  question: string;
+  form: string;
+  answers: string[];
+  meta: { hop: number; qtype: string };
+}
+
+function flag(name: string): boolean {
+  return process.argv.includes(name);
+}
+function value(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+function pct(xs: number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+async function main(): Promise<void> {
+  const file = path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');
+  const all: Example[] = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const n = value('--n') ? Number(value('--n')) : undefined;
+  const byHop = new Map<number, Example[]>();
+  for (const ex of all) byHop.set(ex.meta.hop, [...(byHop.get(ex.meta.hop) ?? []), ex]);
+  const examples = n === undefined ? all : [...byHop.values()].flatMap((xs) => xs.slice(0, Math.ceil(n / byHop.size)));
+
+  const opts: AskOptions = {};
+  if (value('--beam')) opts.beam = Number(value('--beam'));
+  if (flag('--no-entity-retrieval')) opts.entityRetrieval = false;
+  if (flag('--no-relation-retrieval')) opts.relationRetrieval = false;
+  const fb = value('--fallback');
+  if (fb) opts.fallback = fb === 'off' ? 'off' : fb.split(',');
+
+  const t0 = Date.now();
+  const gateway = await createGateway({ model: value('--model'), progress: process.stderr });
+  const setupMs = Date.now() - t0;
+  gateway.index.warm();
+  for (const ex of examples.slice(0, 5)) await gateway.ask(ex.question, opts); // warm-up (JIT, worker, sessions)
+
+  const rows: { hop: number; hit: boolean; exactSet: boolean; ms: number; source: string; id: string; question: string; got: string[]; gold: string[]; form: string | null; gold_form: string }[] = [];
+  for (const ex of examples) {
+    const t = performance.now();
+    const a = await gateway.ask(ex.question, opts);
+    const ms = performance.now() - t;
+    const got = a.answers.map((x) => x.label ?? x.value);
+    const gold = new Set(ex.answers);
+    rows.push({
+      hop: ex.meta.hop,
+      hit: got.length > 0 && gold.has(got[0]),
+      exactSet: got.length === gold.size && got.every((g) => gold.has(g)),
+      ms,
+      source: a.source,
+      id: ex.id,
+      question: ex.question,
+      got: got.slice(0, 5),
+      gold: ex.answers.slice(0, 5),
+      form: a.form,
+      gold_form: ex.form,
+    });
+  }
+  await gateway.close();
+
+  const label = [`beam ${opts.beam ?? 'default(4)'}`, opts.entityRetrieval === false ? 'no entity retrieval' : '', opts.relationRetrieval === false ? 'no relation retrieval' : '', fb ? `fallback ${fb}` : ''].filter(Boolean).join(', ');
+  console.log(`bench-ask: ${examples.length} MetaQA validation questions (brackets removed), ${label}; model ${gateway.version}; setup ${(setupMs / 1000).toFixed(1)} s`);
+  console.log('hop    n   Hits@1   exact-set   p50 ms   p95 ms');
+  const hops = [...new Set(rows.map((r) => r.hop))].sort();
+  for (const h of [...hops, 0]) {
+    const rs = h === 0 ? rows : rows.filter((r) => r.hop === h);
+    const hits = rs.filter((r) => r.hit).length;
+    const ex = rs.filter((r) => r.exactSet).length;
+    const ms = rs.map((r) => r.ms);
+    console.log(
+      `${(h === 0 ? 'all' : `${h}-hop`).padEnd(5)} ${String(rs.length).padStart(4)}   ${((100 * hits) / rs.length).toFixed(2).padStart(6)}%   ${((100 * ex) / rs.length).toFixed(2).padStart(7)}%   ${pct(ms, 50).toFixed(1).padStart(6)}   ${pct(ms, 95).toFixed(1).padStart(6)}`,
+    );
+  }
+  const sources = new Map<string, number>();
+  for (const r of rows) sources.set(r.source, (sources.get(r.source) ?? 0) + 1);
+  console.log('sources: ' + [...sources].map(([s, c]) => `${s} ${c}`).join(', '));
+  const k = Number(value('--failures') ?? 10);
+  const misses = rows.filter((r) => !r.hit);
+  if (k > 0 && misses.length) {
+    console.log(`first ${Math.min(k, misses.length)} of ${misses.length} misses:`);
+    for (const r of misses.slice(0, k)) console.log(`  ${r.id} [${r.source}] ${r.question}\n     form ${r.form}\n     gold ${r.gold_form}\n     got ${JSON.stringify(r.got)} gold ${JSON.stringify(r.gold)}`);
+  }
+  const out = value('--out');
+  if (out) fs.writeFileSync(out, JSON.stringify({ options: opts, version: gateway.version, rows }, null, 1));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
