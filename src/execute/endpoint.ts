@@ -58,10 +58,13 @@ function causeCodes(e: unknown): string[] {
 }
 
 /**
- * Any SPARQL 1.1 endpoint by URL, through Comunica (a single SPARQL source: Comunica sends the whole
- * query to the endpoint, GET or, for long queries such as label batches, POST). Read-only: queries are
- * parsed and updates refused before anything is sent. Every call has a timeout: an AbortController
- * aborts the HTTP request through a fetch wrapper and a timer race bounds Comunica's own work.
+ * Any SPARQL 1.1 endpoint by URL, through Comunica. With a single SPARQL source Comunica sends the whole
+ * query to the endpoint (GET, or POST for long queries such as label batches) after a round trip
+ * through its algebra (it may wrap the query in a sub-SELECT; the differential test checks Virtuoso
+ * gives the same answers). So a label lookup is one VALUES query per 500 IRIs, evaluated by the
+ * endpoint — no per-IRI requests. Read-only: queries are parsed and updates refused before anything is
+ * sent. Every call has a timeout: an AbortController aborts the HTTP request through a fetch wrapper
+ * and a timer race bounds Comunica's own work. (Virtuoso stops a query whose client disconnected.)
  */
 export class EndpointExecutor implements Executor {
   readonly id: string;
