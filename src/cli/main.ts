@@ -1,6 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { CliIO, ExitCode, reportError } from './io';
 import { COMMANDS } from './commands';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { packageRoot } from '../core';
 
 /**
  * The whole CLI as a function of argv and streams (the bin is two lines). Each command lives in
@@ -9,7 +12,7 @@ import { COMMANDS } from './commands';
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const program = new Command('askgraph')
     .description('A natural-language gateway to RDF knowledge graphs')
-    .version(require('../../package.json').version)
+    .version(JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   for (const register of COMMANDS) register(program, io);
