@@ -4,6 +4,7 @@ import type { EntityHit, EntityIndex } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
 import { tokens } from './normalize';
 import type { RelationHit, RelationRetriever } from './relations';
+import type { Scorer } from './scorers';
 import type { RelationInfo } from './store-index';
 
 /**
@@ -52,6 +53,8 @@ export interface GroundContext {
    * cut-off or over-long names ("Forre" for "Forrest Gump").
    */
   question?: string;
+  /** Entity similarity (default 0.7 fuzzy + 0.3 BM25; e.g. combineScorers with denseScorer). */
+  scorer?: Scorer;
 }
 
 /** Token span of a copied label in the question; the first/last label token may be a cut piece of a question token. */
@@ -194,7 +197,7 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   // 2. PermuteByEntity
   let links: EntityLink[] | undefined;
   const entityHits = (label: string): EntityHit[] => {
-    const hits = index!.search(label, { k: o.kE, threshold: o.tE, always: true });
+    const hits = index!.search(label, { k: o.kE, threshold: o.tE, always: true, ...(ctx.scorer ? { scorer: ctx.scorer } : {}) });
     if (!ctx.question) return hits;
     const at = locateInQuestion(label, ctx.question);
     if (!at) return hits;

@@ -10,6 +10,7 @@ export {
   type EntityIndex,
   type GroundAttempt,
   type RelationInfo,
+  type Scorer,
 } from '../ground';
 
 /** The label texts of a form's bracketed entities. */

@@ -27,6 +27,7 @@ import {
   type EntityIndex,
   type GroundAttempt,
   type RelationInfo,
+  type Scorer,
 } from './deps';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
 
@@ -51,6 +52,8 @@ export interface GatewayOptions {
   progress?: NodeJS.WritableStream;
   /** Default options of every ask. */
   defaults?: AskOptions;
+  /** Entity similarity for entity retrieval (pluggable: fuzzy, BM25, dense — see src/ground/scorers.ts). */
+  entityScorer?: Scorer;
 }
 
 export interface ParseResult {
@@ -119,7 +122,7 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
       const fingerprint = local && (opts.store === undefined || storeIsPack) ? filesFingerprint((pack.config.data ?? []).map((f) => path.resolve(pack.dir, f))) : '';
       index = await loadOrBuildStoreIndex(executor, indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint), indexOpts);
     }
-    return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {});
+    return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer);
   } catch (e) {
     if (ownExecutor) await executor.close().catch(() => undefined);
     throw e;
@@ -138,6 +141,7 @@ class PipelineGateway implements Gateway {
     readonly generator: ScoringGenerator | undefined,
     readonly index: EntityIndex,
     private readonly defaults: AskOptions,
+    private readonly entityScorer?: Scorer,
   ) {
     this.version = `${executor.id}+${generator?.id ?? 'no-parser'}`;
     const rels = (index.meta.relations as RelationInfo[] | undefined) ?? [];
@@ -193,7 +197,7 @@ class PipelineGateway implements Gateway {
     let win: { attempt: GroundAttempt; compiled: CompiledQuery; answers: AnswerItem[] } | undefined;
     const winners: NonNullable<typeof win>[] = [];
     if (beam.length > 0) {
-      const attempts = groundCandidates(beam, { index: this.index, relations: this.relations, vocabulary: this.vocabulary, vocabularyNamespace: this.pack.config.vocabularyNamespace, question: q }, o);
+      const attempts = groundCandidates(beam, { index: this.index, relations: this.relations, vocabulary: this.vocabulary, vocabularyNamespace: this.pack.config.vocabularyNamespace, question: q, ...(this.entityScorer ? { scorer: this.entityScorer } : {}) }, o);
       let n = 0;
       let exhausted = false;
       const grounded = new Set<number>();

@@ -3,6 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
+  AveragedWordVectors,
+  combineScorers,
+  denseScorer,
+  fuzzyScorer,
   EntityIndex,
   editSimilarity,
   fuzzySimilarity,
@@ -152,5 +156,32 @@ describe('ground: entity linking in a free question', () => {
   });
   it('links nothing in a question without entities', () => {
     assert.deepEqual(linkEntities('what is the meaning of it all', index), []);
+  });
+});
+
+describe('ground: pluggable scorers', () => {
+  it('dense scorer (averaged word vectors from a text file) ranks by meaning when plugged in', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-vec-'));
+    const file = path.join(dir, 'vectors.txt');
+    fs.writeFileSync(file, ['film 1 0 0', 'movie 0.95 0.05 0', 'picture 0.9 0.1 0', 'car 0 0 1', 'automobile 0 0.05 0.95'].join('\n'));
+    const vec = AveragedWordVectors.fromFile(file);
+    assert.equal(vec.dim, 3);
+    assert.equal(vec.embed('zzz'), null);
+    const dense = denseScorer(vec);
+    assert.ok(dense.score({ query: 'movie', label: 'film', bm25: 0 }) > 0.9);
+    assert.ok(dense.score({ query: 'movie', label: 'car', bm25: 0 }) < 0.1);
+    const index = EntityIndex.build([
+      { iri: E('film'), label: 'film' },
+      { iri: E('car'), label: 'car' },
+      { iri: E('automobile'), label: 'automobile' },
+    ]);
+    // "automobil" (typo): fuzzy alone prefers automobile; the dense part can only rescore candidates the token index found
+    const scorer = combineScorers([
+      { scorer: fuzzyScorer, weight: 0.5 },
+      { scorer: dense, weight: 0.5 },
+    ]);
+    const hits = index.search('automobil', { scorer, threshold: 0 });
+    assert.equal(hits[0].iri, E('automobile'));
+    assert.match(scorer.name, /fuzzy\*0.5\+dense\*0.5/);
   });
 });
