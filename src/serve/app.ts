@@ -48,6 +48,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
     metrics: opts.metrics ?? new ServeMetrics(),
     cache: new AnswerCache(cfg.cache),
     log,
+    inflight: new Map(),
     diff: diffFormsText,
   };
   const buckets = new TokenBuckets(cfg.rateLimit);
@@ -121,7 +122,13 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
 
   // open routes
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', version: gateway.version, store: gateway.executor.id, uptimeSeconds: Math.round((Date.now() - started) / 1000) });
+    res.json({
+      status: 'ok',
+      version: gateway.version,
+      store: gateway.executor.id,
+      model: gateway.generator?.id ?? null,
+      uptimeSeconds: Math.round((Date.now() - started) / 1000),
+    });
   });
   app.get('/metrics', (_req, res) => {
     res.setHeader('Content-Type', PROMETHEUS_CONTENT_TYPE);

@@ -6,6 +6,7 @@ import type { ServeConfig } from './config';
 import type { ServeGateway } from './gateway';
 import type { ServeMetrics } from './metrics';
 import type { AskOptionsInput } from './schemas';
+import { DEFAULT_ASK_TIMEOUT_MS } from './stages';
 
 /** What every route handler shares: the gateway, config, metrics, cache and logger of one app. */
 export interface ServeContext {
@@ -14,6 +15,8 @@ export interface ServeContext {
   metrics: ServeMetrics;
   cache: AnswerCache;
   log: Logger;
+  /** Asks running now, by cache key: identical concurrent questions share one pipeline run. */
+  inflight: Map<string, Promise<Answer>>;
   diff?: (a: string, b: string) => unknown;
 }
 
@@ -36,7 +39,8 @@ function cacheable(a: Answer): boolean {
 
 /**
  * Answers a question through the cache: key = gateway version + store id + question + options.
- * Records cache hits/misses, stage latencies and the answer source in the metrics.
+ * Identical concurrent asks share one run (counted as hits). Records cache hits/misses, stage latencies
+ * and the answer source in the metrics.
  */
 export async function askCached(
   ctx: ServeContext,
@@ -50,8 +54,24 @@ export async function askCached(
     ctx.metrics.cacheHits.inc();
     return { answer: hit, cached: true };
   }
+  const running = ctx.cache.enabled ? ctx.inflight.get(key) : undefined;
+  if (running) {
+    ctx.metrics.cacheHits.inc();
+    return { answer: await running, cached: true };
+  }
   if (ctx.cache.enabled) ctx.metrics.cacheMisses.inc();
-  const budget = Math.min(options.timeoutMs ?? ctx.config.timeouts.requestMs, ctx.config.timeouts.requestMs);
+  const work = runAsk(ctx, req, key, question, options);
+  if (ctx.cache.enabled) {
+    ctx.inflight.set(key, work);
+    const forget = () => ctx.inflight.delete(key);
+    work.then(forget, forget);
+  }
+  return { answer: await work, cached: false };
+}
+
+async function runAsk(ctx: ServeContext, req: Request, key: string, question: string, options: AskOptionsInput): Promise<Answer> {
+  // the CLI's budget unless the request asks for another, never more than the request timeout
+  const budget = Math.min(options.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS, ctx.config.timeouts.requestMs);
   req.log?.debug({ question }, 'ask');
   const answer = await withDeadline(ctx.gateway.ask(question, { ...options, timeoutMs: budget }), budget + 1000, 'REQUEST_TIMEOUT', 'answering the question');
   for (const [stage, ms] of Object.entries(answer.timings ?? {})) {
@@ -60,7 +80,7 @@ export async function askCached(
   const source = answer.source === 'parser' ? 'parser' : answer.source.startsWith('fallback') ? 'fallback' : 'none';
   ctx.metrics.answers.inc({ source });
   if (cacheable(answer)) ctx.cache.set(key, answer);
-  return { answer, cached: false };
+  return answer;
 }
 
 declare module 'express-serve-static-core' {

@@ -194,7 +194,8 @@ export function standInGateway(executor: Executor = new InProcessExecutor()): St
 }
 
 export async function startTestServer(gateway: ServeGateway, config: ServeConfigInput = {}, logger?: import('pino').Logger): Promise<RunningServer> {
-  return startServer({ port: 0, host: '127.0.0.1', logLevel: 'silent', ...config }, { gateway, logger });
+  // rate limiting off unless a test configures it (the suites send hundreds of requests from one address)
+  return startServer({ port: 0, host: '127.0.0.1', logLevel: 'silent', rateLimit: { perMinute: 0, burst: 1 }, ...config }, { gateway, logger });
 }
 
 export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {

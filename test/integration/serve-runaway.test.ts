@@ -55,6 +55,19 @@ describe('serve: a runaway /sparql query is killed while other requests are serv
     assert.match(m, /^askgraph_errors_total\{code="QUERY_TIMEOUT"\} 1$/m);
   });
 
+  it('CONSTRUCT and DESCRIBE through the worker executor give N-Triples (Turtle on request)', async () => {
+    const c = await fetch(srv.url + '/sparql?query=' + encodeURIComponent(`DESCRIBE <${entity('Heat')}>`));
+    assert.equal(c.status, 200);
+    assert.match(c.headers.get('content-type') ?? '', /^application\/n-triples/);
+    const nt = await c.text();
+    assert.ok(nt.includes(`<${entity('Heat')}> <${relation('directed_by')}> <${entity('Michael Mann')}> .`), nt);
+    const t = await fetch(srv.url + '/sparql?query=' + encodeURIComponent(`CONSTRUCT WHERE { <${entity('Heat')}> ?p ?o }`), { headers: { accept: 'text/turtle' } });
+    assert.match(t.headers.get('content-type') ?? '', /^text\/turtle/);
+    assert.equal((await t.text()).trim().split('\n').length, 3);
+    const bad = await fetch(srv.url + '/sparql?query=' + encodeURIComponent(`CONSTRUCT WHERE { ?s ?p ?o }`), { headers: { accept: 'application/sparql-results+json' } });
+    assert.equal(bad.status, 406);
+  });
+
   it('a timeout above the configured maximum is capped (the query still runs with the cap)', async () => {
     const r = await getJson(srv.url + '/sparql?timeout=999999999&query=' + encodeURIComponent(NORMAL));
     assert.equal(r.status, 200);

@@ -183,6 +183,23 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
         await s2.close();
       }
     });
+    it('identical concurrent asks share one pipeline run', async () => {
+      const g4 = standInGateway();
+      g4.delayMs = 200;
+      const s4 = await startTestServer(g4, { cache: { max: 10, ttlMs: 60_000 } });
+      try {
+        const q = '/v1/ask?question=' + encodeURIComponent('who directed Heat');
+        const rs = await Promise.all([1, 2, 3, 4, 5].map(() => fetch(s4.url + q)));
+        assert.deepEqual(rs.map((r) => r.status), [200, 200, 200, 200, 200]);
+        assert.deepEqual(rs.map((r) => r.headers.get('x-cache')).sort(), ['hit', 'hit', 'hit', 'hit', 'miss']);
+        assert.equal(g4.askCalls.length, 1);
+        const other = await postJson(s4.url + '/v1/ask', { question: 'who directed Heat', options: { beam: 2 } });
+        assert.equal(other.headers.get('x-cache'), 'miss');
+        assert.equal(g4.askCalls.length, 2);
+      } finally {
+        await s4.close();
+      }
+    });
     it('entries expire after the TTL', async () => {
       const g3 = standInGateway();
       const s3 = await startTestServer(g3, { cache: { max: 10, ttlMs: 150 } });

@@ -53,7 +53,7 @@
 
   // ---------- health ----------
   api('healthz', { headers: headers() })
-    .then((h) => setStatus($('health'), 'store ' + h.store + ' · ' + h.version))
+    .then((h) => setStatus($('health'), 'store ' + h.store + ' · model ' + (h.model || 'none')))
     .catch((e) => setStatus($('health'), 'health: ' + e.message, true));
 
   // ---------- ask ----------
