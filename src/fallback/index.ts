@@ -5,4 +5,5 @@ export { mineRelationVocabulary, chainFromForm, chainToForm, hopKey, HopModel, t
 export { questionTerms, questionContentTerms, terms, stem } from './text';
 export { PathReader, type PathReaderOptions } from './readers/paths';
 export { TripleReader, scoreNeighbourhood, type TripleReaderOptions, type ScoredEdge } from './readers/triples';
+export { ExploreReader, type ExploreReaderOptions } from './readers/explore';
 export { defaultReaders, readersByName, READER_NAMES, type ReaderOptions } from './registry';

@@ -2,13 +2,15 @@
 import { unknownReader } from './chain';
 import { PathReader, type PathReaderOptions } from './readers/paths';
 import { TripleReader, type TripleReaderOptions } from './readers/triples';
+import { ExploreReader, type ExploreReaderOptions } from './readers/explore';
 import type { Reader } from './types';
 
-export const READER_NAMES = ['paths', 'triples'] as const;
+export const READER_NAMES = ['paths', 'triples', 'explore'] as const;
 
 export interface ReaderOptions {
   paths?: PathReaderOptions;
   triples?: TripleReaderOptions;
+  explore?: ExploreReaderOptions;
   env?: Record<string, string | undefined>;
 }
 
@@ -18,6 +20,8 @@ function make(name: string, opts: ReaderOptions): Reader {
       return new PathReader(opts.paths);
     case 'triples':
       return new TripleReader(opts.triples);
+    case 'explore':
+      return new ExploreReader(opts.explore);
     default:
       throw unknownReader(name, [...READER_NAMES]);
   }
