@@ -28,7 +28,6 @@ export function publicDir(): string {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const PROTECTED = /^\/(v1\/|sparql$|qald$|gerbil$)/;
 
 function digest(s: string): Buffer {
   return crypto.createHash('sha256').update(s).digest();
@@ -149,9 +148,9 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
     },
   );
 
-  // API keys, then the per-key token bucket, for the API routes only
+  // API keys, then the per-key token bucket: for everything not served above (the API routes, and
+  // unknown paths too, so that routing differences such as /SPARQL or /sparql/ cannot skip the check)
   app.use((req, res, next) => {
-    if (!PROTECTED.test(req.path)) return next();
     const key = req.headers['x-api-key'];
     let who = 'ip:' + (req.socket.remoteAddress ?? 'unknown');
     if (keyDigests.length > 0) {

@@ -48,7 +48,9 @@ export function sparqlRouter(ctx: ServeContext): Router {
       throw new AskgraphError('NOT_ACCEPTABLE', `no acceptable result format for a ${kind.toUpperCase()} query; offered: ${offers.join(', ')}`);
     }
 
-    const timeoutMs = Math.min(params.timeout ?? ctx.config.timeouts.queryMs, ctx.config.timeouts.maxQueryMs);
+    // never longer than the request may take: a query outliving its request would only block the store
+    const t = ctx.config.timeouts;
+    const timeoutMs = Math.min(params.timeout ?? t.queryMs, t.maxQueryMs, t.requestMs);
     ctx.metrics.sparqlQueries.inc({ kind });
     const ex = ctx.gateway.executor;
     // The executor enforces timeoutMs itself (kills the Oxigraph worker); the deadline here is a backstop.

@@ -130,6 +130,20 @@ describe('browser: the web inspector in real headless Chromium (MOCK generator; 
     assert.ok((await page.$$('#diff-tree span.added')).length >= 1);
   });
 
+  it('a fallback answer (options: no parser) shows its source and the evidence triples', async () => {
+    await page.click('#ask-form summary');
+    await page.check('#opt-noparser');
+    await page.fill('#question', 'who directed Forrest Gump');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => /^fallback:/.test(document.getElementById('source')?.textContent ?? ''));
+    assert.equal(await page.isVisible('#evidence-panel'), true);
+    const firstTriple = await page.$$eval('#evidence .evidence:first-child tbody tr:first-child td', (t) => t.map((x) => x.textContent));
+    assert.deepEqual(firstTriple, ['Forrest Gump', 'directed_by', 'Robert Zemeckis']);
+    assert.ok(((await page.textContent('#trace tbody')) ?? '').includes('skipped'), 'the trace shows the skipped parser');
+    await page.uncheck('#opt-noparser');
+    await page.click('#ask-form summary');
+  });
+
   it('renders hostile text as text: no markup or script from questions, forms or labels', async () => {
     const evil = 'who directed <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
     await page.fill('#question', evil);

@@ -20,6 +20,10 @@ describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gatewa
       assert.equal((await getJson(srv.url + '/sparql?query=ASK{}', { headers: { 'x-api-key': 'key-beta-4567' } })).status, 200);
       assert.equal((await postJson(srv.url + '/v1/compile', { form: 'x' })).status, 401);
       assert.equal((await getJson(srv.url + '/qald?question=x')).status, 401);
+      // routing is case-insensitive and tolerates a trailing slash: the key check must be too
+      for (const p of ['/SPARQL?query=ASK{}', '/sparql/?query=ASK{}', '/V1/ask?question=x', '/v1//ask?question=x', '/nope']) {
+        assert.equal((await getJson(srv.url + p)).status, 401, p);
+      }
       for (const open of ['/healthz', '/metrics', '/openapi.json', '/']) assert.equal((await fetch(srv.url + open)).status, 200, open);
       const doc = await getJson(srv.url + '/openapi.json');
       assert.deepEqual(doc.body.paths['/v1/ask'].post.security, [{ apiKey: [] }]);
