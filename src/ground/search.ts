@@ -31,6 +31,8 @@ export interface GroundOptions {
   relationRetrieval?: boolean;
   /** Neighbourhood radius for relation retrieval (1 or 2). Default 2. */
   hops?: 1 | 2;
+  /** Only the first phase (exact short-cut, or the beam forms as generated without entity retrieval). */
+  exactOnly?: boolean;
 }
 
 export const GROUND_DEFAULTS = { kE: 5, tE: 0.6, kR: 3, tR: 0.3, k1: 10, t1: 0.3, k2: 10, t2: 0.2, hops: 2 as 1 | 2 };
@@ -173,7 +175,7 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
       const a = make(c, groundForm(c.form, [], generatedRelations(c.form)), [], [], 'beam');
       if (a) yield a;
     }
-    if (!o.relationRetrieval || !ctx.relations) return;
+    if (!o.relationRetrieval || !ctx.relations || o.exactOnly) return;
   }
 
   const index = o.entityRetrieval ? ctx.index : undefined;
@@ -193,6 +195,8 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
       }
     }
   }
+
+  if (o.exactOnly) return;
 
   // 2. PermuteByEntity
   let links: EntityLink[] | undefined;

@@ -9,6 +9,7 @@ import {
   type Executor,
   type Generator,
   type PackConfig,
+  type Timings,
   type TraceEntry,
 } from '../core';
 import { compileForm } from '../compile';
@@ -78,23 +79,35 @@ export interface Gateway {
 /** Parser confidence lives on [0.6, 1]; fallback readers are capped at 0.6 (src/fallback/chain.ts). */
 const PARSER_FLOOR = 0.6;
 
-/** Softmax weight of `lp` among the beam's log-probabilities. */
-export function beamPosterior(lp: number, beam: number[]): number {
-  if (beam.length === 0) return 1;
-  const m = Math.max(lp, ...beam);
-  const z = beam.reduce((s, x) => s + Math.exp(x - m), 0);
-  return Math.exp(lp - m) / Math.max(z, Math.exp(lp - m));
-}
-
 /**
- * Confidence of a parser answer: 0.6 + 0.4 × P_beam(winning form) × Π entity and relation similarities,
- * where P_beam is the softmax of its log-probability among the beam. A parser answer always ranks
- * above a fallback answer (≤ 0.6); a form the beam was unsure of, or grounded by fuzzy matches, ranks low.
+ * Confidence of a parser answer: 0.6 + 0.4 × P(form | question) × Π entity and relation similarities,
+ * where P is the model's own sequence probability of the winning beam form (exp of its log-probability;
+ * not renormalised over the beam, so it does not depend on the beam width or the adaptive greedy pass).
+ * A parser answer always ranks above a fallback answer (capped at 0.6 in src/fallback/chain.ts); a form
+ * the model was unsure of, or grounded by fuzzy matches, ends near 0.6.
  */
-export function parserConfidence(win: GroundAttempt, beam: Candidate[]): number {
-  const p = beamPosterior(win.candidate.logProb, beam.map((c) => c.logProb));
+export function parserConfidence(win: GroundAttempt): number {
+  const p = Math.min(1, Math.exp(win.candidate.logProb));
   const sims = [...win.entityScores, ...win.relationScores].reduce((a, b) => a * b, 1);
   return PARSER_FLOOR + (1 - PARSER_FLOOR) * p * sims;
+}
+
+interface Winner {
+  attempt: GroundAttempt;
+  compiled: CompiledQuery;
+  answers: AnswerItem[];
+}
+
+interface AttemptRun {
+  n: number;
+  winners: Winner[];
+  /** Grounded forms already executed in this question. */
+  seen: Set<string>;
+  trace: TraceEntry[];
+  timings: Timings;
+  deadline: number;
+  left: () => number;
+  o: AskOptions & { beam: number; timeoutMs: number; bestOf: number; maxAttempts: number; queryTimeoutMs: number };
 }
 
 export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
@@ -177,87 +190,37 @@ class PipelineGateway implements Gateway {
     const trace: TraceEntry[] = [];
     const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
     let beam: Candidate[] = [];
+    let win: Winner | undefined;
+    const run: AttemptRun = { n: 0, winners: [], seen: new Set(), trace, timings, deadline, left, o };
+    const ctx = {
+      index: this.index,
+      relations: this.relations,
+      vocabulary: this.vocabulary,
+      vocabularyNamespace: this.pack.config.vocabularyNamespace,
+      question: q,
+      ...(this.entityScorer ? { scorer: this.entityScorer } : {}),
+    };
 
     if (!o.noParser && this.generator) {
-      const tg = performance.now();
-      try {
-        const res = await this.generator.generate(q, { beam: o.beam });
-        beam = res.candidates;
-        trace.push({ stage: 'generate', outcome: beam.length ? 'answers' : 'empty', answerCount: beam.length, note: `beam ${o.beam}: ${beam.length} forms`, timeMs: res.timeMs });
-      } catch (e) {
-        const err = e instanceof AskgraphError ? e : new AskgraphError('MODEL_ERROR', (e as Error).message, { cause: e });
-        trace.push({ stage: 'generate', outcome: 'error', error: { code: err.code, message: err.message }, timeMs: performance.now() - tg });
+      // Adaptive beam: the greedy form first, exact grounding only (most questions end here); the
+      // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
+      if (o.adaptiveBeam && o.beam > 1) {
+        const greedy = await this.generate(q, 1, run);
+        if (greedy.length > 0) {
+          beam = greedy;
+          await this.attempt(groundCandidates(greedy, ctx, { ...o, exactOnly: true }), run, greedy, false);
+        }
       }
-      timings.generate = performance.now() - tg;
+      if (run.winners.length === 0) {
+        const full = await this.generate(q, o.beam, run);
+        if (full.length > 0) {
+          beam = full;
+          await this.attempt(groundCandidates(full, ctx, o), run, full, true);
+        }
+      }
+      win = [...run.winners].sort((x, y) => y.attempt.score - x.attempt.score)[0];
     } else {
       trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
-    }
-
-    // Algorithm 1: ground, compile and execute in order.
-    let win: { attempt: GroundAttempt; compiled: CompiledQuery; answers: AnswerItem[] } | undefined;
-    const winners: NonNullable<typeof win>[] = [];
-    if (beam.length > 0) {
-      const attempts = groundCandidates(beam, { index: this.index, relations: this.relations, vocabulary: this.vocabulary, vocabularyNamespace: this.pack.config.vocabularyNamespace, question: q, ...(this.entityScorer ? { scorer: this.entityScorer } : {}) }, o);
-      let n = 0;
-      let exhausted = false;
-      const grounded = new Set<number>();
-      for (;;) {
-        const tgr = performance.now();
-        let next: IteratorResult<GroundAttempt>;
-        try {
-          next = await attempts.next();
-        } catch (e) {
-          trace.push({ stage: 'ground', outcome: 'error', error: { code: 'INTERNAL', message: (e as Error).message }, timeMs: performance.now() - tgr });
-          break;
-        }
-        timings.ground += performance.now() - tgr;
-        if (next.done) {
-          exhausted = true;
-          break;
-        }
-        const a = next.value;
-        grounded.add(a.candidate.rank);
-        if (n >= o.maxAttempts || performance.now() >= deadline) {
-          trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: n >= o.maxAttempts ? `maxAttempts ${o.maxAttempts} reached` : 'time budget spent', timeMs: 0 });
-          break;
-        }
-        n++;
-        const te = performance.now();
-        let compiled: CompiledQuery;
-        try {
-          compiled = compileForm(a.form, this.compileOptions());
-        } catch (e) {
-          const err = e instanceof AskgraphError ? e : new AskgraphError('INTERNAL', (e as Error).message);
-          trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'error', error: { code: err.code, message: err.message }, note: a.phase, timeMs: performance.now() - te });
-          timings.execute += performance.now() - te;
-          continue;
-        }
-        const out = await runCompiled(this.executor, compiled, { timeoutMs: Math.min(o.queryTimeoutMs, left()) });
-        timings.execute += performance.now() - te;
-        trace.push({
-          stage: 'execute',
-          beamForm: a.candidate.text,
-          groundedForm: a.text,
-          sparql: compiled.sparql,
-          score: a.score,
-          outcome: out.status,
-          answerCount: out.answers.length,
-          ...(out.error ? { error: out.error } : {}),
-          note: `${a.phase} (beam rank ${a.candidate.rank})`,
-          timeMs: performance.now() - te,
-        });
-        if (out.status === 'answers') {
-          winners.push({ attempt: a, compiled, answers: out.answers });
-          if (o.strategy === 'first-nonempty' || winners.length >= o.bestOf) break;
-        }
-      }
-      await attempts.return(undefined);
-      if (exhausted) {
-        for (const c of beam) {
-          if (!grounded.has(c.rank)) trace.push({ stage: 'ground', beamForm: c.text, outcome: 'empty', note: 'no grounding above the thresholds', timeMs: 0 });
-        }
-      }
-      win = winners.sort((x, y) => y.attempt.score - x.attempt.score)[0];
     }
 
     if (win) {
@@ -269,7 +232,7 @@ class PipelineGateway implements Gateway {
         groundedForm: win.attempt.text,
         sparql: win.compiled.sparql,
         source: 'parser',
-        confidence: parserConfidence(win.attempt, beam),
+        confidence: parserConfidence(win.attempt),
         beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
         trace,
         timings,
@@ -322,6 +285,86 @@ class PipelineGateway implements Gateway {
       trace,
       timings,
     };
+  }
+
+  private async generate(q: string, beam: number, run: AttemptRun): Promise<Candidate[]> {
+    const tg = performance.now();
+    try {
+      const res = await this.generator!.generate(q, { beam });
+      run.trace.push({ stage: 'generate', outcome: res.candidates.length ? 'answers' : 'empty', answerCount: res.candidates.length, note: `beam ${beam}: ${res.candidates.length} forms`, timeMs: res.timeMs });
+      return res.candidates;
+    } catch (e) {
+      const err = e instanceof AskgraphError ? e : new AskgraphError('MODEL_ERROR', (e as Error).message, { cause: e });
+      run.trace.push({ stage: 'generate', outcome: 'error', error: { code: err.code, message: err.message }, timeMs: performance.now() - tg });
+      return [];
+    } finally {
+      run.timings.generate += performance.now() - tg;
+    }
+  }
+
+  /** Compiles and executes grounded forms in order until the strategy is satisfied; every attempt goes to the trace. */
+  private async attempt(attempts: AsyncGenerator<GroundAttempt>, run: AttemptRun, beam: Candidate[], reportUngrounded: boolean): Promise<void> {
+    const { o, trace, timings } = run;
+    let exhausted = false;
+    const grounded = new Set<number>();
+    for (;;) {
+      const tgr = performance.now();
+      let next: IteratorResult<GroundAttempt>;
+      try {
+        next = await attempts.next();
+      } catch (e) {
+        trace.push({ stage: 'ground', outcome: 'error', error: { code: 'INTERNAL', message: (e as Error).message }, timeMs: performance.now() - tgr });
+        break;
+      }
+      timings.ground += performance.now() - tgr;
+      if (next.done) {
+        exhausted = true;
+        break;
+      }
+      const a = next.value;
+      grounded.add(a.candidate.rank);
+      if (run.seen.has(a.text)) continue; // already executed (greedy pass)
+      run.seen.add(a.text);
+      if (run.n >= o.maxAttempts || performance.now() >= run.deadline) {
+        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: run.n >= o.maxAttempts ? `maxAttempts ${o.maxAttempts} reached` : 'time budget spent', timeMs: 0 });
+        break;
+      }
+      run.n++;
+      const te = performance.now();
+      let compiled: CompiledQuery;
+      try {
+        compiled = compileForm(a.form, this.compileOptions());
+      } catch (e) {
+        const err = e instanceof AskgraphError ? e : new AskgraphError('INTERNAL', (e as Error).message);
+        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'error', error: { code: err.code, message: err.message }, note: a.phase, timeMs: performance.now() - te });
+        timings.execute += performance.now() - te;
+        continue;
+      }
+      const out = await runCompiled(this.executor, compiled, { timeoutMs: Math.min(o.queryTimeoutMs, run.left()) });
+      timings.execute += performance.now() - te;
+      trace.push({
+        stage: 'execute',
+        beamForm: a.candidate.text,
+        groundedForm: a.text,
+        sparql: compiled.sparql,
+        score: a.score,
+        outcome: out.status,
+        answerCount: out.answers.length,
+        ...(out.error ? { error: out.error } : {}),
+        note: `${a.phase} (beam rank ${a.candidate.rank})`,
+        timeMs: performance.now() - te,
+      });
+      if (out.status === 'answers') {
+        run.winners.push({ attempt: a, compiled, answers: out.answers });
+        if (o.strategy === 'first-nonempty' || run.winners.length >= o.bestOf) break;
+      }
+    }
+    await attempts.return(undefined);
+    if (exhausted && reportUngrounded) {
+      for (const c of beam) {
+        if (!grounded.has(c.rank)) trace.push({ stage: 'ground', beamForm: c.text, outcome: 'empty', note: 'no grounding above the thresholds', timeMs: 0 });
+      }
+    }
   }
 
   /**

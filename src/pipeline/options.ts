@@ -11,6 +11,7 @@ import type { GroundOptions } from '../ground';
  *   strategy        'first-nonempty' (default, ChatKBQA) or 'best-of-n': execute until `bestOf`
  *                   forms gave answers and keep the best-scored one
  *   maxAttempts 24  grounded forms executed at most
+ *   adaptiveBeam    greedy form first (exact grounding only); the full beam only when it does not answer
  */
 export interface AskOptions extends Pick<GroundOptions, 'kE' | 'tE' | 'kR' | 'tR' | 'k1' | 't1' | 'k2' | 't2' | 'entityRetrieval' | 'relationRetrieval' | 'hops'> {
   beam?: number;
@@ -20,6 +21,11 @@ export interface AskOptions extends Pick<GroundOptions, 'kE' | 'tE' | 'kR' | 'tR
   strategy?: 'first-nonempty' | 'best-of-n';
   bestOf?: number;
   maxAttempts?: number;
+  /**
+   * Greedy form first (exact grounding only), the full beam and Algorithm 1 only if it does not
+   * answer. Default true; false always decodes the whole beam first.
+   */
+  adaptiveBeam?: boolean;
   /** Per-query timeout for each executed form. Default 3000 ms (bounded by what is left of timeoutMs). */
   queryTimeoutMs?: number;
 }
@@ -27,10 +33,11 @@ export interface AskOptions extends Pick<GroundOptions, 'kE' | 'tE' | 'kR' | 'tR
 export const ASK_DEFAULTS = {
   beam: 4,
   timeoutMs: 10000,
-  strategy: 'first-nonempty' as const,
+  strategy: 'first-nonempty' as 'first-nonempty' | 'best-of-n',
   bestOf: 3,
   maxAttempts: 24,
   queryTimeoutMs: 3000,
+  adaptiveBeam: true,
 };
 
 export const MAX_QUESTION_LENGTH = 1000;

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { packageRoot, type Candidate, type GenerateOptions, type GenerateResult } from '../../../src/core';
 import { parseSparql } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
-import { beamPosterior, createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
+import { createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
 
 const NS = 'http://askgraph.dev/movies/relation/';
 const ENT = 'http://askgraph.dev/movies/entity/';
@@ -140,7 +140,7 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
     await assert.rejects(gateway.ask('who directed Forrest Gump', { beam: 0 }), (e: { code?: string }) => e.code === 'BAD_REQUEST');
     await assert.rejects(gateway.ask('who directed Forrest Gump', { tE: 2 }), (e: { code?: string }) => e.code === 'BAD_REQUEST');
     await assert.rejects(gateway.ask('who directed Forrest Gump', { fallback: ['no-such-reader'] }), (e: { code?: string }) => e.code === 'BAD_REQUEST');
-    const a = await gateway.ask('who directed\tForrest Gump\n', { beam: 2 });
+    const a = await gateway.ask('who directed\tForrest Gump\n', { beam: 2, adaptiveBeam: false });
     assert.equal(a.question, 'who directed Forrest Gump');
     assert.equal(generator.calls.at(-1)?.beam, 2);
   });
@@ -168,8 +168,22 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
     assert.ok(Date.now() - t < 30000);
   });
 
-  it('beam posterior is a softmax weight', () => {
-    assert.ok(Math.abs(beamPosterior(-1, [-1, -1]) - 0.5) < 1e-9);
-    assert.ok(beamPosterior(0, [0, -10]) > 0.99);
+  it('adaptive beam: the greedy form first; the full beam only when it does not answer', async () => {
+    let from = generator.calls.length;
+    const a = await gateway.ask('who directed Forrest Gump', { beam: 4 });
+    assert.deepEqual(generator.calls.slice(from).map((c) => c.beam), [1]);
+    assert.equal(a.source, 'parser');
+    from = generator.calls.length;
+    const b = await gateway.ask('who wrote Forrest Gump', { beam: 4 });
+    assert.deepEqual(generator.calls.slice(from).map((c) => c.beam), [1, 4]);
+    assert.deepEqual(b.trace.filter((t) => t.stage === 'generate').map((t) => t.note), ['beam 1: 1 forms', 'beam 4: 3 forms']);
+    from = generator.calls.length;
+    await gateway.ask('who directed Forrest Gump', { beam: 4, adaptiveBeam: false });
+    assert.deepEqual(generator.calls.slice(from).map((c) => c.beam), [4]);
+  });
+
+  it('confidence: 0.6 + 0.4 × P(form) × similarities', async () => {
+    const a = await gateway.ask('who directed Forrest Gump');
+    assert.ok(Math.abs(a.confidence - (0.6 + 0.4 * Math.exp(-0.05))) < 1e-9);
   });
 });
