@@ -2,7 +2,8 @@ import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
 import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
-import { tokens } from './normalize';
+import { normalizeLabel, tokens } from './normalize';
+import { fuzzySimilarity } from './similarity';
 import type { RelationHit, RelationRetriever } from './relations';
 import type { Scorer } from './scorers';
 import type { RelationInfo } from './store-index';
@@ -142,7 +143,8 @@ function entityIrisOf(form: Form): string[] {
 /**
  * Algorithm 1 of ChatKBQA as a lazy sequence of attempts, in the order they should be executed:
  *   1. exact   — each beam form (beam order) whose label entities all match a label exactly (after
- *                normalisation) and whose relations are in the vocabulary; ambiguous labels permuted.
+ *                normalisation) and whose relations are in the vocabulary; ambiguous labels permuted;
+ *                a longer exact mention in the question around a copied span goes first (cut copies).
  *   1'. beam   — with entity retrieval off: the beam forms as generated (labels compile to label matches).
  *   2. entity  — PermuteByEntity: every beam form with its top-kE entity hits per position (≥ tE),
  *                top k1 per beam form (entity-similarity product ≥ t1); all of them ordered by the
@@ -181,12 +183,27 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   const index = o.entityRetrieval ? ctx.index : undefined;
 
   // 1. exact short-cut
+  // A copy cut short can itself be a label ("The Godfather" for "The Godfather Part II"): when the
+  // question holds a longer exact mention around the copied span, that entity is tried first (score 1,
+  // the cut copy's own hits × 0.9).
+  let exactLinks: EntityLink[] | undefined;
+  const exactHits = (label: string): EntityHit[] => {
+    const hits = index!.exact(label).slice(0, o.kE);
+    if (hits.length === 0 || !ctx.question) return hits;
+    const at = locateInQuestion(label, ctx.question);
+    if (!at) return hits;
+    exactLinks ??= linkEntities(ctx.question, index!, { k: 20, maxFuzzySearches: 0 });
+    const longer = exactLinks.filter((l) => l.exact && l.span.start <= at.start && l.span.end >= at.end && l.span.end - l.span.start > at.end - at.start);
+    if (longer.length === 0) return hits;
+    const seenIri = new Set(longer.map((l) => l.iri));
+    return [...longer.map((l) => ({ iri: l.iri, label: l.label, score: 1, exact: true })), ...hits.filter((h) => !seenIri.has(h.iri)).map((h) => ({ ...h, score: 0.9 * h.score }))].slice(0, o.kE);
+  };
   if (index) {
     for (const c of candidates) {
       const refs = entityRefs(c.form);
       const rels = relationRefs(c.form);
       if (!rels.every(inVocab)) continue;
-      const lists: EntityHit[][] = refs.map((r) => (r.kind === 'label' ? index.exact(r.label).slice(0, o.kE) : [{ iri: '', label: '', score: 1, exact: true }]));
+      const lists: EntityHit[][] = refs.map((r) => (r.kind === 'label' ? exactHits(r.label) : [{ iri: '', label: '', score: 1, exact: true }]));
       if (lists.some((l) => l.length === 0)) continue;
       for (const p of permute(lists, o.k1)) {
         const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), generatedRelations(c.form));
@@ -199,17 +216,24 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   if (o.exactOnly) return;
 
   // 2. PermuteByEntity
+  // Index hits, plus entities linked in the question: around the copied span (0.9 × link score), or —
+  // when the copy is garbled and cannot be located — any link, weighted by its similarity to the copy.
   let links: EntityLink[] | undefined;
   const entityHits = (label: string): EntityHit[] => {
     const hits = index!.search(label, { k: o.kE, threshold: o.tE, always: true, ...(ctx.scorer ? { scorer: ctx.scorer } : {}) });
     if (!ctx.question) return hits;
     const at = locateInQuestion(label, ctx.question);
-    if (!at) return hits;
     links ??= linkEntities(ctx.question, index!, { k: 10 });
     const best = new Map(hits.map((h) => [h.iri, h]));
+    const norm = normalizeLabel(label);
     for (const l of links) {
-      if (l.span.end <= at.start || l.span.start >= at.end) continue;
-      const score = 0.9 * l.score;
+      let score: number;
+      if (at) {
+        if (l.span.end <= at.start || l.span.start >= at.end) continue;
+        score = 0.9 * l.score;
+      } else {
+        score = l.score * (0.5 + 0.5 * fuzzySimilarity(norm, normalizeLabel(l.label)));
+      }
       if ((best.get(l.iri)?.score ?? -1) < score) best.set(l.iri, { iri: l.iri, label: l.label, score, exact: false });
     }
     return [...best.values()].filter((h) => h.score >= o.tE).sort((a, b) => b.score - a.score).slice(0, o.kE);

@@ -8,6 +8,8 @@ import {
   denseScorer,
   fuzzyScorer,
   EntityIndex,
+  groundCandidates,
+  type GroundAttempt,
   editSimilarity,
   fuzzySimilarity,
   linkEntities,
@@ -17,6 +19,7 @@ import {
   TokenIndex,
   type LabelEntry,
 } from '../../../src/ground';
+import { parseForm } from '../../../src/form';
 
 const E = (s: string) => `http://example.org/e/${encodeURIComponent(s)}`;
 
@@ -183,5 +186,32 @@ describe('ground: pluggable scorers', () => {
     const hits = index.search('automobil', { scorer, threshold: 0 });
     assert.equal(hits[0].iri, E('automobile'));
     assert.match(scorer.name, /fuzzy\*0.5\+dense\*0.5/);
+  });
+});
+
+describe('ground: Algorithm 1 repairs copy errors with the question (fixed-beam generator)', () => {
+  const index = EntityIndex.build(LABELS);
+  const ctx = (question: string) => ({ index, vocabularyNamespace: 'http://example.org/r/', question });
+  const cand = (text: string, logProb = -0.1) => [{ form: parseForm(text), text, logProb, rank: 0 }];
+  async function first(gen: AsyncGenerator<GroundAttempt>): Promise<GroundAttempt | undefined> {
+    const r = await gen.next();
+    await gen.return(undefined);
+    return r.done ? undefined : r.value;
+  }
+
+  it('a copy cut short that is itself a label yields to the longer mention in the question', async () => {
+    const a = await first(groundCandidates(cand('(JOIN (R directed_by) [ The Godfather ])'), ctx('who directed The Godfather Part II')));
+    assert.ok(a);
+    assert.equal(a.phase, 'exact');
+    assert.ok(a.text.includes(E('The Godfather Part II')), a.text);
+    const b = await first(groundCandidates(cand('(JOIN (R directed_by) [ The Godfather ])'), ctx('who directed The Godfather')));
+    assert.ok(b && b.text.includes(`<${E('The Godfather')}>`) && b.entityScores[0] === 1);
+  });
+
+  it('a garbled copy that is not in the question is grounded through the question\'s entity links', async () => {
+    const a = await first(groundCandidates(cand('(JOIN (R directed_by) [ Schindlr Lst ])'), ctx("who directed Schindler's List")));
+    assert.ok(a);
+    assert.equal(a.phase, 'entity');
+    assert.ok(a.text.includes(E("Schindler's List")), a.text);
   });
 });
