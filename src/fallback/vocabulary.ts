@@ -11,7 +11,7 @@
  */
 import type { Form } from '../core';
 import type { Hop } from './types';
-import { relationTerms } from './text';
+import { questionTerms, relationTerms } from './text';
 
 export interface RelationVocabulary {
   format: 'askgraph-relvocab/1';
@@ -234,4 +234,22 @@ export function chainToForm(topicLabel: string, hops: Pick<Hop, 'name' | 'dir'>[
   let f = `[ ${topicLabel} ]`;
   for (const h of hops) f = h.dir === '>' ? `(JOIN (R ${h.name}) ${f})` : `(JOIN ${h.name} ${f})`;
   return f;
+}
+
+/**
+ * Mines a vocabulary from training examples in the fixtures format ({question, form}); forms that
+ * are not JOIN chains are skipped. The topic mention is removed from each question first.
+ */
+export function vocabularyFromExamples(examples: { question: string; form: string }[], parse: (text: string) => Form, opts: { iterations?: number } = {}): RelationVocabulary {
+  const out: VocabExample[] = [];
+  for (const ex of examples) {
+    let c: ReturnType<typeof chainFromForm> = null;
+    try {
+      c = chainFromForm(parse(ex.form));
+    } catch {
+      continue; // unparsable form: not training material for the vocabulary
+    }
+    if (c && c.hops.length) out.push({ terms: questionTerms(ex.question, [c.topic]), hops: c.hops });
+  }
+  return mineRelationVocabulary(out, opts);
 }
