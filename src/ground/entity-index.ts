@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError } from '../core';
-import { normalizeLabel } from './normalize';
+import { NORMALIZATION_VERSION, normalizeLabel } from './normalize';
 import { defaultScorer, type Scorer } from './scorers';
 import { TokenIndex } from './token-index';
 
@@ -35,6 +35,7 @@ const FORMAT = 'askgraph-entity-index/1';
 
 interface SavedIndex {
   format: string;
+  normalization?: number;
   meta: Record<string, unknown>;
   iris: string[];
   /** [iri index, label] per document. */
@@ -192,6 +193,7 @@ export class EntityIndex {
   save(file: string): void {
     const saved: SavedIndex = {
       format: FORMAT,
+      normalization: NORMALIZATION_VERSION,
       meta: this.meta,
       iris: this.iris,
       docs: this.docLabel.map((l, i) => [this.docIri[i], l]),
@@ -211,6 +213,9 @@ export class EntityIndex {
       throw new AskgraphError('DATA_FORMAT', `cannot read entity index ${file}: ${(e as Error).message}`, { cause: e });
     }
     if (saved.format !== FORMAT) throw new AskgraphError('DATA_FORMAT', `${file}: not an ${FORMAT} file`);
+    if (saved.normalization !== NORMALIZATION_VERSION) {
+      throw new AskgraphError('DATA_FORMAT', `${file}: built with label normalisation v${saved.normalization ?? 1}, this is v${NORMALIZATION_VERSION}`);
+    }
     const norms = Array.isArray(saved.norms) && saved.norms.length === saved.docs.length ? saved.norms : undefined;
     return EntityIndex.fromDocs(saved.iris, saved.docs, saved.meta ?? {}, undefined, norms);
   }

@@ -3,6 +3,9 @@
  * NFKD, combining marks stripped (é → e), lower case, every non-letter/digit run → one space.
  * Apostrophes are dropped rather than spaced so "Schindler's" and "Schindlers" agree.
  */
+/** Bumped whenever normalizeLabel changes: saved indexes with another version are rebuilt. */
+export const NORMALIZATION_VERSION = 2;
+
 const COMBINING = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
 const APOSTROPHES = /['\u2018\u2019\u02bc`´]/g;
 const NON_WORD = /[^\p{L}\p{N}]+/gu;

@@ -121,6 +121,10 @@ describe('ground: entity index', () => {
     for (const q of ['Forrest Gump', 'Forest Gump', 'Amelie', 'tom hanks', 'Godfather 2', 'Robert Zem']) {
       assert.deepEqual(loaded.search(q, { k: 3, threshold: 0 }), withMeta.search(q, { k: 3, threshold: 0 }), q);
     }
+    const stale = JSON.parse(fs.readFileSync(file, 'utf8'));
+    stale.normalization = 1;
+    fs.writeFileSync(file, JSON.stringify(stale));
+    assert.throws(() => EntityIndex.load(file), (e: { code?: string }) => e.code === 'DATA_FORMAT', 'an index with other normalisation is not trusted');
     fs.writeFileSync(file, '{"format":"something-else"}');
     assert.throws(() => EntityIndex.load(file), (e: { code?: string }) => e.code === 'DATA_FORMAT');
     fs.writeFileSync(file, '{not json');
