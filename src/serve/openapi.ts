@@ -13,6 +13,7 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
     { name: 'beam', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 32 } },
     { name: 'fallback', in: 'query', description: '"off" or a comma-separated list of reader names', schema: { type: 'string' } },
     { name: 'noParser', in: 'query', schema: { type: 'boolean' } },
+    { name: 'adaptiveBeam', in: 'query', description: 'false = decode the whole beam first (the inspector default)', schema: { type: 'boolean' } },
     { name: 'timeoutMs', in: 'query', schema: { type: 'integer', minimum: 1 } },
   ];
   const sparqlResults = {
@@ -118,6 +119,14 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
             kE: { type: 'integer' }, tE: { type: 'number' }, kR: { type: 'integer' }, tR: { type: 'number' },
             k1: { type: 'integer' }, t1: { type: 'number' }, k2: { type: 'integer' }, t2: { type: 'number' },
             noParser: { type: 'boolean' },
+            strategy: { enum: ['first-nonempty', 'best-of-n'] },
+            bestOf: { type: 'integer', minimum: 1, maximum: 100 },
+            maxAttempts: { type: 'integer', minimum: 1, maximum: 1000 },
+            adaptiveBeam: { type: 'boolean' },
+            queryTimeoutMs: { type: 'integer', minimum: 1 },
+            entityRetrieval: { type: 'boolean' },
+            relationRetrieval: { type: 'boolean' },
+            hops: { enum: [1, 2] },
           },
         },
         AskRequest: {

@@ -6,6 +6,7 @@ import { parseFormBody } from './form-body';
 import { toQald } from './qald';
 import {
   AskBodySchema,
+  AskOptionsSchema,
   AskQuerySchema,
   checkQuestion,
   CompileBodySchema,
@@ -47,8 +48,10 @@ export function apiRouter(ctx: ServeContext): Router {
     if (q.beam !== undefined) options.beam = q.beam;
     if (q.timeoutMs !== undefined) options.timeoutMs = q.timeoutMs;
     if (q.noParser !== undefined) options.noParser = q.noParser;
+    if (q.adaptiveBeam !== undefined) options.adaptiveBeam = q.adaptiveBeam;
     if (q.fallback !== undefined) options.fallback = q.fallback === 'off' ? 'off' : q.fallback.split(',').filter(Boolean);
-    await reply(req, res, question, options, q.format ?? 'json');
+    const parsed = validate(AskOptionsSchema, options, 'query parameters');
+    await reply(req, res, question, parsed, q.format ?? 'json');
   });
 
   r.post('/v1/parse', json, async (req, res) => {

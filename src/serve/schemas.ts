@@ -8,16 +8,24 @@ export const AskOptionsSchema = z
   .object({
     beam: z.number().int().min(1).max(32).optional(),
     fallback: z.union([z.literal('off'), z.array(z.string().min(1).max(64)).max(16)]).optional(),
-    timeoutMs: z.number().int().min(1).optional(),
+    timeoutMs: z.number().int().min(1).max(600_000).optional(),
     kE: z.number().int().min(1).max(100).optional(),
     tE: z.number().min(0).max(1).optional(),
     kR: z.number().int().min(1).max(100).optional(),
     tR: z.number().min(0).max(1).optional(),
-    k1: z.number().int().min(1).max(100).optional(),
+    k1: z.number().int().min(1).max(1000).optional(),
     t1: z.number().min(0).max(1).optional(),
-    k2: z.number().int().min(1).max(100).optional(),
+    k2: z.number().int().min(1).max(10_000).optional(),
     t2: z.number().min(0).max(1).optional(),
     noParser: z.boolean().optional(),
+    strategy: z.enum(['first-nonempty', 'best-of-n']).optional(),
+    bestOf: z.number().int().min(1).max(100).optional(),
+    maxAttempts: z.number().int().min(1).max(1000).optional(),
+    adaptiveBeam: z.boolean().optional(),
+    queryTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+    entityRetrieval: z.boolean().optional(),
+    relationRetrieval: z.boolean().optional(),
+    hops: z.union([z.literal(1), z.literal(2)]).optional(),
   })
   .strict();
 export type AskOptionsInput = z.infer<typeof AskOptionsSchema>;
@@ -30,7 +38,7 @@ const intString = z
   .regex(/^\d{1,9}$/, 'expected a non-negative integer')
   .transform(Number);
 
-/** GET /v1/ask?question=…&beam=…&fallback=off|a,b&noParser=true&timeoutMs=…&format=qald */
+/** GET /v1/ask?question=…&beam=…&fallback=off|a,b&noParser=true&adaptiveBeam=false&timeoutMs=…&format=qald */
 export const AskQuerySchema = z
   .object({
     question: z.string(),
@@ -39,6 +47,7 @@ export const AskQuerySchema = z
     fallback: z.string().max(1024).optional(),
     timeoutMs: intString.optional(),
     noParser: boolString.optional(),
+    adaptiveBeam: boolString.optional(),
   })
   .strict();
 

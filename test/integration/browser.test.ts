@@ -99,6 +99,14 @@ describe('browser: the web inspector in real headless Chromium (MOCK generator; 
     assert.equal(await page.$$eval('#timings tbody tr', (r) => r.length), 5);
   });
 
+  it('the copy button puts the SPARQL on the clipboard', async () => {
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
+    await page.click('#winner .copy-btn');
+    await page.waitForFunction(() => /copied/.test(document.getElementById('status')?.textContent ?? ''));
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, await page.textContent('#winner pre'));
+  });
+
   it('the run button sends the SPARQL to /sparql and shows the result table', async () => {
     await page.click('#winner .run-btn');
     await page.waitForFunction(() => /row/.test(document.getElementById('sparql-status')?.textContent ?? ''));

@@ -54,13 +54,15 @@ describe('serve over the real pipeline (MOCK generator; real movies store, groun
   });
 
   it('POST /v1/ask answers "who directed Forrest Gump" with Robert Zemeckis, with beam, trace and timings', async () => {
-    const r = await postJson(srv.url + '/v1/ask', { question: 'who directed Forrest Gump' });
+    const r = await postJson(srv.url + '/v1/ask', { question: 'who directed Forrest Gump', options: { adaptiveBeam: false } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(r.body.answers.map((a: any) => a.label), ['Robert Zemeckis']);
     assert.equal(r.body.answers[0].value, entity('Robert Zemeckis'));
     assert.equal(r.body.source, 'parser');
     assert.equal(r.body.form, '(JOIN (R directed_by) [ Forrest Gump ])');
-    assert.ok(r.body.beam.length >= 2);
+    assert.ok(r.body.beam.length >= 2, 'the whole beam (adaptiveBeam off)');
+    const greedy = await postJson(srv.url + '/v1/ask', { question: 'who directed Forrest Gump' });
+    assert.deepEqual(greedy.body.answers, r.body.answers);
     assert.ok(r.body.trace.some((t: any) => t.stage === 'execute' && t.sparql));
     assert.equal(typeof r.body.timings.total, 'number');
     assertReadQuery(r.body.sparql);

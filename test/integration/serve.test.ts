@@ -53,6 +53,10 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
     const get = await getJson(srv.url + '/v1/ask?question=' + encodeURIComponent('who directed Forrest Gump') + '&noParser=false');
     assert.equal(get.status, 200);
     assert.deepEqual(get.body, post.body);
+    // query parameters become the same options as the JSON body
+    await getJson(srv.url + '/v1/ask?question=' + encodeURIComponent('who directed Heat') + '&beam=2&adaptiveBeam=false&fallback=paths,types&timeoutMs=5000');
+    const last = g.askCalls[g.askCalls.length - 1].opts;
+    assert.deepEqual({ beam: last.beam, adaptiveBeam: last.adaptiveBeam, fallback: last.fallback, timeoutMs: last.timeoutMs }, { beam: 2, adaptiveBeam: false, fallback: ['paths', 'types'], timeoutMs: 5000 });
   });
 
   it('GET /v1/ask?format=qald and GET /qald give QALD-JSON', async () => {

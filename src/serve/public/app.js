@@ -78,6 +78,7 @@
     const options = {};
     const beam = parseInt($('opt-beam').value, 10);
     if (beam > 0) options.beam = beam;
+    if ($('opt-fullbeam').checked) options.adaptiveBeam = false;
     if ($('opt-nofallback').checked) options.fallback = 'off';
     if ($('opt-noparser').checked) options.noParser = true;
     setStatus($('status'), 'asking…');
