@@ -2,6 +2,8 @@
  * Reader-only benchmark of the fallback readers (issue 6).
  *
  *   npx tsx scripts/bench-readers.ts --reader paths|triples|explore [--dataset fixtures/metaqa/valid.jsonl | pq2 | pq3] [--n N]
+ *     [--vocab train|none] [--k HOPS] [--time MS] [--executor auto|inprocess] [--linker auto|exact]
+ *     [--set reader.option=value] [--write-vocabulary FILE] [--verbose]
  *
  * Topics come from entity linking on the question WITHOUT brackets: src/ground's linkEntities when it
  * exists, else (say so in the output) an exact-label n-gram match of our own. Reports per hop:
@@ -145,6 +147,11 @@ async function main(): Promise<void> {
       }
       vocab = mineRelationVocabulary(train);
     }
+  }
+  const writeVocab = arg('write-vocabulary');
+  if (writeVocab && vocab) {
+    fs.writeFileSync(writeVocab, JSON.stringify(vocab) + '\n');
+    log(`# wrote the mined vocabulary to ${writeVocab}`);
   }
   if (n > 0) {
     const byHop = new Map<number, Example[]>();

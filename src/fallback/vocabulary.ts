@@ -9,7 +9,10 @@
  * Without a mined vocabulary, P(w | hop) comes from the relation label's own words, so the readers
  * still work on a new graph (weaker). The vocabulary is plain JSON; a pack can ship it.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Form } from '../core';
+import { AskgraphError } from '../core';
 import type { Hop } from './types';
 import { questionTerms, relationTerms } from './text';
 
@@ -252,4 +255,26 @@ export function vocabularyFromExamples(examples: { question: string; form: strin
     if (c && c.hops.length) out.push({ terms: questionTerms(ex.question, [c.topic]), hops: c.hops });
   }
   return mineRelationVocabulary(out, opts);
+}
+
+/** The file name a pack may ship its mined vocabulary under (next to pack.json). */
+export const VOCABULARY_FILE = 'relation-vocabulary.json';
+
+/**
+ * Reads <packDir>/relation-vocabulary.json when the pack has one (undefined otherwise: the readers
+ * then score relations by their label words alone). A malformed file is a DATA_FORMAT error.
+ */
+export function loadRelationVocabulary(packDir: string): RelationVocabulary | undefined {
+  const file = path.join(packDir, VOCABULARY_FILE);
+  if (!fs.existsSync(file)) return undefined;
+  let v: RelationVocabulary;
+  try {
+    v = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new AskgraphError('DATA_FORMAT', `${file}: ${(e as Error).message}`, { cause: e });
+  }
+  if (v?.format !== 'askgraph-relvocab/1' || typeof v.keys !== 'object' || typeof v.background !== 'object') {
+    throw new AskgraphError('DATA_FORMAT', `${file}: not an askgraph-relvocab/1 vocabulary`);
+  }
+  return v;
 }
