@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
+import { packageRoot } from '../../src/core';
 import { main } from '../../src/cli/main';
 
 function capture() {
@@ -15,7 +17,7 @@ function capture() {
   return { io: { stdout: out, stderr: err }, text: () => ({ stdout, stderr }) };
 }
 
-describe('askgraph serve (CLI, in-process)', function () {
+describe('askgraph serve (CLI)', function () {
   this.timeout(180_000);
 
   it('bad flags, env or config file: exit 2 with one line naming the problem, no server', async () => {
@@ -40,27 +42,42 @@ describe('askgraph serve (CLI, in-process)', function () {
     }
   });
 
-  it('serves the embedded movies pack (real model) on a free port, logs JSON, and stops on SIGTERM', async () => {
-    const c = capture();
-    const done = main(['serve', '--port', '0', '--log-level', 'info'], { ...c.io, env: { ASKGRAPH_CACHE_MAX: '0' } });
-    let url: string | undefined;
-    for (let i = 0; i < 600 && !url; i++) {
-      url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(c.text().stderr)?.[1];
-      if (!url) {
-        const early = await Promise.race([done, new Promise((r) => setTimeout(() => r('wait'), 250))]);
-        if (early !== 'wait') assert.fail(`serve ended early (${String(early)}): ${c.text().stderr}`);
+  it('`askgraph serve` as a process: embedded movies pack (real model) on a free port, JSON logs, clean exit on SIGTERM', async () => {
+    const root = packageRoot();
+    // the build (bin/askgraph.js → dist) under `npm test`, the sources under tsx during development
+    const cli = __filename.endsWith('.ts')
+      ? ['--require', require.resolve('tsx/cjs'), path.join(root, 'src', 'cli', 'dev.ts')]
+      : [path.join(root, 'bin', 'askgraph.js')];
+    const child = spawn(process.execPath, [...cli, 'serve', '--port', '0', '--log-level', 'info'], {
+      env: { ...process.env, ASKGRAPH_CACHE_MAX: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      let url: string | undefined;
+      for (let i = 0; i < 600 && !url && child.exitCode === null; i++) {
+        url = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1];
+        if (!url) await new Promise((r) => setTimeout(r, 250));
       }
+      assert.ok(url, `no "serving" line; exit ${child.exitCode}; stderr: ${stderr}`);
+      const h = await (await fetch(url + '/healthz')).json();
+      assert.equal(h.status, 'ok');
+      assert.ok(h.model, 'a parser model is loaded');
+      const r = await fetch(url + '/v1/ask?question=' + encodeURIComponent('who directed Forrest Gump'));
+      assert.equal(r.status, 200);
+      const answer = await r.json();
+      assert.ok(answer.answers.some((a: { label: string }) => a.label === 'Robert Zemeckis'), JSON.stringify(answer.answers));
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0, stderr);
+      const logs = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      assert.ok(logs.some((l) => l.msg === 'request' && l.route === '/v1/ask' && l.status === 200), stdout);
+      assert.ok(!stdout.includes('Forrest Gump'), 'no question text in info logs');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
     }
-    assert.ok(url, c.text().stderr);
-    const h = await (await fetch(url + '/healthz')).json();
-    assert.equal(h.status, 'ok');
-    const r = await fetch(url + '/v1/ask?question=' + encodeURIComponent('who directed Forrest Gump'));
-    assert.equal(r.status, 200);
-    const answer = await r.json();
-    assert.ok(answer.answers.some((a: { label: string }) => a.label === 'Robert Zemeckis'), JSON.stringify(answer.answers));
-    process.emit('SIGTERM');
-    assert.equal(await done, 0);
-    const logs = c.text().stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    assert.ok(logs.some((l) => l.msg === 'request' && l.route === '/v1/ask' && l.status === 200));
   });
 });
