@@ -21,11 +21,21 @@ export function answerCacheKey(parts: { version: string; storeId: string; questi
   return canonicalJson([parts.version, parts.storeId, parts.question, parts.options ?? {}]);
 }
 
-/** LRU + TTL cache of answers. max 0 disables it (get always misses, set is a no-op). */
+/**
+ * LRU + TTL cache of answers, bounded by entries and by bytes (answers with long traces or evidence
+ * are large; size = length of their JSON). max 0 disables it (get always misses, set is a no-op).
+ */
 export class AnswerCache {
   private readonly lru?: LRUCache<string, Answer>;
-  constructor(opts: { max: number; ttlMs: number }) {
-    if (opts.max > 0) this.lru = new LRUCache<string, Answer>({ max: opts.max, ttl: opts.ttlMs });
+  constructor(opts: { max: number; ttlMs: number; maxBytes?: number }) {
+    if (opts.max > 0) {
+      this.lru = new LRUCache<string, Answer>({
+        max: opts.max,
+        ttl: opts.ttlMs,
+        maxSize: opts.maxBytes ?? 64 * 1024 * 1024,
+        sizeCalculation: (a) => Math.max(1, JSON.stringify(a).length),
+      });
+    }
   }
   get enabled(): boolean {
     return this.lru !== undefined;

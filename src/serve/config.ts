@@ -26,11 +26,15 @@ export const ServeConfigSchema = z
       .default({ perMinute: 600, burst: 60 }),
     /** Origins allowed by CORS; ["*"] = any; [] = no CORS headers at all. */
     cors: z.object({ origins: z.array(z.string().min(1)).default([]) }).strict().default({ origins: [] }),
-    /** Answer cache (LRU + TTL); max 0 = off. */
+    /** Answer cache (LRU + TTL, bounded by entries and bytes); max 0 = off. */
     cache: z
-      .object({ max: z.number().int().min(0).default(1000), ttlMs: z.number().int().min(1).default(300_000) })
+      .object({
+        max: z.number().int().min(0).default(1000),
+        ttlMs: z.number().int().min(1).default(300_000),
+        maxBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
+      })
       .strict()
-      .default({ max: 1000, ttlMs: 300_000 }),
+      .default({ max: 1000, ttlMs: 300_000, maxBytes: 64 * 1024 * 1024 }),
     limits: z
       .object({
         bodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
@@ -103,6 +107,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if ((v = e('RATE_LIMIT_BURST'))) set(['rateLimit', 'burst'], intOf(v, 'ASKGRAPH_RATE_LIMIT_BURST'));
   if ((v = e('CACHE_MAX'))) set(['cache', 'max'], intOf(v, 'ASKGRAPH_CACHE_MAX'));
   if ((v = e('CACHE_TTL_MS'))) set(['cache', 'ttlMs'], intOf(v, 'ASKGRAPH_CACHE_TTL_MS'));
+  if ((v = e('CACHE_MAX_BYTES'))) set(['cache', 'maxBytes'], intOf(v, 'ASKGRAPH_CACHE_MAX_BYTES'));
   if ((v = e('BODY_LIMIT_BYTES'))) set(['limits', 'bodyBytes'], intOf(v, 'ASKGRAPH_BODY_LIMIT_BYTES'));
   if ((v = e('QUESTION_MAX_CHARS'))) set(['limits', 'questionChars'], intOf(v, 'ASKGRAPH_QUESTION_MAX_CHARS'));
   if ((v = e('REQUEST_TIMEOUT_MS'))) set(['timeouts', 'requestMs'], intOf(v, 'ASKGRAPH_REQUEST_TIMEOUT_MS'));

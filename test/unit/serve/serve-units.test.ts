@@ -33,7 +33,7 @@ describe('serve units', () => {
         const c = loadServeConfig({ config: file, port: '3333' }, { ASKGRAPH_PORT: '2222', ASKGRAPH_HOST: '127.0.0.2', ASKGRAPH_CACHE_TTL_MS: '99', ASKGRAPH_CORS_ORIGINS: 'https://a.example, https://b.example' });
         assert.equal(c.port, 3333);
         assert.equal(c.host, '127.0.0.2');
-        assert.deepEqual(c.cache, { max: 5, ttlMs: 99 });
+        assert.deepEqual(c.cache, { max: 5, ttlMs: 99, maxBytes: 64 * 1024 * 1024 });
         assert.deepEqual(c.apiKeys, ['file-key-123']);
         assert.deepEqual(c.cors.origins, ['https://a.example', 'https://b.example']);
         const viaEnv = loadServeConfig({}, { ASKGRAPH_CONFIG: file });
@@ -70,6 +70,13 @@ describe('serve units', () => {
       c.set('c', answer);
       assert.ok(c.get('a') && c.get('c'));
       assert.equal(c.get('b'), undefined);
+      const small = new AnswerCache({ max: 100, ttlMs: 60_000, maxBytes: 2048 });
+      const big = { question: 'x'.repeat(900) } as Answer;
+      small.set('a', big);
+      small.set('b', big);
+      small.set('c', big);
+      assert.equal(small.get('a'), undefined, 'evicted by size');
+      assert.ok(small.get('b') && small.get('c'));
       const off = new AnswerCache({ max: 0, ttlMs: 1 });
       off.set('a', answer);
       assert.equal(off.get('a'), undefined);
