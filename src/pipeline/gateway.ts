@@ -47,7 +47,7 @@ export interface GatewayOptions {
   executor?: Executor;
   /** A ready entity index; else loaded from / built into the cache. */
   index?: EntityIndex;
-  /** Where the entity index is cached. Default <pack>/.cache for a local pack, ~/.cache/askgraph otherwise. */
+  /** Where the entity index is cached. Default <pack>/.cache for a local pack, else $ASKGRAPH_CACHE_DIR or ~/.cache/askgraph. */
   cacheDir?: string;
   /** Progress bar stream while building the entity index (drawn only on a TTY). */
   progress?: NodeJS.WritableStream;
@@ -131,7 +131,8 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
     let index = opts.index;
     if (!index) {
       const local = !/^https?:\/\//i.test(opts.store ?? '');
-      const cacheDir = opts.cacheDir ?? (local && (opts.store === undefined || storeIsPack) ? path.join(pack.dir, '.cache') : path.join(process.env.HOME ?? '.', '.cache', 'askgraph'));
+      const userCache = process.env.ASKGRAPH_CACHE_DIR ?? path.join(process.env.HOME ?? '.', '.cache', 'askgraph');
+      const cacheDir = opts.cacheDir ?? (local && (opts.store === undefined || storeIsPack) ? path.join(pack.dir, '.cache') : userCache);
       const fingerprint = local && (opts.store === undefined || storeIsPack) ? filesFingerprint((pack.config.data ?? []).map((f) => path.resolve(pack.dir, f))) : '';
       index = await loadOrBuildStoreIndex(executor, indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint), indexOpts);
     }

@@ -1,5 +1,5 @@
 import { AskgraphError, type Answer, type AnswerItem } from '../../core';
-import { createGateway, type AskOptions } from '../../pipeline';
+import { createGateway, validateQuestion, type AskOptions } from '../../pipeline';
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -77,6 +77,7 @@ export const register: RegisterCommand = (program, io) => {
       if (opts.fallback !== undefined) {
         askOpts.fallback = opts.fallback === 'off' ? 'off' : opts.fallback.split(',').map((s) => s.trim()).filter(Boolean);
       }
+      validateQuestion(question); // reject bad input before loading the store and the model
       const gateway = await createGateway({ store: opts.store, model: opts.model, progress: io.stderr });
       try {
         const answer = await gateway.ask(question, askOpts);
