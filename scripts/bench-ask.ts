@@ -3,7 +3,7 @@
  * entity is NOT given): Hits@1 by hop and latency p50/p95 per question, on the embedded movies pack.
  *
  *   npx tsx scripts/bench-ask.ts [--n N] [--beam K] [--no-entity-retrieval] [--no-relation-retrieval]
- *                                [--no-adaptive] [--model DIR] [--fallback off|names] [--out FILE.json] [--failures K]
+ *                                [--no-adaptive] [--no-parser] [--model DIR] [--fallback off|names] [--out FILE.json] [--failures K]
  *
  * --n N takes the first ⌈N/3⌉ questions of each hop in file order (default: all 1,958).
  * Hits@1: the first returned answer (its label, or the literal value) is a gold answer.
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   if (flag('--no-entity-retrieval')) opts.entityRetrieval = false;
   if (flag('--no-relation-retrieval')) opts.relationRetrieval = false;
   if (flag('--no-adaptive')) opts.adaptiveBeam = false;
+  if (flag('--no-parser')) opts.noParser = true; // the fallback readers alone (topics from entity linking)
   const fb = value('--fallback');
   if (fb) opts.fallback = fb === 'off' ? 'off' : fb.split(',');
 
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
   }
   await gateway.close();
 
-  const label = [`beam ${opts.beam ?? 'default(4)'}`, opts.entityRetrieval === false ? 'no entity retrieval' : '', opts.relationRetrieval === false ? 'no relation retrieval' : '', opts.adaptiveBeam === false ? 'no adaptive beam' : '', fb ? `fallback ${fb}` : ''].filter(Boolean).join(', ');
+  const label = [`beam ${opts.beam ?? 'default(4)'}`, opts.entityRetrieval === false ? 'no entity retrieval' : '', opts.relationRetrieval === false ? 'no relation retrieval' : '', opts.adaptiveBeam === false ? 'no adaptive beam' : '', opts.noParser ? 'no parser (fallback only)' : '', fb ? `fallback ${fb}` : ''].filter(Boolean).join(', ');
   console.log(`bench-ask: ${examples.length} MetaQA validation questions (brackets removed), ${label}; model ${gateway.version}; setup ${(setupMs / 1000).toFixed(1)} s; load average ${require('node:os').loadavg()[0].toFixed(1)} on ${require('node:os').cpus().length} cores`);
   console.log('hop    n   Hits@1   exact-set   p50 ms   p95 ms');
   const hops = [...new Set(rows.map((r) => r.hop))].sort();
