@@ -63,6 +63,8 @@ export function pipelineRunner(gateway: Asker, opts: AskOptionsLike = {}): Examp
 
 export interface EvalRunOptions {
   mode: EvalMode;
+  /** Fallback readers only (--no-parser): the form metrics and the executable rate do not apply. */
+  noParser?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -187,13 +189,13 @@ function explainFailure(r: Omit<ExampleResult, 'failure'>, answer: Answer, mode:
 }
 
 /** Scores one answer against its example. */
-export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mode: EvalMode): ExampleResult {
+export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mode: EvalMode, noParser = false): ExampleResult {
   const predicted = answerKeys(answer.answers as AnswerItem[], ex.answers);
   const scores = scoreAnswers(predicted, ex.answers);
   const beam = answer.beam.map((b) => b.form);
   const top = beam[0] ?? answer.form;
   const goldForm = ex.form ?? null;
-  const gold = mode === 'pipeline' ? tryParse(goldForm) : undefined;
+  const gold = mode === 'pipeline' && !noParser ? tryParse(goldForm) : undefined;
   let em: boolean | null = null;
   let bm: boolean | null = null;
   let sm: boolean | null = null;
@@ -220,7 +222,7 @@ export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mod
     em,
     bm,
     sm,
-    executable: mode === 'oracle' ? (goldForm ? executed : null) : answer.source === 'parser' || executed,
+    executable: mode === 'oracle' ? (goldForm ? executed : null) : noParser ? null : answer.source === 'parser' || executed,
     fallback: mode === 'oracle' ? null : answer.source.startsWith('fallback:'),
     noAnswer: answer.answers.length === 0,
     latencyMs,
@@ -254,7 +256,7 @@ export async function runExamples(examples: readonly Example[], runner: ExampleR
         timings: { ...ZERO_TIMINGS },
       };
     }
-    results.push(scoreExample(ex, answer, performance.now() - t0, opts.mode));
+    results.push(scoreExample(ex, answer, performance.now() - t0, opts.mode, opts.noParser === true));
     opts.onProgress?.(i + 1, examples.length);
   }
   return { results, wallMs: performance.now() - start };

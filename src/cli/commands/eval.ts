@@ -145,7 +145,7 @@ export const register: RegisterCommand = (program, io) => {
       bar?.start(examples.length, 0);
       let run;
       try {
-        run = await runExamples(examples, runner, { mode, onProgress: (done) => bar?.update(done) });
+        run = await runExamples(examples, runner, { mode, noParser: flags.parser === false, onProgress: (done) => bar?.update(done) });
       } finally {
         bar?.stop();
         await close();

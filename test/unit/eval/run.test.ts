@@ -110,6 +110,13 @@ describe('eval runner (mock gateway)', () => {
     assert.match(md, /Hits@1\*\*: the first-ranked predicted answer is in the gold set/);
   });
 
+  it('--no-parser: form metrics and the executable rate do not apply', async () => {
+    const { results } = await runExamples(examples.slice(2, 3), pipelineRunner(mockGateway, { noParser: true }), { mode: 'pipeline', noParser: true });
+    assert.deepEqual([results[0].em, results[0].bm, results[0].sm, results[0].executable, results[0].fallback], [null, null, null, null, true]);
+    const s = summarize(results, 100, 'pipeline', 't');
+    assert.deepEqual([s.em, s.bm, s.sm, s.executable, s.fallback], [null, null, null, null, 1]);
+  });
+
   it('seeded samples are deterministic and keep the original order', () => {
     const xs = Array.from({ length: 100 }, (_, i) => i);
     const s1 = sampleExamples(xs, 10, 7);
