@@ -5,7 +5,10 @@
  *
  *   npx tsx scripts/bench-parse.ts [--model DIR] [--beam 4 | --beam 1,4,8] [--n 300 | --n all] [--threads 1]
  *                                  [--data fixtures/metaqa/valid.jsonl] [--train fixtures/metaqa/train.jsonl]
- *                                  [--errors FILE] [--json]
+ *                                  [--labels pack|none|FILE] [--errors FILE] [--json]
+ *
+ * --labels: restrict copied entity spans to graph labels: 'pack' (default: the triple files of the pack
+ * the model folder is in, if any), 'none', or a file (triples `head|relation|tail`, or one label a line).
  *
  * N questions are taken at an even stride over the file (so every hop is represented), deterministically.
  */
@@ -13,7 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageRoot } from '../src/core';
 import { formsEqual, parseForm } from '../src/form';
-import { loadParser } from '../src/generate';
+import { loadParser, readLabelsFile } from '../src/generate';
 
 interface Example {
   id: string;
@@ -56,9 +59,14 @@ async function main(): Promise<void> {
   const sample = Array.from({ length: n }, (_, i) => data[Math.floor(i * stride)]);
 
   const tLoad = performance.now();
-  const parser = await loadParser(modelDir, { threads });
+  const labelsArg = arg('labels', 'pack')!;
+  const labels = labelsArg === 'pack' || labelsArg === 'none' ? labelsArg : readLabelsFile(labelsArg);
+  const parser = await loadParser(modelDir, { threads, labels });
   const loadMs = performance.now() - tLoad;
-  console.log(`model ${parser.id} (${parser.dir}) loaded in ${loadMs.toFixed(0)} ms; ${n} of ${data.length} questions; threads ${threads ?? 1}`);
+  console.log(
+    `model ${parser.id} (${parser.dir}) loaded in ${loadMs.toFixed(0)} ms; ${n} of ${data.length} questions; threads ${threads ?? 1}` +
+      `; entity spans restricted to ${parser.labelCount} graph labels (--labels ${labelsArg})`,
+  );
   for (let i = 0; i < 5; i++) await parser.generate(sample[i % n].question, { beam: beams[0] }); // warm-up
 
   const results: Record<string, unknown>[] = [];

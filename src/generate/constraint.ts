@@ -45,6 +45,13 @@ export interface ConstraintOptions {
    * question, a piece starting with "▁", or a non-alphanumeric character on either side.
    */
   wordBoundaries?: boolean;
+  /**
+   * An extra test on whole spans (start..end piece positions, inclusive), e.g. "the span's text is a
+   * label of the graph". Ignored when no span of the question passes it (then any span may be copied).
+   */
+  spanFilter?: (start: number, end: number) => boolean;
+  /** Longest span in pieces (default 64). */
+  maxSpan?: number;
 }
 
 // Stack items (what is still expected), top of stack = last element.
@@ -57,15 +64,18 @@ const REL_HEAD = 5; // after '(' in relation position: R
 
 export interface ConstraintState {
   readonly stack: readonly number[];
-  /** null outside `[ … ]`; else the source positions the last copied piece may be at ([] right after '['). */
+  /**
+   * null outside `[ … ]`; else where the span may be: (start, last copied position) pairs encoded as
+   * start * SPAN_KEY + position ([] right after '[').
+   */
   readonly copy: readonly number[] | null;
-  /** The current span holds some non-space text. */
-  readonly text: boolean;
   /** eos was emitted. */
   readonly done: boolean;
   /** Tokens needed at least to complete the form, eos included. */
   readonly need: number;
 }
+
+const SPAN_KEY = 1 << 16;
 
 const OPERATORS = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'R'] as const;
 type Operator = (typeof OPERATORS)[number];
@@ -100,10 +110,12 @@ export class GrammarConstraint {
   private readonly cost: number[];
   private readonly src: readonly number[];
   private readonly copyable: readonly boolean[];
-  private readonly hasText: readonly boolean[];
-  /** A span may start at p / end after p. */
-  private readonly canStart: readonly boolean[];
-  private readonly canEnd: readonly boolean[];
+  /** endOk[start * n + end]: the span start..end may be closed with ']' (text, word boundaries, filter). */
+  private readonly endOk: Uint8Array;
+  /** closeAt[start * n + p]: the nearest end >= p at which start..end may close, or -1. */
+  private readonly closeAt: Int32Array;
+  /** The span filter was applied (some span passed it). */
+  readonly filtered: boolean;
   private readonly startIds: readonly number[];
   private readonly startPositions = new Map<number, number[]>();
   /** Tokens needed right after '[': the shortest closable span plus ']'. */
@@ -154,33 +166,54 @@ export class GrammarConstraint {
     const special = new Set(vocab.special ?? []);
     special.add(vocab.eos);
     this.copyable = sourceIds.map((id) => id >= 0 && id < S && !special.has(id));
-    this.hasText = sourceIds.map((_, i) => {
-      const p = opts.sourcePieces?.[i];
-      return p === undefined ? true : p.replace(/[▁\s]/g, '').length > 0;
-    });
-    const pcs = opts.sourcePieces;
-    const useWords = pcs !== undefined && pcs.length >= sourceIds.length && opts.wordBoundaries !== false;
+    const n = sourceIds.length;
+    const pcs = opts.sourcePieces && opts.sourcePieces.length >= n ? opts.sourcePieces : undefined;
+    const hasText = sourceIds.map((_, i) => (pcs ? pcs[i].replace(/[▁\s]/g, '').length > 0 : true));
+    const useWords = pcs !== undefined && opts.wordBoundaries !== false;
     const alnum = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
-    const first = (p: number): string | undefined => (pcs?.[p] ?? '').replace(/^▁+/, '')[0];
+    const first = (p: number): string | undefined => pcs![p].replace(/^▁+/, '')[0];
     const lastCh = (p: number): string | undefined => {
-      const x = pcs?.[p] ?? '';
+      const x = pcs![p];
       return x.length ? x[x.length - 1] : undefined;
     };
-    // boundary between piece p-1 and piece p
+    // a word boundary between piece p-1 and piece p
     const boundary = (p: number): boolean =>
-      !useWords || p <= 0 || p >= sourceIds.length || pcs![p].startsWith('▁') || !alnum(lastCh(p - 1)) || !alnum(first(p));
-    this.canStart = sourceIds.map((_, p) => boundary(p));
-    this.canEnd = sourceIds.map((_, p) => boundary(p + 1));
+      !useWords || p <= 0 || p >= n || pcs![p].startsWith('▁') || !alnum(lastCh(p - 1)) || !alnum(first(p));
+    const maxSpan = opts.maxSpan ?? 64;
+    const table = (filter?: (a: number, b: number) => boolean): Uint8Array => {
+      const ok = new Uint8Array(n * n);
+      for (let a = 0; a < n; a++) {
+        if (!this.copyable[a] || !boundary(a)) continue;
+        let text = false;
+        for (let e = a; e < n && e - a < maxSpan && this.copyable[e]; e++) {
+          text = text || hasText[e];
+          if (text && boundary(e + 1) && (!filter || filter(a, e))) ok[a * n + e] = 1;
+        }
+      }
+      return ok;
+    };
+    let endOk = table(opts.spanFilter);
+    this.filtered = opts.spanFilter !== undefined && endOk.some((x) => x === 1);
+    if (opts.spanFilter && !this.filtered) endOk = table();
+    this.endOk = endOk;
+    const closeAt = new Int32Array(n * n).fill(-1);
+    for (let a = 0; a < n; a++) {
+      let next = -1;
+      for (let p = n - 1; p >= a; p--) {
+        if (endOk[a * n + p]) next = p;
+        closeAt[a * n + p] = next;
+      }
+    }
+    this.closeAt = closeAt;
     let startNeed = 1e9;
-    for (let p = 0; p < sourceIds.length; p++) {
-      if (!this.copyable[p] || !this.canStart[p]) continue;
-      const c = this.closeCost(p, false);
-      if (c >= 1e9) continue;
-      startNeed = Math.min(startNeed, 1 + c);
+    for (let p = 0; p < n; p++) {
+      const e = closeAt[p * n + p];
+      if (e < 0) continue;
+      startNeed = Math.min(startNeed, 1 + (e - p) + 1);
       const id = sourceIds[p];
       const list = this.startPositions.get(id);
-      if (list) list.push(p);
-      else this.startPositions.set(id, [p]);
+      if (list) list.push(p * SPAN_KEY + p);
+      else this.startPositions.set(id, [p * SPAN_KEY + p]);
     }
     this.startIds = [...this.startPositions.keys()].sort((a, b) => a - b);
     this.startNeed = startNeed;
@@ -210,7 +243,7 @@ export class GrammarConstraint {
 
   /** The state before the first target token. */
   initial(): ConstraintState {
-    return { stack: [EXPR], copy: null, text: false, done: false, need: this.cost[EXPR] + 1 };
+    return { stack: [EXPR], copy: null, done: false, need: this.cost[EXPR] + 1 };
   }
 
   isComplete(s: ConstraintState): boolean {
@@ -231,10 +264,17 @@ export class GrammarConstraint {
     if (s.done) return [];
     if (s.copy !== null) {
       if (s.copy.length === 0) return this.startIds.slice();
+      const n = this.src.length;
       const next = new Set<number>();
-      for (const p of s.copy) if (p + 1 < this.src.length && this.copyable[p + 1]) next.add(this.src[p + 1]);
-      const out = [...next].sort((a, b) => a - b);
-      if (s.text && s.copy.some((p) => this.canEnd[p])) out.push(this.rbrack);
+      let close = false;
+      for (const key of s.copy) {
+        const a = Math.floor(key / SPAN_KEY);
+        const p = key % SPAN_KEY;
+        if (this.endOk[a * n + p]) close = true;
+        if (p + 1 < n && this.closeAt[a * n + p + 1] >= 0) next.add(this.src[p + 1]);
+      }
+      const out = [...next].sort((x, y) => x - y);
+      if (close) out.push(this.rbrack);
       return out;
     }
     if (s.stack.length === 0) return [this.eos];
@@ -271,40 +311,45 @@ export class GrammarConstraint {
     };
     if (s.done) return bad();
     if (s.copy !== null) {
+      const n = this.src.length;
       if (t === this.rbrack) {
-        if (!s.text || s.copy.length === 0 || !s.copy.some((p) => this.canEnd[p])) return bad();
-        return this.make(s.stack, null, false);
+        if (!s.copy.some((key) => this.endOk[Math.floor(key / SPAN_KEY) * n + (key % SPAN_KEY)])) return bad();
+        return this.make(s.stack, null);
       }
-      let positions: number[];
-      if (s.copy.length === 0) positions = this.startPositions.get(t) ?? [];
-      else positions = s.copy.flatMap((p) => (p + 1 < this.src.length && this.copyable[p + 1] && this.src[p + 1] === t ? [p + 1] : []));
-      if (positions.length === 0) return bad();
-      const text = s.text || positions.some((p) => this.hasText[p]);
-      return this.make(s.stack, positions, text);
+      let keys: number[];
+      if (s.copy.length === 0) keys = this.startPositions.get(t) ?? [];
+      else
+        keys = s.copy.flatMap((key) => {
+          const a = Math.floor(key / SPAN_KEY);
+          const q = (key % SPAN_KEY) + 1;
+          return q < n && this.src[q] === t && this.closeAt[a * n + q] >= 0 ? [key + 1] : [];
+        });
+      if (keys.length === 0) return bad();
+      return this.make(s.stack, keys);
     }
     if (s.stack.length === 0) {
-      if (t === this.eos) return { stack: [], copy: null, text: false, done: true, need: 0 };
+      if (t === this.eos) return { stack: [], copy: null, done: true, need: 0 };
       return bad();
     }
     const rest = s.stack.slice(0, -1);
     const top = s.stack[s.stack.length - 1];
     switch (top) {
       case EXPR:
-        if (t === this.lbrack && this.startIds.length) return this.make(rest, [], false);
-        if (t === this.open && this.exprHeads.length) return this.make([...rest, CLOSE, EXPR_HEAD], null, false);
+        if (t === this.lbrack && this.startIds.length) return this.make(rest, []);
+        if (t === this.open && this.exprHeads.length) return this.make([...rest, CLOSE, EXPR_HEAD], null);
         return bad();
       case REL:
-        if (this.relationSet.has(t)) return this.make(rest, null, false);
-        if (t === this.open && this.op.has('R') && this.relationIds.length) return this.make([...rest, CLOSE, REL_HEAD], null, false);
+        if (this.relationSet.has(t)) return this.make(rest, null);
+        if (t === this.open && this.op.has('R') && this.relationIds.length) return this.make([...rest, CLOSE, REL_HEAD], null);
         return bad();
       case LIT:
-        if (this.literalSet.has(t)) return this.make(rest, null, false);
+        if (this.literalSet.has(t)) return this.make(rest, null);
         return bad();
       case CLOSE:
-        if (t === this.close) return this.make(rest, null, false);
+        if (t === this.close) return this.make(rest, null);
         return bad();
       case REL_HEAD:
-        if (t === this.op.get('R')) return this.make([...rest, REL], null, false);
+        if (t === this.op.get('R')) return this.make([...rest, REL], null);
         return bad();
       case EXPR_HEAD: {
         if (!this.exprHeads.includes(t)) return bad();
@@ -322,7 +367,7 @@ export class GrammarConstraint {
           LE: [LIT, REL],
           TC: [LIT, REL, EXPR],
         };
-        return this.make([...rest, ...push[o]], null, false);
+        return this.make([...rest, ...push[o]], null);
       }
       default:
         return bad();
@@ -336,33 +381,24 @@ export class GrammarConstraint {
     return s;
   }
 
-  private make(stack: readonly number[], copy: readonly number[] | null, text: boolean): ConstraintState {
+  private make(stack: readonly number[], copy: readonly number[] | null): ConstraintState {
     let need = 1; // eos
     for (const item of stack) need += this.cost[item];
-    if (copy !== null) need += this.copyNeed(copy, text);
-    return { stack, copy, text, done: false, need };
+    if (copy !== null) need += this.copyNeed(copy);
+    return { stack, copy, done: false, need };
   }
 
-  /**
-   * Tokens needed to close a span whose last copied piece is at p: the pieces up to the nearest
-   * position where it may end (with some text by then), plus ']'.
-   */
-  private closeCost(p: number, text: boolean): number {
-    let t = text || this.hasText[p];
-    for (let q = p, n = 0; q < this.src.length; q++, n++) {
-      if (q > p) {
-        if (!this.copyable[q]) break;
-        t = t || this.hasText[q];
-      }
-      if (t && this.canEnd[q]) return n + 1;
-    }
-    return 1e9;
-  }
-
-  private copyNeed(copy: readonly number[], text: boolean): number {
+  /** Tokens needed to close the span: the pieces up to its nearest possible end, then ']'. */
+  private copyNeed(copy: readonly number[]): number {
     if (copy.length === 0) return this.startNeed;
+    const n = this.src.length;
     let best = 1e9;
-    for (const p of copy) best = Math.min(best, this.closeCost(p, text));
+    for (const key of copy) {
+      const a = Math.floor(key / SPAN_KEY);
+      const p = key % SPAN_KEY;
+      const e = this.closeAt[a * n + p];
+      if (e >= 0) best = Math.min(best, e - p + 1);
+    }
     return best;
   }
 }

@@ -51,6 +51,73 @@ export interface ParserOptions extends SessionOptions {
   lengthPenalty?: number;
   /** Renormalise each step over the grammar-allowed tokens (see BeamOptions.renormalize). */
   renormalize?: boolean;
+  /**
+   * Entity labels of the graph: copied spans must spell one of them (compared case- and
+   * space-insensitively) whenever some span of the question does; otherwise any span may be copied.
+   * 'pack' (the default) reads them from the triple files (`head|relation|tail`) of the pack the model
+   * folder sits in (<modelDir>/../pack.json), if there is one; 'none' turns the restriction off.
+   */
+  labels?: Iterable<string> | 'pack' | 'none';
+  /**
+   * With labels: only label spans not strictly inside another label span of the question may be
+   * copied ("Boy" is not offered when "Boy A" is a label there too). Default true.
+   */
+  maximalSpans?: boolean;
+}
+
+/** How labels and spans are compared: lower case, single spaces. */
+export function normalizeLabel(text: string): string {
+  return text.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Normalised label sets read from files, shared by parsers (keyed by path and mtime). */
+const labelSetCache = new WeakSet<Set<string>>();
+const labelFiles = new Map<string, { mtimeMs: number; set: Set<string> }>();
+
+/** The normalised labels of the triple files of the pack holding a model folder, or undefined. */
+export function packLabels(modelDir: string): Set<string> | undefined {
+  const packFile = path.join(path.dirname(path.resolve(modelDir)), 'pack.json');
+  if (!fs.existsSync(packFile)) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(packFile, 'utf8')).data;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(data)) return undefined;
+  const files = data.filter((f): f is string => typeof f === 'string' && /\.(txt|tsv)$/i.test(f)).map((f) => path.join(path.dirname(packFile), f));
+  if (files.length === 0) return undefined;
+  const out = new Set<string>();
+  for (const f of files) {
+    if (!fs.existsSync(f)) continue;
+    const mtimeMs = fs.statSync(f).mtimeMs;
+    let hit = labelFiles.get(f);
+    if (!hit || hit.mtimeMs !== mtimeMs) {
+      const set = new Set([...readLabelsFile(f)].map(normalizeLabel));
+      labelSetCache.add(set);
+      hit = { mtimeMs, set };
+      labelFiles.set(f, hit);
+    }
+    if (files.length === 1) return hit.set;
+    for (const l of hit.set) out.add(l);
+  }
+  labelSetCache.add(out);
+  return out.size ? out : undefined;
+}
+
+/** Labels from a file: `head|relation|tail` (or tab-separated) triple lines give heads and tails, other lines are labels. */
+export function readLabelsFile(file: string): Set<string> {
+  if (!fs.existsSync(file)) throw new AskgraphError('NOT_FOUND', `labels file not found: ${file}`);
+  const out = new Set<string>();
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const parts = line.includes('|') ? line.split('|') : line.split('\t');
+    if (parts.length === 3) {
+      out.add(parts[0]);
+      out.add(parts[2]);
+    } else out.add(line.trim());
+  }
+  return out;
 }
 
 export interface ParserGenerateOptions extends GenerateOptions {
@@ -62,6 +129,7 @@ export interface ParserGenerateOptions extends GenerateOptions {
 export class OnnxParser implements Generator {
   readonly vocab: TargetVocabulary;
   private readonly symbolId = new Map<string, number>();
+  private readonly labelSet?: Set<string>;
 
   constructor(
     readonly id: string,
@@ -82,6 +150,15 @@ export class OnnxParser implements Generator {
     config.symbols.forEach((s, i) => {
       if (!this.symbolId.has(s)) this.symbolId.set(s, config.pieces + i);
     });
+    const labels = opts.labels;
+    if (labels !== undefined && labels !== 'pack' && labels !== 'none') {
+      this.labelSet = labels instanceof Set && labelSetCache.has(labels) ? labels : new Set([...labels].map(normalizeLabel));
+    }
+  }
+
+  /** Number of graph labels copied spans are restricted to (0 = no restriction). */
+  get labelCount(): number {
+    return this.labelSet?.size ?? 0;
   }
 
   /** Beams are scored with the grammar-constrained distribution unless turned off (option or ASKGRAPH_BEAM_RENORM=0). */
@@ -92,7 +169,32 @@ export class OnnxParser implements Generator {
   /** The grammar/copy constraint for a question. */
   constraint(question: string, src: readonly number[], relations?: Iterable<string>): GrammarConstraint {
     const pieces = this.tokenizer.encodePieces(question).slice(0, src.length);
-    return new GrammarConstraint(this.vocab, src, { relations: intersect(this.opts.relations, relations), sourcePieces: pieces });
+    const spanFilter = this.labelSet ? this.labelSpans(pieces) : undefined;
+    return new GrammarConstraint(this.vocab, src, {
+      relations: intersect(this.opts.relations, relations),
+      sourcePieces: pieces,
+      spanFilter,
+    });
+  }
+
+  /** The span test for graph labels: the span spells a label (and is maximal, unless turned off). */
+  private labelSpans(pieces: readonly string[]): (a: number, e: number) => boolean {
+    const labels = this.labelSet!;
+    const n = pieces.length;
+    const spans: [number, number][] = [];
+    for (let a = 0; a < n; a++) {
+      let text = '';
+      for (let e = a; e < n && e - a < 64; e++) {
+        text += pieces[e].replace(/▁/g, ' ');
+        if (labels.has(normalizeLabel(text))) spans.push([a, e]);
+      }
+    }
+    const keep = new Set<number>();
+    for (const [a, e] of spans) {
+      const inside = this.opts.maximalSpans !== false && spans.some(([a2, e2]) => a2 <= a && e <= e2 && (a2 < a || e < e2));
+      if (!inside) keep.add(a * n + e);
+    }
+    return (a, e) => keep.has(a * n + e);
   }
 
   /** Sentencepiece ids of the question as the encoder sees them (truncated to maxSourceLength). */
@@ -429,13 +531,29 @@ export function defaultModelDir(): string {
   return path.join(defaultPackDir(), 'model');
 }
 
+const ids = new WeakMap<object, number>();
+let nextId = 1;
+function objectId(o: object): number {
+  let id = ids.get(o);
+  if (id === undefined) ids.set(o, (id = nextId++));
+  return id;
+}
+
 const cache = new Map<string, Promise<OnnxParser>>();
 const cacheOwner = new WeakMap<Promise<OnnxParser>, OnnxParser>();
 
 /** Loads (once per folder and options) the parser of a model folder; default = store/movies/model. */
 export function loadParser(modelDir?: string, opts: ParserOptions = {}): Promise<OnnxParser> {
   const dir = path.resolve(modelDir ?? defaultModelDir());
-  const key = JSON.stringify([dir, opts.threads ?? null, opts.relations ? [...opts.relations].sort() : null, opts.lengthPenalty ?? 0]);
+  const key = JSON.stringify([
+    dir,
+    opts.threads ?? null,
+    opts.relations ? [...opts.relations].sort() : null,
+    opts.lengthPenalty ?? null,
+    opts.renormalize ?? null,
+    opts.labels === undefined || typeof opts.labels === 'string' ? (opts.labels ?? 'pack') : objectId(opts.labels),
+    opts.maximalSpans ?? null,
+  ]);
   let p = cache.get(key);
   if (!p) {
     const created = openParser(dir, opts);
@@ -464,6 +582,10 @@ async function openParser(dir: string, opts: ParserOptions): Promise<OnnxParser>
   hash.update(fs.readFileSync(path.join(dir, 'config.json')));
   for (const f of files) hash.update(fs.readFileSync(f));
   const id = `${config.version}-${hash.digest('hex').slice(0, 12)}`;
+  if (opts.labels === undefined || opts.labels === 'pack') {
+    const labels = packLabels(dir);
+    opts = { ...opts, labels: labels ?? 'none' };
+  }
   const [tokenizer, encoder, decoder] = await Promise.all([
     SentencePieceTokenizer.load(files[0]),
     OnnxSession.open(files[1], opts),

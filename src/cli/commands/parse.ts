@@ -1,5 +1,5 @@
 import { AskgraphError } from '../../core';
-import { loadParser } from '../../generate';
+import { loadParser, readLabelsFile } from '../../generate';
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -19,18 +19,22 @@ export const register: RegisterCommand = (program, io) => {
     .option('--beam <k>', 'beam size (1 = greedy)', '4')
     .option('--max-length <n>', 'most target tokens to generate (default: the model config)')
     .option('--model <dir>', 'model folder (default: the movies model, store/movies/model)')
+    .option('--labels <src>', "restrict copied entity names to graph labels: 'pack' (the model's pack), 'none', or a file", 'pack')
     .option('--json', 'print JSON')
-    .action(async (question: string, opts: { beam?: string; maxLength?: string; model?: string; json?: boolean }) => {
+    .action(async (question: string, opts: { beam?: string; maxLength?: string; model?: string; labels?: string; json?: boolean }) => {
       if (!question.trim()) throw new AskgraphError('QUESTION_INVALID', 'the question is empty');
       const beam = positiveInt('--beam', opts.beam, 4)!;
       const maxLength = positiveInt('--max-length', opts.maxLength, undefined);
-      const parser = await loadParser(opts.model ?? io.env.ASKGRAPH_MODEL);
+      const src = opts.labels ?? 'pack';
+      const labels = src === 'pack' || src === 'none' ? src : readLabelsFile(src);
+      const parser = await loadParser(opts.model ?? io.env.ASKGRAPH_MODEL, { labels });
       const r = await parser.generate(question, { beam, maxLength });
       if (opts.json) {
         printJson(io, {
           question,
           model: parser.id,
           beam,
+          labels: parser.labelCount,
           timeMs: Math.round(r.timeMs * 10) / 10,
           candidates: r.candidates.map((c) => ({ rank: c.rank, form: c.text, logProb: c.logProb })),
         });

@@ -82,6 +82,20 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
     assert.deepEqual(names(off.allowed(off.run(toks(off, '[ p5')))), [']', 'p6']);
   });
 
+  it('a span filter (e.g. graph labels) restricts spans, and is ignored when no span passes it', () => {
+    // only p6 p7 (positions 1-2 or 4-5) and p9 pass
+    const ok = new Set(['1,2', '4,5', '6,6']);
+    const f = new GrammarConstraint(vocab, SRC, { spanFilter: (a, e) => ok.has(`${a},${e}`) });
+    assert.ok(f.filtered);
+    assert.deepEqual(names(f.allowed(f.run(toks(f, '[')))), ['p6', 'p9']);
+    assert.deepEqual(names(f.allowed(f.run(toks(f, '[ p6')))), ['p7']);
+    assert.deepEqual(names(f.allowed(f.run(toks(f, '[ p6 p7')))), [']']);
+    assert.equal(f.run(toks(f, '[ p6')).need, 3);
+    const none = new GrammarConstraint(vocab, SRC, { spanFilter: () => false });
+    assert.ok(!none.filtered);
+    assert.deepEqual(names(none.allowed(none.run(toks(none, '[')))), ['p5', 'p6', 'p7', 'p8', 'p9']);
+  });
+
   it('allows eos only once the form is complete, and nothing after eos', () => {
     assert.ok(!c.allowed(c.run(toks(c, '( COUNT [ p5 ]'))).includes(c.eos));
     assert.deepEqual(names(c.allowed(c.run(toks(c, '( COUNT [ p5 ] )')))), ['<eos>']);

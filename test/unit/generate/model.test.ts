@@ -97,6 +97,35 @@ describe('generate/model: Node inference on the tiny exported model (fixtures/ti
     }
   });
 
+  it('graph labels restrict copied spans (given, or read from the pack the model folder sits in)', async () => {
+    const it0 = golden()[0];
+    const words = it0.question.split(' ');
+    const label = words.slice(-2).join(' ');
+    const p = await loadParser(TINY, { labels: [label.toUpperCase(), 'not in the question'] });
+    assert.equal(p.labelCount, 2);
+    const r = await p.generate(it0.question, { beam: 4 });
+    assert.ok(r.candidates.length >= 1);
+    for (const c of r.candidates) {
+      for (const m of c.text.matchAll(/\[ (.*?) \]/g)) assert.equal(m[1], label, c.text);
+    }
+    assert.equal(parser.labelCount, 0); // fixtures/ holds no pack.json
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-pack-'));
+    try {
+      fs.writeFileSync(path.join(tmp, 'pack.json'), JSON.stringify({ name: 't', data: ['kb.txt'] }));
+      fs.writeFileSync(path.join(tmp, 'kb.txt'), `${label}|directed_by|Some One\nOther|has_genre|Drama\n`);
+      fs.mkdirSync(path.join(tmp, 'model'));
+      for (const f of fs.readdirSync(TINY)) fs.copyFileSync(path.join(TINY, f), path.join(tmp, 'model', f));
+      const pp = await loadParser(path.join(tmp, 'model'));
+      assert.equal(pp.labelCount, 4);
+      const rr = await pp.generate(it0.question, { beam: 2 });
+      for (const c of rr.candidates) for (const m of c.text.matchAll(/\[ (.*?) \]/g)) assert.equal(m[1], label, c.text);
+      await pp.close();
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    await p.close();
+  });
+
   it('loadParser caches per folder and gives an id from config.version and a hash', async () => {
     assert.equal(await loadParser(TINY), parser);
     assert.match(parser.id, new RegExp(`^${parser.config.version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9a-f]{12}$`));
