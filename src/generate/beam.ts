@@ -38,6 +38,12 @@ export interface BeamOptions {
    * weak tiny model: it removes the bias towards cut-short entity spans that raw sums have).
    */
   renormalize?: boolean;
+  /**
+   * Drop live beams more than this many nats below the best hypothesis so far (live or finished), so
+   * fewer beams run through the decoder. Off when undefined. Hypotheses that far behind can still
+   * matter for a long k-list, so it trades beam recall for speed.
+   */
+  prune?: number;
 }
 
 export interface Hypothesis {
@@ -102,6 +108,18 @@ export async function beamSearch(
       order.push(c.b);
     }
     live = next;
+    if (opts.prune !== undefined && live.length > 1) {
+      let best = -Infinity;
+      for (const l of live) best = Math.max(best, l.logProb);
+      for (const f of finished) best = Math.max(best, f.logProb);
+      const keepIdx = live.map((l, i) => (l.logProb >= best - opts.prune! ? i : -1)).filter((i) => i >= 0);
+      if (keepIdx.length < live.length) {
+        live = keepIdx.map((i) => live[i]);
+        const o = keepIdx.map((i) => order[i]);
+        order.length = 0;
+        order.push(...o);
+      }
+    }
     if (live.length === 0) break;
     if (finished.length >= keep) {
       finished.sort((x, y) => y.score - x.score);

@@ -51,6 +51,8 @@ export interface ParserOptions extends SessionOptions {
   lengthPenalty?: number;
   /** Renormalise each step over the grammar-allowed tokens (see BeamOptions.renormalize). */
   renormalize?: boolean;
+  /** Drop live beams this many nats below the best hypothesis (see BeamOptions.prune; default off). */
+  prune?: number;
   /**
    * Entity labels of the graph: copied spans must spell one of them (compared case- and
    * space-insensitively) whenever some span of the question does; otherwise any span may be copied.
@@ -229,6 +231,7 @@ export class OnnxParser implements Generator {
       eos: this.config.eos,
       lengthPenalty: this.opts.lengthPenalty ?? envNumber('ASKGRAPH_BEAM_ALPHA'),
       renormalize: this.renormalize,
+      prune: this.opts.prune ?? envNumber('ASKGRAPH_BEAM_PRUNE'),
     });
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
