@@ -9,7 +9,8 @@
  * the question words not yet consumed, the best `width` (beam, relation) pairs kept; (2) entity
  * exploration — the entities reached, ranked by BM25 of their labels (ties in a fixed hash order),
  * pruned to `entitiesPerRelation`. The words of the chosen relation's passage are consumed; a beam
- * stops when no relation word of the question is left (or at `depth`). The explored paths are then
+ * stops when no question word is left, when no relation matches what is left, or at `depth`. Every
+ * explored path (of any length) is an answer candidate; the candidates are then
  * ranked by the vocabulary likelihood of the question given their relation chain; the answers are the
  * frontier entities of the best one.
  */
@@ -74,8 +75,7 @@ export class ExploreReader implements Reader {
     const allTerms = questionContentTerms(ctx.question, topics.map((t) => t.label));
     /** Words that belong to some relation's passage (seen so far): exploration goes on while any is left. */
     const relationWords = new Set<string>();
-    const relationWordsLeft = (b: Beam) => b.remaining.some((w) => relationWords.has(w));
-    const finished: Beam[] = [];
+    const finished = new Set<Beam>();
     const docCache = new Map<string, string[]>();
     const doc = (name: string, dir: '>' | '<') => {
       const k = name + dir;
@@ -103,10 +103,9 @@ export class ExploreReader implements Reader {
         for (const [k] of beam.nodes) for (const a of adj.get(k) ?? []) rels.set(a.p + a.dir, { p: a.p, dir: a.dir });
         const list = [...rels.values()].map((r) => ({ ...r, name: relationName(r.p, labels) }));
         for (const r of list) for (const w of doc(r.name, r.dir)) relationWords.add(w);
-        if (!list.length || (d > 0 && !relationWordsLeft(beam))) {
-          finished.push(beam);
-          continue;
-        }
+        // Every explored path is an answer candidate; it is explored further while words are left.
+        if (beam.hops.length) finished.add(beam);
+        if (!list.length || !beam.remaining.length) continue;
         const bm = new Bm25(list.map((r) => doc(r.name, r.dir)));
         const direct = bm.score(beam.remaining);
         const whole = bm.score(allTerms);
@@ -154,7 +153,7 @@ export class ExploreReader implements Reader {
     const qTerms = questionTerms(ctx.question, topics.map((t) => t.label));
     const left = (b: Beam) => b.remaining.filter((w) => relationWords.has(w)).length;
     const final = (b: Beam) => model.scoreChain(qTerms, b.hops, o.priorWeight) - left(b);
-    const ranked = [...finished, ...beams]
+    const ranked = [...new Set([...finished, ...beams])]
       .filter((b) => b.hops.length)
       .map((b) => ({ b, s: final(b) }))
       .sort((a, b) => b.s - a.s || b.b.score - a.b.score)

@@ -185,7 +185,8 @@ export class PathReader implements Reader {
     // Support of an answer = paths of its chain that do not pass through a topic entity again
     // (a path back through the topic only restates the topic's own facts); answers with support
     // rank first, then by support.
-    const topicKeys = new Set(ctx.topics.map((t) => t.iri));
+    // Only when topics are excluded from the answers (else a path back to the topic may be the point).
+    const topicKeys = new Set(excludeTopics(ctx) ? ctx.topics.map((t) => t.iri) : []);
     const answerPaths = new Map<string, { path: Term[]; chain: number; support: number }>();
     kept.forEach(({ c, rows }, ci) => {
       if (ci > 0 && c.score < best - o.answerMargin) return;
