@@ -6,7 +6,8 @@ export type Token =
   | { type: 'label'; text: string; pos: number } // [12] already unescaped and trimmed
   | { type: 'iri'; text: string; pos: number } // [20] without the angle brackets
   | { type: 'string'; text: string; lang?: string; datatype?: string; pos: number } // [16]
-  | { type: 'atom'; text: string; pos: number }; // names, ids, numbers, dates, typed lexicals
+  | { type: 'atom'; text: string; pos: number } // names, ids, numbers, dates, typed lexicals
+  | { type: '@'; pos: number }; // [18] class marker before an IRI or a label
 
 const DELIMITERS = new Set(['(', ')', '[', ']', '<', '>', '"']);
 
@@ -57,6 +58,9 @@ export function tokenize(text: string): Token[] {
     const start = i;
     if (c === '(' || c === ')') {
       tokens.push({ type: c, pos: i });
+      i++;
+    } else if (c === '@' && (text[i + 1] === '<' || text[i + 1] === '[')) {
+      tokens.push({ type: '@', pos: i });
       i++;
     } else if (c === '[') {
       // [12] Label: up to the first unescaped ']'

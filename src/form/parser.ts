@@ -108,6 +108,13 @@ class Parser {
       }
       case '(':
         return this.expression(tok);
+      case '@': {
+        // [18] Class ::= "@" Iri | "@" Label
+        const c = this.next();
+        if (c.type === 'iri') return { kind: 'class', ref: { kind: 'iri', iri: c.text } };
+        if (c.type === 'label') return { kind: 'class', ref: { kind: 'label', label: c.text } };
+        return this.fail(c, '[18] Class', `expected an IRI or a label after '@' but found ${this.describe(c)}`);
+      }
       default:
         return this.fail(tok, '[1] Form', `expected a form but found ${this.describe(tok)}`);
     }

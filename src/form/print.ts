@@ -7,7 +7,7 @@ export function printForm(form: Form): string {
     case 'entity':
       return printRef(form.ref);
     case 'class':
-      return printRef(form.ref);
+      return form.ref.kind === 'name' ? form.ref.name : '@' + printRef(form.ref);
     case 'literal':
       return printLiteral(form);
     case 'join':

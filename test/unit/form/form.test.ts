@@ -84,6 +84,15 @@ describe('form: parse and print', () => {
     assert.deepEqual(parseForm(printForm(f)), f);
   });
 
+  it('reads class IRIs and labels with the @ marker and round-trips them', () => {
+    const f = parseForm('(AND @<http://dbpedia.org/ontology/Book> (AND @[ film ] (JOIN r <http://x/e>)))');
+    assert.equal(f.kind, 'and');
+    if (f.kind === 'and') assert.deepEqual(f.args[0], { kind: 'class', ref: { kind: 'iri', iri: 'http://dbpedia.org/ontology/Book' } });
+    assert.equal(printForm(f), '(AND @<http://dbpedia.org/ontology/Book> (AND @[ film ] (JOIN r <http://x/e>)))');
+    assert.deepEqual(parseForm(printForm(f)), f);
+    assert.equal(syntaxError('(AND @foo x)').details?.production, '[1] Form');
+  });
+
   it('reads relation paths in ARGMAX and lowercase GrailQA comparison operators', () => {
     const f = parseForm('(ARGMAX (AND a.b (JOIN r m.01)) (JOIN (R x.y) x.z))');
     assert.equal(printForm(f), '(ARGMAX (AND a.b (JOIN r m.01)) (JOIN (R x.y) x.z))');
@@ -198,6 +207,7 @@ describe('form: property test', () => {
       { depthSize: 'small', withCrossShrink: true },
       ref.filter((r) => r.kind !== 'name').map((r): Form => ({ kind: 'entity', ref: r })),
       literal,
+      ref.map((r): Form => ({ kind: 'class', ref: r })),
       fc.record({ relation, arg: tie('form') }).map((x): Form => ({ kind: 'join', ...x })),
       fc.tuple(tie('form'), tie('form')).map(([a, b]): Form => ({ kind: 'and', args: [a, b] })),
       tie('form').map((arg): Form => ({ kind: 'count', arg })),
