@@ -3,7 +3,7 @@
  *
  *   npx tsx scripts/bench-readers.ts --reader paths|triples|explore [--dataset fixtures/metaqa/valid.jsonl | pq2 | pq3] [--n N]
  *     [--vocab train|none] [--k HOPS] [--time MS] [--executor auto|inprocess] [--linker auto|exact]
- *     [--set reader.option=value] [--write-vocabulary FILE] [--verbose]
+ *     [--set reader.option=value] [--scorer model] [--write-vocabulary FILE] [--verbose]
  *
  * Topics come from entity linking on the question WITHOUT brackets: src/ground's linkEntities when it
  * exists, else (say so in the output) an exact-label n-gram match of our own. Reports per hop:
@@ -190,6 +190,14 @@ async function main(): Promise<void> {
     link = async (q) => linker.link(q);
     linkNote = 'exact-label n-gram match inside the bench (src/ground linkEntities not available)';
   }
+  // --scorer model: the parser model scores chains as forms (paths reader), as in the pipeline.
+  let scorer: ((q: string, forms: string[]) => Promise<number[]>) | undefined;
+  if (arg('scorer') === 'model') {
+    const generate = require('../src/generate');
+    const parser = await generate.loadParser();
+    scorer = (q, forms) => parser.score(q, forms);
+    log(`# scorer: parser model ${parser.id}`);
+  }
   log(`# reader=${readerName} dataset=${dataset} n=${examples.length} vocab=${vocabMode} budget=${budgetMs}ms`);
   log(`# executor: ${executorNote}; setup ${Date.now() - t0} ms; linking: ${linkNote}`);
 
@@ -215,6 +223,7 @@ async function main(): Promise<void> {
       budget: { ...DEFAULT_BUDGET, timeMs: budgetMs },
       relationVocabulary: vocab,
       excludeTopics,
+      ...(scorer ? { scorer } : {}),
     };
     const t = Date.now();
     const res = await runChain(readers, ctx);

@@ -161,15 +161,26 @@ export class PathReader implements Reader {
       c.score = c.lex;
     }
     candidates.sort(byScore);
+    let modelNote = '';
     if (ctx.scorer) {
       const top = candidates.slice(0, o.scoreTop);
       const forms = top.map((c) => chainToForm(c.topic.label, c.hops));
-      const lp = await ctx.scorer(ctx.question, forms);
-      top.forEach((c, i) => {
-        c.model = lp[i];
-        c.score = c.lex + o.modelWeight * lp[i];
-      });
-      candidates = [...top.sort(byScore), ...candidates.slice(o.scoreTop).map((c) => ({ ...c, score: -Infinity }))];
+      let lp: number[] | null = null;
+      try {
+        lp = await ctx.scorer(ctx.question, forms);
+      } catch (e) {
+        modelNote = ` (model scorer failed: ${(e as Error).message}; lexical ranking only)`;
+      }
+      if (lp) {
+        // Forms the model cannot write (-Infinity) rank just below the worst form it can.
+        const finite = lp.filter(Number.isFinite);
+        const floor = finite.length ? Math.min(...finite) - 5 : 0;
+        top.forEach((c, i) => {
+          c.model = Number.isFinite(lp![i]) ? lp![i] : floor;
+          c.score = c.lex + o.modelWeight * c.model;
+        });
+        candidates = [...top.sort(byScore), ...candidates.slice(o.scoreTop).map((c) => ({ ...c, score: -Infinity }))];
+      }
     }
     // Execute in rank order; keep the first `keepChains` executable chains.
     const exclude = excludeTopics(ctx) ? ctx.topics.map((t) => iri(t.iri)) : [];
@@ -226,7 +237,7 @@ export class PathReader implements Reader {
       evidence,
       confidence,
       stats: guard.stats(),
-      note: `chains: ${kept.map(({ c }) => `${chainToForm(c.topic.label, c.hops)} (${c.score.toFixed(2)})`).join('; ')}`,
+      note: `chains: ${kept.map(({ c }) => `${chainToForm(c.topic.label, c.hops)} (${c.score.toFixed(2)})`).join('; ')}${modelNote}`,
     };
   }
 }

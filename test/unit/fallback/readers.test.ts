@@ -47,7 +47,7 @@ describe('fallback readers on a real Oxigraph store (MetaQA subset)', function (
       assert.match(r.note ?? '', /\(JOIN \(R starred_actors\) \(JOIN directed_by \(JOIN \(R directed_by\) \[ Chinatown \]\)\)\)/);
     });
 
-    it('uses the model scorer when given (the chain form it prefers wins)', async () => {
+    it('uses the model scorer when given (mock scorer: the chain form it prefers wins)', async () => {
       const seen: string[][] = [];
       const scorer = async (_q: string, forms: string[]) => {
         seen.push(forms);
@@ -152,5 +152,17 @@ describe('fallback readers on a real Oxigraph store (MetaQA subset)', function (
     } finally {
       slow.delayMs = 0;
     }
+  });
+});
+
+describe('relation-path reader with a failing model scorer (mock scorer)', () => {
+  it('falls back to the lexical ranking and says so', async () => {
+    const scorer = async () => {
+      throw new Error('model not loaded');
+    };
+    const r = await new PathReader().read(ctx('who directed Cast Away', [topic(MOVIES, 'Cast Away')], { scorer }));
+    assert.ok(!isFailure(r));
+    assert.deepEqual((r as ReaderSuccess).answers.map((a) => a.label), ['Robert Zemeckis']);
+    assert.match((r as ReaderSuccess).note ?? '', /model scorer failed: model not loaded/);
   });
 });
