@@ -125,12 +125,14 @@ export class EntityIndex {
    * 0.99 when equal only after normalisation (MetaQA has "Tom Hanks" and "tom hanks" as two entities;
    * the one spelt like the mention comes first).
    */
-  exact(text: string): EntityHit[] {
+  exact(text: string, limit = 1000): EntityHit[] {
     const docs = this.exactMap.get(normalizeLabel(text));
     if (!docs) return [];
     const best = new Map<number, EntityHit>();
     const trimmed = text.trim();
-    for (const d of docs) {
+    // A label shared by thousands of entities (synthetic sets, "Untitled") is cut at `limit` documents.
+    for (let i = 0; i < docs.length && i < limit; i++) {
+      const d = docs[i];
       const ix = this.docIri[d];
       const score = this.docLabel[d] === trimmed ? 1 : 0.99;
       const prev = best.get(ix);
@@ -155,7 +157,7 @@ export class EntityIndex {
     const threshold = opts.threshold ?? 0.6;
     const query = normalizeLabel(text);
     if (query === '') return [];
-    const exact = this.exact(text);
+    const exact = this.exact(text, Math.max(64, 8 * k));
     if (exact.length > 0 && !opts.always) return exact.slice(0, k);
     const scorer = opts.scorer ?? defaultScorer;
     const results = this.tokens.search(query, opts.candidates ?? 50);
