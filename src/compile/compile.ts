@@ -144,6 +144,8 @@ class Compiler {
   private counters = new Map<string, number>();
   readonly topicIris: string[] = [];
   readonly topicVars: RDF.Variable[] = [];
+  /** Intermediate nodes of JOIN paths (outside subqueries), for excluding the topic at every hop. */
+  readonly hopVars: RDF.Variable[] = [];
   /** Inside an ARGMAX/ARGMIN subquery: its variables are local, so no topic exclusion from there. */
   private inSubquery = 0;
 
@@ -210,6 +212,7 @@ class Compiler {
       return { term: v, patterns: this.labelMatch(form.ref.kind === 'label' ? form.ref.label : '', v) };
     }
     const v = this.fresh('y');
+    if (this.inSubquery === 0 && form.kind !== 'class') this.hopVars.push(v);
     return { term: v, patterns: this.constrain(form, v) };
   }
 
@@ -300,8 +303,11 @@ export function compileForm(form: Form, opts: CompileOptions = {}): CompiledQuer
   const x = DF.variable(VAR_ANSWER);
   const where: Pattern[] = c.constrain(body, x);
   if (o.excludeTopic) {
-    for (const iri of c.topicIris) where.push(filter(op('!=', x, DF.namedNode(iri))));
-    for (const tv of c.topicVars) where.push(filter(op('!=', x, tv)));
+    const nodes = o.excludeTopic === 'answer' ? [x] : [x, ...c.hopVars];
+    for (const n of nodes) {
+      for (const iri of c.topicIris) where.push(filter(op('!=', n, DF.namedNode(iri))));
+      for (const tv of c.topicVars) where.push(filter(op('!=', n, tv)));
+    }
   }
   const query: S.SelectQuery = {
     type: 'query',

@@ -25,8 +25,14 @@ export interface CompileOptions {
   labelLanguages?: string[];
   /** Predicate of class constraints (default rdf:type; Freebase uses type.object.type). */
   typePredicate?: string;
-  /** Exclude the topic entities (entity leaves) from the answers (default true). */
-  excludeTopic?: boolean;
+  /**
+   * Exclude the topic entities (entity leaves) — the benchmarks' convention (default true):
+   * true: from the answers and from every intermediate node of the JOIN path (MetaQA's "films that
+   * share directors with X" never counts X itself: measured on the validation split, 3-hop gold answers
+   * match 714/714 this way and 368/714 with the answer-only rule); 'answer': from the answers only;
+   * false: keep them.
+   */
+  excludeTopic?: boolean | 'answer';
   /** LIMIT on SELECT queries (none by default). */
   limit?: number;
 }
@@ -38,7 +44,7 @@ export interface ResolvedOptions {
   labelPredicates: string[];
   labelLanguages: string[];
   typePredicate: string;
-  excludeTopic: boolean;
+  excludeTopic: boolean | 'answer';
   limit?: number;
 }
 
