@@ -6,7 +6,7 @@
 import type { Answer, AnswerItem, Executor, PackConfig, Timings } from '../core';
 import { compileForm } from '../compile';
 import { runCompiled } from '../execute';
-import { diffForms } from '../form/diff';
+import { diffForms } from '../form';
 import { parseForm, skeleton, formsEqual } from '../form';
 import { answerKeys, normalizeAnswer, scoreAnswers, type AnswerScores } from './metrics';
 import type { Example } from './types';

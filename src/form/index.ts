@@ -13,3 +13,4 @@ export {
   type RefMapper,
 } from './transform';
 export { tokenize, locate } from './lexer';
+export * from './diff';

@@ -4,8 +4,7 @@
 import { AskgraphError } from '../core';
 import { queryKind } from '../compile';
 import { parseForm } from '../form';
-// The form diff lives in src/form/diff.ts (CONTRACTS: "diff in src/form/diff.ts"); `askgraph diff` imports it the same way.
-import { diffForms, type FormDiff } from '../form/diff';
+import { diffForms, type FormDiff } from '../form';
 import { ASK_DEFAULTS, createGateway } from '../pipeline';
 import type { ServeGateway } from './gateway';
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { packageRoot } from '../../src/core';
 import { parseForm } from '../../src/form';
-import { diffForms, diffPredictions, renderDiffTree } from '../../src/form/diff';
+import { diffForms, diffPredictions, renderDiffTree } from '../../src/form';
 import { main } from '../../src/cli/main';
 
 const root = path.join(packageRoot(), 'fixtures', 'diff');

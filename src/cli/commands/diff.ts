@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { AskgraphError } from '../../core';
 import { parseForm } from '../../form';
-import { describeChange, diffForms, diffPredictions, renderDiffTree, type FilesDiff, type FormDiff, type PredictionRow } from '../../form/diff';
+import { describeChange, diffForms, diffPredictions, renderDiffTree, type FilesDiff, type FormDiff, type PredictionRow } from '../../form';
 import { ExitCode, printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
 
