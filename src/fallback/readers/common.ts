@@ -14,8 +14,7 @@ import type { ReaderContext, ReaderResult } from '../types';
 export async function withGuard(ctx: ReaderContext, body: (guard: BudgetGuard) => Promise<ReaderResult>): Promise<ReaderResult> {
   const guard = guardOf(ctx.executor, ctx.budget);
   try {
-    const r = await body(guard);
-    return 'answers' in r ? { ...r, stats: guard.stats() } : { ...r, stats: guard.stats() };
+    return { ...(await body(guard)), stats: guard.stats() };
   } catch (e) {
     if (e instanceof BudgetExhausted) return { reason: `budget exhausted: ${e.message}`, exhausted: e.kind, stats: guard.stats() };
     if (isAskgraphError(e)) {
