@@ -76,6 +76,8 @@ export class ExploreReader implements Reader {
     /** Words that belong to some relation's passage (seen so far): exploration goes on while any is left. */
     const relationWords = new Set<string>();
     const finished = new Set<Beam>();
+    const topicIris = new Set(ctx.topics.map((t) => t.iri));
+    const excludeTopicPaths = excludeTopics(ctx);
     const docCache = new Map<string, string[]>();
     const doc = (name: string, dir: '>' | '<') => {
       const k = name + dir;
@@ -121,6 +123,8 @@ export class ExploreReader implements Reader {
         // Entity exploration: entities reached through this relation, pruned by BM25 of their labels.
         const reached = new Map<string, { term: Term; path: Edge[] }>();
         for (const [k, n] of opt.beam.nodes) {
+          // With topics excluded, paths do not go on through a topic entity reached again.
+          if (excludeTopicPaths && opt.beam.hops.length > 0 && topicIris.has(k)) continue;
           for (const a of adj.get(k) ?? []) {
             if (a.p !== opt.p || a.dir !== opt.dir) continue;
             const tk = termKey(a.to);

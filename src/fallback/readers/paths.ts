@@ -194,8 +194,7 @@ export class PathReader implements Reader {
     if (!kept.length) return { reason: `none of the ${Math.min(o.maxExecute, candidates.length)} best relation chains is executable` };
     const best = kept[0].c.score;
     // Support of an answer = paths of its chain that do not pass through a topic entity again
-    // (a path back through the topic only restates the topic's own facts); answers with support
-    // rank first, then by support.
+    // (a path back through the topic only restates the topic's own facts); answers rank by support.
     // Only when topics are excluded from the answers (else a path back to the topic may be the point).
     const topicKeys = new Set(excludeTopics(ctx) ? ctx.topics.map((t) => t.iri) : []);
     const answerPaths = new Map<string, { path: Term[]; chain: number; support: number }>();
@@ -213,7 +212,11 @@ export class PathReader implements Reader {
         } else answerPaths.set(k, { path: r, chain: ci, support: inner });
       }
     });
-    const ordered = [...answerPaths.values()]
+    // With topics excluded (MetaQA convention), an answer reached only back through a topic is not an
+    // answer either ("films that share directors with X" are not X, nor X's genres).
+    const supported = [...answerPaths.values()].filter((a) => a.support > 0);
+    const pool = topicKeys.size && supported.length ? supported : [...answerPaths.values()];
+    const ordered = pool
       .sort((a, b) => a.chain - b.chain || b.support - a.support || (termKey(a.path[a.path.length - 1]) < termKey(b.path[b.path.length - 1]) ? -1 : 1))
       .slice(0, o.maxAnswers);
     const nodeTerms: Term[] = ordered.flatMap((a) => a.path);
