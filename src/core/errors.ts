@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   TRAINING_FAILED: 500,
   INTERNAL: 500,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  SERVER_BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

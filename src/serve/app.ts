@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import pino, { type Logger } from 'pino';
 import { AskgraphError, packageRoot } from '../core';
+import { Admission } from './admission';
 import { AnswerCache } from './cache';
 import { parseServeConfig, type ServeConfig, type ServeConfigInput } from './config';
 import type { ServeContext } from './context';
@@ -48,8 +49,11 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
     cache: new AnswerCache(cfg.cache),
     log,
     inflight: new Map(),
+    admission: new Admission({ concurrency: cfg.concurrency.asks, queue: cfg.concurrency.queue }),
     diff: diffFormsText,
   };
+  ctx.metrics.gauge('askgraph_asks_running', 'Questions (ask, parse) running in the pipeline now.', () => ctx.admission.active);
+  ctx.metrics.gauge('askgraph_asks_queued', 'Questions waiting for a pipeline slot now.', () => ctx.admission.queued);
   const buckets = new TokenBuckets(cfg.rateLimit);
   const keyDigests = cfg.apiKeys.map(digest);
   const started = Date.now();
@@ -181,6 +185,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
     ctx.metrics.errors.inc({ code: String(body.error.code) });
     res.locals.errorCode = body.error.code;
     if (res.headersSent) return;
+    if (body.error.code === 'SERVER_BUSY') res.setHeader('Retry-After', '1');
     res.status(status).json(body);
   }
 

@@ -1,6 +1,13 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { z } from 'zod';
 import { AskgraphError } from '../core';
+
+/**
+ * Default pipeline concurrency: one question per core (at least 2). Measured on the 2-core box with
+ * scripts/load-test.ts: 2 slots gave the best throughput and tail; unbounded (32) the worst.
+ */
+const DEFAULT_ASKS = Math.max(2, os.availableParallelism());
 
 /**
  * Server configuration. Sources, lowest precedence first: defaults < JSON config file
@@ -52,6 +59,11 @@ export const ServeConfigSchema = z
       })
       .strict()
       .default({ requestMs: 30_000, queryMs: 10_000, maxQueryMs: 60_000 }),
+    /** Pipeline work (ask, parse) running at once, and how many more may wait (then 503 SERVER_BUSY). */
+    concurrency: z
+      .object({ asks: z.number().int().min(1).max(256).default(DEFAULT_ASKS), queue: z.number().int().min(0).max(100_000).default(1024) })
+      .strict()
+      .default({ asks: DEFAULT_ASKS, queue: 1024 }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();
@@ -113,6 +125,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if ((v = e('REQUEST_TIMEOUT_MS'))) set(['timeouts', 'requestMs'], intOf(v, 'ASKGRAPH_REQUEST_TIMEOUT_MS'));
   if ((v = e('QUERY_TIMEOUT_MS'))) set(['timeouts', 'queryMs'], intOf(v, 'ASKGRAPH_QUERY_TIMEOUT_MS'));
   if ((v = e('MAX_QUERY_TIMEOUT_MS'))) set(['timeouts', 'maxQueryMs'], intOf(v, 'ASKGRAPH_MAX_QUERY_TIMEOUT_MS'));
+  if ((v = e('CONCURRENCY'))) set(['concurrency', 'asks'], intOf(v, 'ASKGRAPH_CONCURRENCY'));
+  if ((v = e('QUEUE'))) set(['concurrency', 'queue'], intOf(v, 'ASKGRAPH_QUEUE'));
   if ((v = e('LOG_LEVEL'))) set(['logLevel'], v);
   return out;
 }

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Logger } from 'pino';
 import { AskgraphError, type Answer } from '../core';
+import type { Admission } from './admission';
 import { AnswerCache, answerCacheKey } from './cache';
 import type { ServeConfig } from './config';
 import type { ServeGateway } from './gateway';
@@ -15,6 +16,8 @@ export interface ServeContext {
   metrics: ServeMetrics;
   cache: AnswerCache;
   log: Logger;
+  /** Bounds concurrent pipeline work (ask, parse). */
+  admission: Admission;
   /** Asks running now, by cache key: identical concurrent questions share one pipeline run. */
   inflight: Map<string, Promise<Answer>>;
   diff?: (a: string, b: string) => unknown;
@@ -47,6 +50,7 @@ export async function askCached(
   req: Request,
   question: string,
   options: AskOptionsInput,
+  stillWanted: () => boolean = () => true,
 ): Promise<{ answer: Answer; cached: boolean }> {
   const key = answerCacheKey({ version: ctx.gateway.version, storeId: ctx.gateway.executor.id, question, options });
   const hit = ctx.cache.get(key);
@@ -60,7 +64,11 @@ export async function askCached(
     return { answer: await running, cached: true };
   }
   if (ctx.cache.enabled) ctx.metrics.cacheMisses.inc();
-  const work = runAsk(ctx, req, key, question, options);
+  const work = ctx.admission.run(() => runAsk(ctx, req, key, question, options), stillWanted).then((a) => {
+    // undefined: the request gave up (timed out) while waiting for a slot; nobody reads this
+    if (!a) throw new AskgraphError('REQUEST_TIMEOUT', 'the request timed out while waiting for a free slot');
+    return a;
+  });
   if (ctx.cache.enabled) {
     ctx.inflight.set(key, work);
     const forget = () => ctx.inflight.delete(key);

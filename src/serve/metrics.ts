@@ -120,8 +120,16 @@ export class ServeMetrics {
     },
   );
 
+  private readonly extra: Metric[] = [];
+
+  /** A gauge read at scrape time (e.g. the admission queue). */
+  gauge(name: string, help: string, read: () => number): void {
+    this.extra.push(new Gauge(name, help, read));
+  }
+
   private all(): Metric[] {
     return [
+      ...this.extra,
       this.requests,
       this.requestSeconds,
       this.stageSeconds,

@@ -26,7 +26,7 @@ export function apiRouter(ctx: ServeContext): Router {
   const maxQ = ctx.config.limits.questionChars;
 
   const reply = async (req: Request, res: Response, question: string, options: AskOptionsInput, format: 'json' | 'qald', lang?: string, id?: string) => {
-    const { answer, cached } = await askCached(ctx, req, question, options);
+    const { answer, cached } = await askCached(ctx, req, question, options, () => !res.headersSent);
     if (res.headersSent) return;
     res.setHeader('X-Cache', cached ? 'hit' : 'miss');
     res.json(format === 'qald' ? toQald(answer, { lang, id }) : answer);
@@ -60,9 +60,12 @@ export function apiRouter(ctx: ServeContext): Router {
     res.locals.questionLength = question.length;
     const ms = ctx.config.timeouts.requestMs;
     const beam = body.beam ?? DEFAULT_BEAM;
-    const out = await withDeadline(ctx.gateway.parse(question, { beam }), ms, 'REQUEST_TIMEOUT', 'parsing the question');
+    const out = await ctx.admission.run(
+      () => withDeadline(ctx.gateway.parse(question, { beam }), ms, 'REQUEST_TIMEOUT', 'parsing the question'),
+      () => !res.headersSent,
+    );
     // the JSON of `askgraph parse --json`
-    if (!res.headersSent) {
+    if (out && !res.headersSent) {
       res.json({
         question: out.question,
         model: ctx.gateway.generator?.id ?? null,

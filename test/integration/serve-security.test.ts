@@ -97,6 +97,40 @@ describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gatewa
     }
   });
 
+  it('admission control: beyond running + queued questions → 503 SERVER_BUSY with Retry-After; the others are answered', async () => {
+    const g = standInGateway();
+    g.delayMs = 400;
+    const srv = await startTestServer(g, { concurrency: { asks: 1, queue: 1 }, cache: { max: 0, ttlMs: 1 } });
+    try {
+      const qs = ['who directed Heat', 'who directed Cast Away', 'who directed Forrest Gump'];
+      const rs = await Promise.all(qs.map((q, i) => new Promise((r) => setTimeout(r, 30 * i)).then(() => getJson(srv.url + '/v1/ask?question=' + encodeURIComponent(q)))));
+      assert.deepEqual(rs.map((r) => r.status), [200, 200, 503]);
+      assert.equal(rs[2].body.error.code, 'SERVER_BUSY');
+      assert.equal(rs[2].headers.get('retry-after'), '1');
+      assert.deepEqual(rs[1].body.answers.map((a: any) => a.label), ['Robert Zemeckis']);
+      assert.equal(g.askCalls.length, 2);
+      const m = await (await fetch(srv.url + '/metrics')).text();
+      assert.match(m, /^askgraph_asks_running 0$/m);
+      assert.match(m, /^askgraph_asks_queued 0$/m);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('a request that times out while queued never runs the pipeline', async () => {
+    const g = standInGateway();
+    g.delayMs = 500;
+    const srv = await startTestServer(g, { concurrency: { asks: 1, queue: 10 }, cache: { max: 0, ttlMs: 1 }, timeouts: { requestMs: 300, queryMs: 200, maxQueryMs: 300 } });
+    try {
+      const rs = await Promise.all(['who directed Heat', 'who directed Cast Away'].map((q) => getJson(srv.url + '/v1/ask?question=' + encodeURIComponent(q))));
+      assert.deepEqual(rs.map((r) => r.body.error?.code), ['REQUEST_TIMEOUT', 'REQUEST_TIMEOUT']);
+      await new Promise((r) => setTimeout(r, 700));
+      assert.equal(g.askCalls.length, 1, 'the queued one was dropped when its slot came');
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('per-request timeout: a slow pipeline gives 504 REQUEST_TIMEOUT while /healthz keeps answering', async () => {
     const g = standInGateway();
     g.delayMs = 1500;

@@ -9,12 +9,14 @@ Configuration (lowest precedence first): defaults < JSON file (--config FILE or 
   {"port": 8080, "apiKeys": ["…"], "rateLimit": {"perMinute": 600, "burst": 60},
    "cors": {"origins": ["https://qa.example.org"]}, "cache": {"max": 1000, "ttlMs": 300000},
    "limits": {"bodyBytes": 65536, "questionChars": 1000},
-   "timeouts": {"requestMs": 30000, "queryMs": 10000, "maxQueryMs": 60000}, "logLevel": "info"}
+   "timeouts": {"requestMs": 30000, "queryMs": 10000, "maxQueryMs": 60000},
+   "concurrency": {"asks": <cores, at least 2>, "queue": 1024}, "logLevel": "info"}
 Environment: ASKGRAPH_PORT, ASKGRAPH_HOST, ASKGRAPH_STORE, ASKGRAPH_MODEL, ASKGRAPH_PACK,
   ASKGRAPH_API_KEYS (comma-separated), ASKGRAPH_CORS_ORIGINS (comma-separated, * = any),
   ASKGRAPH_RATE_LIMIT_PER_MINUTE (0 = off), ASKGRAPH_RATE_LIMIT_BURST, ASKGRAPH_CACHE_MAX (0 = off),
   ASKGRAPH_CACHE_TTL_MS, ASKGRAPH_CACHE_MAX_BYTES, ASKGRAPH_BODY_LIMIT_BYTES, ASKGRAPH_QUESTION_MAX_CHARS,
-  ASKGRAPH_REQUEST_TIMEOUT_MS, ASKGRAPH_QUERY_TIMEOUT_MS, ASKGRAPH_MAX_QUERY_TIMEOUT_MS, ASKGRAPH_LOG_LEVEL.
+  ASKGRAPH_REQUEST_TIMEOUT_MS, ASKGRAPH_QUERY_TIMEOUT_MS, ASKGRAPH_MAX_QUERY_TIMEOUT_MS,
+  ASKGRAPH_CONCURRENCY (questions in the pipeline at once), ASKGRAPH_QUEUE (waiting; beyond: 503), ASKGRAPH_LOG_LEVEL.
 Logs: JSON lines (pino) on stdout, one per request at info with request id, route, status, duration
 and question length; question text only at debug.`;
 

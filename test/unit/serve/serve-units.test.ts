@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AskgraphError, type Answer, type SelectResult } from '../../../src/core';
+import { Admission } from '../../../src/serve/admission';
 import { AnswerCache, answerCacheKey, canonicalJson } from '../../../src/serve/cache';
 import { configFromEnv, loadServeConfig, parseServeConfig } from '../../../src/serve/config';
 import { decodeText, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
@@ -81,6 +82,49 @@ describe('serve units', () => {
       off.set('a', answer);
       assert.equal(off.get('a'), undefined);
       assert.equal(off.enabled, false);
+    });
+  });
+
+  describe('admission control', () => {
+    it('runs at most `concurrency` at once, in FIFO order, and refuses beyond the queue with SERVER_BUSY', async () => {
+      const adm = new Admission({ concurrency: 2, queue: 2 });
+      const order: string[] = [];
+      const gates: Record<string, () => void> = {};
+      const job = (name: string) => () =>
+        new Promise<string>((resolve) => {
+          order.push('start ' + name);
+          gates[name] = () => resolve(name);
+        });
+      const a = adm.run(job('a'));
+      const b = adm.run(job('b'));
+      const c = adm.run(job('c'));
+      const d = adm.run(job('d'));
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(order, ['start a', 'start b']);
+      assert.equal(adm.active, 2);
+      assert.equal(adm.queued, 2);
+      await assert.rejects(adm.run(job('e')), (e: AskgraphError) => e.code === 'SERVER_BUSY' && e.status === 503);
+      gates.b();
+      assert.equal(await b, 'b');
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(order, ['start a', 'start b', 'start c']);
+      gates.a();
+      gates.c();
+      await new Promise((r) => setImmediate(r));
+      gates.d();
+      assert.deepEqual(await Promise.all([a, c, d]), ['a', 'c', 'd']);
+      assert.equal(adm.active, 0);
+      assert.equal(adm.queued, 0);
+    });
+    it('skips work nobody wants any more and frees the slot when work throws', async () => {
+      const adm = new Admission({ concurrency: 1, queue: 5 });
+      let ran = 0;
+      assert.equal(await adm.run(async () => ++ran, () => false), undefined);
+      await assert.rejects(adm.run(async () => {
+        throw new Error('boom');
+      }));
+      assert.equal(await adm.run(async () => ++ran), 1);
+      assert.equal(adm.active, 0);
     });
   });
 
