@@ -126,7 +126,8 @@ export class EntityIndex {
    * the one spelt like the mention comes first).
    */
   exact(text: string, limit = 1000): EntityHit[] {
-    const docs = this.exactMap.get(normalizeLabel(text));
+    const key = normalizeLabel(text);
+    const docs = key === '' ? undefined : this.exactMap.get(key); // "-" or "!!!" name nothing
     if (!docs) return [];
     const best = new Map<number, EntityHit>();
     const trimmed = text.trim();
@@ -148,7 +149,7 @@ export class EntityIndex {
 
   /** Does the normalised text name some entity exactly? (cheap; used by entity linking) */
   hasExact(normalized: string): boolean {
-    return this.exactMap.has(normalized);
+    return normalized !== '' && this.exactMap.has(normalized);
   }
 
   /** Top k entities for a text, best first, score ≥ threshold. Exact normalised matches score 1. */

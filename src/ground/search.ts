@@ -60,11 +60,12 @@ export interface GroundContext {
   scorer?: Scorer;
 }
 
-/** Token span of a copied label in the question; the first/last label token may be a cut piece of a question token. */
-export function locateInQuestion(label: string, question: string): { start: number; end: number } | undefined {
+/** Every token span of a copied label in the question; the first/last label token may be a cut piece of a question token. */
+export function locateAllInQuestion(label: string, question: string): { start: number; end: number }[] {
   const q = tokens(question);
   const l = tokens(label);
-  if (l.length === 0 || l.length > q.length) return undefined;
+  const out: { start: number; end: number }[] = [];
+  if (l.length === 0 || l.length > q.length) return out;
   for (let i = 0; i + l.length <= q.length; i++) {
     let ok = true;
     for (let j = 0; j < l.length && ok; j++) {
@@ -76,9 +77,14 @@ export function locateInQuestion(label: string, question: string): { start: numb
       else if (j === l.length - 1) ok = a.startsWith(b);
       else ok = false;
     }
-    if (ok) return { start: i, end: i + l.length };
+    if (ok) out.push({ start: i, end: i + l.length });
   }
-  return undefined;
+  return out;
+}
+
+/** The first token span of a copied label in the question (see locateAllInQuestion). */
+export function locateInQuestion(label: string, question: string): { start: number; end: number } | undefined {
+  return locateAllInQuestion(label, question)[0];
 }
 
 /**
@@ -190,10 +196,11 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   const exactHits = (label: string): EntityHit[] => {
     const hits = index!.exact(label).slice(0, o.kE);
     if (hits.length === 0 || !ctx.question) return hits;
-    const at = locateInQuestion(label, ctx.question);
-    if (!at) return hits;
+    // every occurrence: a copied "What" may be the question word or the start of "What's Eating Gilbert Grape"
+    const spans = locateAllInQuestion(label, ctx.question);
+    if (spans.length === 0) return hits;
     exactLinks ??= linkEntities(ctx.question, index!, { k: 20, maxFuzzySearches: 0 });
-    const longer = exactLinks.filter((l) => l.exact && l.span.start <= at.start && l.span.end >= at.end && l.span.end - l.span.start > at.end - at.start);
+    const longer = exactLinks.filter((l) => l.exact && spans.some((at) => l.span.start <= at.start && l.span.end >= at.end && l.span.end - l.span.start > at.end - at.start));
     if (longer.length === 0) return hits;
     const seenIri = new Set(longer.map((l) => l.iri));
     return [...longer.map((l) => ({ iri: l.iri, label: l.label, score: 1, exact: true })), ...hits.filter((h) => !seenIri.has(h.iri)).map((h) => ({ ...h, score: 0.9 * h.score }))].slice(0, o.kE);
@@ -222,14 +229,14 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   const entityHits = (label: string): EntityHit[] => {
     const hits = index!.search(label, { k: o.kE, threshold: o.tE, always: true, ...(ctx.scorer ? { scorer: ctx.scorer } : {}) });
     if (!ctx.question) return hits;
-    const at = locateInQuestion(label, ctx.question);
+    const spans = locateAllInQuestion(label, ctx.question);
     links ??= linkEntities(ctx.question, index!, { k: 10 });
     const best = new Map(hits.map((h) => [h.iri, h]));
     const norm = normalizeLabel(label);
     for (const l of links) {
       let score: number;
-      if (at) {
-        if (l.span.end <= at.start || l.span.start >= at.end) continue;
+      if (spans.length > 0) {
+        if (!spans.some((at) => l.span.end > at.start && l.span.start < at.end)) continue;
         score = 0.9 * l.score;
       } else {
         score = l.score * (0.5 + 0.5 * fuzzySimilarity(norm, normalizeLabel(l.label)));

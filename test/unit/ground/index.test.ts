@@ -219,3 +219,21 @@ describe('ground: Algorithm 1 repairs copy errors with the question (fixed-beam 
     assert.ok(a.text.includes(E("Schindler's List")), a.text);
   });
 });
+
+describe('ground: copy-error corner cases', () => {
+  const index = EntityIndex.build([...LABELS, { iri: E('What'), label: 'What' }, { iri: E("What's Eating Gilbert Grape"), label: "What's Eating Gilbert Grape" }, { iri: E('-'), label: '-' }]);
+  it('a label that normalises to nothing matches nothing', () => {
+    assert.deepEqual(index.exact('-'), []);
+    assert.deepEqual(index.search(' - '), []);
+    assert.equal(index.hasExact(''), false);
+  });
+  it('every occurrence of a cut copy is considered (question word vs. title start) (fixed-beam generator)', async () => {
+    const gen = groundCandidates(
+      [{ form: parseForm('(JOIN (R has_genre) [ What ])'), text: '(JOIN (R has_genre) [ What ])', logProb: -0.1, rank: 0 }],
+      { index, vocabularyNamespace: 'http://example.org/r/', question: "what genre of film is What's Eating Gilbert Grape" },
+    );
+    const a = (await gen.next()).value as GroundAttempt;
+    await gen.return(undefined);
+    assert.ok(a.text.includes(E("What's Eating Gilbert Grape")), a.text);
+  });
+});
