@@ -11,11 +11,10 @@
  *    where sem is the vocabulary's log-likelihood ratio for r (best role) and the orientation says
  *    which end the topics reach first (forward when it is the subject).
  * 4. The top-K triples are the evidence subgraph.
- * 5. Answer rule: the *focus relation* is the oriented relation of the top-K subgraph that best
- *    explains the question as a last hop (vocabulary role "L", plus its prior). Answers are the far
- *    ends of focus-relation triples in the top-K subgraph that are connected to a topic inside that
- *    subgraph; they are ranked by the summed scores of their connecting path, and the answer set is
- *    the candidates whose path has the same relation sequence as the best one.
+ * 5. Answer rule (transparent, no trained reader): the entities connected to a topic inside the
+ *    top-K subgraph are grouped by the relation sequence of their best path from the topic; the
+ *    sequence the vocabulary likelihood prefers for the question wins; its entities are the answers,
+ *    ranked by the summed triple scores of their paths.
  */
 import type { Evidence, Term } from '../../core';
 import type { BudgetGuard } from '../budget';
@@ -199,48 +198,40 @@ export class TripleReader implements Reader {
       layer = next;
     }
 
-    // Focus relation: the oriented relation of the top-K subgraph that best explains a last hop.
+    // Answer rule: every entity the BFS reached inside the top-K subgraph is a candidate, grouped by
+    // the relation sequence of its best path; the sequence that best explains the question (the
+    // vocabulary likelihood with hop priors, as for relation chains) wins, and its entities are the
+    // answers, ranked by the summed triple scores of their paths.
     const model = new HopModel(ctx.relationVocabulary);
     const qTerms = questionTerms(ctx.question, topics.map((t) => t.label));
-    const focusScore = new Map<string, number>();
-    for (const se of top) {
-      const k = se.name + se.dir;
-      if (!focusScore.has(k)) focusScore.set(k, model.scoreRelation(qTerms, se.name, se.dir, true) + o.priorWeight * model.logKeyPrior(se.name, se.dir, true));
-    }
-    const focusOrder = [...focusScore].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k]) => k);
     const exclude = excludeTopics(ctx);
-    for (const focus of focusOrder.slice(0, 3)) {
-      const cands = new Map<string, { term: Term; score: number; path: ScoredEdge[] }>();
-      for (const se of top) {
-        if (se.name + se.dir !== focus) continue;
-        const far = se.dir === '>' ? se.edge.o : se.edge.s;
-        const fk = termKey(far);
-        if (exclude && far.type === 'uri' && topicKeys.has(far.value)) continue;
-        const b = best.get(fk);
-        // The far end must be reached inside the top-K subgraph through this very focus triple.
-        if (!b || b.path[b.path.length - 1] !== se) continue;
-        cands.set(fk, { term: far, score: b.score, path: b.path });
-      }
-      if (!cands.size) continue;
-      const ranked = [...cands.values()].sort((a, b) => b.score - a.score || (termKey(a.term) < termKey(b.term) ? -1 : 1));
-      const signature = (p: ScoredEdge[]) => p.map((se) => se.name + se.dir).join(' ');
-      const sig = signature(ranked[0].path);
-      const answersRanked = ranked.filter((c) => signature(c.path) === sig).slice(0, o.maxAnswers);
-      const evidence: Evidence[] = answersRanked.map((c) => ({
-        triples: c.path.map((se) => evidenceTriple(se.edge, labels)),
-        score: c.score,
-        note: `path ${sig}`,
-      }));
+    const groups = new Map<string, { hops: { name: string; dir: '>' | '<' }[]; members: { term: Term; score: number; path: ScoredEdge[] }[] }>();
+    for (const [k, b] of best) {
+      if (!b.path.length) continue;
+      const last = b.path[b.path.length - 1];
+      const term = termKey(last.edge.o) === k ? last.edge.o : last.edge.s;
+      if (exclude && term.type === 'uri' && topicKeys.has(term.value)) continue;
+      const sig = b.path.map((se) => se.name + se.dir).join(' ');
+      const g = groups.get(sig) ?? groups.set(sig, { hops: b.path.map((se) => ({ name: se.name, dir: se.dir })), members: [] }).get(sig)!;
+      g.members.push({ term, score: b.score, path: b.path });
+    }
+    const ranked = [...groups.entries()]
+      .map(([sig, g]) => ({ sig, g, s: model.scoreChain(qTerms, g.hops, o.priorWeight) }))
+      .sort((a, b) => b.s - a.s || (a.sig < b.sig ? -1 : 1));
+    if (ranked.length) {
+      const { sig, g } = ranked[0];
+      const members = g.members.sort((a, b) => b.score - a.score || (termKey(a.term) < termKey(b.term) ? -1 : 1)).slice(0, o.maxAnswers);
+      const evidence: Evidence[] = members.map((c) => ({ triples: c.path.map((se) => evidenceTriple(se.edge, labels)), score: c.score, note: `path ${sig}` }));
       evidence.push({ triples: top.map((se) => evidenceTriple(se.edge, labels)), note: `top-${top.length} of ${graphSize} scored triples` });
-      const topScore = ranked[0].score / Math.max(1, ranked[0].path.length);
+      const z = ranked.slice(0, 10).reduce((acc, r) => acc + Math.exp(r.s - ranked[0].s), 0);
       return {
-        answers: answersRanked.map((c) => item(c.term, labels)),
+        answers: members.map((c) => item(c.term, labels)),
         evidence,
-        confidence: 0.5 * (1 / (1 + Math.exp(-topScore / 2))),
+        confidence: 0.5 / z,
         stats: guard.stats(),
-        note: `focus ${focus}; ${top.length}/${graphSize} triples kept`,
+        note: `path ${sig}; ${top.length}/${graphSize} triples kept`,
       };
     }
-    return { reason: `no focus relation of the top-${top.length} triples is connected to a topic entity` };
+    return { reason: `no entity of the top-${top.length} triples is connected to a topic entity` };
   }
 }
