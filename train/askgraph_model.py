@@ -81,8 +81,13 @@ class CrossAttn(nn.Module):
         self.o = nn.Linear(d, d)
         self.drop = nn.Dropout(dropout)
 
-    def memory_kv(self, mem):  # [B,S,d] -> k, v [B,H,S,Dh]
-        k, v = self.kv(mem).chunk(2, dim=-1)
+    def memory_kv(self, mem, mem_v=None):  # [B,S,d] -> k, v [B,H,S,Dh]
+        if mem_v is None:
+            k, v = self.kv(mem).chunk(2, dim=-1)
+        else:  # keys and values from different memories (copy features)
+            d = self.h * self.dh
+            k = F.linear(mem, self.kv.weight[:d], self.kv.bias[:d])
+            v = F.linear(mem_v, self.kv.weight[d:], self.kv.bias[d:])
         sp = lambda t: t.reshape(t.shape[0], t.shape[1], self.h, self.dh).transpose(1, 2)
         return sp(k), sp(v)
 
@@ -114,8 +119,14 @@ class DecLayer(nn.Module):
 
 
 class Seq2Seq(nn.Module):
-    def __init__(self, vocab, d_model, heads, enc_layers, dec_layers, ffn, dropout=0.1):
+    def __init__(self, vocab, d_model, heads, enc_layers, dec_layers, ffn, dropout=0.1, copy_features=False):
         super().__init__()
+        # copy features: cross-attention keys also see the PREVIOUS source piece's embedding and values also carry
+        # the piece's own embedding, so "attend to the position after the piece just copied and emit its piece"
+        # is a direct path (all inside the encoder graph; the ONNX interface is unchanged).
+        self.copy_features = copy_features
+        if copy_features:
+            self.copy_prev = nn.Linear(d_model, d_model)
         self.V, self.d, self.h, self.dh = vocab, d_model, heads, d_model // heads
         self.emb = nn.Embedding(vocab, d_model)
         nn.init.normal_(self.emb.weight, std=d_model ** -0.5)
@@ -138,11 +149,16 @@ class Seq2Seq(nn.Module):
             x = layer(x, mask)
         return self.enc_ln(x)
 
-    def cross_kv(self, mem):
+    def cross_kv(self, mem, src):
         """-> cross_k, cross_v [L,B,H,S,Dh]"""
+        mem_v = None
+        if self.copy_features:
+            e = self.emb(src) * self.scale
+            prev = F.pad(e[:, :-1], (0, 0, 1, 0))
+            mem, mem_v = mem + self.copy_prev(prev), mem + e
         ks, vs = [], []
         for layer in self.dec:
-            k, v = layer.cross.memory_kv(mem)
+            k, v = layer.cross.memory_kv(mem, mem_v)
             ks.append(k)
             vs.append(v)
         return torch.stack(ks), torch.stack(vs)
@@ -153,7 +169,7 @@ class Seq2Seq(nn.Module):
     # ---- full (teacher-forced) decoder ----
     def forward(self, src, src_pad, tgt_in):
         mem = self.encode(src, src_pad)
-        ck, cv = self.cross_kv(mem)
+        ck, cv = self.cross_kv(mem, src)
         T = tgt_in.shape[1]
         x = self.drop(self.emb(tgt_in) * self.scale + self.pe[:T].unsqueeze(0))
         causal = torch.triu(torch.full((T, T), -1e9), diagonal=1)
@@ -190,7 +206,7 @@ class EncoderExport(nn.Module):
         self.m = m
 
     def forward(self, src):
-        return self.m.cross_kv(self.m.encode(src))
+        return self.m.cross_kv(self.m.encode(src), src)
 
 
 class DecoderExport(nn.Module):

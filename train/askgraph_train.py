@@ -62,9 +62,13 @@ def parse_args(argv=None):
     p.add_argument("--max-train", type=int, default=None, help="use a seeded random sample of N training examples")
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr", type=float, default=None)
-    p.add_argument("--warmup", type=int, default=400)
+    p.add_argument("--warmup", type=int, default=300)
     p.add_argument("--dropout", type=float, default=0.1)
+    p.add_argument("--copy-features", type=int, choices=[0, 1], default=1,
+                   help="cross-attention keys see the previous source piece, values the piece embedding (default 1)")
     p.add_argument("--smoothing", type=float, default=0.1)
+    p.add_argument("--loss", choices=["restricted", "full"], default="restricted",
+                   help="softmax over the question's pieces + form symbols (default) or over the whole target vocabulary")
     p.add_argument("--p-sub", type=float, default=0.5, help="probability of entity substitution per example")
     p.add_argument("--p-drop", type=float, default=0.1, help="probability of dropping one non-entity word")
     p.add_argument("--rare-oversample", type=int, default=15)
@@ -104,6 +108,25 @@ def collate(encoded, ids):
         src[r, :len(s)] = torch.tensor(s)
         tgt[r, :len(t)] = torch.tensor(t)
     return src, src == PAD, tgt
+
+
+def restricted_loss(logits, gold, src, pad, vocab, smoothing):
+    """Cross-entropy with the softmax restricted to what constrained decoding can ever emit for this question:
+    the form symbols, EOS and the question's own pieces. Node renormalises over the grammar-allowed tokens (a
+    subset of these), so training discriminates exactly among the candidates inference chooses from (e.g.
+    "copy the next piece" vs "]") instead of spending capacity on 4,000 pieces that cannot occur."""
+    B, T, V = logits.shape
+    allowed = torch.zeros(B, V, dtype=torch.bool)
+    allowed[:, vocab.S:] = True
+    allowed[:, EOS] = True
+    allowed.scatter_(1, src.masked_fill(pad, EOS), True)
+    allowed = allowed.unsqueeze(1)  # [B,1,V]
+    logp = torch.log_softmax(logits.masked_fill(~allowed, -1e9), dim=-1)
+    nll = -logp.gather(-1, gold.unsqueeze(-1)).squeeze(-1)
+    smooth = -(logp * allowed).sum(-1) / allowed.sum(-1)
+    tok = gold != PAD
+    per = (1 - smoothing) * nll + smoothing * smooth
+    return (per * tok).sum() / tok.sum()
 
 
 # ---------------------------------------------------------------- constrained decoding (PyTorch side)
@@ -177,7 +200,7 @@ def greedy_batch(model, vocab, srcs, max_len, constrained):
         src[r, :len(s)] = torch.tensor(s)
     pad = src == PAD
     mem = model.encode(src, pad)
-    ck, cv = model.cross_kv(mem)
+    ck, cv = model.cross_kv(mem, src)
     xmask = (pad.float() * -1e9).unsqueeze(1).unsqueeze(1)
     pk, pv = model.empty_cache(B)
     tok = torch.full((B, 1), BOS, dtype=torch.long)
@@ -213,7 +236,7 @@ def greedy_batch(model, vocab, srcs, max_len, constrained):
 def beam_one(model, vocab, src_ids, k, max_len):
     src = torch.tensor([src_ids])
     mem = model.encode(src)
-    ck, cv = model.cross_kv(mem)
+    ck, cv = model.cross_kv(mem, src)
     beams = [([], 0.0, Constraint(vocab, src_ids))]
     pk, pv = model.empty_cache(1)
     finished = []
@@ -225,6 +248,7 @@ def beam_one(model, vocab, src_ids, k, max_len):
         for r, (seq, score, con) in enumerate(beams):
             allowed = con.allowed()
             lp = logp[r, allowed]
+            lp = lp - torch.logsumexp(lp, 0)  # renormalised over the allowed tokens, as the Node beam does
             top = torch.topk(lp, min(k, len(allowed)))
             for val, j in zip(top.values.tolist(), top.indices.tolist()):
                 cands.append((score + val, r, allowed[j]))
@@ -332,7 +356,7 @@ def cache_parity(model, vocab, examples, max_len=96):
         out = greedy_batch(model, vocab, [s], max_len, constrained=False)[0]
         src = torch.tensor([s])
         mem = model.encode(src)
-        ck, cv = model.cross_kv(mem)
+        ck, cv = model.cross_kv(mem, src)
         pk, pv = model.empty_cache(1)
         seq = [BOS] + out
         steps = []
@@ -354,7 +378,7 @@ def golden(model, vocab, examples, max_len=96):
         s = vocab.encode_source(e["question"])
         out = greedy_batch(model, vocab, [s], max_len, constrained=False)[0]
         src = torch.tensor([s])
-        ck, cv = model.cross_kv(model.encode(src))
+        ck, cv = model.cross_kv(model.encode(src), src)
         pk, pv = model.empty_cache(1)
         seq = [BOS] + out
         top = []
@@ -384,6 +408,7 @@ def main(argv=None):
                  ("dec_layers", args.dec_layers), ("ffn", args.ffn)):
         if a:
             size[k] = a
+    size["copy_features"] = bool(args.copy_features)
     vocab_size = args.vocab_size or {"tiny": 1000, "small": 4000, "base": 4000}[args.size]
     lr = args.lr or {"tiny": 2e-3, "small": 1e-3, "base": 5e-4}[args.size]
 
@@ -505,8 +530,11 @@ def main(argv=None):
                     g["lr"] = cur
                 logits = model(src, pad, tgt[:, :-1])
                 gold = tgt[:, 1:]
-                loss = F.cross_entropy(logits.reshape(-1, vocab.V), gold.reshape(-1), ignore_index=PAD,
-                                       label_smoothing=args.smoothing)
+                if args.loss == "restricted":
+                    loss = restricted_loss(logits, gold, src, pad, vocab, args.smoothing)
+                else:
+                    loss = F.cross_entropy(logits.reshape(-1, vocab.V), gold.reshape(-1), ignore_index=PAD,
+                                           label_smoothing=args.smoothing)
                 opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -592,6 +620,8 @@ def main(argv=None):
     report = {"version": version, "command": " ".join(sys.argv), "seed": args.seed, "size": args.size, "model": size,
               "params": nparams, "data": stats, "epochs": round(epochs_done, 3), "trainSeconds": round(train_sec, 1),
               "examplesPerSec": round(seen_examples / train_sec, 1) if train_sec else None,
+              "loss": args.loss, "lr": lr, "warmup": args.warmup, "batch": args.batch, "dropout": args.dropout,
+              "smoothing": args.smoothing,
               "augmentation": {"pSub": args.p_sub, "pDrop": args.p_drop, "rareOversample": args.rare_oversample,
                                "rareExamples": len(rare)},
               "probe": "%d validation questions (every k-th), evaluated after each epoch for reporting only (no model selection: "
@@ -629,6 +659,9 @@ def report_md(r):
              "- Model: %s, %.2fM parameters, shared embedding, pre-LN, KV-cache decoder export" % (json.dumps(r["model"]), r["params"] / 1e6),
              "- Data: %s" % json.dumps(r["data"]),
              "- Augmentation: %s" % json.dumps(r["augmentation"]),
+             "- Loss: %s softmax (restricted = over the form symbols, EOS and the question's own pieces), label smoothing %s, "
+             "AdamW lr %s, %d warm-up steps, cosine, batch %d, dropout %s" % (
+                 r["loss"], r["smoothing"], r["lr"], r["warmup"], r["batch"], r["dropout"]),
              "- Epochs: %s, training time %.1f s, %s examples/s (%d threads, torch %s), whole run %.1f s" % (
                  r["epochs"], r["trainSeconds"], r["examplesPerSec"], r["threads"], r["torch"], r["wallSeconds"]),
              "- Probe: %s" % r["probe"],
