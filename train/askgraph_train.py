@@ -67,8 +67,8 @@ def parse_args(argv=None):
     p.add_argument("--copy-features", type=int, choices=[0, 1], default=1,
                    help="cross-attention keys see the previous source piece, values the piece embedding (default 1)")
     p.add_argument("--smoothing", type=float, default=0.1)
-    p.add_argument("--loss", choices=["restricted", "full"], default="restricted",
-                   help="softmax over the question's pieces + form symbols (default) or over the whole target vocabulary")
+    p.add_argument("--loss", choices=["restricted", "full"], default="full",
+                   help="softmax over the whole target vocabulary (default) or only the question's pieces + form symbols")
     p.add_argument("--p-sub", type=float, default=0.5, help="probability of entity substitution per example")
     p.add_argument("--p-drop", type=float, default=0.1, help="probability of dropping one non-entity word")
     p.add_argument("--rare-oversample", type=int, default=15)
