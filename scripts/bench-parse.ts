@@ -13,6 +13,7 @@
  * N questions are taken at an even stride over the file (so every hop is represented), deterministically.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../src/core';
 import { formsEqual, parseForm } from '../src/form';
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
   const results: Record<string, unknown>[] = [];
   for (const beam of beams) {
     const times: number[] = [];
+    const cpu: number[] = [];
     let em = 0;
     let inBeam = 0;
     let parsed = 0;
@@ -81,9 +83,12 @@ async function main(): Promise<void> {
     const hops = new Map<number, { n: number; em: number }>();
     const errors: string[] = [];
     for (const ex of sample) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       const r = await parser.generate(ex.question, { beam });
       times.push(performance.now() - t0);
+      const c1 = process.cpuUsage(c0);
+      cpu.push((c1.user + c1.system) / 1000);
       const gold = parseForm(ex.form);
       const c = r.candidates;
       dropped += r.dropped;
@@ -114,11 +119,15 @@ async function main(): Promise<void> {
       if (!top) errors.push(`${ex.id}\t${ex.question}\tgold: ${ex.form}\tgot: ${c[0]?.text ?? '(none)'}\tin beam: ${hit}`);
     }
     times.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
     console.log(`\nbeam ${beam}: ${n} questions`);
     console.log(
       `  latency ms: p50 ${quantile(times, 0.5).toFixed(1)}  p95 ${quantile(times, 0.95).toFixed(1)}  max ${times[times.length - 1].toFixed(1)}  mean ${mean.toFixed(1)}`,
     );
+    // CPU time of this process per parse: what the wall time would be on an otherwise idle machine
+    // (1 intra-op thread, all work in this process); shown because other jobs share the 2 cores.
+    console.log(`  cpu ms:     p50 ${quantile(cpu, 0.5).toFixed(1)}  p95 ${quantile(cpu, 0.95).toFixed(1)}  max ${cpu[cpu.length - 1].toFixed(1)}   (load average ${os.loadavg()[0].toFixed(1)})`);
     console.log(`  top-1 EM ${pct(em, n)} (${em}/${n})   gold in beam ${pct(inBeam, n)} (${inBeam}/${n})`);
     console.log(`  beams that parse ${pct(parsed, n)} (${parsed}/${n}; ${n - nonEmpty} empty, ${dropped} dropped)`);
     console.log(
@@ -133,6 +142,8 @@ async function main(): Promise<void> {
       beam,
       n,
       p50: quantile(times, 0.5),
+      cpuP50: quantile(cpu, 0.5),
+      cpuP95: quantile(cpu, 0.95),
       p95: quantile(times, 0.95),
       max: times[times.length - 1],
       em: em / n,
