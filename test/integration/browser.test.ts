@@ -4,9 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { Gateway } from '../../src/pipeline';
+import { createGateway, type Gateway } from '../../src/pipeline';
 import type { RunningServer } from '../../src/serve';
-import { entity, moviesGatewayWithMockGenerator, startTestServer } from './serve-helpers';
+import { entity, startTestServer } from './serve-helpers';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -40,7 +40,7 @@ function pngStats(buf: Buffer): { width: number; height: number; distinctBytes: 
   return { width, height, distinctBytes: seen.size, nonWhiteShare: nonWhite / Math.ceil(raw.length / 7) };
 }
 
-describe('browser: the web inspector in real headless Chromium (MOCK generator; real movies store, grounding, compiler, executor)', function () {
+describe('browser: the web inspector in real headless Chromium (real pipeline: movies store + parser model)', function () {
   this.timeout(180_000);
   let g: Gateway;
   let srv: RunningServer;
@@ -51,7 +51,7 @@ describe('browser: the web inspector in real headless Chromium (MOCK generator; 
 
   before(async () => {
     assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is installed (apt: chromium)`);
-    g = await moviesGatewayWithMockGenerator();
+    g = await createGateway();
     srv = await startTestServer(g);
     profile = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-chromium-'));
     ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
@@ -159,7 +159,7 @@ describe('browser: the web inspector in real headless Chromium (MOCK generator; 
     await page.waitForFunction((q) => document.getElementById('raw')?.textContent?.includes(q.slice(13, 30)), evil);
     assert.equal(await page.evaluate(() => document.querySelectorAll('main img, main script').length), 0);
     assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
-    assert.ok(((await page.textContent('#beam tbody')) ?? '').includes('<img src=x'), 'the payload is shown as text');
+    assert.ok(((await page.textContent('#raw')) ?? '').includes('<img src=x onerror='), 'the payload is shown as text');
   });
 
   it('keyboard: / focuses the question box, s the SPARQL editor, ? toggles the shortcut help', async () => {
