@@ -57,11 +57,13 @@ async function main(): Promise<void> {
   gateway.index.warm();
   for (const ex of examples.slice(0, 5)) await gateway.ask(ex.question, opts); // warm-up (JIT, worker, sessions)
 
+  const stage = { generate: [] as number[], ground: [] as number[], execute: [] as number[], fallback: [] as number[] };
   const rows: { hop: number; hit: boolean; exactSet: boolean; ms: number; source: string; id: string; question: string; got: string[]; gold: string[]; form: string | null; gold_form: string }[] = [];
   for (const ex of examples) {
     const t = performance.now();
     const a = await gateway.ask(ex.question, opts);
     const ms = performance.now() - t;
+    for (const k of ['generate', 'ground', 'execute', 'fallback'] as const) stage[k].push(a.timings[k]);
     const got = a.answers.map((x) => x.label ?? x.value);
     const gold = new Set(ex.answers);
     rows.push({
@@ -93,6 +95,10 @@ async function main(): Promise<void> {
       `${(h === 0 ? 'all' : `${h}-hop`).padEnd(5)} ${String(rs.length).padStart(4)}   ${((100 * hits) / rs.length).toFixed(2).padStart(6)}%   ${((100 * ex) / rs.length).toFixed(2).padStart(7)}%   ${pct(ms, 50).toFixed(1).padStart(6)}   ${pct(ms, 95).toFixed(1).padStart(6)}`,
     );
   }
+  const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / Math.max(1, xs.length);
+  console.log(
+    `stage ms (mean / p95): ${(['generate', 'ground', 'execute', 'fallback'] as const).map((k) => `${k} ${mean(stage[k]).toFixed(1)} / ${pct(stage[k], 95).toFixed(1)}`).join(', ')}`,
+  );
   const sources = new Map<string, number>();
   for (const r of rows) sources.set(r.source, (sources.get(r.source) ?? 0) + 1);
   console.log('sources: ' + [...sources].map(([s, c]) => `${s} ${c}`).join(', '));
