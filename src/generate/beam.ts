@@ -88,7 +88,7 @@ export async function beamSearch(
       const allowed = constraint.allowed(live[b].state, budget);
       const norm = opts.renormalize ? logMass(logp, row, allowed) : 0;
       for (const t of allowed) {
-        const lp = logp[row + t] - norm;
+        const lp = logp[row + t] - norm + constraint.tokenBonus(live[b].state, t);
         if (!(lp > -Infinity)) continue; // NaN or -Infinity
         const logProb = live[b].logProb + lp;
         cands.push({ b, t, logProb, score: rank(logProb, live[b].tokens.length + 1) });

@@ -50,6 +50,11 @@ export interface ConstraintOptions {
    * label of the graph". Ignored when no span of the question passes it (then any span may be copied).
    */
   spanFilter?: (start: number, end: number) => boolean;
+  /**
+   * Make spanFilter soft: spans failing it stay allowed, but closing one costs this many nats (added
+   * to the hypothesis score by tokenBonus). Without it the filter is a hard restriction.
+   */
+  spanPenalty?: number;
   /** Longest span in pieces (default 64). */
   maxSpan?: number;
 }
@@ -116,6 +121,9 @@ export class GrammarConstraint {
   private readonly closeAt: Int32Array;
   /** The span filter was applied (some span passed it). */
   readonly filtered: boolean;
+  /** Soft filter: preferred[start * n + end] marks spans that pass it (closing others costs spanPenalty). */
+  private readonly preferred?: Uint8Array;
+  private readonly spanPenalty: number;
   private readonly startIds: readonly number[];
   private readonly startPositions = new Map<number, number[]>();
   /** Tokens needed right after '[': the shortest closable span plus ']'. */
@@ -192,9 +200,12 @@ export class GrammarConstraint {
       }
       return ok;
     };
+    const soft = opts.spanPenalty !== undefined && opts.spanFilter !== undefined;
+    this.spanPenalty = soft ? Math.abs(opts.spanPenalty!) : 0;
     let endOk = table(opts.spanFilter);
     this.filtered = opts.spanFilter !== undefined && endOk.some((x) => x === 1);
-    if (opts.spanFilter && !this.filtered) endOk = table();
+    if (soft && this.filtered) this.preferred = endOk;
+    if (opts.spanFilter && (!this.filtered || soft)) endOk = table();
     this.endOk = endOk;
     const closeAt = new Int32Array(n * n).fill(-1);
     for (let a = 0; a < n; a++) {
@@ -372,6 +383,20 @@ export class GrammarConstraint {
       default:
         return bad();
     }
+  }
+
+  /**
+   * Score adjustment for a token (0 or a negative number of nats): with a soft span filter, closing a
+   * span that does not pass it costs spanPenalty (the best reading of the span is taken).
+   */
+  tokenBonus(s: ConstraintState, t: number): number {
+    if (!this.preferred || t !== this.rbrack || s.copy === null) return 0;
+    const n = this.src.length;
+    for (const key of s.copy) {
+      const i = Math.floor(key / SPAN_KEY) * n + (key % SPAN_KEY);
+      if (this.endOk[i] && this.preferred[i]) return 0;
+    }
+    return -this.spanPenalty;
   }
 
   /** Advances through a whole token sequence from the initial state (throws on the first bad token). */

@@ -61,6 +61,14 @@ export interface ParserOptions extends SessionOptions {
    */
   labels?: Iterable<string> | 'pack' | 'none';
   /**
+   * How labels act: a soft prior (default: copying a span that is not a (maximal) label costs
+   * labelPenalty nats, so a name missing from the graph can still be copied when the model is sure of
+   * it) or 'hard' (only label spans, whenever the question contains one).
+   */
+  labelMode?: 'soft' | 'hard';
+  /** Nats a non-label span costs in soft mode (default 8). */
+  labelPenalty?: number;
+  /**
    * With labels: only label spans not strictly inside another label span of the question may be
    * copied ("Boy" is not offered when "Boy A" is a label there too). Default true.
    */
@@ -176,6 +184,7 @@ export class OnnxParser implements Generator {
       relations: intersect(this.opts.relations, relations),
       sourcePieces: pieces,
       spanFilter,
+      spanPenalty: this.opts.labelMode === 'hard' ? undefined : (this.opts.labelPenalty ?? envNumber('ASKGRAPH_LABEL_PENALTY') ?? 8),
     });
   }
 
@@ -276,17 +285,17 @@ export class OnnxParser implements Generator {
     });
     if (seqs.length === 0) return result;
     const cross = await this.encode(src);
-    const constraint = this.renormalize ? this.constraint(q, src) : null;
+    const constraint = this.constraint(q, src);
+    const renorm = this.renormalize;
     // per sequence: the allowed sets along the form (eos step included), or null when not producible
     const allowedAlong = seqs.map((seq) => {
-      if (!constraint) return null;
       try {
         let st = constraint.initial();
-        const sets: number[][] = [];
+        const sets: { allowed: number[]; bonus: number }[] = [];
         for (const t of [...seq, this.config.eos]) {
           const allowed = constraint.allowed(st);
           if (!allowed.includes(t)) return null;
-          sets.push(allowed);
+          sets.push({ allowed, bonus: constraint.tokenBonus(st, t) });
           st = constraint.advance(st, t);
         }
         return sets;
@@ -300,7 +309,8 @@ export class OnnxParser implements Generator {
       const sets = allowedAlong.slice(a, a + CHUNK);
       const norm = (b: number, step: number, logp: Float32Array, offset: number): number => {
         const along = sets[b];
-        return along && step < along.length ? logMass(logp, offset, along[step]) : 0;
+        if (!along || step >= along.length) return 0;
+        return (renorm ? logMass(logp, offset, along[step].allowed) : 0) - along[step].bonus;
       };
       const scores = await teacherForce(this.stepDecoder(cross), part, this.config.bos, this.config.eos, norm);
       scores.forEach((s, j) => (result[index[a + j]] = s));
@@ -556,6 +566,8 @@ export function loadParser(modelDir?: string, opts: ParserOptions = {}): Promise
     opts.renormalize ?? null,
     opts.labels === undefined || typeof opts.labels === 'string' ? (opts.labels ?? 'pack') : objectId(opts.labels),
     opts.maximalSpans ?? null,
+    opts.labelMode ?? null,
+    opts.labelPenalty ?? null,
   ]);
   let p = cache.get(key);
   if (!p) {

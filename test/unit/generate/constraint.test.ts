@@ -96,6 +96,16 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
     assert.deepEqual(names(none.allowed(none.run(toks(none, '[')))), ['p5', 'p6', 'p7', 'p8', 'p9']);
   });
 
+  it('a soft span filter keeps every span but charges spanPenalty for closing one that fails it', () => {
+    const ok = new Set(['1,2', '4,5']);
+    const f = new GrammarConstraint(vocab, SRC, { spanFilter: (a, e) => ok.has(`${a},${e}`), spanPenalty: 8 });
+    assert.deepEqual(names(f.allowed(f.run(toks(f, '[')))), ['p5', 'p6', 'p7', 'p8', 'p9']);
+    assert.equal(f.tokenBonus(f.run(toks(f, '[ p6 p7')), id(']')), 0);
+    assert.equal(f.tokenBonus(f.run(toks(f, '[ p6')), id(']')), -8);
+    assert.equal(f.tokenBonus(f.run(toks(f, '[ p5 p6 p7')), id(']')), -8);
+    assert.equal(f.tokenBonus(f.run(toks(f, '[ p6')), 7), 0);
+  });
+
   it('allows eos only once the form is complete, and nothing after eos', () => {
     assert.ok(!c.allowed(c.run(toks(c, '( COUNT [ p5 ]'))).includes(c.eos));
     assert.deepEqual(names(c.allowed(c.run(toks(c, '( COUNT [ p5 ] )')))), ['<eos>']);

@@ -97,11 +97,29 @@ describe('generate/model: Node inference on the tiny exported model (fixtures/ti
     }
   });
 
-  it('graph labels restrict copied spans (given, or read from the pack the model folder sits in)', async () => {
+  it('soft graph labels (default): a non-label entity span costs labelPenalty nats, a label span nothing', async () => {
     const it0 = golden()[0];
     const words = it0.question.split(' ');
     const label = words.slice(-2).join(' ');
-    const p = await loadParser(TINY, { labels: [label.toUpperCase(), 'not in the question'] });
+    const other = words.slice(-1).join(' ');
+    const soft = await loadParser(TINY, { labels: [label], labelPenalty: 8 });
+    const forms = [`(JOIN (R directed_by) [ ${label} ])`, `(JOIN (R directed_by) [ ${other} ])`];
+    const [withLabels, without] = [await soft.score(it0.question, forms), await parser.score(it0.question, forms)];
+    assert.ok(Math.abs(withLabels[0] - without[0]) < 1e-4, `${withLabels[0]} vs ${without[0]}`);
+    assert.ok(Math.abs(withLabels[1] - (without[1] - 8)) < 1e-4, `${withLabels[1]} vs ${without[1]} - 8`);
+    const r = await soft.generate(it0.question, { beam: 4 });
+    for (const c of r.candidates) {
+      const sc = await soft.score(it0.question, [c.text]);
+      assert.ok(Math.abs(sc[0] - c.logProb) < 1e-3, `${c.text}: ${sc[0]} vs ${c.logProb}`);
+    }
+    await soft.close();
+  });
+
+  it('hard graph labels restrict copied spans (given, or read from the pack the model folder sits in)', async () => {
+    const it0 = golden()[0];
+    const words = it0.question.split(' ');
+    const label = words.slice(-2).join(' ');
+    const p = await loadParser(TINY, { labels: [label.toUpperCase(), 'not in the question'], labelMode: 'hard' });
     assert.equal(p.labelCount, 2);
     const r = await p.generate(it0.question, { beam: 4 });
     assert.ok(r.candidates.length >= 1);
@@ -115,7 +133,7 @@ describe('generate/model: Node inference on the tiny exported model (fixtures/ti
       fs.writeFileSync(path.join(tmp, 'kb.txt'), `${label}|directed_by|Some One\nOther|has_genre|Drama\n`);
       fs.mkdirSync(path.join(tmp, 'model'));
       for (const f of fs.readdirSync(TINY)) fs.copyFileSync(path.join(TINY, f), path.join(tmp, 'model', f));
-      const pp = await loadParser(path.join(tmp, 'model'));
+      const pp = await loadParser(path.join(tmp, 'model'), { labelMode: 'hard' });
       assert.equal(pp.labelCount, 4);
       const rr = await pp.generate(it0.question, { beam: 2 });
       for (const c of rr.candidates) for (const m of c.text.matchAll(/\[ (.*?) \]/g)) assert.equal(m[1], label, c.text);
