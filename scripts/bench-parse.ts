@@ -5,7 +5,8 @@
  *
  *   npx tsx scripts/bench-parse.ts [--model DIR] [--beam 4 | --beam 1,4,8] [--n 300 | --n all] [--threads 1]
  *                                  [--data fixtures/metaqa/valid.jsonl] [--train fixtures/metaqa/train.jsonl]
- *                                  [--labels pack|none|FILE] [--errors FILE] [--json]
+ *                                  [--labels pack|none|FILE] [--label-mode soft|hard] [--label-penalty 8]
+ *                                  [--errors FILE] [--json]
  *
  * --labels: restrict copied entity spans to graph labels: 'pack' (default: the triple files of the pack
  * the model folder is in, if any), 'none', or a file (triples `head|relation|tail`, or one label a line).
@@ -62,11 +63,13 @@ async function main(): Promise<void> {
   const tLoad = performance.now();
   const labelsArg = arg('labels', 'pack')!;
   const labels = labelsArg === 'pack' || labelsArg === 'none' ? labelsArg : readLabelsFile(labelsArg);
-  const parser = await loadParser(modelDir, { threads, labels });
+  const labelMode = arg('label-mode') as 'soft' | 'hard' | undefined;
+  const labelPenalty = arg('label-penalty') ? Number(arg('label-penalty')) : undefined;
+  const parser = await loadParser(modelDir, { threads, labels, labelMode, labelPenalty });
   const loadMs = performance.now() - tLoad;
   console.log(
     `model ${parser.id} (${parser.dir}) loaded in ${loadMs.toFixed(0)} ms; ${n} of ${data.length} questions; threads ${threads ?? 1}` +
-      `; entity spans restricted to ${parser.labelCount} graph labels (--labels ${labelsArg})`,
+      `; ${parser.labelCount} graph labels (--labels ${labelsArg}, ${labelMode ?? 'soft'}${labelMode === 'hard' ? '' : `, penalty ${labelPenalty ?? 8}`})`,
   );
   for (let i = 0; i < 5; i++) await parser.generate(sample[i % n].question, { beam: beams[0] }); // warm-up
 

@@ -20,14 +20,19 @@ export const register: RegisterCommand = (program, io) => {
     .option('--max-length <n>', 'most target tokens to generate (default: the model config)')
     .option('--model <dir>', 'model folder (default: the movies model, store/movies/model)')
     .option('--labels <src>', "restrict copied entity names to graph labels: 'pack' (the model's pack), 'none', or a file", 'pack')
+    .option('--label-mode <mode>', "graph labels as a 'soft' prior (default) or a 'hard' restriction")
     .option('--json', 'print JSON')
-    .action(async (question: string, opts: { beam?: string; maxLength?: string; model?: string; labels?: string; json?: boolean }) => {
+    .action(async (question: string, opts: { beam?: string; maxLength?: string; model?: string; labels?: string; labelMode?: string; json?: boolean }) => {
       if (!question.trim()) throw new AskgraphError('QUESTION_INVALID', 'the question is empty');
       const beam = positiveInt('--beam', opts.beam, 4)!;
       const maxLength = positiveInt('--max-length', opts.maxLength, undefined);
       const src = opts.labels ?? 'pack';
       const labels = src === 'pack' || src === 'none' ? src : readLabelsFile(src);
-      const parser = await loadParser(opts.model ?? io.env.ASKGRAPH_MODEL, { labels });
+      if (opts.labelMode !== undefined && opts.labelMode !== 'soft' && opts.labelMode !== 'hard') {
+        throw new AskgraphError('BAD_REQUEST', `--label-mode must be soft or hard, got "${opts.labelMode}"`);
+      }
+      const labelMode = opts.labelMode as 'soft' | 'hard' | undefined;
+      const parser = await loadParser(opts.model ?? io.env.ASKGRAPH_MODEL, { labels, labelMode });
       const r = await parser.generate(question, { beam, maxLength });
       if (opts.json) {
         printJson(io, {
