@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot, type Candidate, type Executor } from '../../../src/core';
 import { openExecutor } from '../../../src/execute';
@@ -53,6 +55,29 @@ describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl
     assert.deepEqual(new Set(paged.map((e) => e.iri + '|' + e.label)), new Set(whole.map((e) => e.iri + '|' + e.label)));
     assert.ok(!whole.some((e) => e.iri.startsWith(NS)));
     assert.ok(whole.some((e) => e.iri === ENT + 'Forrest%20Gump' && e.label === 'Forrest Gump'));
+  });
+
+  it('alias predicates (skos:altLabel) are indexed next to rdfs:label', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-alias-'));
+    const file = path.join(dir, 'alias.ttl');
+    fs.writeFileSync(
+      file,
+      [
+        '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
+        '@prefix skos: <http://www.w3.org/2004/02/skos/core#> .',
+        '<http://example.org/e/1> rdfs:label "The Godfather Part II" ; skos:altLabel "Godfather 2"@en .',
+        '<http://example.org/e/2> rdfs:label "Heat" .',
+      ].join('\n'),
+    );
+    const ex = await openExecutor(file);
+    try {
+      const idx = await buildStoreIndex(ex, { aliasPredicates: ['http://www.w3.org/2004/02/skos/core#altLabel'] });
+      assert.equal(idx.search('Godfather 2')[0]?.iri, 'http://example.org/e/1');
+      const plain = await buildStoreIndex(ex);
+      assert.notEqual(plain.search('Godfather 2')[0]?.score, 1, 'without the alias predicate there is no exact hit');
+    } finally {
+      await ex.close();
+    }
   });
 
   it('relation vocabulary comes from the store, without the label predicate', () => {
