@@ -142,6 +142,11 @@ export class EntityIndex {
     return [...best.values()].sort((a, b) => b.score - a.score);
   }
 
+  /** Every indexed label (one per document; an entity with aliases has several). */
+  allLabels(): readonly string[] {
+    return this.docLabel;
+  }
+
   /** Builds lazily built structures now (for a flat first-query latency). */
   warm(): void {
     this.tokens.warm();

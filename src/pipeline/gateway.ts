@@ -116,30 +116,65 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
   const ownExecutor = !opts.executor;
   const executor: Executor = opts.executor ?? (await openExecutor(opts.store ?? pack.dir));
   try {
-    let generator = opts.generator;
-    if (!generator) {
-      const modelDir = opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
-      if (!modelDir) throw new AskgraphError('MODEL_UNAVAILABLE', `pack ${pack.config.name} names no parser model; pass a model folder`);
-      generator = await loadParser(modelDir);
-    }
     const indexOpts = {
       labelPredicates: pack.config.labelPredicates,
       aliasPredicates: pack.config.aliasPredicates,
       excludeNamespaces: [pack.config.vocabularyNamespace],
       progress: opts.progress,
     };
+    const isUrl = opts.store !== undefined && /^https?:\/\//i.test(opts.store);
+    const packStore = opts.store === undefined || storeIsPack;
     let index = opts.index;
+    let indexKey: string = executor.id;
     if (!index) {
-      const local = !/^https?:\/\//i.test(opts.store ?? '');
       const userCache = process.env.ASKGRAPH_CACHE_DIR ?? path.join(process.env.HOME ?? '.', '.cache', 'askgraph');
-      const cacheDir = opts.cacheDir ?? (local && (opts.store === undefined || storeIsPack) ? path.join(pack.dir, '.cache') : userCache);
-      const fingerprint = local && (opts.store === undefined || storeIsPack) ? filesFingerprint((pack.config.data ?? []).map((f) => path.resolve(pack.dir, f))) : '';
-      index = await loadOrBuildStoreIndex(executor, indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint), indexOpts);
+      const cacheDir = opts.cacheDir ?? (packStore ? path.join(pack.dir, '.cache') : userCache);
+      // A changed data file must rebuild the index: fingerprint the pack's data files, or the store file / folder.
+      const fingerprint = isUrl ? '' : filesFingerprint(packStore ? (pack.config.data ?? []).map((f) => path.resolve(pack.dir, f)) : storeFiles(opts.store!));
+      indexKey = indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint);
+      index = await loadOrBuildStoreIndex(executor, indexKey, indexOpts);
+    }
+    let generator = opts.generator;
+    if (!generator) {
+      const modelDir = opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
+      if (!modelDir) throw new AskgraphError('MODEL_UNAVAILABLE', `pack ${pack.config.name} names no parser model; pass a model folder`);
+      // The parser restricts copied spans to graph labels: those of its own pack when it answers over that
+      // pack, else the labels of the store actually queried (a subset graph, another store, an endpoint).
+      const ownPack = packStore && opts.model === undefined;
+      generator = await loadParser(modelDir, ownPack ? {} : { labels: sharedLabels(indexKey, index.allLabels()) });
     }
     return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer);
   } catch (e) {
     if (ownExecutor) await executor.close().catch(() => undefined);
     throw e;
+  }
+}
+
+/**
+ * loadParser caches parsers per labels object: the same store's label list is handed over as the same
+ * array, so gateways over one store share one parser instead of opening new ONNX sessions each time.
+ */
+const labelLists = new Map<string, readonly string[]>();
+function sharedLabels(key: string, labels: readonly string[]): readonly string[] {
+  const prev = labelLists.get(key);
+  if (prev && prev.length === labels.length) return prev;
+  if (labelLists.size >= 8) labelLists.delete(labelLists.keys().next().value as string);
+  labelLists.set(key, labels);
+  return labels;
+}
+
+/** The data files of a store given as a file or a folder (for the index fingerprint). */
+function storeFiles(store: string): string[] {
+  const abs = path.resolve(store);
+  try {
+    if (!fs.statSync(abs).isDirectory()) return [abs];
+    return fs
+      .readdirSync(abs)
+      .filter((f) => !f.startsWith('.'))
+      .sort()
+      .map((f) => path.join(abs, f));
+  } catch {
+    return [abs];
   }
 }
 
