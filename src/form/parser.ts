@@ -6,7 +6,6 @@ import { Token, tokenize, syntaxError } from './lexer';
  * implements; errors carry line, column, a caret excerpt and that production.
  */
 const COMPARE_OPS: Record<string, CompareOp> = { GT: 'GT', GE: 'GE', LT: 'LT', LE: 'LE', gt: 'GT', ge: 'GE', lt: 'LT', le: 'LE' };
-const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', ...Object.keys(COMPARE_OPS)]);
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/; // [19]
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/; // [21]
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/; // [14]
@@ -101,7 +100,7 @@ class Parser {
       case 'atom': {
         const lit = this.atomLiteral(tok);
         if (lit) return lit;
-        if (KEYWORDS.has(tok.text)) this.fail(tok, '[1] Form', `operator ${tok.text} must follow '('`);
+        // A bare atom is never an operator (operators follow '('), so even `ge` or `R` can name a class.
         if (ENTITY_ID.test(tok.text)) return { kind: 'entity', ref: { kind: 'name', name: tok.text } }; // [11]
         if (NAME.test(tok.text)) return { kind: 'class', ref: { kind: 'name', name: tok.text } }; // [18]
         return this.fail(tok, '[1] Form', `'${tok.text}' is not an entity, literal or class name`);
@@ -164,7 +163,7 @@ class Parser {
     const tok = this.next();
     switch (tok.type) {
       case 'atom':
-        if (KEYWORDS.has(tok.text) || !NAME.test(tok.text) || ENTITY_ID.test(tok.text)) {
+        if (!NAME.test(tok.text) || ENTITY_ID.test(tok.text)) {
           this.fail(tok, '[10] Relation', `expected a relation (in ${context}) but found ${this.describe(tok)}`);
         }
         return { kind: 'rel', ref: { kind: 'name', name: tok.text } };
