@@ -680,6 +680,8 @@ def report_md(r):
                 r["command"].split("--beam")[-1].split()[0] if "--beam" in r["command"] else "8",
                 pct(c["beamTop1"]), pct(c["inBeam"]), pct(c["unseenInBeam"]))]
         lines += ["", "Constrained = inside `[ … ]` only a contiguous run of the question's pieces, then `]`; outside only form symbols.",
+                  "Entity unseen = the entity is not the topic entity of any training question (substitution may still draw its label "
+                  "from the --kb/--labels pools).",
                   "", "## Epochs", "", "| epoch | loss | probe EM | elapsed s |", "|---|---|---|---|"]
     for h in r["history"]:
         lines.append("| %s | %s | %s | %s |" % (h["epoch"], h["loss"], pct(h["validEm"]), h["elapsedSec"]))
