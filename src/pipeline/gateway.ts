@@ -14,7 +14,7 @@ import {
 } from '../core';
 import { compileForm } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
-import { chainTrace, defaultReaders, DEFAULT_BUDGET, readersByName, runChain, type Topic } from '../fallback';
+import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
 import { parseForm } from '../form';
 import { loadParser } from '../generate';
 import {
@@ -182,6 +182,8 @@ class PipelineGateway implements Gateway {
   readonly version: string;
   private readonly relations: RelationRetriever;
   private readonly vocabulary: Set<string>;
+  /** Question words ↔ relations mined from the pack's training data (fallback readers rank chains with it). */
+  private readonly relationVocabulary: RelationVocabulary | undefined;
 
   constructor(
     readonly pack: { dir: string; config: PackConfig },
@@ -195,6 +197,7 @@ class PipelineGateway implements Gateway {
     this.version = `${executor.id}+${generator?.id ?? 'no-parser'}`;
     const rels = (index.meta.relations as RelationInfo[] | undefined) ?? [];
     this.vocabulary = new Set(rels.map((r) => r.iri));
+    this.relationVocabulary = loadRelationVocabulary(pack.dir);
     this.relations = new RelationRetriever(executor, { exclude: [...pack.config.labelPredicates, ...(pack.config.aliasPredicates ?? [])] });
   }
 
@@ -286,6 +289,7 @@ class PipelineGateway implements Gateway {
         executor: this.executor,
         budget: { ...DEFAULT_BUDGET, timeMs: Math.min(DEFAULT_BUDGET.timeMs, left()) },
         ...(scorer ? { scorer } : {}),
+        ...(this.relationVocabulary ? { relationVocabulary: this.relationVocabulary } : {}),
         labelPredicates: [...this.pack.config.labelPredicates, ...(this.pack.config.aliasPredicates ?? [])],
       });
       trace.push(...chainTrace(chain));
