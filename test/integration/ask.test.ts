@@ -1,21 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { packageRoot, type Answer } from '../../src/core';
 import { parseSparql } from '../../src/compile';
-import { main } from '../../src/cli/main';
+import { cli } from '../helpers/cli';
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await main(args, { stdout, stderr, env: {} });
-  return { code, out, err };
-}
 
 /**
  * `askgraph ask` end to end on the embedded movies pack with the real trained model

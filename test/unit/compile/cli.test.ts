@@ -1,18 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { PassThrough } from 'node:stream';
 import { Parser } from 'sparqljs';
-import { main } from '../../../src/cli/main';
+import { cli } from '../../helpers/cli';
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await main(args, { stdout, stderr, env: {} });
-  return { code, out, err };
-}
 
 describe('compile: askgraph compile (CLI in-process)', () => {
   it('prints the SPARQL of a form, with the default vocabulary namespace, no store needed', async () => {

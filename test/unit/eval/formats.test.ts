@@ -2,10 +2,9 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { packageRoot } from '../../../src/core';
-import { main } from '../../../src/cli/main';
 import { importGrailqa, importQald, loadDataset } from '../../../src/eval';
+import { cli } from '../../helpers/cli';
 
 const PQ = 'http://askgraph.dev/pq-2h/';
 const qald = {
@@ -27,16 +26,6 @@ const qald = {
   ],
 };
 
-async function cli(args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await main(args, { stdout, stderr, env: {} });
-  return { code, out, err };
-}
 
 describe('eval data formats', () => {
   it('QALD JSON: English question, SPARQL, IRI answers; converts where sparqlToForm can and counts the rest', () => {

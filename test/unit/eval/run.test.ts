@@ -2,11 +2,10 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { Answer, AnswerItem } from '../../../src/core';
 import { packageRoot } from '../../../src/core';
-import { main } from '../../../src/cli/main';
 import { markdownReport, pipelineRunner, readExamples, runExamples, sampleExamples, summarize, type Example } from '../../../src/eval';
+import { cli } from '../../helpers/cli';
 
 const item = (label: string): AnswerItem => ({ value: 'http://x/e/' + encodeURIComponent(label), label, type: 'uri' });
 
@@ -127,16 +126,6 @@ describe('eval runner (mock gateway)', () => {
   });
 });
 
-async function cli(args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await main(args, { stdout, stderr, env: {} });
-  return { code, out, err };
-}
 
 describe('askgraph eval --oracle on the committed PathQuestion pack (real store)', function () {
   this.timeout(120000);

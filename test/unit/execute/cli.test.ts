@@ -2,19 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { main } from '../../../src/cli/main';
+import { cli } from '../../helpers/cli';
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await main(args, { stdout, stderr, env: {} });
-  return { code, out, err };
-}
 
 describe('execute: askgraph load / run (CLI in-process)', function () {
   this.timeout(60000);
