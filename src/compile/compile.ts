@@ -303,7 +303,7 @@ export function compileForm(form: Form, opts: CompileOptions = {}): CompiledQuer
   const x = DF.variable(VAR_ANSWER);
   const where: Pattern[] = c.constrain(body, x);
   if (o.excludeTopic) {
-    const nodes = o.excludeTopic === 'answer' ? [x] : [x, ...c.hopVars];
+    const nodes = o.excludeTopic === 'every-hop' ? [x, ...c.hopVars] : [x];
     for (const n of nodes) {
       for (const iri of c.topicIris) where.push(filter(op('!=', n, DF.namedNode(iri))));
       for (const tv of c.topicVars) where.push(filter(op('!=', n, tv)));

@@ -63,6 +63,8 @@ export interface PackConfig {
   vocabularyNamespace: string;
   labelPredicates: string[];
   aliasPredicates?: string[];
+  /** Topic exclusion when compiling forms for this graph (see CompileOptions.excludeTopic; default true). */
+  excludeTopic?: boolean | 'every-hop';
   /** Model folder (relative) for the parser, if the pack has one. */
   model?: string;
 }

@@ -70,7 +70,7 @@ export interface EvalRunOptions {
 
 export interface OracleContext {
   executor: Executor;
-  pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates'>;
+  pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic'>;
   timeoutMs?: number;
   /** Keep the topic entities among the answers (PathQuestion paths may end where they start); default false. */
   keepTopic?: boolean;
@@ -105,7 +105,7 @@ export function oracleRunner(ctx: OracleContext): ExampleRunner {
         compiled = compileForm(parseForm(gold), {
           ...(ctx.pack?.vocabularyNamespace ? { vocabularyNamespace: ctx.pack.vocabularyNamespace } : {}),
           ...(ctx.pack?.labelPredicates ? { labelPredicates: ctx.pack.labelPredicates } : {}),
-          excludeTopic: !ctx.keepTopic,
+          excludeTopic: ctx.keepTopic ? false : (ctx.pack?.excludeTopic ?? true),
         });
       } catch (e) {
         const err = e as { code?: string; message?: string };

@@ -15,6 +15,7 @@ const PackSchema = z.object({
   labelPredicates: z.array(z.string().min(1)).min(1),
   aliasPredicates: z.array(z.string().min(1)).optional(),
   model: z.string().optional(),
+  excludeTopic: z.union([z.boolean(), z.literal('every-hop')]).optional(),
 });
 
 export const PACK_FILE = 'pack.json';

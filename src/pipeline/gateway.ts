@@ -202,7 +202,11 @@ class PipelineGateway implements Gateway {
   }
 
   private compileOptions() {
-    return { vocabularyNamespace: this.pack.config.vocabularyNamespace, labelPredicates: this.pack.config.labelPredicates };
+    return {
+      vocabularyNamespace: this.pack.config.vocabularyNamespace,
+      labelPredicates: this.pack.config.labelPredicates,
+      ...(this.pack.config.excludeTopic !== undefined ? { excludeTopic: this.pack.config.excludeTopic } : {}),
+    };
   }
 
   compile(formText: string): CompiledQuery {

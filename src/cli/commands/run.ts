@@ -32,7 +32,12 @@ async function compileOptions(store: string | undefined, ns: string | undefined)
   const isUrl = store !== undefined && /^https?:\/\//i.test(store);
   if (!isUrl && (store === undefined || fs.existsSync(path.join(store, PACK_FILE)))) {
     const { config } = await loadPack(store);
-    opts = { vocabularyNamespace: config.vocabularyNamespace, labelPredicates: config.labelPredicates, entityNamespace: config.baseIri + 'entity/' };
+    opts = {
+      vocabularyNamespace: config.vocabularyNamespace,
+      labelPredicates: config.labelPredicates,
+      entityNamespace: config.baseIri + 'entity/',
+      ...(config.excludeTopic !== undefined ? { excludeTopic: config.excludeTopic } : {}),
+    };
   }
   if (ns) opts.vocabularyNamespace = ns;
   return opts;

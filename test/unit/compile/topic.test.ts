@@ -5,15 +5,15 @@ import { parseForm } from '../../../src/form';
 describe('compile: topic exclusion at every hop', () => {
   const form = parseForm('(JOIN (R has_genre) (JOIN directed_by (JOIN (R directed_by) [ Black Snake Moan ])))');
 
-  it('by default excludes the topic from the answer and from every intermediate JOIN node', () => {
-    const { sparql } = compileForm(form);
+  it("'every-hop' excludes the topic from the answer and from every intermediate JOIN node", () => {
+    const { sparql } = compileForm(form, { excludeTopic: 'every-hop' });
     assert.match(sparql, /FILTER\(\?x != \?e0\)/);
     assert.match(sparql, /FILTER\(\?y0 != \?e0\)/);
     assert.match(sparql, /FILTER\(\?y1 != \?e0\)/);
   });
 
-  it("'answer' excludes it from the answer only, false keeps it", () => {
-    const answerOnly = compileForm(form, { excludeTopic: 'answer' }).sparql;
+  it('by default excludes it from the answer only, false keeps it', () => {
+    const answerOnly = compileForm(form).sparql;
     assert.match(answerOnly, /FILTER\(\?x != \?e0\)/);
     assert.doesNotMatch(answerOnly, /FILTER\(\?y\d != /);
     assert.doesNotMatch(compileForm(form, { excludeTopic: false }).sparql, /FILTER/);
