@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { compileForm } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
+import { loadPack } from '../../../src/execute';
+import { createGateway } from '../../../src/pipeline';
 
 describe('compile: topic exclusion at every hop', () => {
   const form = parseForm('(JOIN (R has_genre) (JOIN directed_by (JOIN (R directed_by) [ Black Snake Moan ])))');
@@ -17,5 +19,19 @@ describe('compile: topic exclusion at every hop', () => {
     assert.match(answerOnly, /FILTER\(\?x != \?e0\)/);
     assert.doesNotMatch(answerOnly, /FILTER\(\?y\d != /);
     assert.doesNotMatch(compileForm(form, { excludeTopic: false }).sparql, /FILTER/);
+  });
+});
+
+describe('compile: the movies pack asks for every-hop topic exclusion', () => {
+  it('pack.json keeps excludeTopic through loadPack, and the gateway compiles with it', async () => {
+    const pack = await loadPack();
+    assert.equal(pack.config.excludeTopic, 'every-hop');
+    const gateway = await createGateway({});
+    try {
+      const compiled = gateway.compile('(JOIN (R has_genre) (JOIN directed_by (JOIN (R directed_by) [ Heat ])))');
+      assert.match(compiled.sparql, /FILTER\(\?y0 != \?e0\)/);
+    } finally {
+      await gateway.close();
+    }
   });
 });
