@@ -17,8 +17,8 @@ import { loadPack, openExecutor, runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
 import { parseForm } from '../form';
 import { loadParser } from '../generate';
+import { entityRefsOf } from './labels';
 import {
-  entityRefsOf,
   filesFingerprint,
   groundCandidates,
   indexCacheFile,
@@ -29,7 +29,7 @@ import {
   type GroundAttempt,
   type RelationInfo,
   type Scorer,
-} from './deps';
+} from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
 
 export type ScoringGenerator = Generator & { score?(question: string, forms: string[]): Promise<number[]> };
