@@ -2,3 +2,4 @@ export * from './errors';
 export * from './form';
 export * from './types';
 export * from './paths';
+export * from './answer';

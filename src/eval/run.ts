@@ -3,7 +3,7 @@
  * gold forms directly (compileForm + runCompiled) — and scores every example. Examples run one after another so
  * the latencies are those of a single user.
  */
-import type { Answer, AnswerItem, Executor, PackConfig, Timings } from '../core';
+import { noAnswer, type Answer, type AnswerItem, type Executor, type PackConfig, type Timings } from '../core';
 import { compileForm } from '../compile';
 import { runCompiled } from '../execute';
 import { diffForms } from '../form';
@@ -76,7 +76,6 @@ export interface OracleContext {
   keepTopic?: boolean;
 }
 
-const ZERO_TIMINGS: Timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
 
 /** Oracle "asker": the gold form, compiled and executed on the store; no generation, no grounding. */
 export function oracleRunner(ctx: OracleContext): ExampleRunner {
@@ -84,18 +83,7 @@ export function oracleRunner(ctx: OracleContext): ExampleRunner {
       const t0 = performance.now();
       const question = ex.question;
       const gold = ex.form;
-      const base: Answer = {
-        question,
-        answers: [],
-        form: gold ?? null,
-        groundedForm: null,
-        sparql: null,
-        source: 'none',
-        confidence: 0,
-        beam: [],
-        trace: [],
-        timings: { ...ZERO_TIMINGS },
-      };
+      const base: Answer = noAnswer(question, { form: gold ?? null });
       if (!gold) {
         base.trace.push({ stage: 'execute', outcome: 'skipped', note: 'no gold form', timeMs: 0 });
         return base;
@@ -243,18 +231,9 @@ export async function runExamples(examples: readonly Example[], runner: ExampleR
       answer = await runner(ex);
     } catch (e) {
       const err = e as { code?: string; message?: string };
-      answer = {
-        question: ex.question,
-        answers: [],
-        form: null,
-        groundedForm: null,
-        sparql: null,
-        source: 'none',
-        confidence: 0,
-        beam: [],
+      answer = noAnswer(ex.question, {
         trace: [{ stage: 'execute', outcome: 'error', error: { code: err.code ?? 'INTERNAL', message: err.message ?? String(e) }, timeMs: 0 }],
-        timings: { ...ZERO_TIMINGS },
-      };
+      });
     }
     results.push(scoreExample(ex, answer, performance.now() - t0, opts.mode, opts.noParser === true));
     opts.onProgress?.(i + 1, examples.length);

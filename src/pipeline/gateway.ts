@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  noAnswer,
   AskgraphError,
   type Answer,
   type AnswerItem,
@@ -317,18 +318,7 @@ class PipelineGateway implements Gateway {
     }
 
     timings.total = performance.now() - t0;
-    return {
-      question: q,
-      answers: [],
-      form: null,
-      groundedForm: null,
-      sparql: null,
-      source: 'none',
-      confidence: 0,
-      beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
-      trace,
-      timings,
-    };
+    return noAnswer(q, { beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
   }
 
   private async generate(q: string, beam: number, run: AttemptRun): Promise<Candidate[]> {
