@@ -1,7 +1,7 @@
 import { AskgraphError, Executor, isAskgraphError, QueryOptions, SelectResult, Term, Triple } from '../core';
 import { countFromSelect } from './count';
 import { lookupLabels } from './labels';
-import { checkReadOnly, expectForm } from './readonly';
+import { expectForm, queryByForm } from './readonly';
 import { fromRdfJs, RdfJsTerm, RDFS_LABEL, tripleFromRdfJs } from './terms';
 
 export interface EndpointOptions {
@@ -192,10 +192,7 @@ export class EndpointExecutor implements Executor {
   }
 
   async query(query: string, opts?: QueryOptions): Promise<SelectResult | boolean | Triple[]> {
-    const form = checkReadOnly(query);
-    if (form === 'SELECT') return this.select(query, opts);
-    if (form === 'ASK') return this.ask(query, opts);
-    return this.construct(query, opts);
+    return queryByForm(this, query, opts);
   }
 
   async close(): Promise<void> {

@@ -20,3 +20,4 @@ export {
 } from './loaders';
 export { checkReadOnly, type QueryForm } from './readonly';
 export { buildLabelQuery, lookupLabels, LabelPicker } from './labels';
+export { queryByForm } from './readonly';

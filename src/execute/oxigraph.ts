@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { AskgraphError, ErrorCode, ERROR_STATUS, Executor, QueryOptions, SelectResult, Triple } from '../core';
 import type { BuildInfo, StoreSource } from './loaders';
 import type { WorkerReply, WorkerRequest, WorkerStatus } from './protocol';
-import { checkReadOnly, expectForm, QueryForm } from './readonly';
+import { expectForm, queryByForm, QueryForm } from './readonly';
 import { isSafeIri, parseJsonAsk, parseJsonSelect, RDFS_LABEL } from './terms';
 import { countFromSelect } from './count';
 
@@ -238,10 +238,7 @@ export class OxigraphExecutor implements Executor {
 
   /** Any read-only query, result by its form (CLI `run --sparql`). */
   async query(query: string, opts?: QueryOptions): Promise<SelectResult | boolean | Triple[]> {
-    const form = checkReadOnly(query);
-    if (form === 'SELECT') return this.select(query, opts);
-    if (form === 'ASK') return this.ask(query, opts);
-    return this.construct(query, opts);
+    return queryByForm(this, query, opts);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { AskgraphError } from '../core';
+import { AskgraphError, type Executor, type QueryOptions, type SelectResult, type Triple } from '../core';
 import { assertReadOnly, parseSparql } from '../compile';
 
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
@@ -24,4 +24,16 @@ export function expectForm(query: string, ...forms: QueryForm[]): QueryForm {
     throw new AskgraphError('BAD_REQUEST', `expected a ${forms.join(' or ')} query, got ${form}`);
   }
   return form;
+}
+
+/** Any read-only query on an executor, its result by the query's form (CLI `run --sparql`, the /sparql route). */
+export function queryByForm(
+  executor: Pick<Executor, 'select' | 'ask' | 'construct'>,
+  query: string,
+  opts?: QueryOptions,
+): Promise<SelectResult | boolean | Triple[]> {
+  const form = checkReadOnly(query);
+  if (form === 'SELECT') return executor.select(query, opts);
+  if (form === 'ASK') return executor.ask(query, opts);
+  return executor.construct(query, opts);
 }
