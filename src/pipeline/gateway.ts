@@ -139,10 +139,9 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
     if (!generator) {
       const modelDir = opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
       if (!modelDir) throw new AskgraphError('MODEL_UNAVAILABLE', `pack ${pack.config.name} names no parser model; pass a model folder`);
-      // The parser restricts copied spans to graph labels: those of its own pack when it answers over that
-      // pack, else the labels of the store actually queried (a subset graph, another store, an endpoint).
-      const ownPack = packStore && opts.model === undefined;
-      generator = await loadParser(modelDir, ownPack ? {} : { labels: sharedLabels(indexKey, index.allLabels()) });
+      // The parser prefers copied spans that spell a label of the store actually queried; the entity index
+      // already holds them, so the pack's triple files are not read a second time.
+      generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
     }
     return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer);
   } catch (e) {
