@@ -10,25 +10,17 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { packageRoot } from '../../src/core';
 import { main } from '../../src/cli/main';
 import { parseForm } from '../../src/form';
 import { clearParserCache, loadParser, SentencePieceTokenizer } from '../../src/generate';
+import { captureIO } from '../helpers/cli';
 
 const root = packageRoot();
 const trainFile = path.join(root, 'fixtures', 'train', 'small-train.jsonl');
 const validFile = path.join(root, 'fixtures', 'train', 'small-valid.jsonl');
 
-function cliIO() {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let o = '';
-  let e = '';
-  out.on('data', (c) => (o += c));
-  err.on('data', (c) => (e += c));
-  return { io: { stdout: out, stderr: err, env: { ...process.env } }, out: () => o, err: () => e };
-}
+const cliIO = () => captureIO({ ...process.env });
 
 function sha(file: string): string {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');

@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { packageRoot } from '../../src/core';
 import { parseForm } from '../../src/form';
 import { diffForms, diffPredictions, renderDiffTree } from '../../src/form';
-import { main } from '../../src/cli/main';
+import { cli } from '../helpers/cli';
 
 const root = path.join(packageRoot(), 'fixtures', 'diff');
 const read = (dir: string, f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
@@ -15,17 +14,6 @@ const readRows = (dir: string, f: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}, tty = false) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  if (tty) (stdout as unknown as { isTTY: boolean }).isTTY = true;
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const code = await main(args, { stdout, stderr, env });
-  return { code, out, err };
-}
 
 const cases = fs.readdirSync(root).filter((n) => fs.statSync(path.join(root, n)).isDirectory()).sort();
 
@@ -81,9 +69,9 @@ describe('askgraph diff (CLI)', () => {
   });
 
   it('colours on a TTY, and NO_COLOR turns it off', async () => {
-    const coloured = await cli(['diff', a, b], {}, true);
+    const coloured = await cli(['diff', a, b], {}, { tty: true });
     assert.ok(coloured.out.includes('\x1b[33m'), 'substitution in yellow');
-    const plain = await cli(['diff', a, b], { NO_COLOR: '1' }, true);
+    const plain = await cli(['diff', a, b], { NO_COLOR: '1' }, { tty: true });
     assert.ok(!plain.out.includes('\x1b['));
   });
 

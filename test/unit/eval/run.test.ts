@@ -3,26 +3,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Answer, AnswerItem } from '../../../src/core';
-import { packageRoot } from '../../../src/core';
+import { noAnswer, packageRoot } from '../../../src/core';
 import { markdownReport, pipelineRunner, readExamples, runExamples, sampleExamples, summarize, type Example } from '../../../src/eval';
 import { cli } from '../../helpers/cli';
 
 const item = (label: string): AnswerItem => ({ value: 'http://x/e/' + encodeURIComponent(label), label, type: 'uri' });
 
 function answer(question: string, p: Partial<Answer>): Answer {
-  return {
-    question,
-    answers: [],
-    form: null,
-    groundedForm: null,
-    sparql: null,
-    source: 'none',
-    confidence: 0,
-    beam: [],
-    trace: [],
-    timings: { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 },
-    ...p,
-  };
+  return { ...noAnswer(question), ...p };
 }
 
 const GOLD = '(JOIN (R directed_by) [ Forrest Gump ])';

@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { isAskgraphError, packageRoot } from '../../../src/core';
 import { main } from '../../../src/cli/main';
 import { parseEventLine, train, trainerArgs, trainerEnv, type TrainEvent } from '../../../src/train';
+import { captureIO } from '../../helpers/cli';
 
 function tmpDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-train-unit-'));
@@ -19,15 +19,7 @@ function fakePython(dir: string, body: string): string {
   return f;
 }
 
-function io() {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let o = '';
-  let e = '';
-  out.on('data', (c) => (o += c));
-  err.on('data', (c) => (e += c));
-  return { io: { stdout: out, stderr: err, env: { ...process.env } }, out: () => o, err: () => e };
-}
+const io = () => captureIO({ ...process.env });
 
 describe('train: trainer arguments and events', () => {
   it('maps options to trainer flags, repeatable files included', () => {
