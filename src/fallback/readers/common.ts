@@ -5,7 +5,7 @@ import { BudgetExhausted, guardOf, type BudgetGuard } from '../budget';
 import type { Edge } from '../graph';
 import { termKey } from '../graph';
 import { localName } from '../text';
-import type { ReaderContext, ReaderResult } from '../types';
+import type { Reader, ReaderContext, ReaderResult } from '../types';
 
 /**
  * Runs a reader body with its budget guard. Budget exhaustion and store errors (timeouts, endpoint
@@ -23,6 +23,21 @@ export async function withGuard(ctx: ReaderContext, body: (guard: BudgetGuard) =
     }
     throw e;
   }
+}
+
+/** A reader that needs grounded topics and runs its body under its budget guard (all of ours). */
+export abstract class GuardedReader implements Reader {
+  abstract readonly name: string;
+
+  test(ctx: ReaderContext): Promise<true | { reason: string }> {
+    return testTopics(ctx);
+  }
+
+  read(ctx: ReaderContext): Promise<ReaderResult> {
+    return withGuard(ctx, (guard) => this.run(ctx, guard));
+  }
+
+  protected abstract run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult>;
 }
 
 export function topicTerms(ctx: ReaderContext): Term[] {

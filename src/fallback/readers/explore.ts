@@ -18,9 +18,9 @@ import type { Evidence, Term } from '../../core';
 import type { BudgetGuard } from '../budget';
 import { expand, termKey, type Edge } from '../graph';
 import { Bm25, fnv1a, questionContentTerms, questionTerms, terms as textTerms } from '../text';
-import type { Reader, ReaderContext, ReaderResult } from '../types';
+import type { ReaderContext, ReaderResult } from '../types';
 import { HopModel } from '../vocabulary';
-import { evidenceTriple, excludeTopics, item, labelsFor, relationName, testTopics, withGuard } from './common';
+import { evidenceTriple, excludeTopics, item, labelsFor, relationName, GuardedReader } from './common';
 
 export interface ExploreReaderOptions {
   width?: number;
@@ -45,23 +45,16 @@ interface Beam {
   score: number;
 }
 
-export class ExploreReader implements Reader {
+export class ExploreReader extends GuardedReader {
   readonly name = 'explore';
   readonly opts: Required<ExploreReaderOptions>;
 
   constructor(opts: ExploreReaderOptions = {}) {
+    super();
     this.opts = { width: 4, depth: 3, entitiesPerRelation: 40, hubDegree: 100, maxTopics: 2, minRelationScore: 0.05, bridgeWeight: 0.3, priorWeight: 0.6, maxAnswers: 200, ...opts };
   }
 
-  test(ctx: ReaderContext): Promise<true | { reason: string }> {
-    return testTopics(ctx);
-  }
-
-  read(ctx: ReaderContext): Promise<ReaderResult> {
-    return withGuard(ctx, (guard) => this.run(ctx, guard));
-  }
-
-  private async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
+  protected override async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
     const o = this.opts;
     const model = new HopModel(ctx.relationVocabulary);
     const topics = [...ctx.topics].sort((a, b) => b.score - a.score).slice(0, o.maxTopics);

@@ -9,8 +9,8 @@
 import type { AnswerItem } from '../../core';
 import type { BudgetGuard } from '../budget';
 import { BudgetExhausted } from '../budget';
-import type { Reader, ReaderContext, ReaderResult } from '../types';
-import { evidenceTriple, excludeTopics, testTopics, withGuard } from './common';
+import type { ReaderContext, ReaderResult } from '../types';
+import { evidenceTriple, excludeTopics, GuardedReader } from './common';
 import { scoreNeighbourhood, type TripleReaderOptions } from './triples';
 
 export interface LlmReaderOptions {
@@ -51,24 +51,21 @@ export function parseAnswerList(text: string): string[] {
     .filter((l) => l && !/^none$/i.test(l));
 }
 
-export class LlmReader implements Reader {
+export class LlmReader extends GuardedReader {
   readonly name = 'llm';
   readonly opts: LlmReaderOptions & { topK: number; maxAnswers: number };
 
   constructor(opts: LlmReaderOptions = {}) {
+    super();
     this.opts = { topK: 40, maxAnswers: 20, ...opts };
   }
 
-  async test(ctx: ReaderContext): Promise<true | { reason: string }> {
+  override async test(ctx: ReaderContext): Promise<true | { reason: string }> {
     if (!this.opts.url) return { reason: 'LLM reader not configured (set ASKGRAPH_LLM_URL)' };
-    return testTopics(ctx);
+    return super.test(ctx);
   }
 
-  read(ctx: ReaderContext): Promise<ReaderResult> {
-    return withGuard(ctx, (guard) => this.run(ctx, guard));
-  }
-
-  private async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
+  protected override async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
     const { scored, labels } = await scoreNeighbourhood(ctx, guard, this.opts.triples);
     const top = scored.slice(0, this.opts.topK);
     if (!top.length) return { reason: 'no triples around the topic entities' };

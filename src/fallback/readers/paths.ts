@@ -12,9 +12,9 @@ import type { BudgetGuard } from '../budget';
 import { expand, predicatesOf, sample, termKey } from '../graph';
 import { chainQuery, iri } from '../sparql';
 import { questionTerms } from '../text';
-import type { Hop, Reader, ReaderContext, ReaderResult, Topic } from '../types';
+import type { Hop, ReaderContext, ReaderResult, Topic } from '../types';
 import { chainToForm, HopModel } from '../vocabulary';
-import { evidenceTriple, excludeTopics, labelsFor, relationName, testTopics, withGuard, item } from './common';
+import { evidenceTriple, excludeTopics, labelsFor, relationName, item, GuardedReader } from './common';
 
 export interface PathReaderOptions {
   maxHops?: number;
@@ -48,11 +48,12 @@ interface Candidate {
   score: number;
 }
 
-export class PathReader implements Reader {
+export class PathReader extends GuardedReader {
   readonly name = 'paths';
   readonly opts: Required<PathReaderOptions>;
 
   constructor(opts: PathReaderOptions = {}) {
+    super();
     this.opts = {
       maxHops: 3,
       maxTopics: 2,
@@ -69,14 +70,6 @@ export class PathReader implements Reader {
       maxAnswers: 200,
       ...opts,
     };
-  }
-
-  test(ctx: ReaderContext): Promise<true | { reason: string }> {
-    return testTopics(ctx);
-  }
-
-  read(ctx: ReaderContext): Promise<ReaderResult> {
-    return withGuard(ctx, (guard) => this.run(ctx, guard));
   }
 
   /** Relation chains (with their hop names) that exist from one topic. */
@@ -139,7 +132,7 @@ export class PathReader implements Reader {
     return chains;
   }
 
-  private async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
+  protected override async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
     const o = this.opts;
     const model = new HopModel(ctx.relationVocabulary);
     const topics = [...ctx.topics].sort((a, b) => b.score - a.score).slice(0, o.maxTopics);

@@ -20,9 +20,9 @@ import type { Evidence, Term } from '../../core';
 import type { BudgetGuard } from '../budget';
 import { fetchNeighbourhood, termKey, type Edge } from '../graph';
 import { questionContentTerms, questionTerms, terms as textTerms } from '../text';
-import type { Reader, ReaderContext, ReaderResult, Topic } from '../types';
+import type { ReaderContext, ReaderResult, Topic } from '../types';
 import { HopModel } from '../vocabulary';
-import { evidenceTriple, excludeTopics, item, labelsFor, relationName, testTopics, topicTerms, withGuard } from './common';
+import { evidenceTriple, excludeTopics, item, labelsFor, relationName, topicTerms, GuardedReader } from './common';
 
 export interface TripleReaderOptions {
   hops?: number;
@@ -150,23 +150,16 @@ function edgeKey(e: Edge): string {
   return `${termKey(e.s)} ${e.p} ${termKey(e.o)}`;
 }
 
-export class TripleReader implements Reader {
+export class TripleReader extends GuardedReader {
   readonly name = 'triples';
   readonly opts: Required<TripleReaderOptions>;
 
   constructor(opts: TripleReaderOptions = {}) {
+    super();
     this.opts = { ...DEFAULTS, ...opts };
   }
 
-  test(ctx: ReaderContext): Promise<true | { reason: string }> {
-    return testTopics(ctx);
-  }
-
-  read(ctx: ReaderContext): Promise<ReaderResult> {
-    return withGuard(ctx, (guard) => this.run(ctx, guard));
-  }
-
-  private async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
+  protected override async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
     const o = this.opts;
     const { scored, labels, topics, graphSize } = await scoreNeighbourhood(ctx, guard, o);
     if (!scored.length) return { reason: 'no triples around the topic entities' };
