@@ -21,18 +21,12 @@ export interface StageSplit {
   p95: number | null;
 }
 
-export interface EvalSummary {
-  count: number;
-  f1: number | null;
-  hits1: number | null;
-  hit: number | null;
-  acc: number | null;
-  em: number | null;
+/** The `--json` object: the GroupSummary of all examples plus form, rate, speed and breakdown fields. */
+export interface EvalSummary extends GroupSummary {
   bm: number | null;
   sm: number | null;
   executable: number | null;
   fallback: number | null;
-  noAnswer: number | null;
   latency: LatencySummary;
   qps: number | null;
   byType: Record<string, GroupSummary>;
@@ -72,12 +66,12 @@ export function summarize(results: readonly ExampleResult[], wallMs: number, mod
     return { mean: roundMs(mean(xs)), p50: roundMs(percentile(xs, 50)), p95: roundMs(percentile(xs, 95)) };
   };
   return {
-    count: results.length,
+    count: all.count,
     f1: all.f1,
     hits1: all.hits1,
     hit: all.hit,
     acc: all.acc,
-    em: rate(results.map((r) => r.em)),
+    em: all.em,
     bm: rate(results.map((r) => r.bm)),
     sm: rate(results.map((r) => r.sm)),
     executable: rate(results.map((r) => r.executable)),
