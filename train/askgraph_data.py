@@ -12,7 +12,10 @@ import re
 
 import sentencepiece as spm
 
-OPERATORS = ["(", ")", "[", "]", "JOIN", "R", "AND", "COUNT", "ARGMAX", "ARGMIN", "GT", "GE", "LT", "LE", "TC"]
+# Structural symbols and the operators of grammar/logical-form.ebnf (single target tokens).
+OPERATORS = ["(", ")", "[", "]", "JOIN", "R", "AND", "COUNT", "ARGMAX", "ARGMIN", "GT", "GE", "LT", "LE", "TC",
+             "ASK", "DIFF", "OR", "AVG", "SUM", "MAX", "MIN", "RATIO", "PERCENT", "MOSTCOMMON", "LEASTCOMMON",
+             "ARGMAXCOUNT", "ARGMINCOUNT"]
 UNK, BOS, EOS, PAD = 0, 1, 2, 3
 
 _FORM_TOKEN = re.compile(r"\[ (.*?) \]|\(|\)|[^\s()\[\]]+")
@@ -42,8 +45,17 @@ def form_tokens(form):
     return toks
 
 
-def relations_of(form):
+def names_of(form):
+    """Every bare token of the form that is not an operator: relation and class names, literal tokens."""
     return [t for t in form_tokens(form) if isinstance(t, str) and t not in OPERATORS]
+
+
+_LITERAL = re.compile(r"^-?\d+(\.\d+)?([eE][+-]?\d+)?$|^\d{4}-\d{2}(-\d{2})?$")
+
+
+def is_literal_token(t):
+    """Numbers and dates (grammar productions 14, 15) — the decoder's literal symbols."""
+    return bool(_LITERAL.match(t))
 
 
 def entity_roles(form):
@@ -65,12 +77,14 @@ def entity_roles(form):
 
 
 def read_kb(path):
-    """head|relation|tail lines -> (labels set, role pools {('head'|'tail', r): [labels]})."""
+    """Triple-file lines `head|relation|tail` or `head<TAB>relation<TAB>tail` (the two layouts src/execute/loaders.ts
+    reads as triple files) -> (labels set, role pools {('head'|'tail', r): [labels]})."""
     labels = set()
     pools = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
-            parts = line.rstrip("\n").split("|")
+            line = line.rstrip("\n")
+            parts = line.split("\t") if "\t" in line else line.split("|")
             if len(parts) != 3:
                 continue
             h, r, t = parts
@@ -124,10 +138,11 @@ def find_mention(question, label):
 
 
 class Vocab:
-    def __init__(self, sp, relations):
+    def __init__(self, sp, names):
+        """names: relation and class names and literal tokens (single target symbols after the operators)."""
         self.sp = sp
         self.S = sp.get_piece_size()
-        self.symbols = OPERATORS + sorted(set(relations) - set(OPERATORS))
+        self.symbols = OPERATORS + sorted(set(names) - set(OPERATORS))
         self.sym_id = {s: self.S + i for i, s in enumerate(self.symbols)}
         self.V = self.S + len(self.symbols)
 

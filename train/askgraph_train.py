@@ -24,10 +24,12 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from askgraph_data import (BOS, EOS, PAD, UNK, Augmenter, Vocab, canonical, entity_roles,  # noqa: E402
-                           form_tokens, read_jsonl, read_kb, read_labels, relations_of, train_tokenizer)
+                           OPERATORS, form_tokens, is_literal_token, names_of, read_jsonl, read_kb, read_labels,
+                           train_tokenizer)
 from askgraph_model import SIZES, DecoderExport, EncoderExport, Seq2Seq  # noqa: E402
 
-RARE_RELATIONS = ("has_imdb_rating", "has_imdb_votes")
+# Relations seen in fewer than this share of the training examples are oversampled (--rare-oversample).
+RARE_SHARE = 0.005
 T0 = time.time()
 
 
@@ -58,6 +60,9 @@ def parse_args(argv=None):
     p.add_argument("--ffn", type=int)
     p.add_argument("--labels", action="append", default=[], help="file of graph labels, one a line (tokenizer + substitution pool)")
     p.add_argument("--kb", action="append", default=[], help="head|relation|tail triples file (labels + role pools for substitution)")
+    p.add_argument("--names", default=None,
+                   help='JSON {"relations": [...], "classes": [...]} naming the bare tokens of the forms (written by '
+                        'src/train from the parsed forms); without it every non-literal token is a relation')
     p.add_argument("--vocab-size", type=int, default=None, help="sentencepiece pieces (default by size)")
     p.add_argument("--max-train", type=int, default=None, help="use a seeded random sample of N training examples")
     p.add_argument("--batch", type=int, default=64)
@@ -136,7 +141,7 @@ class Constraint:
     a relation, or `)` when open; EOS only when balanced; inside `[ … ]` a contiguous run of the question's
     own pieces, then `]`. (The Node decoder enforces the full grammar.)"""
 
-    OPS = ("JOIN", "R", "AND", "COUNT", "ARGMAX", "ARGMIN", "GT", "GE", "LT", "LE", "TC")
+    OPS = tuple(o for o in OPERATORS if o not in ("(", ")", "[", "]"))
 
     def __init__(self, vocab, src):
         self.v = vocab
@@ -438,7 +443,16 @@ def main(argv=None):
                 pools.setdefault(("data",) + role, set()).add(lab)
     for k in [k for k in pools if k[0] == "data"]:
         pools[k[1:]] = sorted(pools.pop(k))
-    relations = sorted({r for e in train for r in relations_of(e["form"])} | {k[1] for k in pools})
+    tokens = {t for e in train for t in names_of(e["form"])}
+    literals = sorted(t for t in tokens if is_literal_token(t))
+    if args.names:
+        with open(args.names, encoding="utf-8") as f:
+            given = json.load(f)
+        classes = sorted(set(given.get("classes", [])))
+        relations = sorted(set(given.get("relations", [])) | {k[1] for k in pools})
+    else:
+        classes = []
+        relations = sorted((tokens - set(literals)) | {k[1] for k in pools})
 
     sp_prefix = os.path.join(args.out, "tokenizer")
     if args.export_only:
@@ -448,12 +462,14 @@ def main(argv=None):
         import sentencepiece as spm
         sp = spm.SentencePieceProcessor(model_file=sp_prefix + ".model")
         relations = ck["relations"]
+        classes = ck.get("classes", [])
+        literals = ck.get("literals", [])
         size = ck["size"]
     else:
         t = time.time()
         sp = train_tokenizer(sp_prefix, [e["question"] for e in train], sorted(labels), vocab_size, args.seed)
         log("tokenizer: %d pieces in %.1fs" % (sp.get_piece_size(), time.time() - t))
-    vocab = Vocab(sp, relations)
+    vocab = Vocab(sp, relations + classes + literals)
     if os.path.exists(sp_prefix + ".vocab"):
         os.unlink(sp_prefix + ".vocab")
 
@@ -477,7 +493,12 @@ def main(argv=None):
     max_tgt = max([len(x[1]) for x in ok] + [1])
 
     aug = Augmenter(pools, args.p_sub, args.p_drop, rng)
-    rare = [e for e in train if any(r in RARE_RELATIONS for r in relations_of(e["form"]))]
+    rel_freq = {}
+    for e in train:
+        for r in set(names_of(e["form"])):
+            rel_freq[r] = rel_freq.get(r, 0) + 1
+    rare_rel = {r for r in relations if 0 < rel_freq.get(r, 0) < RARE_SHARE * len(train)}
+    rare = [e for e in train if rare_rel & set(names_of(e["form"]))]
     # probe: an evenly spread slice of the validation file (reporting only; the last epoch is exported)
     probe = valid[:: max(1, len(valid) // args.probe)][: args.probe] if args.probe and valid else []
 
@@ -556,7 +577,7 @@ def main(argv=None):
                     break
             train_sec = time.time() - t_start
             epochs_done += (bi + 1) / len(batches)
-            save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done)
+            save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done, classes, literals)
             t_eval = time.time()
             rows = evaluate(model, vocab, probe, train_entities) if probe else []
             s = summarize(rows) if rows else {}
@@ -607,6 +628,7 @@ def main(argv=None):
     version = args.version or ("askgraph-%s-%s" % (args.size, h.hexdigest()[:12]))
     config = {"format": "askgraph-seq2seq/1", "tokenizer": "tokenizer.model", "pieces": vocab.S,
               "pad": PAD, "bos": BOS, "eos": EOS, "unk": UNK, "symbols": vocab.symbols, "relations": relations,
+              "classes": classes,
               "dModel": size["d_model"], "heads": size["heads"], "encoderLayers": size["enc_layers"],
               "decoderLayers": size["dec_layers"], "headDim": size["d_model"] // size["heads"], "ffn": size["ffn"],
               "targetVocab": vocab.V, "maxSourceLength": 512, "maxTargetLength": max(64, 2 * max_tgt),
@@ -623,7 +645,7 @@ def main(argv=None):
               "loss": args.loss, "lr": lr, "warmup": args.warmup, "batch": args.batch, "dropout": args.dropout,
               "smoothing": args.smoothing,
               "augmentation": {"pSub": args.p_sub, "pDrop": args.p_drop, "rareOversample": args.rare_oversample,
-                               "rareExamples": len(rare)},
+                               "rareExamples": len(rare), "rareRelations": sorted(rare_rel)},
               "probe": "%d validation questions (every k-th), evaluated after each epoch for reporting only (no model selection: "
                        "the last epoch is exported)" % len(probe),
               "history": history, "validation": result, "cacheParity": parity, "files": files,
@@ -639,12 +661,12 @@ def main(argv=None):
     return 0
 
 
-def save_checkpoint(path, model, sp_prefix, relations, size, args, step, epochs):
+def save_checkpoint(path, model, sp_prefix, relations, size, args, step, epochs, classes=(), literals=()):
     with open(sp_prefix + ".model", "rb") as f:
         tok = f.read()
     tmp = path + ".tmp"
     torch.save({"model": model.state_dict(), "tokenizer": tok, "relations": relations, "size": size,
-                "args": vars(args), "step": step, "epochs": epochs}, tmp)
+                "classes": list(classes), "literals": list(literals), "args": vars(args), "step": step, "epochs": epochs}, tmp)
     os.replace(tmp, path)
 
 

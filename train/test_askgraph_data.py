@@ -8,7 +8,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from askgraph_data import (EOS, BOS, Augmenter, Vocab, canonical, entity_roles, find_mention, form_tokens,  # noqa: E402
-                           relations_of, train_tokenizer)
+                           names_of, train_tokenizer)
 
 QUESTIONS = [
     "who directed Forrest Gump",
@@ -27,7 +27,7 @@ class FormTokens(unittest.TestCase):
         toks = form_tokens(f)
         self.assertEqual(toks[:6], ["(", "JOIN", "(", "R", "starred_actors", ")"])
         self.assertIn(("ENT", "Virtuosity"), toks)
-        self.assertEqual(relations_of(f), ["starred_actors", "directed_by", "directed_by"])
+        self.assertEqual(names_of(f), ["starred_actors", "directed_by", "directed_by"])
         self.assertEqual(entity_roles(f), [("head", "directed_by")])
         self.assertEqual(entity_roles("(JOIN starred_actors [ Tom Hanks ])"), [("tail", "starred_actors")])
         self.assertEqual(canonical(f), f)

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError, packageRoot } from '../core';
+import { parseForm } from '../form';
 
 export type ModelSize = 'tiny' | 'small' | 'base';
 export const MODEL_SIZES: readonly ModelSize[] = ['tiny', 'small', 'base'];
@@ -225,6 +226,40 @@ export async function checkTrainer(opts: { python?: string; env?: NodeJS.Process
   return version;
 }
 
+/** The bare names of a form that become model symbols, told apart by the form grammar (the trainer reads tokens only). */
+export interface FormNames {
+  relations: string[];
+  classes: string[];
+}
+
+/**
+ * Relation and class names used by the training forms, from the parsed forms (any operator: the walk
+ * looks at the AST's relation and class nodes wherever they stand). Lines whose form does not parse are
+ * skipped here; the trainer reports them.
+ */
+export function formNames(dataFile: string): FormNames {
+  const relations = new Set<string>();
+  const classes = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const n = node as { kind?: string; ref?: { kind: string; name?: string } };
+    if (n.kind === 'rel' && n.ref?.kind === 'name' && n.ref.name) relations.add(n.ref.name);
+    if (n.kind === 'class' && n.ref?.kind === 'name' && n.ref.name) classes.add(n.ref.name);
+    for (const v of Object.values(node)) if (v && typeof v === 'object') walk(v);
+  };
+  for (const line of fs.readFileSync(dataFile, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const form = (JSON.parse(line) as { form?: unknown }).form;
+      if (typeof form === 'string') walk(parseForm(form));
+    } catch {
+      /* a line that is not JSON or a form that does not parse: the trainer skips and counts it */
+    }
+  }
+  return { relations: [...relations].sort(), classes: [...classes].sort() };
+}
+
 /** Trains a parser and writes the model folder; resolves with the trainer's report. */
 export async function train(opts: TrainOptions): Promise<TrainResult> {
   const t0 = Date.now();
@@ -232,6 +267,11 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
     if (f !== undefined && !fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `${name} file not found: ${f}`);
   }
   const args = trainerArgs(opts);
+  // The trainer tells relations from classes by this file: the grammar lives on the TypeScript side.
+  const namesFile = `${path.resolve(opts.out).replace(/[\\/]+$/, '')}.names.json`;
+  fs.mkdirSync(path.dirname(namesFile), { recursive: true });
+  fs.writeFileSync(namesFile, JSON.stringify(formNames(opts.data)));
+  args.push('--names', namesFile);
   const python = pythonPath(opts);
   await checkTrainer({ python, env: opts.env });
   const script = opts.script ?? trainerScript();
@@ -252,6 +292,7 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
     (line) => opts.onStderr?.(line),
     opts.signal,
   );
+  fs.rmSync(namesFile, { force: true });
   if (o.error) throw failure(`the trainer could not run: ${o.error.message}`, o, { python, script });
   if (o.code !== 0 || !done) {
     throw failure(`the trainer failed (${o.signal ? 'signal ' + o.signal : 'exit code ' + o.code})`, o, { python, script, args });
