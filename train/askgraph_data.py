@@ -137,6 +137,26 @@ def find_mention(question, label):
     return first
 
 
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def question_words(examples):
+    """Lower-cased words of the training questions outside their entity mentions: what the parser has been
+    shown. The pipeline treats a question word outside this set (and outside the mentions) as unexplained."""
+    counts = {}
+    for e in examples:
+        q = e["question"]
+        keep = list(q)
+        for t in form_tokens(e["form"]):
+            if isinstance(t, tuple):
+                a = find_mention(q, t[1])
+                if a >= 0:
+                    keep[a:a + len(t[1])] = " " * len(t[1])
+        for w in _WORD.findall("".join(keep).lower()):
+            counts[w] = counts.get(w, 0) + 1
+    return counts
+
+
 class Vocab:
     def __init__(self, sp, names):
         """names: relation and class names and literal tokens (single target symbols after the operators)."""

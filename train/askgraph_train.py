@@ -24,7 +24,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from askgraph_data import (BOS, EOS, PAD, UNK, Augmenter, Vocab, canonical, entity_roles,  # noqa: E402
-                           OPERATORS, form_tokens, is_literal_token, names_of, read_jsonl, read_kb, read_labels,
+                           OPERATORS, form_tokens, question_words, is_literal_token, names_of, read_jsonl, read_kb, read_labels,
                            train_tokenizer)
 from askgraph_model import SIZES, DecoderExport, EncoderExport, Seq2Seq  # noqa: E402
 
@@ -638,6 +638,10 @@ def main(argv=None):
                         "(inside [ ]), detokenised with sentencepiece decode"}
     with open(os.path.join(args.out, "config.json"), "w") as f:
         json.dump(config, f, ensure_ascii=False, indent=1)
+    words = question_words(train)
+    with open(os.path.join(args.out, "words.json"), "w") as f:
+        json.dump({"about": "lower-cased words of the training questions outside entity mentions, with counts",
+                   "words": dict(sorted(words.items()))}, f, ensure_ascii=False, indent=0)
     files = {fn: os.path.getsize(os.path.join(args.out, fn)) for fn in sorted(os.listdir(args.out))}
     report = {"version": version, "command": " ".join(sys.argv), "seed": args.seed, "size": args.size, "model": size,
               "params": nparams, "data": stats, "epochs": round(epochs_done, 3), "trainSeconds": round(train_sec, 1),

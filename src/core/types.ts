@@ -179,6 +179,8 @@ export interface Answer {
   sparql: string | null;
   source: AnswerSource;
   confidence: number;
+  /** Why there is no answer (or why it is doubtful), in words a person understands. */
+  reason?: string;
   beam: { form: string; logProb: number }[];
   trace: TraceEntry[];
   evidence?: Evidence[];

@@ -19,6 +19,7 @@ import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, rea
 import { parseForm } from '../form';
 import { loadParser } from '../generate';
 import { entityRefsOf } from './labels';
+import { loadKnownWords, unexplainedReason, unexplainedWords, type KnownWords } from './abstain';
 import {
   filesFingerprint,
   groundCandidates,
@@ -143,7 +144,8 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
       // already holds them, so the pack's triple files are not read a second time.
       generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
     }
-    return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer);
+    const modelDir = opts.generator ? undefined : opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
+    return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer, loadKnownWords(modelDir));
   } catch (e) {
     if (ownExecutor) await executor.close().catch(() => undefined);
     throw e;
@@ -193,6 +195,8 @@ class PipelineGateway implements Gateway {
     readonly index: EntityIndex,
     private readonly defaults: AskOptions,
     private readonly entityScorer?: Scorer,
+    /** Words of the parser's training questions (abstain.ts); undefined = no abstention on unexplained words. */
+    private readonly knownWords?: KnownWords,
   ) {
     this.version = `${executor.id}+${generator?.id ?? 'no-parser'}`;
     const rels = (index.meta.relations as RelationInfo[] | undefined) ?? [];
@@ -247,15 +251,24 @@ class PipelineGateway implements Gateway {
     if (!o.noParser && this.generator) {
       // Adaptive beam: the greedy form first, exact grounding only (most questions end here); the
       // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
-      if (o.adaptiveBeam && o.beam > 1) {
-        const greedy = await this.generate(q, 1, run);
+      const adaptive = o.adaptiveBeam && o.beam > 1;
+      const first = await this.generate(q, adaptive ? 1 : o.beam, run);
+      const unexplained = this.unexplained(q, first);
+      if (unexplained.length > 0) {
+        const reason = unexplainedReason(unexplained);
+        trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
+        timings.total = performance.now() - t0;
+        return noAnswer(q, { reason, beam: first.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+      }
+      if (adaptive) {
+        const greedy = first;
         if (greedy.length > 0) {
           beam = greedy;
           await this.attempt(groundCandidates(greedy, ctx, { ...o, exactOnly: true }), run, greedy, false);
         }
       }
       if (run.winners.length === 0) {
-        const full = await this.generate(q, o.beam, run);
+        const full = adaptive ? await this.generate(q, o.beam, run) : first;
         if (full.length > 0) {
           beam = full;
           await this.attempt(groundCandidates(full, ctx, o), run, full, true);
@@ -398,6 +411,15 @@ class PipelineGateway implements Gateway {
         if (!grounded.has(c.rank)) trace.push({ stage: 'ground', beamForm: c.text, outcome: 'empty', note: 'no grounding above the thresholds', timeMs: 0 });
       }
     }
+  }
+
+  /** Question words the parser was never shown, outside the entity mentions of the first forms (abstain.ts). */
+  private unexplained(q: string, beam: Candidate[]): string[] {
+    if (!this.knownWords || this.knownWords.size === 0) return [];
+    const top = beam[0];
+    if (!top) return [];
+    const mentions = entityRefsOf(top.form).map((text) => ({ text, label: this.index.search(text, { k: 1, threshold: 0.6 })[0]?.label }));
+    return unexplainedWords(q, mentions, this.knownWords);
   }
 
   /**

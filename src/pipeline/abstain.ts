@@ -1,0 +1,83 @@
+/**
+ * Honest abstention: does the question ask something the parser was ever shown how to ask about this graph?
+ *
+ * The parser is trained only on questions made from the graph (and, for the movies pack, MetaQA's), so its
+ * training questions hold every word it knows how to map onto the graph's relations and operators
+ * (<model>/words.json, written by the trainer: the words outside entity mentions). A question word that is
+ * neither in that set, nor a one-letter typo of a word in it, nor inside an entity mention, is unexplained:
+ * "when was Tom Hanks born" — "born"; "what is the weather in Paris" — "weather". The constrained decoder
+ * still emits a form for such questions (it must), and that form may even execute; answering it would be a
+ * confident wrong answer. So the pipeline says "no answer" and names the words it could not place.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { distance } from 'fastest-levenshtein';
+
+const WORD = /[\p{L}]+/gu;
+
+export type KnownWords = ReadonlySet<string>;
+
+/** Words of the model's training questions (lower-cased), or undefined for a model without words.json. */
+export function loadKnownWords(modelDir: string | undefined): KnownWords | undefined {
+  if (!modelDir) return undefined;
+  const file = path.join(modelDir, 'words.json');
+  if (!fs.existsSync(file)) return undefined;
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { words?: Record<string, number> };
+  return new Set(Object.keys(data.words ?? {}));
+}
+
+/** Lower-cased words of a text (letters only: digits and punctuation never make a word unexplained). */
+export function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** A copied entity mention and the graph label it grounds to (undefined when it grounds to none). */
+export interface Mention {
+  text: string;
+  label?: string;
+}
+
+/**
+ * The question's words that no training question used. Words inside an entity mention count as explained
+ * only when they spell (up to a typo) a word of the label the mention grounds to: leftover words must not
+ * hide inside a mention ("made Jaws" → Jaws leaves "made"; "Tom Hanks born" → Tom Hanks leaves "born").
+ * A word within one edit of a known word of 4+ letters counts as known (typos of ordinary words are common).
+ */
+export function unexplainedWords(question: string, mentions: readonly Mention[], known: KnownWords): string[] {
+  let rest = question.toLowerCase();
+  const leftovers: string[] = [];
+  for (const m of [...mentions].sort((a, b) => b.text.length - a.text.length)) {
+    const t = m.text.trim().toLowerCase();
+    if (!t || !rest.includes(t)) continue;
+    rest = rest.split(t).join(' ');
+    const labelWords = m.label ? wordsOf(m.label) : [];
+    for (const w of wordsOf(t)) if (!labelWords.some((l) => sameWord(w, l))) leftovers.push(w);
+  }
+  const out: string[] = [];
+  for (const w of [...wordsOf(rest), ...leftovers]) {
+    if (known.has(w) || out.includes(w)) continue;
+    if (w.length >= 4 && nearKnown(w, known)) continue;
+    out.push(w);
+  }
+  return out;
+}
+
+/** A mention word that spells a label word: equal, a typo of it, or its start ("spiel" is not; "hitchcok" is). */
+function sameWord(w: string, label: string): boolean {
+  if (w === label) return true;
+  const tolerance = label.length >= 7 ? 2 : label.length >= 4 ? 1 : 0;
+  return tolerance > 0 && distance(w, label) <= tolerance;
+}
+
+function nearKnown(w: string, known: Iterable<string>): boolean {
+  for (const k of known) {
+    if (Math.abs(k.length - w.length) <= 1 && k.length >= 4 && distance(k, w) <= 1) return true;
+  }
+  return false;
+}
+
+/** A reason a person understands, for the no-answer. */
+export function unexplainedReason(words: readonly string[]): string {
+  const quoted = words.slice(0, 3).map((w) => `"${w}"`).join(', ');
+  return `this graph has nothing askgraph can match to ${quoted}: no relation or question of this kind was learned for it`;
+}

@@ -1,0 +1,42 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadKnownWords, unexplainedReason, unexplainedWords, wordsOf } from '../../../src/pipeline/abstain';
+
+describe('abstention on unexplained words', () => {
+  const known = new Set(['who', 'directed', 'when', 'was', 'released', 'films', 'by', 'what', 'is', 'the', 'of']);
+
+  it('a question made of known words and grounded mentions is explained', () => {
+    assert.deepEqual(unexplainedWords('who directed Forrest Gump', [{ text: 'Forrest Gump', label: 'Forrest Gump' }], known), []);
+  });
+
+  it('names the words no training question used', () => {
+    assert.deepEqual(unexplainedWords('what is the weather in Paris', [{ text: 'Paris', label: 'Paris' }], known), ['weather', 'in']);
+  });
+
+  it('a leftover word inside a mention is not explained by the label it grounds to', () => {
+    assert.deepEqual(unexplainedWords('when was Tom Hanks born', [{ text: 'Tom Hanks born', label: 'Tom Hanks' }], known), ['born']);
+  });
+
+  it('typos of label words and of known words are explained', () => {
+    assert.deepEqual(unexplainedWords('films by hitchcok', [{ text: 'hitchcok', label: 'Alfred Hitchcock' }], known), []);
+    assert.deepEqual(unexplainedWords('who direkted Heat', [{ text: 'Heat', label: 'Heat' }], known), []);
+  });
+
+  it('a mention that grounds to nothing explains none of its words', () => {
+    assert.deepEqual(unexplainedWords('who directed blorp', [{ text: 'blorp' }], known), ['blorp']);
+  });
+
+  it('digits and punctuation are never words', () => {
+    assert.deepEqual(wordsOf("Schindler's List, 1993?"), ['schindler', 's', 'list']);
+  });
+
+  it('reads words.json of a model folder; no file means no abstention data', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ag-words-'));
+    assert.equal(loadKnownWords(dir), undefined);
+    fs.writeFileSync(path.join(dir, 'words.json'), JSON.stringify({ words: { who: 3, directed: 2 } }));
+    assert.deepEqual([...(loadKnownWords(dir) ?? [])], ['who', 'directed']);
+    assert.match(unexplainedReason(['born']), /"born"/);
+  });
+});
