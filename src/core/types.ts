@@ -181,6 +181,8 @@ export interface Answer {
   confidence: number;
   /** Why there is no answer (or why it is doubtful), in words a person understands. */
   reason?: string;
+  /** What the parser answer's confidence is computed from (src/pipeline/calibration.ts). */
+  signals?: { logProb: number; grounding: number; margin: number };
   beam: { form: string; logProb: number }[];
   trace: TraceEntry[];
   evidence?: Evidence[];

@@ -20,6 +20,7 @@ import { parseForm } from '../form';
 import { loadParser } from '../generate';
 import { entityRefsOf } from './labels';
 import { loadKnownWords, unexplainedReason, unexplainedWords, type KnownWords } from './abstain';
+import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
 import {
   filesFingerprint,
   groundCandidates,
@@ -145,7 +146,7 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
       generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
     }
     const modelDir = opts.generator ? undefined : opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
-    return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer, loadKnownWords(modelDir));
+    return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer, loadKnownWords(modelDir), loadCalibration(modelDir));
   } catch (e) {
     if (ownExecutor) await executor.close().catch(() => undefined);
     throw e;
@@ -197,6 +198,8 @@ class PipelineGateway implements Gateway {
     private readonly entityScorer?: Scorer,
     /** Words of the parser's training questions (abstain.ts); undefined = no abstention on unexplained words. */
     private readonly knownWords?: KnownWords,
+    /** Calibrated confidence and the abstention threshold of the parser (calibration.ts); undefined = raw confidence. */
+    private readonly calibration?: Calibration,
   ) {
     this.version = `${executor.id}+${generator?.id ?? 'no-parser'}`;
     const rels = (index.meta.relations as RelationInfo[] | undefined) ?? [];
@@ -253,7 +256,7 @@ class PipelineGateway implements Gateway {
       // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
       const adaptive = o.adaptiveBeam && o.beam > 1;
       const first = await this.generate(q, adaptive ? 1 : o.beam, run);
-      const unexplained = this.unexplained(q, first);
+      const unexplained = o.noAbstain ? [] : this.unexplained(q, first);
       if (unexplained.length > 0) {
         const reason = unexplainedReason(unexplained);
         trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
@@ -279,6 +282,17 @@ class PipelineGateway implements Gateway {
       trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
     }
 
+    let doubt: string | undefined;
+    const signals = win ? this.signals(win, beam) : undefined;
+    if (win && signals && this.calibration && !o.noAbstain) {
+      const p = calibratedProbability(this.calibration, signals);
+      if (p < this.calibration.threshold) {
+        doubt = `the parser's best reading, ${win.attempt.candidate.text}, is too uncertain (confidence ${p.toFixed(2)} < ${this.calibration.threshold.toFixed(2)})`;
+        trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `withheld: ${doubt}`, timeMs: 0 });
+        win = undefined;
+      }
+    }
+
     if (win) {
       timings.total = performance.now() - t0;
       return {
@@ -288,7 +302,8 @@ class PipelineGateway implements Gateway {
         groundedForm: win.attempt.text,
         sparql: win.compiled.sparql,
         source: 'parser',
-        confidence: parserConfidence(win.attempt),
+        confidence: this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt),
+        ...(signals ? { signals } : {}),
         beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
         trace,
         timings,
@@ -330,7 +345,13 @@ class PipelineGateway implements Gateway {
     }
 
     timings.total = performance.now() - t0;
-    return noAnswer(q, { beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+    return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+  }
+
+  /** Calibration signals of a winning attempt (calibration.ts). */
+  private signals(win: Winner, beam: Candidate[]): Signals {
+    const next = beam.find((c) => c.text !== win.attempt.candidate.text);
+    return signalsOf(win.attempt.candidate.logProb, [...win.attempt.entityScores, ...win.attempt.relationScores], next?.logProb);
   }
 
   private async generate(q: string, beam: number, run: AttemptRun): Promise<Candidate[]> {

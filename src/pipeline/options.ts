@@ -28,6 +28,11 @@ export interface AskOptions extends Pick<GroundOptions, 'kE' | 'tE' | 'kR' | 'tR
   adaptiveBeam?: boolean;
   /** Per-query timeout for each executed form. Default 3000 ms (bounded by what is left of timeoutMs). */
   queryTimeoutMs?: number;
+  /**
+   * Answer even when the question has words the parser was never shown or the calibrated confidence is
+   * below the model's threshold (src/pipeline/abstain.ts, calibration.ts). For calibration and ablations.
+   */
+  noAbstain?: boolean;
 }
 
 export const ASK_DEFAULTS = {
