@@ -81,3 +81,18 @@ export function unexplainedReason(words: readonly string[]): string {
   const quoted = words.slice(0, 3).map((w) => `"${w}"`).join(', ');
   return `this graph has nothing askgraph can match to ${quoted}: no relation or question of this kind was learned for it`;
 }
+
+export type ExpectedAnswer = 'number' | 'boolean';
+
+/**
+ * What shape of answer the question's wording asks for, when it says so plainly: "how many …" / "number of …"
+ * a number; a question opening with an auxiliary verb ("did …", "is …", "are there …") yes or no. Undefined
+ * when the wording does not commit (wh-questions, noun phrases), and for "X or Y" alternatives, which name
+ * their answer ("is Heat or Casino older" → one of them).
+ */
+export function expectedAnswer(question: string): ExpectedAnswer | undefined {
+  const q = question.trim().toLowerCase();
+  if (/^(how\s+(many|much)\b|(the\s+|what\s+is\s+the\s+)?(number|count|total|average|percentage|share)\s+of\b)/.test(q)) return 'number';
+  if (/^(is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b/.test(q) && !/\bor\b/.test(q)) return 'boolean';
+  return undefined;
+}
