@@ -33,6 +33,30 @@ export interface EntitySearchOptions {
 
 const FORMAT = 'askgraph-entity-index/1';
 
+/** WordNet morphy's noun detachment rules (suffix → replacement), applied to the last word. */
+const NOUN_DETACHMENTS: [string, string][] = [
+  ['ies', 'y'],
+  ['ses', 's'],
+  ['xes', 'x'],
+  ['zes', 'z'],
+  ['ches', 'ch'],
+  ['shes', 'sh'],
+  ['men', 'man'],
+  ['s', ''],
+];
+
+/** Singular forms a plural mention may stand for, most specific rule first. */
+export function singularCandidates(text: string): string[] {
+  const m = /^(.*?)(\p{L}+)$/u.exec(text.trim());
+  if (!m) return [];
+  const [, head, last] = m as unknown as [string, string, string];
+  const out: string[] = [];
+  for (const [suffix, repl] of NOUN_DETACHMENTS) {
+    if (last.length > suffix.length + 2 && last.toLowerCase().endsWith(suffix)) out.push(head + last.slice(0, last.length - suffix.length) + repl);
+  }
+  return out;
+}
+
 interface SavedIndex {
   format: string;
   normalization?: number;
@@ -163,7 +187,13 @@ export class EntityIndex {
     const threshold = opts.threshold ?? 0.6;
     const query = normalizeLabel(text);
     if (query === '') return [];
-    const exact = this.exact(text, Math.max(64, 8 * k));
+    let exact = this.exact(text, Math.max(64, 8 * k));
+    // A plural mention of a singular label ("westerns", "comedies" → Western, Comedy): WordNet's morphy
+    // detachment rules on the last word, each candidate checked against the labels themselves.
+    for (const singular of exact.length > 0 ? [] : singularCandidates(text)) {
+      exact = this.exact(singular, Math.max(64, 8 * k));
+      if (exact.length > 0) break;
+    }
     if (exact.length > 0 && !opts.always) return exact.slice(0, k);
     const scorer = opts.scorer ?? defaultScorer;
     const results = this.tokens.search(query, opts.candidates ?? 50);
