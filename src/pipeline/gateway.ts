@@ -16,10 +16,10 @@ import {
 import { compileForm, packCompileOptions } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
-import { parseForm } from '../form';
+import { answerTypeOf, parseForm } from '../form';
 import { loadParser } from '../generate';
 import { entityRefsOf } from './labels';
-import { loadKnownWords, unexplainedReason, unexplainedWords, type KnownWords } from './abstain';
+import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, type ExpectedAnswer, type KnownWords } from './abstain';
 import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
 import {
   filesFingerprint,
@@ -110,6 +110,8 @@ interface AttemptRun {
   timings: Timings;
   deadline: number;
   left: () => number;
+  /** The answer shape the question's wording asks for (abstain.ts); forms of another shape are skipped. */
+  expected: ExpectedAnswer | undefined;
   o: AskOptions & { beam: number; timeoutMs: number; bestOf: number; maxAttempts: number; queryTimeoutMs: number };
 }
 
@@ -237,7 +239,7 @@ class PipelineGateway implements Gateway {
     const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
     let beam: Candidate[] = [];
     let win: Winner | undefined;
-    const run: AttemptRun = { n: 0, winners: [], seen: new Set(), trace, timings, deadline, left, o };
+    const run: AttemptRun = { n: 0, winners: [], seen: new Set(), trace, timings, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q) };
     const ctx = {
       index: this.index,
       relations: this.relations,
@@ -308,7 +310,9 @@ class PipelineGateway implements Gateway {
     }
 
     // Fallback readers: evidence from the graph around the question's entities.
-    if (o.fallback !== 'off' && performance.now() < deadline) {
+    // The readers answer with entities: a count or yes/no question they cannot answer in its shape.
+    if (!doubt && run.expected && !win) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
+    if (o.fallback !== 'off' && performance.now() < deadline && !run.expected) {
       const tf = performance.now();
       const topics = this.topics(q, beam);
       const scorer = this.generator?.score ? (question: string, forms: string[]) => this.generator!.score!(question, forms) : undefined;
@@ -390,6 +394,11 @@ class PipelineGateway implements Gateway {
       grounded.add(a.candidate.rank);
       if (run.seen.has(a.text)) continue; // already executed (greedy pass)
       run.seen.add(a.text);
+      const shape = answerTypeOf(a.form);
+      if (run.expected && shape !== run.expected) {
+        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: `answers ${shape}, the question asks for a ${run.expected}`, timeMs: 0 });
+        continue;
+      }
       if (run.n >= o.maxAttempts || performance.now() >= run.deadline) {
         trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: run.n >= o.maxAttempts ? `maxAttempts ${o.maxAttempts} reached` : 'time budget spent', timeMs: 0 });
         break;
