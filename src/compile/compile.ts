@@ -158,7 +158,7 @@ class Compiler {
   }
 
   private predicate(ref: Extract<Relation, { kind: 'rel' }>['ref']): RDF.NamedNode {
-    return resolveName(ref, this.o.vocabularyNamespace, 'relation');
+    return resolveName(ref, this.o.vocabularyNamespace, 'relation', this.o.names);
   }
 
   /** Triples linking s to o through the relation (reverse swaps, chains go through fresh ?y variables). */
@@ -225,7 +225,7 @@ class Compiler {
       case 'literal':
         return [{ type: 'values', values: [{ [`?${v.value}`]: literalTerm(form) }] }];
       case 'class':
-        return [bgp(triple(v, DF.namedNode(this.o.typePredicate), resolveName(form.ref, this.o.classNamespace, 'class')))];
+        return [bgp(triple(v, DF.namedNode(this.o.typePredicate), resolveName(form.ref, this.o.classNamespace, 'class', this.o.names)))];
       case 'join': {
         const { term, patterns } = this.argTerm(form.arg);
         return [bgp(...this.path(form.relation, v, term)), ...patterns];

@@ -35,6 +35,8 @@ export interface CompileOptions {
   excludeTopic?: boolean | 'every-hop';
   /** LIMIT on SELECT queries (none by default). */
   limit?: number;
+  /** Bare relation / class names → IRIs (pack.json `names`), resolved before the namespaces. */
+  names?: Record<string, string>;
 }
 
 export interface ResolvedOptions {
@@ -46,6 +48,7 @@ export interface ResolvedOptions {
   typePredicate: string;
   excludeTopic: boolean | 'every-hop';
   limit?: number;
+  names?: Record<string, string>;
 }
 
 export function resolveOptions(opts: CompileOptions = {}): ResolvedOptions {
@@ -60,6 +63,7 @@ export function resolveOptions(opts: CompileOptions = {}): ResolvedOptions {
     typePredicate: opts.typePredicate ?? RDF_TYPE,
     excludeTopic: opts.excludeTopic ?? true,
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+    ...(opts.names ? { names: opts.names } : {}),
   };
   for (const iri of [resolved.vocabularyNamespace, resolved.classNamespace, resolved.entityNamespace, resolved.typePredicate, ...labelPredicates]) {
     checkIri(iri);
@@ -85,11 +89,12 @@ export function checkIri(iri: string): string {
 }
 
 /** A bare name becomes namespace + encodeURIComponent(name) (the pack's IRI-minting rule). */
-export function resolveName(ref: Ref, namespace: string, what: string): RDF.NamedNode {
+export function resolveName(ref: Ref, namespace: string, what: string, names?: Record<string, string>): RDF.NamedNode {
   switch (ref.kind) {
     case 'iri':
       return DF.namedNode(checkIri(ref.iri));
     case 'name':
+      if (names && Object.prototype.hasOwnProperty.call(names, ref.name)) return DF.namedNode(checkIri(names[ref.name]));
       return DF.namedNode(checkIri(namespace + encodeURIComponent(ref.name)));
     case 'label':
       throw new AskgraphError('UNSUPPORTED', `a ${what} given as a label ([ ${ref.label} ]) must be grounded to an IRI or name before compiling`);

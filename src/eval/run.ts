@@ -70,7 +70,7 @@ export interface EvalRunOptions {
 
 export interface OracleContext {
   executor: Executor;
-  pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic'>;
+  pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic' | 'names'>;
   timeoutMs?: number;
   /** Keep the topic entities among the answers (PathQuestion paths may end where they start); default false. */
   keepTopic?: boolean;
@@ -93,6 +93,7 @@ export function oracleRunner(ctx: OracleContext): ExampleRunner {
         compiled = compileForm(parseForm(gold), {
           ...(ctx.pack?.vocabularyNamespace ? { vocabularyNamespace: ctx.pack.vocabularyNamespace } : {}),
           ...(ctx.pack?.labelPredicates ? { labelPredicates: ctx.pack.labelPredicates } : {}),
+          ...(ctx.pack?.names ? { names: ctx.pack.names } : {}),
           excludeTopic: ctx.keepTopic ? false : (ctx.pack?.excludeTopic ?? true),
         });
       } catch (e) {

@@ -206,6 +206,7 @@ class PipelineGateway implements Gateway {
     return {
       vocabularyNamespace: this.pack.config.vocabularyNamespace,
       labelPredicates: this.pack.config.labelPredicates,
+      ...(this.pack.config.names ? { names: this.pack.config.names } : {}),
       ...(this.pack.config.excludeTopic !== undefined ? { excludeTopic: this.pack.config.excludeTopic } : {}),
     };
   }

@@ -85,6 +85,7 @@ const TEMPLATES = {
   numberRange:
     'PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> SELECT (MIN(?v) AS ?min) (MAX(?v) AS ?max) WHERE { ?s <urn:askgraph:p> ?o FILTER(isLiteral(?o)) BIND(xsd:double(STR(?o)) AS ?v) FILTER(BOUND(?v)) }',
   literalRange: 'SELECT (MIN(?o) AS ?min) (MAX(?o) AS ?max) WHERE { ?s <urn:askgraph:p> ?o FILTER(isLiteral(?o)) }',
+  edges: 'SELECT ?s ?o WHERE { ?s <urn:askgraph:p> ?o FILTER(isIRI(?s) && isIRI(?o)) } LIMIT 1',
   labelledBy: 'SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s <urn:askgraph:p> ?l FILTER(isIRI(?s)) }',
 } as const;
 
@@ -230,7 +231,7 @@ export function assignNames(iris: string[], fallback: (iri: string) => string = 
 // ---------- discovery ----------
 
 interface Reader {
-  executor: Executor;
+  executor: Pick<Executor, 'select'>;
   timeoutMs: number;
   warnings: string[];
 }
@@ -279,8 +280,59 @@ export interface DiscoveryResult extends Schema {
   warnings?: string[];
 }
 
+export interface LabelSourceResult {
+  /** Label predicates present in the store, in order of preference (at least rdfs:label, so a pack config stays valid). */
+  labelPredicates: string[];
+  aliasPredicates: string[];
+  /** Entities labelled per predicate, and (source 'iri-local-name') entities left to their local names. */
+  labelSources: LabelSource[];
+  /** Some entities have no label triple: the pack should set localNameLabels. */
+  localNameLabels: boolean;
+}
+
+async function labelSourcesOf(r: Reader, candidates: string[], present?: Set<string>): Promise<LabelSourceResult> {
+  const labelSources: LabelSource[] = [];
+  const labelPredicates: string[] = [];
+  const aliasPredicates: string[] = [];
+  for (const p of [...candidates, ...ALIAS_PREDICATES.filter((a) => !candidates.includes(a))]) {
+    if (present && !present.has(p)) continue;
+    const count = await countOf(r, query('labelledBy', { p }));
+    if (count === 0) continue;
+    labelSources.push({ source: p, count: count ?? -1 });
+    (ALIAS_PREDICATES.includes(p) ? aliasPredicates : labelPredicates).push(p);
+  }
+  const unlabelled = await countOf(r, unlabelledCountQuery([...labelPredicates, ...aliasPredicates]));
+  if (unlabelled === undefined || unlabelled > 0) labelSources.push({ source: LOCAL_NAME_SOURCE, count: unlabelled ?? -1 });
+  return {
+    labelPredicates: labelPredicates.length ? labelPredicates : [LABEL_PREDICATES[0]],
+    aliasPredicates,
+    labelSources,
+    localNameLabels: unlabelled === undefined || unlabelled > 0,
+  };
+}
+
+/**
+ * Which label predicates a store uses (rdfs:label, skos:prefLabel/altLabel, schema:name, foaf:name, dc:title)
+ * with the number of entities each labels, and how many entities have none (they are labelled by their
+ * IRI local names). Used by `askgraph load` and `askgraph init`.
+ */
+export async function discoverLabelSources(executor: Pick<Executor, 'select'>, opts: { timeoutMs?: number; labelPredicates?: string[] } = {}): Promise<LabelSourceResult> {
+  const r: Reader = { executor, timeoutMs: opts.timeoutMs ?? 30_000, warnings: [] };
+  return labelSourcesOf(r, opts.labelPredicates ?? [...LABEL_PREDICATES]);
+}
+
+/** One line per label source, for `load` / `init` output: "rdfs:label 9,953 entities; IRI local names 4 entities". */
+export function describeLabelSources(sources: LabelSource[]): string {
+  if (sources.length === 0) return 'no entities';
+  const short = (iri: string) =>
+    iri === LOCAL_NAME_SOURCE
+      ? 'IRI local names'
+      : iri.replace('http://www.w3.org/2000/01/rdf-schema#', 'rdfs:').replace('http://www.w3.org/2004/02/skos/core#', 'skos:').replace(/^https?:\/\/schema\.org\//, 'schema:').replace('http://xmlns.com/foaf/0.1/', 'foaf:').replace('http://purl.org/dc/elements/1.1/', 'dc:').replace('http://purl.org/dc/terms/', 'dcterms:');
+  return sources.map((s) => `${short(s.source)} ${s.count >= 0 ? s.count.toLocaleString('en-US') : '?'} entities`).join('; ');
+}
+
 /** Reads the schema of a store: label sources, classes, properties with their statistics. */
-export async function discoverSchema(executor: Executor, opts: DiscoverOptions = {}): Promise<Schema> {
+export async function discoverSchema(executor: Pick<Executor, 'select' | 'id'>, opts: DiscoverOptions = {}): Promise<Schema> {
   const r: Reader = { executor, timeoutMs: opts.timeoutMs ?? 30_000, warnings: [] };
   const pageSize = opts.pageSize ?? 1000;
   const sampleSize = opts.sample ?? 400;
@@ -316,14 +368,7 @@ export async function discoverSchema(executor: Executor, opts: DiscoverOptions =
   step('predicates');
 
   // 3. label sources
-  const labelPredicates = candidates.filter((p) => present.has(p));
-  const aliasPredicates = ALIAS_PREDICATES.filter((p) => present.has(p));
-  const labelSources: LabelSource[] = [];
-  for (const p of [...labelPredicates, ...aliasPredicates]) {
-    labelSources.push({ source: p, count: (await countOf(r, query('labelledBy', { p }))) ?? -1 });
-  }
-  const unlabelled = await countOf(r, unlabelledCountQuery([...labelPredicates, ...aliasPredicates]));
-  if (unlabelled === undefined || unlabelled > 0) labelSources.push({ source: LOCAL_NAME_SOURCE, count: unlabelled ?? -1 });
+  const { labelPredicates, aliasPredicates, labelSources } = await labelSourcesOf(r, candidates, present);
   const entities = (await countOf(r, query('entities', { type: typePredicate }))) ?? (await countOf(r, query('subjects'))) ?? -1;
   step('labels');
 
@@ -505,4 +550,10 @@ export function namesOf(schema: Schema): Record<string, string> {
   for (const c of schema.classes) out[c.name] = c.iri;
   for (const p of schema.properties) out[p.name] = p.iri;
   return out;
+}
+
+/** Up to `limit` (subject, object) IRI pairs of a property (e.g. for the trainer's entity role pools). */
+export async function entityEdges(executor: Pick<Executor, 'select'>, p: string, limit: number, timeoutMs = 60_000): Promise<[string, string][]> {
+  const res = await executor.select(query('edges', { p, limit }), { timeoutMs });
+  return res.rows.filter((r) => r.s && r.o).map((r) => [r.s.value, r.o.value]);
 }

@@ -36,6 +36,7 @@ async function compileOptions(store: string | undefined, ns: string | undefined)
       vocabularyNamespace: config.vocabularyNamespace,
       labelPredicates: config.labelPredicates,
       entityNamespace: config.baseIri + 'entity/',
+      ...(config.names ? { names: config.names } : {}),
       ...(config.excludeTopic !== undefined ? { excludeTopic: config.excludeTopic } : {}),
     };
   }
