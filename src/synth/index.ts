@@ -4,7 +4,8 @@
  *   synthesize(executor, schema, lexicon, …)   → (question, form) pairs whose forms execute with an answer
  * Deterministic for a seed (given the same store).
  */
-import type { Executor } from '../core';
+import * as fs from 'node:fs';
+import { AskgraphError, type Executor } from '../core';
 import type { CompileOptions } from '../compile';
 import { printSForm } from './forms';
 import type { Lexicon } from './lexicon';
@@ -83,7 +84,8 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
   const noise: Record<string, number> = {};
   let attempts = 0;
   let forms = 0;
-  while (examples.length < opts.count && ops.length) {
+  const maxAttempts = opts.count * 20 + 1000; // a small graph runs out of distinct forms
+  while (examples.length < opts.count && ops.length && attempts < maxAttempts) {
     const op = rng.weighted(ops, (o) => weights[o] ?? 0);
     const st = perOperator[op] as OperatorStats;
     st.attempts++;
@@ -122,5 +124,46 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
   return {
     examples,
     stats: { examples: examples.length, forms, attempts, queries: store.queries, timeMs: Date.now() - t0, compilerV2: store.v2, templates: templates.size, perOperator, noise },
+  };
+}
+
+/** Reads a schema.json (written by schema discovery), with DATA_FORMAT / NOT_FOUND errors. */
+export function readSchema(file: string): Schema {
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new AskgraphError(missing ? 'NOT_FOUND' : 'DATA_FORMAT', missing ? `no schema file ${file}` : `${file}: ${(e as Error).message}`, { cause: e });
+  }
+  const s = json as Partial<Schema>;
+  const bad = (msg: string): never => {
+    throw new AskgraphError('DATA_FORMAT', `${file}: ${msg}`);
+  };
+  if (typeof s !== 'object' || s === null) bad('not a JSON object');
+  if (!Array.isArray(s.properties)) bad('properties must be an array');
+  if (!Array.isArray(s.classes)) bad('classes must be an array');
+  if (!Array.isArray(s.labelPredicates)) bad('labelPredicates must be an array');
+  for (const [i, p] of (s.properties as unknown[]).entries()) {
+    const q = p as Record<string, unknown>;
+    if (typeof q?.iri !== 'string' || typeof q?.name !== 'string') bad(`properties[${i}] needs iri and name`);
+    if (!Array.isArray(q.domain) || !Array.isArray(q.range)) bad(`properties[${i}] needs domain and range arrays`);
+  }
+  return s as Schema;
+}
+
+/** One pair in the chat fine-tuning layout (system prompt lists the graph's relations and classes). */
+export function chatRecord(schema: Schema, e: SynthExample): { messages: { role: string; content: string }[] } {
+  const system =
+    'Translate the question into an S-expression logical form over this knowledge graph. ' +
+    `Relations: ${schema.properties.map((p) => p.name).join(', ')}.` +
+    (schema.classes.length ? ` Classes: ${schema.classes.map((c) => c.name).join(', ')}.` : '') +
+    ' Write entities as [ the words of the question that name them ].';
+  return {
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: e.question },
+      { role: 'assistant', content: e.form },
+    ],
   };
 }

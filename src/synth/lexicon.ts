@@ -49,6 +49,8 @@ export interface PropertyLexicon {
   swh: Wh;
   verb?: VerbForms & { particle?: string; agent: 'subject' | 'object' };
   prep?: string;
+  /** At most one object per subject ("the director of X" vs "the actors of X"). */
+  functional?: boolean;
   /** Values are numbers / years / dates: comparisons and aggregates apply. */
   valueKind?: string;
   /** Words for "more" / "less" of this value ("higher"/"lower", "later"/"earlier"). */
@@ -91,7 +93,7 @@ function schemaContext(schema: Schema): Set<string> {
 }
 
 /** The sense of `lemma` whose gloss and lemmas overlap most with the schema's words; ties go to the more frequent sense. */
-function bestSense(lemma: string, pos: 'n' | 'v', ctx: Set<string>, filter?: (s: WnSynset) => boolean): WnSynset | undefined {
+function bestSense(lemma: string, pos: 'n' | 'v', ctx: Set<string>, filter?: (s: WnSynset) => boolean, minScore = 0): WnSynset | undefined {
   const senses = wordNet().senses(lemma, pos).filter((s) => !filter || filter(s));
   let best: WnSynset | undefined;
   let bestScore = -1;
@@ -104,7 +106,7 @@ function bestSense(lemma: string, pos: 'n' | 'v', ctx: Set<string>, filter?: (s:
       bestScore = score;
     }
   }
-  return best;
+  return bestScore >= minScore ? best : undefined;
 }
 
 function synonymsOf(sense: WnSynset | undefined, word: string, max: number): string[] {
@@ -136,7 +138,8 @@ function withSynonyms(noun: string, ctx: Set<string>, opts: Required<LexiconOpti
   if (!opts.synonyms || noun.includes(' ')) return out;
   const base = wordNet().baseForms(noun, 'n')[0];
   if (!base) return out;
-  const sense = bestSense(base, 'n', ctx);
+  // only a sense whose gloss shares words with the graph's vocabulary: no "valuation" for a restaurant rating
+  const sense = bestSense(base, 'n', ctx, undefined, 1);
   for (const s of synonymsOf(sense, base, opts.maxSynonyms)) if (!out.includes(s)) out.push(s);
   return out;
 }
@@ -163,7 +166,7 @@ function valueWords(p: SchemaProperty, noun: string): Pick<PropertyLexicon, 'mor
       more: ['more than', 'above', 'over', 'greater than', 'higher than'],
       less: ['less than', 'below', 'under', 'lower than'],
       most: [`highest ${noun}`, `largest ${noun}`, `most ${noun}`, `top ${noun}`],
-      least: [`lowest ${noun}`, `smallest ${noun}`, `least ${noun}`],
+      least: [`lowest ${noun}`, `smallest ${noun}`, `worst ${noun}`],
     };
   }
   return {};
@@ -225,7 +228,10 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
   if (objNoun) objNouns.push(...withSynonyms(singular(objNoun), ctx, opts));
   // "release year" → also "year", "imdb rating" → "rating": valued properties are often named by their head noun
   const head = objNoun?.split(' ').pop();
-  if (objNoun && head && head !== objNoun && p.valueKind && p.valueKind !== 'string') objNouns.push(singular(head));
+  // (not a vague head: "number" of "house number" has a dozen senses and reads as a count)
+  if (objNoun && head && head !== objNoun && p.valueKind && p.valueKind !== 'string' && wordNet().senses(singular(head), 'n').length <= 8) {
+    objNouns.push(singular(head));
+  }
   for (const r of rangeNouns) if (!objNouns.includes(r)) objNouns.push(r);
   if (objNouns.length === 0 && verb) {
     const agent = verb.agent === 'object' ? agentNoun(verb.lemma, ctx) : undefined;
@@ -246,6 +252,7 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
     swh,
     ...(verb ? { verb } : {}),
     ...(prep ? { prep } : {}),
+    ...(p.functional ? { functional: true } : {}),
     ...(p.valueKind ? { valueKind: p.valueKind } : {}),
     ...valueWords(p, object.singular[0]),
     subjects: [],

@@ -93,11 +93,12 @@ function endWh(ctx: Ctx, r: SRel): string {
 }
 
 /** A modifier for "members m with (m r x)": from the property's noun-phrase templates. */
-function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean): Mod | undefined {
+function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false): Mod | undefined {
   const p = lexOf(ctx, r);
   const templates = r.inv ? p.objects : p.subjects;
   const slot = r.inv ? '{O}' : '{S}';
-  const noun = (r.inv ? p.object : p.subject).singular[0] ?? '';
+  const o = nounOf(ctx.rng, p.object);
+  const sN = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
   for (const t of ctx.rng.shuffle([...templates])) {
     let kind: Mod['kind'];
     let rest: string;
@@ -112,7 +113,8 @@ function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean): Mod | undefined
       rest = '{x}';
     } else continue;
     if (nested && (kind !== 'post' || !rest.endsWith('{x}'))) continue;
-    const text = fill(rest, { x, wh: p.wh, swh: p.swh, o: noun, s: noun });
+    if (onlyPost && kind !== 'post') continue;
+    const text = fill(rest, { x, wh: p.wh, swh: p.swh, o: o?.sg, O: o?.pl, s: sN?.sg, S: sN?.pl });
     if (text !== undefined) return { kind, text };
   }
   return undefined;
@@ -184,13 +186,8 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
       const c = ctx.lex.classes[f.name];
       return { noun: nounOf(ctx.rng, c), mods: [], wh: c?.wh ?? 'what' };
     }
-    case 'join': {
-      const x = entText(ctx, f.arg) ?? innerText(ctx, f.arg);
-      if (x === undefined) return undefined;
-      const mod = joinMod(ctx, f.rel, x, f.arg.op !== 'ent');
-      if (!mod) return undefined;
-      return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
-    }
+    case 'join':
+      return joinNP(ctx, f, false);
     case 'and': {
       const parts: SForm[] = [];
       const flat = (g: SForm): void => {
@@ -207,12 +204,26 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
         np.noun = nounOf(ctx.rng, c);
         np.wh = c?.wh ?? 'what';
       }
+      // "actors of both Heat and Ronin", "movies starring Tom Hanks and Meg Ryan": one relation, two entities
+      const joins = parts.filter((g): g is Extract<SForm, { op: 'join' }> => g.op === 'join' && g.arg.op === 'ent');
+      if (joins.length === 2 && parts.length === joins.length + (cls ? 1 : 0) && joins[0].rel.prop === joins[1].rel.prop && joins[0].rel.inv === joins[1].rel.inv && ctx.rng.chance(0.8)) {
+        const [x0, x1] = joins.map((j) => entText(ctx, j.arg) as string);
+        const x = ctx.rng.pick([`${x0} and ${x1}`, `both ${x0} and ${x1}`, `${x0} and also ${x1}`]);
+        const mod = joinMod(ctx, joins[0].rel, x, false, true);
+        if (!mod) return undefined;
+        if (!np.noun) {
+          np.noun = endNoun(ctx, joins[0].rel, true);
+          np.wh = endWh(ctx, joins[0].rel);
+        }
+        np.mods.push(mod);
+        return np;
+      }
       for (const g of parts) {
         if (g === cls) continue;
         if (g.op === 'cmp') np.mods.push(cmpMod(ctx, g));
         else if (isRange(g)) np.mods.push(rangeMod(ctx, g.a, g.b));
         else {
-          const sub = npOf(ctx, g);
+          const sub = g.op === 'join' && g.rel.inv && g.arg.op === 'ent' ? joinNP(ctx, g, true) : npOf(ctx, g);
           if (!sub) return undefined;
           if (!np.noun && sub.noun) {
             np.noun = sub.noun;
@@ -232,12 +243,32 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
   }
 }
 
+function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean): NP | undefined {
+  const inner = f.arg;
+  if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv !== f.rel.inv) {
+    // (JOIN p (JOIN (R p) X)): "movies with the same director as X", "restaurants with the same food type as X"
+    const p = lexOf(ctx, f.rel);
+    const n = nounOf(ctx.rng, f.rel.inv ? p.subject : p.object) ?? nounOf(ctx.rng, ctx.lex.thing);
+    if (!n) return undefined;
+    const x = entText(ctx, inner.arg) as string;
+    const text = ctx.rng.pick([`with the same ${n.sg} as ${x}`, `sharing a ${n.sg} with ${x}`, `that share ${n.pl} with ${x}`, `with ${x}'s ${n.sg}`]);
+    return { noun: endNoun(ctx, f.rel, true), mods: [{ kind: 'post', text }], wh: endWh(ctx, f.rel) };
+  }
+  const x = entText(ctx, f.arg) ?? innerText(ctx, f.arg);
+  if (x === undefined) return undefined;
+  const mod = joinMod(ctx, f.rel, x, f.arg.op !== 'ent', onlyPost);
+  if (!mod) return undefined;
+  return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
+}
+
 /** A nested set as text for {x}: "movies directed by ⟦0⟧". */
 function innerText(ctx: Ctx, f: SForm): string | undefined {
   const np = npOf(ctx, f);
   if (!np) return undefined;
-  if (np.mods.some((m) => m.kind === 'pre' && /\u27e6/.test(m.text)) && ctx.rng.chance(0.5)) return undefined;
-  return npText(ctx, np, true, ctx.rng.chance(0.3));
+  if (np.mods.some((m) => m.kind === 'pre' && /\u27e6/.test(m.text))) return undefined;
+  // "the city of X" for a functional hop from one entity, "movies directed by X" otherwise
+  const one = f.op === 'join' && f.arg.op === 'ent' && f.rel.inv && lexOf(ctx, f.rel).functional;
+  return npText(ctx, np, !one, one || ctx.rng.chance(0.3));
 }
 
 function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false): string | undefined {
@@ -268,6 +299,13 @@ function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefine
   }
   const np = npOf(ctx, f);
   if (!np) return undefined;
+  if (f.op === 'join' && f.arg.op === 'ent' && f.rel.inv && lexOf(ctx, f.rel).functional) {
+    // one value: "X's rating", "what is the city of X"
+    const sg = npText(ctx, np, false);
+    if (!sg) return undefined;
+    const frame = ctx.rng.pick(['{np}', 'what is the {np}', "what's the {np}", 'the {np}', 'tell me the {np}', ...(np.wh === 'who' ? ['who is the {np}'] : [])]);
+    return { text: frame.replace('{np}', sg), t: `value:${frame}` };
+  }
   const text = npText(ctx, np, true);
   if (!text) return undefined;
   const frames = np.wh === 'who' ? [...LIST, ...LIST_WHO] : LIST;
@@ -314,8 +352,8 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
         ? [`has the higher ${n}`, `has a higher ${n}`, `has more ${n}`, `has the better ${n}`]
         : [`has the lower ${n}`, `has a lower ${n}`, `has less ${n}`];
     const w = rng.pick(words);
-    const frames = [`which ${w}, {a} or {b}`, `{a} or {b}, which ${w}`, `which ${w}: {a} or {b}`, `who ${w}, {a} or {b}`, `what ${w}, {a} or {b}`];
-    const frame = rng.pick(frames.slice(0, 3 + (rng.chance(0.2) ? 2 : 0)));
+    const frames = [`which ${w}, {a} or {b}`, `{a} or {b}, which ${w}`, `which ${w}: {a} or {b}`, `which one ${w}, {a} or {b}`, `between {a} and {b}, which ${w}`];
+    const frame = rng.pick(frames);
     return { text: frame.replace('{a}', a).replace('{b}', b), t: `compare2:${frame}` };
   }
   const np = npOf(ctx, f.arg);
@@ -368,11 +406,14 @@ function ratioQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ratio' }>): { text: st
     const part = npOf(ctx, extra);
     const mod = part?.mods[0];
     if (!wholeText || !mod) return undefined;
-    const pred = mod.kind === 'post' ? mod.text : mod.kind === 'pre' ? mod.text : undefined;
+    const pred = mod.kind === 'post' ? mod.text.replace(/^with /, 'have ') : mod.kind === 'pre' ? mod.text : undefined;
     if (!pred) return undefined;
-    const frames =
-      mod.kind === 'post'
-        ? [`what percentage of {w} are ${pred}`, `what percent of {w} are ${pred}`, `percentage of {w} ${pred}`, `how many of {w} are ${pred} in percent`, `share of {w} ${pred}`, `% of {w} ${pred}`]
+    const frames = /^whose /.test(pred)
+      ? [`what percentage of {w} ${pred}`, `percentage of {w} ${pred}`, `what percent of {w} ${pred}`]
+      : mod.kind === 'post'
+        ? /^have /.test(pred)
+          ? [`what percentage of {w} ${pred}`, `what percent of {w} ${pred}`, `share of {w} that ${pred}`]
+          : [`what percentage of {w} are ${pred}`, `what percent of {w} are ${pred}`, `percentage of {w} ${pred}`, `how many of {w} are ${pred} in percent`, `share of {w} ${pred}`, `% of {w} ${pred}`]
         : [`what percentage of {w} are ${pred}`, `what percent of {w} are ${pred}`, `percentage of ${pred} {w}`];
     const frame = rng.pick(frames);
     return { text: frame.replace('{w}', wholeText), t: `ratio:pct:${frame}` };
@@ -448,7 +489,9 @@ function diffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'diff' }>): { text: stri
   const mod = neg?.mods[0];
   if (!np || !mod) return undefined;
   let negText: string;
-  if (mod.kind === 'post') negText = mod.text.startsWith('with ') ? 'without ' + mod.text.slice(5) : ctx.rng.pick(['not ', 'that are not ', "that aren't "]) + mod.text;
+  if (mod.kind === 'post' && /^whose .* is /.test(mod.text)) negText = mod.text.replace(/ is /, ctx.rng.pick([' is not ', " isn't "]));
+  else if (mod.kind === 'post' && mod.text.startsWith('with ')) negText = ctx.rng.pick(['without ', 'not with ']) + mod.text.slice(5);
+  else if (mod.kind === 'post') negText = ctx.rng.pick(['not ', 'that are not ', "that aren't ", 'but not ']) + mod.text;
   else if (mod.kind === 'pre') negText = ctx.rng.pick(['that are not ', "that aren't ", 'but not ']) + mod.text;
   else negText = 'not ' + mod.text.replace(/'s$/, "'s");
   const text = npText(ctx, np, true);
@@ -518,10 +561,10 @@ function looksLikeName(label: string): boolean {
 }
 
 /** How an entity is mentioned: the label, or what users type for it. */
-function mention(rng: Rng, label: string, lower: boolean, tags: string[]): string {
+function mention(rng: Rng, label: string, lower: boolean, tags: string[], person: boolean): string {
   let m = label;
   const r = rng.next();
-  if (looksLikeName(label) && r < 0.3) {
+  if (person && looksLikeName(label) && r < 0.3) {
     const w = label.split(' ');
     m = rng.chance(0.75) ? w[w.length - 1] : w[0];
     tags.push('partial-name');
@@ -538,6 +581,25 @@ function mention(rng: Rng, label: string, lower: boolean, tags: string[]): strin
     }
   }
   return m;
+}
+
+/** The wh-word of the role an entity plays in the form (object of "directed by" → who). */
+function whOfEntity(lex: Lexicon, f: SForm, iri: string): string | undefined {
+  let out: string | undefined;
+  const visit = (g: SForm): void => {
+    if (out) return;
+    if (g.op === 'join' && g.arg.op === 'ent' && g.arg.iri === iri) {
+      const p = lex.properties[g.rel.prop];
+      out = p ? (g.rel.inv ? p.swh : p.wh) : undefined;
+      return;
+    }
+    for (const k of ['arg', 'a', 'b'] as const) {
+      const c = (g as Record<string, unknown>)[k] as SForm | undefined;
+      if (c && typeof c === 'object' && 'op' in c) visit(c);
+    }
+  };
+  visit(f);
+  return out;
 }
 
 const DROPPABLE = new Set(['the', 'a', 'is', 'are', 'of', 'was', 'did', 'does']);
@@ -570,11 +632,12 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
   const mentions: Mentions = new Map();
   const used = new Set<string>();
   for (const e of entities) {
-    let m = mention(rng, e.label, lower, tags);
+    let m = mention(rng, e.label, lower, tags, whOfEntity(lex, f, e.iri) === 'who');
     if (used.has(m.toLowerCase()) || m.trim() === '') m = lower ? e.label.toLowerCase() : e.label;
     used.add(m.toLowerCase());
     mentions.set(e.iri, m);
   }
+  text = text.replace(/\b(the|a) (\u27e6\d+\u27e7's)/g, '$2');
   const question = text.replace(PH_RE, (_m, i: string) => mentions.get(entities[Number(i)].iri) as string).replace(/\s+/g, ' ').trim();
   return { question, mentions, template: b.t, noise: [...new Set(tags.filter((t) => t !== 'retry'))] };
 }

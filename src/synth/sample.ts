@@ -165,11 +165,16 @@ export class Sampler {
     return this.set({ op: 'join', rel: rel(e.prop, e.out), arg: base.form }, 1, max);
   }
 
-  /** A member's other edges, as constraints (entity-valued, not the one the set was built from). */
-  private async constraints(m: Item, not?: SForm): Promise<SForm[]> {
+  /**
+   * A member's other edges, as constraints (entity-valued, not the one the set was built from); `own` keeps
+   * only the member's own properties (m p o), which describe it ("not a comedy"), not its back-links.
+   */
+  private async constraints(m: Item, not?: SForm, own = false): Promise<SForm[]> {
     if (m.type !== 'uri') return [];
     const notKey = not ? JSON.stringify(not) : '';
-    return (await this.store.edges(m.value)).map(constraintOf).filter((c): c is SForm => !!c && JSON.stringify(c) !== notKey);
+    return (await this.store.edges(m.value))
+      .filter((e) => !own || e.out)
+      .map(constraintOf).filter((c): c is SForm => !!c && JSON.stringify(c) !== notKey);
   }
 
   /** A set of entities that share a valued property (for superlatives / aggregates): the neighbours of one subject of r. */
@@ -280,7 +285,8 @@ export class Sampler {
           const a = await this.join1(1, true);
           b = a && (await this.extend(a));
         }
-        return b && { op: 'count', arg: b.form };
+        // counts of things, not of distinct literal values
+        return b && b.items.every((i) => i.type === 'uri') ? { op: 'count', arg: b.form } : undefined;
       }
       case 'argmax':
       case 'argmin': {
@@ -310,7 +316,7 @@ export class Sampler {
       case 'diff': {
         const b = await this.join1(2, true);
         if (!b) return undefined;
-        const cs = await this.constraints(rng.pick(b.items), b.form);
+        const cs = await this.constraints(rng.pick(b.items), b.form, true);
         if (!cs.length) return undefined;
         return (await this.set({ op: 'diff', a: b.form, b: rng.pick(cs) }))?.form;
       }
@@ -324,11 +330,11 @@ export class Sampler {
       case 'ratio': {
         const b = await this.join1(3, true);
         if (!b || b.items.length > 500) return undefined;
-        const c1 = await this.constraints(rng.pick(b.items), b.form);
+        const c1 = await this.constraints(rng.pick(b.items), b.form, true);
         if (!c1.length) return undefined;
         const part: SForm = { op: 'and', a: b.form, b: rng.pick(c1) };
         if (rng.chance(0.75)) return { op: 'ratio', pct: true, a: part, b: b.form };
-        const c2 = (await this.constraints(rng.pick(b.items), b.form)).filter((c) => JSON.stringify(c) !== JSON.stringify((part as { b: SForm }).b));
+        const c2 = (await this.constraints(rng.pick(b.items), b.form, true)).filter((c) => JSON.stringify(c) !== JSON.stringify((part as { b: SForm }).b));
         return c2.length ? { op: 'ratio', pct: false, a: part, b: { op: 'and', a: b.form, b: rng.pick(c2) } } : undefined;
       }
       case 'mostcommon':
@@ -344,7 +350,12 @@ export class Sampler {
         if (m.type !== 'uri') return undefined;
         const edges = (await this.store.edges(m.value)).filter((e) => e.other.type === 'uri' || op === 'argmaxcount');
         const own = b.form.op === 'join' ? b.form.rel : undefined;
-        const usable = edges.filter((e) => !own || e.prop.name !== own.prop);
+        // "most common genre among X's movies": forward relations to category-like values (few distinct objects)
+        const usable = edges.filter(
+          (e) =>
+            (!own || e.prop.name !== own.prop) &&
+            (op === 'argmaxcount' ? !(e.out && e.prop.functional) : e.out && e.prop.objects <= Math.max(50, e.prop.subjects / 5)),
+        );
         if (!usable.length) return undefined;
         const r = relOf(rng.pick(usable));
         if (op === 'mostcommon') return { op: 'common', most: rng.chance(0.8), arg: b.form, rel: r };
