@@ -9,6 +9,7 @@ import { register as parseCommand } from './parse';
 import { register as loadCommand } from './load';
 import { register as runCommand } from './run';
 import { register as serveCommand } from './serve';
+import { register as synthCommand } from './synth';
 import { register as trainCommand } from './train';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
@@ -24,5 +25,6 @@ export const COMMANDS: RegisterCommand[] = [
   loadCommand,
   runCommand,
   serveCommand,
+  synthCommand,
   trainCommand,
 ];
