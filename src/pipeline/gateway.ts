@@ -122,6 +122,7 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
       aliasPredicates: pack.config.aliasPredicates,
       localNameLabels: pack.config.localNameLabels,
       excludeNamespaces: [pack.config.vocabularyNamespace],
+      ...(pack.config.names ? { excludeIris: Object.values(pack.config.names) } : {}),
       progress: opts.progress,
     };
     const isUrl = opts.store !== undefined && /^https?:\/\//i.test(opts.store);

@@ -13,7 +13,6 @@ import * as path from 'node:path';
 import {
   ALIAS_PREDICATES,
   AskgraphError,
-  iriLocalName,
   LOCAL_NAME_SOURCE,
   type Answer,
   type Candidate,
@@ -145,18 +144,6 @@ function dirBytes(dir: string): number {
   return n;
 }
 
-/** The namespace most properties live in (pack.json vocabularyNamespace; names resolve before it). */
-function mainNamespace(schema: Schema, fallback: string): string {
-  const counts = new Map<string, number>();
-  for (const p of schema.properties) {
-    const local = encodeURIComponent(iriLocalName(p.iri));
-    const ns = p.iri.endsWith(local) ? p.iri.slice(0, p.iri.length - local.length) : p.iri.replace(/[^/#]*$/, '');
-    counts.set(ns, (counts.get(ns) ?? 0) + p.count);
-  }
-  const best = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-  return best && /^[A-Za-z][A-Za-z0-9+.-]*:\S*[/#]$/.test(best[0]) ? best[0] : fallback;
-}
-
 /** Held-out split by form (paraphrases of one form never straddle train and valid), deterministic. */
 export function splitBySample<T extends { form: string }>(examples: T[], validShare: number): { train: T[]; valid: T[] } {
   const train: T[] = [];
@@ -211,8 +198,8 @@ function goldGenerator(gold: Map<string, string>): ScoringGenerator {
   };
 }
 
-function opEval(s: { count: number; em: number | null; hits1: number; f1: number }): OperatorEval {
-  return { n: s.count, em: s.em, hits1: s.hits1, f1: s.f1 };
+function opEval(s: { count: number; em: number | null; hits1: number | null; f1: number | null }): OperatorEval {
+  return { n: s.count, em: s.em, hits1: s.hits1 ?? 0, f1: s.f1 ?? 0 };
 }
 
 /** Keys of an answer for comparing two runs: IRIs and literal values. */
@@ -295,7 +282,9 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     name,
     ...(endpoint ? { endpoint } : { data: [dataFile] }),
     baseIri,
-    vocabularyNamespace: mainNamespace(schema, baseIri + 'relation/'),
+    // Every class and property resolves through `names`; the namespace is only the fallback of unknown names,
+    // and it must not hold entities (the entity index leaves it out).
+    vocabularyNamespace: baseIri + 'relation/',
     labelPredicates: schema.labelPredicates,
     ...(schema.labelSources.some((s) => ALIAS_PREDICATES.includes(s.source)) ? { aliasPredicates: schema.labelSources.filter((s) => ALIAS_PREDICATES.includes(s.source)).map((s) => s.source) } : {}),
     ...(schema.labelSources.some((s) => s.source === LOCAL_NAME_SOURCE) ? { localNameLabels: true } : {}),
@@ -438,7 +427,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
         });
         const summary: EvalSummary = summarize(results, wallMs, 'pipeline', 'synthetic-valid');
         const perOperator: Record<string, OperatorEval> = {};
-        for (const [op, g] of Object.entries(summary.byType ?? {})) perOperator[op] = opEval(g as { count: number; em: number | null; hits1: number; f1: number });
+        for (const [op, g] of Object.entries(summary.byType ?? {})) perOperator[op] = opEval(g as { count: number; em: number | null; hits1: number | null; f1: number | null });
         return {
           overall: opEval(summary),
           perOperator,
@@ -530,7 +519,9 @@ export function renderReport(r: InitResult): string {
   if (r.training) {
     L.push(`${String(r.training.epochs)} epochs in ${r.training.seconds.toFixed(0)} s (model size ${String((r.training.report.size as string) ?? '')}).`, '');
     L.push('| epoch | loss | valid EM (probe) |', '|---|---|---|');
-    for (const c of r.training.curve) L.push(`| ${c.epoch} | ${c.loss.toFixed(4)} | ${pct(c.validEm)} |`);
+    const curve = r.training.curve;
+    const every = Math.max(1, Math.ceil(curve.length / 15)); // at most ~15 rows, the last epoch always
+    for (const c of curve.filter((_, i) => i % every === 0 || i === curve.length - 1)) L.push(`| ${c.epoch} | ${c.loss.toFixed(4)} | ${pct(c.validEm)} |`);
   } else L.push('No parser trained (`--no-train`): the fallback readers answer.');
   L.push('', '## Self-evaluation (held-out synthetic questions)', '');
   if (r.selfEval) {

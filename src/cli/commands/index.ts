@@ -5,6 +5,7 @@ import { register as compileCommand } from './compile';
 import { register as diffCommand } from './diff';
 import { register as evalCommand } from './eval';
 import { register as importCommand } from './import';
+import { register as initCommand } from './init';
 import { register as parseCommand } from './parse';
 import { register as loadCommand } from './load';
 import { register as runCommand } from './run';
@@ -21,6 +22,7 @@ export const COMMANDS: RegisterCommand[] = [
   diffCommand,
   evalCommand,
   importCommand,
+  initCommand,
   parseCommand,
   loadCommand,
   runCommand,

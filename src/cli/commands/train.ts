@@ -53,6 +53,14 @@ export function pct(x: unknown): string {
 export function trainProgressBar(io: CliIO, show: boolean, label = 'train'): { onEvent: (e: TrainEvent) => void; stop: () => void } {
   let bar: SingleBar | undefined;
   const payload = { epoch: 0, loss: '–', em: '–', left: '?' };
+  let budgetSec: number | undefined;
+  const position = (e: TrainEvent) => {
+    if (budgetSec === undefined) return Number(e.step);
+    const el = Number(e.elapsedSec);
+    const left = Number(e.etaSec);
+    // elapsed when the trainer reports it (step events), else budget minus time left
+    return Math.min(budgetSec, Number.isFinite(el) ? el : Number.isFinite(left) ? budgetSec - left : 0);
+  };
   const onEvent = (e: TrainEvent) => {
     if (!show) return;
     if (e.event === 'start') {
@@ -64,18 +72,20 @@ export function trainProgressBar(io: CliIO, show: boolean, label = 'train'): { o
         noTTYOutput: true,
         notTTYSchedule: 5000,
       });
-      bar.start(Number(e.totalSteps) || 1, 0, payload);
+      // With a time budget (--minutes) the bar counts seconds of the budget, else training steps.
+      budgetSec = typeof e.minutes === 'number' && e.minutes > 0 ? Math.round(e.minutes * 60) : undefined;
+      bar.start(budgetSec ?? (Number(e.totalSteps) || 1), 0, payload);
     } else if (e.event === 'step' && bar) {
       payload.epoch = Number(e.epoch);
       payload.loss = String(e.loss);
       payload.left = fmtSec(e.etaSec);
-      bar.update(Number(e.step), payload);
+      bar.update(position(e), payload);
     } else if (e.event === 'epoch' && bar) {
       payload.epoch = Number(e.epoch);
       payload.loss = String(e.loss);
       payload.em = pct(e.validEm);
       payload.left = fmtSec(e.etaSec);
-      bar.update(Number(e.step), payload);
+      bar.update(position(e), payload);
     } else if (e.event === 'phase') {
       if (bar) {
         bar.stop();
