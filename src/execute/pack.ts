@@ -15,10 +15,10 @@ const PackSchema = z.object({
   labelPredicates: z.array(z.string().min(1)).min(1),
   aliasPredicates: z.array(z.string().min(1)).optional(),
   localNameLabels: z.boolean().optional(),
-  names: z.record(z.string().min(1), z.string().min(1)).optional(),
   endpoint: z.string().regex(/^https?:\/\//i, 'an http(s) URL').optional(),
   model: z.string().optional(),
   excludeTopic: z.union([z.boolean(), z.literal('every-hop')]).optional(),
+  names: z.record(z.string().min(1), z.string().min(1)).optional(),
 });
 
 export const PACK_FILE = 'pack.json';
