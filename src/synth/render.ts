@@ -278,7 +278,10 @@ function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false): string 
   const pre = np.mods.filter((m) => m.kind === 'pre').map((m) => m.text);
   const post = np.mods.filter((m) => m.kind === 'post').map((m) => m.text);
   const head = [...poss, ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
-  const tail = post.length <= 1 ? post.join('') : post.slice(0, -1).join(' ') + ctx.rng.pick([' and ', ' ', ', ']) + post[post.length - 1];
+  // comparisons follow without "and": "movies starring X released after 2000"
+  const cmpLike = (t: string) => /^(\w+ )?(after|before|since|until|from|in the|between|of the|earlier|later|prior|up to|with (a )?\S+ (above|over|below|under|at|more|less|greater|higher|lower|between|from))/.test(t);
+  let tail = post[0] ?? '';
+  for (const m of post.slice(1)) tail += (cmpLike(m) ? ctx.rng.pick([' ', ', ']) : ctx.rng.pick([' and ', ' ', ', '])) + m;
   const text = (head + (tail ? ' ' + tail : '')).trim();
   return article && !poss.length ? 'the ' + text : text;
 }
@@ -485,7 +488,8 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
 
 function diffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'diff' }>): { text: string; t: string } | undefined {
   const np = npOf(ctx, f.a);
-  const neg = npOf(ctx, f.b);
+  // "not starring X", "not in French": a post-modifier negates best
+  const neg = (f.b.op === 'join' && f.b.arg.op === 'ent' ? joinNP(ctx, f.b, true) : undefined) ?? npOf(ctx, f.b);
   const mod = neg?.mods[0];
   if (!np || !mod) return undefined;
   let negText: string;

@@ -185,7 +185,8 @@ export class Sampler {
     }
     const s = await this.pickEntity(r, 'subject');
     if (!s) return undefined;
-    const cs = await this.constraints({ value: s.iri, label: s.label, type: 'uri' });
+    // not a set defined by the value itself ("the latest of the films released in 1927")
+    const cs = (await this.constraints({ value: s.iri, label: s.label, type: 'uri' })).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
     if (!cs.length) return undefined;
     return this.set(this.rng.pick(cs), min, max);
   }
