@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import { AskgraphError, type Executor } from '../core';
 import type { CompileOptions } from '../compile';
-import { printSForm } from './forms';
+import { orderByMentions, printSForm } from './forms';
 import type { Lexicon } from './lexicon';
 import { renderQuestion } from './render';
 import { Rng } from './random';
@@ -102,7 +102,9 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
     for (let k = 0; k < paraphrases && examples.length < opts.count; k++) {
       const r = renderQuestion(s.form, lexicon, rng);
       if (!r) continue;
-      const form = printSForm(s.form, r.mentions);
+      const q = r.question.toLowerCase();
+      const ordered = orderByMentions(s.form, (iri) => q.indexOf((r.mentions.get(iri) ?? '').toLowerCase()));
+      const form = printSForm(ordered, r.mentions);
       const key = `${r.question}\t${form}`;
       if (seen.has(key)) continue;
       seen.add(key);

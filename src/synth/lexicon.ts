@@ -145,13 +145,13 @@ function withSynonyms(noun: string, ctx: Set<string>, opts: Required<LexiconOpti
 }
 
 /** The person noun derived from a verb ("direct" → "director", "write" → "writer") in the sense that fits the schema. */
-function agentNoun(lemma: string, ctx: Set<string>): string | undefined {
+function agentNoun(lemma: string, ctx: Set<string>, common = false): string | undefined {
   const wn = wordNet();
   const sense = bestSense(lemma, 'v', ctx);
   const senses = sense ? [sense, ...wn.senses(lemma, 'v').filter((s) => s !== sense)] : wn.senses(lemma, 'v');
   const cands = wn
     .derived(lemma, 'v', senses)
-    .filter((d) => d.pos === 'n' && d.synset.lexFile === 'noun.person' && !d.word.includes(' '))
+    .filter((d) => d.pos === 'n' && d.synset.lexFile === 'noun.person' && !d.word.includes(' ') && (!common || wn.tagCount(d.word, d.synset) >= 3))
     .map((d) => d.word.toLowerCase());
   const prefix = lemma.slice(0, Math.min(4, lemma.length - 1));
   return cands.find((w) => w.startsWith(prefix) && /(er|or|ist|ant|ent)$/.test(w)) ?? cands.find((w) => w.startsWith(prefix));
@@ -172,7 +172,42 @@ function valueWords(p: SchemaProperty, noun: string): Pick<PropertyLexicon, 'mor
   return {};
 }
 
+const SWAP: Record<string, string> = { S: 'O', O: 'S', s: 'o', o: 's', wh: 'swh', swh: 'wh', a: 'b', b: 'a' };
+
+/**
+ * A property labelled as the inverse of another ("plays in club inverse", "inverse of located in"): the
+ * phrasing of the base label with the subject and object roles exchanged.
+ */
+function inverseBase(label: string): string | undefined {
+  const w = relationWords(label);
+  const m = /^(.*\S) inverse$/.exec(w) ?? /^inverse (?:of )?(\S.*)$/.exec(w);
+  return m ? m[1] : undefined;
+}
+
 function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
+  const base = inverseBase(p.label || p.name);
+  if (!base) return directLexicon(schema, p, ctx, opts);
+  const d = directLexicon(schema, { ...p, label: base, domain: p.range, range: p.domain, valueKind: undefined }, ctx, opts);
+  const sw = (ts: string[]) => ts.map((t) => t.replace(/\{(S|O|s|o|wh|swh|a|b)\}/g, (_m, k: string) => `{${SWAP[k]}}`));
+  return {
+    ...d,
+    label: p.label || p.name,
+    subject: d.object,
+    object: d.subject,
+    wh: d.swh,
+    swh: d.wh,
+    ...(p.functional ? { functional: true } : { functional: undefined }),
+    ...(p.valueKind ? { valueKind: p.valueKind } : {}),
+    ...(d.verb ? { verb: { ...d.verb, agent: d.verb.agent === 'subject' ? 'object' : 'subject' } } : {}),
+    subjects: sw(d.objects),
+    objects: sw(d.subjects),
+    subjectQ: sw(d.objectQ),
+    objectQ: sw(d.subjectQ),
+    ask: sw(d.ask),
+  };
+}
+
+function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
   const classLabel = (iris: string[]): string[] =>
     iris.map((iri) => schema.classes.find((c) => c.iri === iri)).filter((c): c is NonNullable<typeof c> => !!c).map((c) => c.label.toLowerCase());
   let words = relationWords(p.label || p.name).split(' ').filter((w) => w !== '');
@@ -182,7 +217,6 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
     if (/^ha/.test(words[0])) possessive = true;
     words = words.slice(1);
   }
-  if (words.length > 1 && words[words.length - 1] === 'inverse') words = words.slice(0, -1);
   const subjNouns = classLabel(p.domain);
   let shape: PropertyLexicon['shape'] = 'noun';
   let verb: PropertyLexicon['verb'];
@@ -220,6 +254,9 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
     // "borders", "contains"
     shape = 'verb';
     verb = { ...conjugate(verbBase(first) as string), agent: 'subject' };
+  } else if (words.length === 1 && isParticiple(first) && wordNet().has(verbBase(first) as string, 'n')) {
+    // "is aged" → the value is an "age"
+    objNoun = verbBase(first) as string;
   } else {
     objNoun = words.join(' ');
   }
@@ -239,6 +276,11 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
   }
   if (objNouns.length === 0) objNouns.push(words.join(' '));
   const object = nounEntry(objNouns);
+  if (!subjNouns.length && verb && verb.agent === 'subject') {
+    // "plays in club": its subjects are players (the verb's agent noun, when it is a common word)
+    const agent = agentNoun(verb.lemma, ctx, true);
+    if (agent) subjNouns.push(agent);
+  }
   const subject = nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)));
   let wh: Wh = p.valueKind === 'year' || p.valueKind === 'date' ? 'when' : whOfNoun(object.singular[0], ctx);
   if (p.objectKind === 'literal' && p.valueKind === 'number') wh = 'what';

@@ -93,7 +93,7 @@ function endWh(ctx: Ctx, r: SRel): string {
 }
 
 /** A modifier for "members m with (m r x)": from the property's noun-phrase templates. */
-function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false): Mod | undefined {
+function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false, plain = false): Mod | undefined {
   const p = lexOf(ctx, r);
   const templates = r.inv ? p.objects : p.subjects;
   const slot = r.inv ? '{O}' : '{S}';
@@ -114,6 +114,8 @@ function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false
     } else continue;
     if (nested && (kind !== 'post' || !rest.endsWith('{x}'))) continue;
     if (onlyPost && kind !== 'post') continue;
+    // plain: a modifier that can be negated or used as a predicate ("not directed by X"), not "that X directed" / "X was in"
+    if (plain && (/^that /.test(rest) || rest.startsWith('{x}'))) continue;
     const text = fill(rest, { x, wh: p.wh, swh: p.swh, o: o?.sg, O: o?.pl, s: sN?.sg, S: sN?.pl });
     if (text !== undefined) return { kind, text };
   }
@@ -206,7 +208,7 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
       }
       // "actors of both Heat and Ronin", "movies starring Tom Hanks and Meg Ryan": one relation, two entities
       const joins = parts.filter((g): g is Extract<SForm, { op: 'join' }> => g.op === 'join' && g.arg.op === 'ent');
-      if (joins.length === 2 && parts.length === joins.length + (cls ? 1 : 0) && joins[0].rel.prop === joins[1].rel.prop && joins[0].rel.inv === joins[1].rel.inv && ctx.rng.chance(0.8)) {
+      if (joins.length === 2 && parts.length === joins.length + (cls ? 1 : 0) && joins[0].rel.prop === joins[1].rel.prop && joins[0].rel.inv === joins[1].rel.inv && (joins[0].rel.inv || ctx.rng.chance(0.8))) {
         const [x0, x1] = joins.map((j) => entText(ctx, j.arg) as string);
         const x = ctx.rng.pick([`${x0} and ${x1}`, `both ${x0} and ${x1}`, `${x0} and also ${x1}`]);
         const mod = joinMod(ctx, joins[0].rel, x, false, true);
@@ -243,9 +245,9 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
   }
 }
 
-function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean): NP | undefined {
+function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, plain = false): NP | undefined {
   const inner = f.arg;
-  if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv !== f.rel.inv) {
+  if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv && !f.rel.inv) {
     // (JOIN p (JOIN (R p) X)): "movies with the same director as X", "restaurants with the same food type as X"
     const p = lexOf(ctx, f.rel);
     const n = nounOf(ctx.rng, f.rel.inv ? p.subject : p.object) ?? nounOf(ctx.rng, ctx.lex.thing);
@@ -256,7 +258,7 @@ function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean):
   }
   const x = entText(ctx, f.arg) ?? innerText(ctx, f.arg);
   if (x === undefined) return undefined;
-  const mod = joinMod(ctx, f.rel, x, f.arg.op !== 'ent', onlyPost);
+  const mod = joinMod(ctx, f.rel, x, f.arg.op !== 'ent', onlyPost, plain);
   if (!mod) return undefined;
   return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
 }
@@ -271,13 +273,13 @@ function innerText(ctx: Ctx, f: SForm): string | undefined {
   return npText(ctx, np, !one, one || ctx.rng.chance(0.3));
 }
 
-function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false): string | undefined {
+function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjective?: string): string | undefined {
   const noun = np.noun ?? nounOf(ctx.rng, ctx.lex.thing);
   if (!noun) return undefined;
   const poss = np.mods.filter((m) => m.kind === 'poss').map((m) => m.text);
   const pre = np.mods.filter((m) => m.kind === 'pre').map((m) => m.text);
   const post = np.mods.filter((m) => m.kind === 'post').map((m) => m.text);
-  const head = [...poss, ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
+  const head = [...poss, ...(adjective ? [adjective] : []), ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
   // comparisons follow without "and": "movies starring X released after 2000"
   const cmpLike = (t: string) => /^(\w+ )?(after|before|since|until|from|in the|between|of the|earlier|later|prior|up to|with (a )?\S+ (above|over|below|under|at|more|less|greater|higher|lower|between|from))/.test(t);
   let tail = post[0] ?? '';
@@ -370,12 +372,13 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
   const n = valueNoun(ctx, f.rel);
   const p = lexOf(ctx, f.rel);
   const dated = p.valueKind === 'year' || p.valueKind === 'date';
+  const adj = dated ? npText(ctx, np, false, false, s) : undefined;
   const frames = dated
-    ? [`the ${s} {sg}`, `${s} {sg}`, `what is the ${s} {sg}`, `which is the ${s} of the {pl}`, `which of the {pl} is the ${s}`, `${s} of the {pl}`]
+    ? ['the {adj}', '{adj}', 'what is the {adj}', `which is the ${s} of the {pl}`, `which of the {pl} is the ${s}`, `${s} of the {pl}`, "what's the {adj}"]
     : [`the {sg} with the ${s}`, `{sg} with the ${s}`, `which {sg} has the ${s}`, `which of the {pl} has the ${s}`, `what {sg} has the ${s}`, `{pl} with the ${s}`];
   if (!dated && /^(highest|lowest|largest|smallest)/.test(s)) frames.push(`${s.split(' ')[0]} ${n} {sg}`, `${s.split(' ')[0]}-${n} {sg}`.replace(/-rating/, ' rated'));
   const frame = rng.pick(frames);
-  return { text: frame.replace('{sg}', sg).replace('{pl}', pl), t: `${f.max ? 'argmax' : 'argmin'}:${frame}` };
+  return { text: frame.replace('{sg}', sg).replace('{pl}', pl).replace('{adj}', adj ?? sg), t: `${f.max ? 'argmax' : 'argmin'}:${frame}` };
 }
 
 function aggQuestion(ctx: Ctx, f: Extract<SForm, { op: 'agg' }>): { text: string; t: string } | undefined {
@@ -406,7 +409,7 @@ function ratioQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ratio' }>): { text: st
     const whole = npOf(ctx, f.b);
     const wholeText = whole && npText(ctx, whole, true);
     const extra = f.a.a === f.b || JSON.stringify(f.a.a) === JSON.stringify(f.b) ? f.a.b : f.a.a;
-    const part = npOf(ctx, extra);
+    const part = (extra.op === 'join' && extra.arg.op === 'ent' ? joinNP(ctx, extra, false, true) : undefined) ?? npOf(ctx, extra);
     const mod = part?.mods[0];
     if (!wholeText || !mod) return undefined;
     const pred = mod.kind === 'post' ? mod.text.replace(/^with /, 'have ') : mod.kind === 'pre' ? mod.text : undefined;
@@ -489,7 +492,7 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
 function diffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'diff' }>): { text: string; t: string } | undefined {
   const np = npOf(ctx, f.a);
   // "not starring X", "not in French": a post-modifier negates best
-  const neg = (f.b.op === 'join' && f.b.arg.op === 'ent' ? joinNP(ctx, f.b, true) : undefined) ?? npOf(ctx, f.b);
+  const neg = (f.b.op === 'join' && f.b.arg.op === 'ent' ? joinNP(ctx, f.b, true, true) : undefined) ?? npOf(ctx, f.b);
   const mod = neg?.mods[0];
   if (!np || !mod) return undefined;
   let negText: string;
@@ -565,7 +568,9 @@ function looksLikeName(label: string): boolean {
 }
 
 /** How an entity is mentioned: the label, or what users type for it. */
-function mention(rng: Rng, label: string, lower: boolean, tags: string[], person: boolean): string {
+function mention(rng: Rng, raw: string, lower: boolean, tags: string[], person: boolean): string {
+  // labels written as identifiers ("ludwig_ii_of_bavaria") are typed with spaces; grounding normalises both alike
+  const label = raw.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
   let m = label;
   const r = rng.next();
   if (person && looksLikeName(label) && r < 0.3) {
@@ -637,7 +642,9 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
   const used = new Set<string>();
   for (const e of entities) {
     let m = mention(rng, e.label, lower, tags, whOfEntity(lex, f, e.iri) === 'who');
-    if (used.has(m.toLowerCase()) || m.trim() === '') m = lower ? e.label.toLowerCase() : e.label;
+    const clash = (x: string) => [...used].some((u) => u.includes(x.toLowerCase()) || x.toLowerCase().includes(u));
+    const full = e.label.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+    if (m.trim() === '' || clash(m)) m = lower ? full.toLowerCase() : full;
     used.add(m.toLowerCase());
     mentions.set(e.iri, m);
   }

@@ -159,9 +159,13 @@ export class Sampler {
     const edges = (await this.store.edges(m.value)).filter((e) => e.other.value !== m.value);
     if (!edges.length) return undefined;
     const last = base.form.op === 'join' ? base.form.rel : undefined;
-    let e = this.rng.pick(edges);
-    // going straight back over the same relation ("movies that share a director with X") is kept, but rarer
-    if (last && e.prop.name === last.prop && e.out === !last.inv && this.rng.chance(0.7)) e = this.rng.pick(edges);
+    const back = (x: Edge) => !!last && x.prop.name === last.prop && x.out === !last.inv;
+    // going straight back over the same relation: "movies with the same director as X" is kept (rarer), but not
+    // "directors of the movies of X" for a one-valued relation (that is X again)
+    const usable = edges.filter((x) => !(back(x) && (x.prop.functional || !last?.inv)));
+    if (!usable.length) return undefined;
+    let e = this.rng.pick(usable);
+    if (back(e) && this.rng.chance(0.6)) e = this.rng.pick(usable);
     return this.set({ op: 'join', rel: rel(e.prop, e.out), arg: base.form }, 1, max);
   }
 
@@ -269,7 +273,10 @@ export class Sampler {
       case 'and': {
         const b = await this.join1(2, true);
         if (!b) return undefined;
-        const cs = await this.constraints(rng.pick(b.items), b.form);
+        // "tags shared by X and Y" reads; "the years of both X and Y" (a one-valued relation) does not
+        if (b.form.op === 'join' && b.form.rel.inv && this.store.prop(b.form.rel.prop).functional) return undefined;
+        const topic = b.form.op === 'join' && b.form.arg.op === 'ent' ? b.form.arg.iri : '';
+        const cs = (await this.constraints(rng.pick(b.items), b.form)).filter((c) => !(c.op === 'join' && c.arg.op === 'ent' && c.arg.iri === topic));
         if (!cs.length) return undefined;
         const form: SForm = rng.chance(0.5) ? { op: 'and', a: b.form, b: rng.pick(cs) } : { op: 'and', a: rng.pick(cs), b: b.form };
         return (await this.set(form))?.form;
@@ -312,7 +319,10 @@ export class Sampler {
           const out = pool.filter((e) => !inSet.has(e.iri));
           member = out.length ? ent(rng.pick(out)) : undefined;
         }
-        return member && { op: 'ask', arg: { op: 'and', a: member, b: b.form } };
+        if (!member) return undefined;
+        // one form per fact: "is Heat a thriller" is (ASK (AND [Heat] (JOIN has_genre [Thriller]))), never the inverted twin
+        if (b.form.rel.inv) return { op: 'ask', arg: { op: 'and', a: b.form.arg, b: { op: 'join', rel: { ...b.form.rel, inv: false }, arg: member } } };
+        return { op: 'ask', arg: { op: 'and', a: member, b: b.form } };
       }
       case 'diff': {
         const b = await this.join1(2, true);
