@@ -390,6 +390,21 @@ function deepMerge<T>(base: T, over: unknown): T {
 /** The generated lexicon with a user's (partial) lexicon over it: user entries win, arrays are replaced. */
 export function mergeLexicon(generated: Lexicon, user: unknown): Lexicon {
   const merged = deepMerge(generated, user);
+  // a class renamed by the user renames the property roles that were named after it (unless those were edited too)
+  const u = (isObject(user) ? user : {}) as { classes?: Record<string, Partial<NounEntry>>; properties?: Record<string, Partial<PropertyLexicon>> };
+  for (const [name, c] of Object.entries(u.classes ?? {})) {
+    const before = generated.classes[name];
+    const after = merged.classes[name];
+    if (!before || !after || !Array.isArray(c?.singular)) continue;
+    for (const [pname, p] of Object.entries(merged.properties)) {
+      const gp = generated.properties[pname];
+      const edited = u.properties?.[pname];
+      for (const role of ['subject', 'object'] as const) {
+        if (edited?.[role] || !gp || gp[role].singular[0] !== before.singular[0]) continue;
+        p[role] = { singular: [...after.singular], plural: [...after.plural] };
+      }
+    }
+  }
   checkLexicon(merged, 'merged lexicon');
   return merged;
 }
