@@ -250,7 +250,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     shape = 'verb';
     verb = { ...conjugate(lemma), agent: isPresent3(first) ? 'subject' : 'object', ...(particle ? { particle } : {}) };
     objNoun = noun || undefined;
-  } else if (!possessive && words.length === 1 && isPresent3(first)) {
+  } else if (!possessive && words.length === 1 && isPresent3(first) && !wordNet().has(singular(first), 'n')) {
     // "borders", "contains"
     shape = 'verb';
     verb = { ...conjugate(verbBase(first) as string), agent: 'subject' };
@@ -353,7 +353,8 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
         lex.ask.push(`was {a} ${f.participle} in {b}`);
       } else {
         lex.objectQ.push('what {o} is {x}', '{x} {o}');
-        lex.ask.push('is {a} {b}');
+        // "is Heat a thriller": only when the values are categories (few, shared by many subjects)
+        if (p.objects * 5 <= p.subjects) lex.ask.push('is {a} {b}', 'is {a} a {b}');
       }
       break;
     }

@@ -611,7 +611,7 @@ function whOfEntity(lex: Lexicon, f: SForm, iri: string): string | undefined {
   return out;
 }
 
-const DROPPABLE = new Set(['the', 'a', 'is', 'are', 'of', 'was', 'did', 'does']);
+const DROPPABLE = new Set(['the', 'a', 'is', 'are', 'was', 'did', 'does']);
 
 /** Renders a question for a sampled form; undefined when no template of the lexicon fits it. */
 export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | undefined {
