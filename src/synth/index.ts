@@ -72,7 +72,7 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
   const seed = opts.seed ?? 1;
   const rng = new Rng(seed);
   const store = new SynthStore(executor, schema, { compile: opts.compile, timeoutMs: opts.timeoutMs });
-  const sampler = new Sampler(store, rng);
+  const sampler = new Sampler(store, rng, lexicon);
   const paraphrases = Math.max(1, opts.paraphrases ?? 2);
   const weights = { ...OPERATOR_WEIGHTS, ...opts.weights };
   let ops = sampler.operators().filter((op) => (weights[op] ?? 0) > 0);

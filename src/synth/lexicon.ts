@@ -56,6 +56,11 @@ export interface PropertyLexicon {
   /** Words for "more" / "less" of this value ("higher"/"lower", "later"/"earlier"). */
   more?: string[];
   less?: string[];
+  /**
+   * A rating-like scale (a small decimal range): "good" / "bad" are comparisons with `threshold`, "best" /
+   * "worst" superlatives ("good french restaurants", "the best restaurant in X"). Editable.
+   */
+  scale?: { threshold: number; good: string[]; bad: string[]; best: string[]; worst: string[] };
   /** Superlatives: "highest", "latest", "most recent" / "lowest", "earliest". */
   most?: string[];
   least?: string[];
@@ -170,6 +175,30 @@ function valueWords(p: SchemaProperty, noun: string): Pick<PropertyLexicon, 'mor
     };
   }
   return {};
+}
+
+/** A decimal value on a small bounded range (1.3–4.5, 0–10) reads as a rating: "good" is above ~40% of it. */
+export function ratingThreshold(p: SchemaProperty): number | undefined {
+  if (p.valueKind !== 'number' || p.min === undefined || p.max === undefined) return undefined;
+  if (p.min < 0 || p.max > 10 || p.max <= p.min) return undefined;
+  const decimal = /(decimal|double|float)$/.test(p.datatype ?? '') || !Number.isInteger(p.min) || !Number.isInteger(p.max);
+  if (!decimal) return undefined;
+  return Math.round((p.min + (p.max - p.min) * 0.4) * 2) / 2;
+}
+
+function scaleWords(p: SchemaProperty, noun: string): PropertyLexicon['scale'] {
+  const threshold = ratingThreshold(p);
+  if (threshold === undefined) return undefined;
+  const head = noun.split(' ').pop() as string;
+  const base = verbBase(head);
+  const part = base && base !== head ? conjugate(base).participle : undefined; // rating → rated
+  return {
+    threshold,
+    good: ['good', 'decent', ...(part ? [`highly ${part}`, `well ${part}`] : [])],
+    bad: ['bad', 'poor', ...(part ? [`poorly ${part}`, `low ${part}`] : [])],
+    best: ['best', 'top', ...(part ? [`highest ${part}`, `top ${part}`, `best ${part}`] : [])],
+    worst: ['worst', ...(part ? [`lowest ${part}`, `worst ${part}`] : [])],
+  };
 }
 
 const SWAP: Record<string, string> = { S: 'O', O: 'S', s: 'o', o: 's', wh: 'swh', swh: 'wh', a: 'b', b: 'a' };
@@ -297,6 +326,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     ...(p.functional ? { functional: true } : {}),
     ...(p.valueKind ? { valueKind: p.valueKind } : {}),
     ...valueWords(p, object.singular[0]),
+    ...(scaleWords(p, object.singular[0]) ? { scale: scaleWords(p, object.singular[0]) } : {}),
     subjects: [],
     subjectQ: [],
     objects: ['{O} of {x}', "{x}'s {O}", '{x} {O}'],

@@ -145,6 +145,9 @@ function cmpMod(ctx: Ctx, f: Extract<SForm, { op: 'cmp' }>): Mod {
     if (participle && rng.chance(0.5)) return { kind: 'post', text: `${participle} ${w} ${v}` };
     return { kind: 'post', text: `${w} ${v}` };
   }
+  if (p.scale && Number(f.value.value) === p.scale.threshold && (f.cmp === 'GT' || f.cmp === 'LT') && rng.chance(0.7)) {
+    return { kind: 'pre', text: rng.pick(f.cmp === 'GT' ? p.scale.good : p.scale.bad) }; // "good french restaurants"
+  }
   const n = valueNoun(ctx, f.rel);
   const words = up ? (f.cmp === 'GE' ? ['at least', 'of at least', 'above', 'over'] : ['above', 'over', 'more than', 'greater than', 'higher than']) : f.cmp === 'LE' ? ['at most', 'up to', 'below'] : ['below', 'under', 'less than', 'lower than'];
   const w = rng.pick(words);
@@ -234,7 +237,7 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
           np.mods.push(...sub.mods);
         }
       }
-      if (np.mods.filter((m) => m.kind === 'pre').length > 1 || np.mods.filter((m) => m.kind === 'poss').length > 1) {
+      if (np.mods.filter((m) => m.kind === 'pre' && /\u27e6/.test(m.text)).length > 1 || np.mods.filter((m) => m.kind === 'poss').length > 1) {
         // "x's y's movies" does not read: make all but one post-modifiers where possible
         return ctx.tags.includes('retry') ? undefined : (ctx.tags.push('retry'), npOf(ctx, f));
       }
@@ -366,6 +369,13 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
   const sg = npText(ctx, np, false);
   const pl = npText(ctx, np, true);
   if (!sg || !pl) return undefined;
+  const scale = lexOf(ctx, f.rel).scale;
+  if (scale && rng.chance(0.5)) {
+    // "the best restaurant in palo alto", "worst rated bakery"
+    const adjNP = npText(ctx, np, false, false, rng.pick(f.max ? scale.best : scale.worst));
+    const frame = rng.pick(['the {adj}', '{adj}', 'what is the {adj}', 'which is the {adj}', "what's the {adj}", 'find the {adj}']);
+    if (adjNP) return { text: frame.replace('{adj}', adjNP), t: `${f.max ? 'argmax' : 'argmin'}:scale:${frame}` };
+  }
   const sup = superlatives(ctx, f.rel, f.max);
   if (!sup.length) return undefined;
   const s = rng.pick(sup);

@@ -8,6 +8,7 @@
 import type { Literal } from '../core';
 import { XSD } from '../core';
 import type { SForm, SRel } from './forms';
+import type { Lexicon } from './lexicon';
 import { Rng } from './random';
 import type { Edge, Item, PoolEntry, SynthStore, Value } from './store';
 import type { SchemaClass, SchemaProperty, SynthOperator } from './types';
@@ -92,6 +93,7 @@ export class Sampler {
   constructor(
     readonly store: SynthStore,
     readonly rng: Rng,
+    readonly lexicon?: Lexicon,
   ) {
     const props = store.schema.properties;
     this.entityProps = props.filter((p) => p.objectKind !== 'literal' && p.count > 0);
@@ -215,6 +217,12 @@ export class Sampler {
     }
     const t = await this.threshold(base, r);
     if (!t) return undefined;
+    const good = this.lexicon?.properties[r.name]?.scale?.threshold;
+    if (good !== undefined && !range && this.rng.chance(0.4)) {
+      // "good" / "bad": the lexicon's threshold of a rating scale
+      const cond: SForm = { op: 'cmp', cmp: this.rng.chance(0.7) ? 'GT' : 'LT', rel: rel(r, false), value: lit(good, r) };
+      return this.set({ op: 'and', a: base.form, b: cond }, 1);
+    }
     const step = roundStep(r, t.value);
     const lo = Math.floor(t.value / step) * step;
     const round = (x: number) => Number(x.toFixed(6));
@@ -262,13 +270,23 @@ export class Sampler {
       }
       case 'class': {
         const c = rng.pick(this.store.schema.classes.filter((x) => x.count > 0));
-        const ps = this.entityProps.filter((p) => p.domain.includes(c.iri) || p.range.includes(c.iri));
-        if (!ps.length) return undefined;
+        const cls: SForm = { op: 'cls', name: c.name, iri: c.iri };
+        // a class constraint the relation already implies (the only domain / range) is left out of the form:
+        // "restaurants in X" is (JOIN inCity X) either way; the class itself is asked for ("all restaurants", "how many cities")
+        const implied = (p: SchemaProperty, subjects: boolean) => {
+          const side = subjects ? p.domain : p.range;
+          return side.length === 1 && side[0] === c.iri;
+        };
+        const ps = this.entityProps.filter((p) => (p.domain.includes(c.iri) && !implied(p, true)) || (p.range.includes(c.iri) && !implied(p, false)));
+        if (!ps.length) {
+          if (c.count > MAX_SET && rng.chance(0.7)) return { op: 'count', arg: cls };
+          return rng.chance(0.5) ? cls : { op: 'count', arg: cls };
+        }
         const p = rng.pick(ps);
-        const answerSubjects = p.domain.includes(c.iri) && (!p.range.includes(c.iri) || rng.chance(0.5));
+        const answerSubjects = p.domain.includes(c.iri) && !implied(p, true) && (!p.range.includes(c.iri) || rng.chance(0.5));
         const e = await this.pickEntity(p, answerSubjects ? 'object' : 'subject');
         if (!e) return undefined;
-        return (await this.set({ op: 'and', a: { op: 'cls', name: c.name, iri: c.iri }, b: { op: 'join', rel: rel(p, !answerSubjects), arg: ent(e) } }))?.form;
+        return (await this.set({ op: 'and', a: cls, b: { op: 'join', rel: rel(p, !answerSubjects), arg: ent(e) } }))?.form;
       }
       case 'and': {
         const b = await this.join1(2, true);
