@@ -20,7 +20,9 @@ import * as fs from 'node:fs';
 import { AskgraphError } from '../core';
 import { relationWords } from '../ground';
 import { stem } from '../fallback/text';
-import { conjugate, isParticiple, isPresent3, plural, singular, VerbForms, verbBase } from './morph';
+import { conjugate, isParticiple, isPreposition, isPresent3, plural, singular, VerbForms, verbBase } from './morph';
+
+const PREPS = { has: (w: string) => w !== undefined && isPreposition(w) };
 import type { Schema, SchemaProperty } from './types';
 import { WnSynset, wordNet } from './wordnet';
 
@@ -31,6 +33,8 @@ export type Wh = 'who' | 'what' | 'where' | 'when';
 export interface NounEntry {
   singular: string[];
   plural: string[];
+  /** A thing one can go to (a building, a place): "where is a …", "where can I find …". */
+  place?: boolean;
 }
 
 export interface ClassLexicon extends NounEntry {
@@ -87,7 +91,6 @@ export interface LexiconOptions {
 }
 
 const COPULA = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'having']);
-const PREPS = new Set(['in', 'at', 'on', 'of', 'for', 'from', 'to', 'with', 'by', 'near', 'into', 'under', 'over', 'about', 'within', 'inside']);
 
 /** Words of the whole schema: the context for choosing WordNet senses (simplified Lesk). */
 function schemaContext(schema: Schema): Set<string> {
@@ -133,9 +136,15 @@ function whOfNoun(noun: string, ctx: Set<string>): Wh {
   return 'what';
 }
 
-function nounEntry(nouns: string[]): NounEntry {
+function nounEntry(nouns: string[], ctx?: Set<string>): NounEntry {
   const sing = [...new Set(nouns.map((n) => singular(n.toLowerCase())))];
-  return { singular: sing, plural: sing.map(plural) };
+  const entry: NounEntry = { singular: sing, plural: sing.map(plural) };
+  if (ctx && sing.length) {
+    const head = sing[0].split(' ').pop() as string;
+    const sense = bestSense(wordNet().baseForms(head, 'n')[0] ?? head, 'n', ctx);
+    if (sense && (sense.lexFile === 'noun.artifact' || sense.lexFile === 'noun.location')) entry.place = true;
+  }
+  return entry;
 }
 
 function withSynonyms(noun: string, ctx: Set<string>, opts: Required<LexiconOptions>): string[] {
@@ -199,6 +208,16 @@ function scaleWords(p: SchemaProperty, noun: string): PropertyLexicon['scale'] {
     best: ['best', 'top', ...(part ? [`highest ${part}`, `top ${part}`, `best ${part}`] : [])],
     worst: ['worst', ...(part ? [`lowest ${part}`, `worst ${part}`] : [])],
   };
+}
+
+/** "parents" is a noun, "borders" / "contains" are verbs: the reading the tagged corpus sees at least twice as often. */
+function nounFirst(word: string): boolean {
+  const wn = wordNet();
+  const n = singular(word);
+  const v = verbBase(word);
+  if (!wn.has(n, 'n')) return false;
+  if (!v) return true;
+  return wn.lemmaTagCount(n, 'n') >= 2 * wn.lemmaTagCount(v, 'v');
 }
 
 const SWAP: Record<string, string> = { S: 'O', O: 'S', s: 'o', o: 's', wh: 'swh', swh: 'wh', a: 'b', b: 'a' };
@@ -279,7 +298,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     shape = 'verb';
     verb = { ...conjugate(lemma), agent: isPresent3(first) ? 'subject' : 'object', ...(particle ? { particle } : {}) };
     objNoun = noun || undefined;
-  } else if (!possessive && words.length === 1 && isPresent3(first) && !wordNet().has(singular(first), 'n')) {
+  } else if (!possessive && words.length === 1 && isPresent3(first) && !nounFirst(first)) {
     // "borders", "contains"
     shape = 'verb';
     verb = { ...conjugate(verbBase(first) as string), agent: 'subject' };
@@ -312,6 +331,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
   }
   const subject = nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)));
   let wh: Wh = p.valueKind === 'year' || p.valueKind === 'date' ? 'when' : whOfNoun(object.singular[0], ctx);
+  if (wh === 'when' && p.valueKind === 'number') wh = 'what'; // an age is not a time
   if (p.objectKind === 'literal' && p.valueKind === 'number') wh = 'what';
   const swh: Wh = subject.singular.length ? whOfNoun(subject.singular[0], ctx) : 'what';
   const lex: PropertyLexicon = {
@@ -399,7 +419,7 @@ export function buildLexicon(schema: Schema, options: LexiconOptions = {}): Lexi
   const classes: Record<string, ClassLexicon> = {};
   for (const c of schema.classes) {
     const label = (c.label || relationWords(c.name)).toLowerCase();
-    const entry = nounEntry(withSynonyms(singular(label), ctx, opts));
+    const entry = nounEntry(withSynonyms(singular(label), ctx, opts), ctx);
     classes[c.name] = { label, ...entry, wh: whOfNoun(entry.singular[0], ctx) };
   }
   const properties: Record<string, PropertyLexicon> = {};

@@ -39,7 +39,7 @@ export function singular(noun: string): string {
   const words = noun.split(' ');
   const head = words.pop() as string;
   // a WordNet noun lemma is already singular ("species", "news"); else compromise ("children" → "child")
-  const s = wordNet().has(head, 'n') && !/[^s]s$/.test(head) ? head : methods.two.transform.noun.toSingular(head, model) || head;
+  const s = wordNet().has(head, 'n') ? head : methods.two.transform.noun.toSingular(head, model) || head;
   return [...words, s].join(' ');
 }
 
@@ -90,4 +90,9 @@ export function isParticiple(word: string): boolean {
 export function isPresent3(word: string): boolean {
   const b = verbBase(word);
   return !!b && b !== word && conjugate(b).present === word.toLowerCase();
+}
+
+/** Is this word a preposition (compromise's lexicon: in, through, across, near, …)? */
+export function isPreposition(word: string): boolean {
+  return nlp(word).has('#Preposition');
 }

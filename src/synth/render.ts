@@ -27,6 +27,7 @@ const PH_RE = /\u27e6(\d+)\u27e7/g;
 interface Noun {
   sg: string;
   pl: string;
+  place?: boolean;
 }
 
 interface Mod {
@@ -46,7 +47,7 @@ type Ctx = { lex: Lexicon; rng: Rng; ents: Map<string, number>; tags: string[] }
 function nounOf(rng: Rng, e: NounEntry | undefined): Noun | undefined {
   if (!e || !e.singular.length) return undefined;
   const i = rng.int(e.singular.length);
-  return { sg: e.singular[i], pl: e.plural[i] ?? e.singular[i] };
+  return { sg: e.singular[i], pl: e.plural[i] ?? e.singular[i], ...(e.place ? { place: true } : {}) };
 }
 
 function lexOf(ctx: Ctx, r: SRel): PropertyLexicon {
@@ -250,6 +251,16 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
 
 function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, plain = false): NP | undefined {
   const inner = f.arg;
+  if (inner.op === 'join' && inner.arg.op === 'ent' && !f.rel.inv && !inner.rel.inv && ctx.rng.chance(0.6)) {
+    // containment chains say the outer place only: restaurants in (cities in) the bay area → "restaurants in the bay area"
+    const po = lexOf(ctx, f.rel);
+    const pi = lexOf(ctx, inner.rel);
+    if (po.shape === 'prep' && pi.shape === 'prep' && po.prep === pi.prep) {
+      const x = entText(ctx, inner.arg) as string;
+      const mod = joinMod(ctx, f.rel, ctx.rng.chance(0.4) ? `the ${x}` : x, false, onlyPost, plain);
+      if (mod) return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
+    }
+  }
   if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv && !f.rel.inv) {
     // (JOIN p (JOIN (R p) X)): "movies with the same director as X", "restaurants with the same food type as X"
     const p = lexOf(ctx, f.rel);
@@ -293,6 +304,8 @@ function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjectiv
 
 const LIST = ['{np}', '{np}', 'list {np}', 'show me {np}', 'give me {np}', 'what are the {np}', 'which are the {np}', 'find {np}', 'name the {np}', 'all {np}', 'list all {np}', 'what {np} are there', 'show {np}', 'i want {np}', 'any {np}'];
 const LIST_WHO = ['who are the {np}', 'who are {np}'];
+const LIST_SG = ['a {sg}', 'give me a {sg}', 'find a {sg}', 'what is a {sg}', 'i need a {sg}', 'suggest a {sg}', 'any {sg}', 'give me some {np}', 'some {np}', 'can you list {np}', 'tell me {np}', "i'm looking for a {sg}", 'what {np} do you know'];
+const LIST_WHERE = ['where is a {sg}', 'where can i find a {sg}', 'where are {np}', 'where can i find {np}', 'where is there a {sg}', 'where are the {np}'];
 const COUNT = ['how many {np}', 'how many {np} are there', 'number of {np}', 'count the {np}', 'what is the number of {np}', 'count {np}', 'total number of {np}', 'how many {np} exist'];
 
 /** A question whose answer is the set f: direct templates for one hop, else a frame around its noun phrase. */
@@ -315,10 +328,14 @@ function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefine
     return { text: frame.replace('{np}', sg), t: `value:${frame}` };
   }
   const text = npText(ctx, np, true);
-  if (!text) return undefined;
-  const frames = np.wh === 'who' ? [...LIST, ...LIST_WHO] : LIST;
+  const sg = npText(ctx, np, false);
+  if (!text || !sg) return undefined;
+  const r = ctx.rng.next();
+  // "a good thai restaurant in X": things to pick among, not the values of something ("a city of …")
+  const pickable = !(f.op === 'join' && f.rel.inv);
+  const frames = r < 0.2 && pickable ? LIST_SG : r < 0.3 && pickable && np.noun?.place ? LIST_WHERE : np.wh === 'who' ? [...LIST, ...LIST_WHO] : LIST;
   const frame = ctx.rng.pick(frames);
-  return { text: frame.replace('{np}', text), t: `list:${frame}` };
+  return { text: frame.replace('{np}', text).replace('{sg}', sg), t: `list:${frame}` };
 }
 
 function countQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {

@@ -118,6 +118,11 @@ export class WordNet {
 
   private senseCounts?: Map<string, number>;
 
+  /** How often a lemma was seen in the tagged corpus in this part of speech (all senses). */
+  lemmaTagCount(lemma: string, pos: WnPos): number {
+    return this.senses(lemma, pos).reduce((a, syn) => a + this.tagCount(lemma, syn), 0);
+  }
+
   /** How often this sense of the lemma was seen in the tagged corpus (index.sense tag_cnt; 0 if never). */
   tagCount(lemma: string, synset: WnSynset): number {
     if (!this.senseCounts) {
