@@ -1,12 +1,14 @@
 import type * as RDF from '@rdfjs/types';
 import type * as S from 'sparqljs';
 import { AskgraphError, CompiledQuery, Form, Literal, Relation, XSD } from '../core';
+import { answerTypeOf, printRelation, typeErrors } from '../form';
 import {
   CompileOptions,
   DF,
   ResolvedOptions,
   dateTimeStart,
   isDateType,
+  isNumericType,
   literalTerm,
   resolveName,
   resolveOptions,
@@ -25,6 +27,17 @@ import { generateSparql } from './sparql';
  *   (TC x r t)        members of x whose interval [r, r'] contains t, r' the paired "to" relation (see toRelation);
  *                     a missing bound counts as open (the WebQSP / CWQ convention)
  * A relation chain (JOIN r1 r2) in relation position is the path s r1 ?m . ?m r2 o.
+ * Form language v2:
+ *   (ASK x)           ASK { x(?x) }                                     (outermost; kind 'ask')
+ *   (DIFF a b)        a(?v) FILTER NOT EXISTS { b(?v) }
+ *   (OR a b)          { a(?v) } UNION { b(?v) }
+ *   (AVG x) …         one literal: the aggregate of the values of x (outermost; kind 'value'); for
+ *                     x = (JOIN (R r) y) the values of every member of y count (mean rating of restaurants)
+ *   (RATIO a b)       COUNT(a) / COUNT(b) as xsd:decimal; PERCENT × 100 (outermost; kind 'value')
+ *   (MOSTCOMMON x r)  GROUP BY o of (s r o), s ∈ x, COUNT(DISTINCT s) equal to the MAX of those counts (ties kept)
+ *   (ARGMAXCOUNT x r) GROUP BY s ∈ x of (s r o), COUNT(DISTINCT o) equal to the MAX (members with ≥ 1 value)
+ * Values: where a form compares, orders or aggregates values, an object that is an IRI counts by its label
+ * (numeric or date labels: MetaQA's years are entities labelled "1994"), a literal by itself — see valueOf.
  */
 const VAR_ANSWER = 'x';
 const VAR_COUNT = 'count';
@@ -140,14 +153,43 @@ export function tcBounds(value: Literal): { start: string; end: string } {
   return { start: t, end: t };
 }
 
+/** Never bound: the "not a number" branch of numValue. */
+export const NO_NUMBER = DF.variable('noNumber');
+
+const XSD_DECIMAL = DF.namedNode(XSD + 'decimal');
+const XSD_INTEGER = DF.namedNode(XSD + 'integer');
+const INTEGER_LEXICAL = '^[+-]?[0-9]+$';
+const NUMERIC_LEXICAL = '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$';
+
+/**
+ * A value as a number: numeric literals as they are, any other term whose lexical form is a number
+ * (a label "1994", an xsd:gYear) cast to xsd:integer or xsd:decimal after a REGEX check (Virtuoso aborts the
+ * query on a failed cast); anything else is an error (unbound), so comparisons with it are false.
+ */
+export function numValue(v: RDF.Variable): S.Expression {
+  const str = op('str', v);
+  const asInteger = cast(XSD_INTEGER, op('if', op('regex', str, DF.literal(INTEGER_LEXICAL)), str, NO_NUMBER));
+  const asDecimal = cast(XSD_DECIMAL, op('if', op('regex', str, DF.literal(NUMERIC_LEXICAL)), str, NO_NUMBER));
+  return op('if', op('isnumeric', v), v, op('coalesce', asInteger, asDecimal));
+}
+
+/** The ordering key of a value: its number, else its date as xsd:dateTime, else the term itself. */
+export function sortKey(v: RDF.Variable): S.Expression {
+  return op('coalesce', numValue(v), dateValue(v), v);
+}
+
+const AGGREGATION: Record<'AVG' | 'SUM' | 'MAX' | 'MIN', string> = { AVG: 'avg', SUM: 'sum', MAX: 'max', MIN: 'min' };
+
 class Compiler {
   private counters = new Map<string, number>();
-  readonly topicIris: string[] = [];
-  readonly topicVars: RDF.Variable[] = [];
+  topicIris: string[] = [];
+  topicVars: RDF.Variable[] = [];
   /** Intermediate nodes of JOIN paths (outside subqueries), for excluding the topic at every hop. */
-  readonly hopVars: RDF.Variable[] = [];
-  /** Inside an ARGMAX/ARGMIN subquery: its variables are local, so no topic exclusion from there. */
+  hopVars: RDF.Variable[] = [];
+  /** Inside a subquery (ARGMAX, group counts): its variables are local, so no topic exclusion from there. */
   private inSubquery = 0;
+  /** Inside an OR branch or a DIFF's NOT EXISTS: its variables are not bound in the whole group. */
+  private inScope = 0;
 
   constructor(private readonly o: ResolvedOptions) {}
 
@@ -157,8 +199,12 @@ class Compiler {
     return DF.variable(prefix + n);
   }
 
+  private get local(): boolean {
+    return this.inSubquery > 0 || this.inScope > 0;
+  }
+
   private predicate(ref: Extract<Relation, { kind: 'rel' }>['ref']): RDF.NamedNode {
-    return resolveName(ref, this.o.vocabularyNamespace, 'relation');
+    return resolveName(ref, this.o.vocabularyNamespace, 'relation', this.o.names);
   }
 
   /** Triples linking s to o through the relation (reverse swaps, chains go through fresh ?y variables). */
@@ -175,17 +221,17 @@ class Compiler {
     }
   }
 
+  /** The label predicate(s) as a term, with the VALUES pattern a variable needs (several predicates). */
+  private labelPredicate(): { p: RDF.NamedNode | RDF.Variable; patterns: Pattern[] } {
+    const preds = this.o.labelPredicates;
+    if (preds.length === 1) return { p: DF.namedNode(preds[0]!), patterns: [] };
+    const p = this.fresh('p');
+    return { p, patterns: [{ type: 'values', values: preds.map((iri) => ({ [`?${p.value}`]: DF.namedNode(iri) })) }] };
+  }
+
   /** `?v` is an entity with this label on one of the label predicates (plain or language-tagged). */
   private labelMatch(label: string, v: RDF.Variable): Pattern[] {
-    const out: Pattern[] = [];
-    const preds = this.o.labelPredicates;
-    let p: RDF.NamedNode | RDF.Variable;
-    if (preds.length === 1) p = DF.namedNode(preds[0]!);
-    else {
-      p = this.fresh('p');
-      const pv = p;
-      out.push({ type: 'values', values: preds.map((iri) => ({ [`?${pv.value}`]: DF.namedNode(iri) })) });
-    }
+    const { p, patterns: out } = this.labelPredicate();
     let l: RDF.Literal | RDF.Variable;
     if (this.o.labelLanguages.length === 0) l = DF.literal(label);
     else {
@@ -198,6 +244,20 @@ class Compiler {
     return out;
   }
 
+  /**
+   * The value of an object ?o: its label when it is an entity with a label, else the term itself —
+   * `OPTIONAL { ?o label ?ol } BIND(COALESCE(?ol, ?o) AS ?ov)`. MetaQA's years are entities labelled
+   * "1994"; GrailQA's are literals; both compare, order and aggregate the same way this way.
+   */
+  valueOf(o: RDF.Variable): { v: RDF.Variable; patterns: Pattern[] } {
+    const ol = this.fresh('ol');
+    const ov = this.fresh('ov');
+    const { p, patterns } = this.labelPredicate();
+    const optional: S.OptionalPattern = { type: 'optional', patterns: [bgp(triple(o, p, ol)), ...patterns] };
+    const bind: S.BindPattern = { type: 'bind', variable: ov, expression: op('coalesce', ol, o) };
+    return { v: ov, patterns: [optional, bind] };
+  }
+
   /** A JOIN argument as a term: IRIs and literals directly, anything else through a fresh variable. */
   argTerm(form: Form): { term: Term; patterns: Pattern[] } {
     if (form.kind === 'literal') return { term: literalTerm(form), patterns: [] };
@@ -208,11 +268,11 @@ class Compiler {
     }
     if (form.kind === 'entity') {
       const v = this.fresh('e');
-      if (this.inSubquery === 0) this.topicVars.push(v);
+      if (!this.local) this.topicVars.push(v);
       return { term: v, patterns: this.labelMatch(form.ref.kind === 'label' ? form.ref.label : '', v) };
     }
     const v = this.fresh('y');
-    if (this.inSubquery === 0 && form.kind !== 'class') this.hopVars.push(v);
+    if (!this.local && form.kind !== 'class') this.hopVars.push(v);
     return { term: v, patterns: this.constrain(form, v) };
   }
 
@@ -225,40 +285,104 @@ class Compiler {
       case 'literal':
         return [{ type: 'values', values: [{ [`?${v.value}`]: literalTerm(form) }] }];
       case 'class':
-        return [bgp(triple(v, DF.namedNode(this.o.typePredicate), resolveName(form.ref, this.o.classNamespace, 'class')))];
+        return [bgp(triple(v, DF.namedNode(this.o.typePredicate), resolveName(form.ref, this.o.classNamespace, 'class', this.o.names)))];
       case 'join': {
         const { term, patterns } = this.argTerm(form.arg);
         return [bgp(...this.path(form.relation, v, term)), ...patterns];
       }
       case 'and':
-        return [...this.constrain(form.args[0], v), ...this.constrain(form.args[1], v)];
-      case 'count':
-        throw new AskgraphError('UNSUPPORTED', 'COUNT is only supported as the outermost operator');
+        return this.conjunction(form, v);
+      case 'or': {
+        this.inScope++;
+        const a = mergeBgps(this.constrain(form.args[0], v));
+        const b = mergeBgps(this.constrain(form.args[1], v));
+        this.inScope--;
+        return [{ type: 'union', patterns: [{ type: 'group', patterns: a }, { type: 'group', patterns: b }] }];
+      }
+      case 'diff': {
+        const a = this.constrain(form.args[0], v);
+        this.inScope++;
+        const b = mergeBgps(this.constrain(form.args[1], v));
+        this.inScope--;
+        const group: S.GroupPattern = { type: 'group', patterns: b };
+        // sparqljs types EXISTS arguments as expressions; at runtime they are graph patterns.
+        return [...a, filter(op('notexists', group as unknown as S.Expression))];
+      }
       case 'arg':
         return this.argBest(form, v);
+      case 'common':
+        return this.groupBest(form.op === 'MOSTCOMMON' ? 'max' : 'min', form.arg, form.relation, v, 'value');
+      case 'argcount':
+        return this.groupBest(form.op === 'ARGMAXCOUNT' ? 'max' : 'min', form.arg, form.relation, v, 'member');
       case 'compare': {
         const o = this.fresh('v');
-        return [bgp(...this.path(form.relation, v, o)), filter(this.comparison(form.op, o, form.value))];
+        const value = this.valueOf(o);
+        return [bgp(...this.path(form.relation, v, o)), ...value.patterns, filter(this.comparison(form.op, value.v, form.value))];
       }
       case 'tc':
         return [...this.constrain(form.arg, v), ...this.timeConstraint(form.relation, form.value, v)];
+      case 'count':
+      case 'ask':
+      case 'aggregate':
+      case 'ratio':
+        throw new AskgraphError('UNSUPPORTED', `${'op' in form ? form.op : form.kind.toUpperCase()} is only supported as the outermost operator (its answer is a ${answerTypeOf(form)}, not a set)`);
     }
   }
 
+  /**
+   * AND: the operands' patterns on v. Comparisons on the same relation share one value — a range
+   * (AND (GE r 1960) (LE r 1969)) holds for an s with ONE r-value in it, not one value ≥ 1960 and another
+   * ≤ 1969 (the same for single-valued relations; MetaQA merges films that share a title, with two years).
+   */
+  private conjunction(form: Extract<Form, { kind: 'and' }>, v: RDF.Variable): Pattern[] {
+    const operands: Form[] = [];
+    const flat = (f: Form): void => (f.kind === 'and' ? (flat(f.args[0]), flat(f.args[1])) : void operands.push(f));
+    flat(form);
+    const ranges = new Map<string, Extract<Form, { kind: 'compare' }>[]>();
+    for (const f of operands) {
+      if (f.kind !== 'compare') continue;
+      const key = printRelation(f.relation);
+      ranges.set(key, [...(ranges.get(key) ?? []), f]);
+    }
+    const out: Pattern[] = [];
+    const done = new Set<string>();
+    for (const f of operands) {
+      if (f.kind !== 'compare' || ranges.get(printRelation(f.relation))!.length === 1) {
+        out.push(...this.constrain(f, v));
+        continue;
+      }
+      const key = printRelation(f.relation);
+      if (done.has(key)) continue;
+      done.add(key);
+      const o = this.fresh('v');
+      const value = this.valueOf(o);
+      out.push(bgp(...this.path(f.relation, v, o)), ...value.patterns, ...ranges.get(key)!.map((c) => filter(this.comparison(c.op, value.v, c.value))));
+    }
+    return out;
+  }
+
+  /** A value (see valueOf) against a constant: dates as xsd:dateTime, numbers as numbers, else the terms. */
   private comparison(cmp: 'GT' | 'GE' | 'LT' | 'LE' | '<=' | '>=', v: RDF.Variable, value: Literal): S.Expression {
     const sym = { GT: '>', GE: '>=', LT: '<', LE: '<=', '<=': '<=', '>=': '>=' }[cmp];
     if (isDateType(value.datatype)) return op(sym, dateValue(v), DF.literal(dateTimeStart(value), XSD_DATETIME));
+    if (isNumericType(value.datatype)) return op(sym, numValue(v), literalTerm(value));
     return op(sym, v, literalTerm(value));
   }
 
-  /** GrailQA ARGMAX/ARGMIN: every member whose value equals the MAX/MIN over the set (ties kept). */
+  /**
+   * GrailQA ARGMAX/ARGMIN: every member whose value equals the MAX/MIN over the set (ties kept). Values
+   * are ordered by sortKey (numbers, then dates, then the terms), so labelled year entities order as years.
+   */
   private argBest(form: Extract<Form, { kind: 'arg' }>, v: RDF.Variable): Pattern[] {
     const best = this.fresh('best');
-    const outer = [...this.constrain(form.arg, v), bgp(...this.path(form.relation, v, best))];
+    const o = this.fresh('o');
+    const outerValue = this.valueOf(o);
+    const outer = [...this.constrain(form.arg, v), bgp(...this.path(form.relation, v, o)), ...outerValue.patterns];
     this.inSubquery++;
     const z = this.fresh('z');
     const w = this.fresh('w');
-    const inner = mergeBgps([...this.constrain(form.arg, z), bgp(...this.path(form.relation, z, w))]);
+    const innerValue = this.valueOf(w);
+    const inner = mergeBgps([...this.constrain(form.arg, z), bgp(...this.path(form.relation, z, w)), ...innerValue.patterns]);
     this.inSubquery--;
     const sub: S.SelectQuery = {
       type: 'query',
@@ -266,13 +390,60 @@ class Compiler {
       prefixes: {},
       variables: [
         {
-          expression: { type: 'aggregate', aggregation: form.op === 'ARGMAX' ? 'max' : 'min', distinct: false, expression: w },
+          expression: { type: 'aggregate', aggregation: form.op === 'ARGMAX' ? 'max' : 'min', distinct: false, expression: sortKey(innerValue.v) },
           variable: best,
         },
       ],
       where: inner,
     };
-    return [...outer, { type: 'group', patterns: [sub] }];
+    return [...outer, { type: 'group', patterns: [sub] }, filter(op('=', sortKey(outerValue.v), best))];
+  }
+
+  /**
+   * Group-count superlatives, ties kept. side 'value' (MOSTCOMMON): the objects o of (s r o), s ∈ x, whose
+   * number of such s is the max/min; side 'member' (ARGMAXCOUNT): the s ∈ x whose number of r-values is the
+   * max/min (only members with at least one value are counted). Two subqueries: the counts per group, and
+   * the max/min of the same counts, joined on equality.
+   */
+  private groupBest(agg: 'max' | 'min', set: Form, rel: Relation, v: RDF.Variable, side: 'value' | 'member'): Pattern[] {
+    this.inSubquery++;
+    const counts = (key: RDF.Variable): { where: Pattern[]; counted: RDF.Variable } => {
+      const other = this.fresh('c');
+      const member = side === 'member' ? key : other;
+      const value = side === 'member' ? other : key;
+      return { where: mergeBgps([...this.constrain(set, member), bgp(...this.path(rel, member, value))]), counted: other };
+    };
+    const n = this.fresh('n');
+    const first = counts(v);
+    const perGroup: S.SelectQuery = {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables: [v, { expression: { type: 'aggregate', aggregation: 'count', distinct: true, expression: first.counted }, variable: n }],
+      where: first.where,
+      group: [{ expression: v }],
+    };
+    const k = this.fresh('k');
+    const n2 = this.fresh('n');
+    const second = counts(k);
+    const perGroup2: S.SelectQuery = {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables: [k, { expression: { type: 'aggregate', aggregation: 'count', distinct: true, expression: second.counted }, variable: n2 }],
+      where: second.where,
+      group: [{ expression: k }],
+    };
+    const m = this.fresh('m');
+    const best: S.SelectQuery = {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables: [{ expression: { type: 'aggregate', aggregation: agg, distinct: false, expression: n2 }, variable: m }],
+      where: [{ type: 'group', patterns: [perGroup2] }],
+    };
+    this.inSubquery--;
+    return [{ type: 'group', patterns: [perGroup] }, { type: 'group', patterns: [best] }, filter(op('=', n, m))];
   }
 
   /** TC: the from bound is missing or ≤ the end of t, and the to bound is missing or ≥ the start of t. */
@@ -292,23 +463,135 @@ class Compiler {
     };
     return [bound(from, '<=', end), bound(to, '>=', start)];
   }
+
+  /**
+   * The patterns of a set form on x with the topic exclusion filters of its own entities (each top-level
+   * set of a query — the body, or each operand of RATIO — excludes its own topics).
+   */
+  setWhere(form: Form, x: RDF.Variable): { where: Pattern[]; topics: string[] } {
+    const saved = [this.topicIris, this.topicVars, this.hopVars] as const;
+    this.topicIris = [];
+    this.topicVars = [];
+    this.hopVars = [];
+    const where = this.constrain(form, x);
+    if (this.o.excludeTopic) {
+      const nodes = this.o.excludeTopic === 'every-hop' ? [x, ...this.hopVars] : [x];
+      for (const n of nodes) {
+        for (const iri of this.topicIris) where.push(filter(op('!=', n, DF.namedNode(iri))));
+        for (const tv of this.topicVars) where.push(filter(op('!=', n, tv)));
+      }
+    }
+    const topics = this.o.excludeTopic ? [...this.topicIris] : [];
+    [this.topicIris, this.topicVars, this.hopVars] = saved as unknown as [string[], RDF.Variable[], RDF.Variable[]];
+    return { where: mergeBgps(where), topics };
+  }
+
+  /**
+   * An aggregate over the values of a set. For (JOIN (R r) y) the pairs (member of y, value) are kept, so
+   * equal values of different members all count (the mean rating of restaurants, not of distinct ratings).
+   * Each value is read by valueOf; AVG / SUM take the numbers (other values are left out), MAX / MIN the
+   * ordering key (numbers, dates as xsd:dateTime).
+   */
+  aggregate(form: Extract<Form, { kind: 'aggregate' }>, result: RDF.Variable): S.SelectQuery {
+    const x = DF.variable(VAR_ANSWER);
+    const { where } = this.setWhere(form.arg, x);
+    // The member variable of (JOIN (R r) y): the subject term of the (last) triple that reaches ?x.
+    let member: RDF.Variable | undefined;
+    if (form.arg.kind === 'join' && form.arg.relation.kind === 'reverse') {
+      for (const p of where) {
+        if (p.type !== 'bgp') continue;
+        for (const t of p.triples) if (t.object.equals(x) && t.subject.termType === 'Variable') member = t.subject as RDF.Variable;
+      }
+    }
+    const pairs: S.SelectQuery = {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      distinct: true,
+      variables: member ? [member, x] : [x],
+      where,
+    };
+    const value = this.valueOf(x);
+    const num = this.fresh('num');
+    const isNumber = form.op === 'AVG' || form.op === 'SUM';
+    // One number per (member, value): several labels of one entity must not count twice.
+    const perValue: S.SelectQuery = {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables: [...(member ? [member] : []), x, { expression: { type: 'aggregate', aggregation: 'sample', distinct: false, expression: num }, variable: this.fresh('val') }],
+      where: [
+        { type: 'group', patterns: [pairs] },
+        ...value.patterns,
+        { type: 'bind', variable: num, expression: isNumber ? numValue(value.v) : sortKey(value.v) },
+        filter(isNumber ? op('bound', num) : op('isliteral', num)),
+      ],
+      group: [...(member ? [{ expression: member }] : []), { expression: x }],
+    };
+    const val = (perValue.variables[perValue.variables.length - 1] as S.VariableExpression).variable;
+    return {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables: [{ expression: { type: 'aggregate', aggregation: AGGREGATION[form.op], distinct: false, expression: val }, variable: result }],
+      where: [{ type: 'group', patterns: [perValue] }],
+    };
+  }
+
+  /** RATIO / PERCENT: COUNT(DISTINCT a) / COUNT(DISTINCT b) as xsd:decimal (× 100); b empty gives no answer. */
+  ratio(form: Extract<Form, { kind: 'ratio' }>, result: RDF.Variable): S.SelectQuery {
+    const counted = (arg: Form): { sub: S.SelectQuery; n: RDF.Variable } => {
+      const x = this.fresh('r');
+      const n = this.fresh('n');
+      const { where } = this.setWhere(arg, x);
+      return {
+        n,
+        sub: {
+          type: 'query',
+          queryType: 'SELECT',
+          prefixes: {},
+          variables: [{ expression: { type: 'aggregate', aggregation: 'count', distinct: true, expression: x }, variable: n }],
+          where,
+        },
+      };
+    };
+    const a = counted(form.args[0]);
+    const b = counted(form.args[1]);
+    let quotient: S.Expression = op('/', cast(XSD_DECIMAL, a.n), b.n);
+    if (form.op === 'PERCENT') quotient = op('*', DF.literal('100', DF.namedNode(XSD + 'integer')), quotient);
+    return {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables: [{ expression: quotient, variable: result }],
+      where: [{ type: 'group', patterns: [a.sub] }, { type: 'group', patterns: [b.sub] }],
+    };
+  }
 }
+
+const VAR_VALUE = 'value';
 
 /** Compile a logical form to SPARQL (through the sparqljs AST; no user text is ever concatenated). */
 export function compileForm(form: Form, opts: CompileOptions = {}): CompiledQuery {
   const o = resolveOptions(opts);
+  const errors = typeErrors(form);
+  if (errors.length > 0) throw new AskgraphError('UNSUPPORTED', `the form is not well typed: ${errors[0]}`, { details: { errors } });
   const c = new Compiler(o);
+  const answerType = answerTypeOf(form);
+  const x = DF.variable(VAR_ANSWER);
+  if (form.kind === 'aggregate' || form.kind === 'ratio') {
+    const result = DF.variable(VAR_VALUE);
+    const query = form.kind === 'aggregate' ? c.aggregate(form, result) : c.ratio(form, result);
+    return { sparql: generateSparql(query), answerVar: VAR_VALUE, kind: 'value', answerType, topicEntities: [] };
+  }
+  if (form.kind === 'ask') {
+    const { where } = c.setWhere(form.arg, x);
+    const query: S.AskQuery = { type: 'query', queryType: 'ASK', prefixes: {}, where };
+    return { sparql: generateSparql(query), answerVar: VAR_ANSWER, kind: 'ask', answerType, topicEntities: [] };
+  }
   const isCount = form.kind === 'count';
   const body = isCount ? form.arg : form;
-  const x = DF.variable(VAR_ANSWER);
-  const where: Pattern[] = c.constrain(body, x);
-  if (o.excludeTopic) {
-    const nodes = o.excludeTopic === 'every-hop' ? [x, ...c.hopVars] : [x];
-    for (const n of nodes) {
-      for (const iri of c.topicIris) where.push(filter(op('!=', n, DF.namedNode(iri))));
-      for (const tv of c.topicVars) where.push(filter(op('!=', n, tv)));
-    }
-  }
+  const { where, topics } = c.setWhere(body, x);
   const query: S.SelectQuery = {
     type: 'query',
     queryType: 'SELECT',
@@ -317,13 +600,14 @@ export function compileForm(form: Form, opts: CompileOptions = {}): CompiledQuer
       ? [{ expression: { type: 'aggregate', aggregation: 'count', distinct: true, expression: x }, variable: DF.variable(VAR_COUNT) }]
       : [x],
     ...(isCount ? {} : { distinct: true }),
-    where: mergeBgps(where),
+    where,
     ...(!isCount && o.limit !== undefined ? { limit: o.limit } : {}),
   };
   return {
     sparql: generateSparql(query),
     answerVar: isCount ? VAR_COUNT : VAR_ANSWER,
     kind: isCount ? 'count' : 'select',
-    topicEntities: o.excludeTopic ? [...c.topicIris] : [],
+    answerType,
+    topicEntities: topics,
   };
 }

@@ -1,9 +1,10 @@
-export { compileForm, dateValue, toRelation, tcBounds } from './compile';
+export { compileForm, dateValue, numValue, sortKey, toRelation, tcBounds } from './compile';
 export { sparqlToForm, type ToFormOptions } from './to-form';
 export { parseSparql, assertReadOnly, queryKind, generateSparql, type QueryKind } from './sparql';
 export {
   type CompileOptions,
   resolveOptions,
+  packCompileOptions,
   DEFAULT_VOCABULARY_NAMESPACE,
   DEFAULT_ENTITY_NAMESPACE,
 } from './terms';

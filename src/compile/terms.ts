@@ -1,6 +1,6 @@
 import { DataFactory } from 'rdf-data-factory';
 import type * as RDF from '@rdfjs/types';
-import { AskgraphError, Literal, Ref, RDFS_LABEL, RDF_TYPE, XSD } from '../core';
+import { AskgraphError, Literal, PackConfig, Ref, RDFS_LABEL, RDF_TYPE, XSD } from '../core';
 
 /** RDF/JS terms for the sparqljs AST. Every user string enters the query only as a term value. */
 export const DF = new DataFactory();
@@ -35,6 +35,21 @@ export interface CompileOptions {
   excludeTopic?: boolean | 'every-hop';
   /** LIMIT on SELECT queries (none by default). */
   limit?: number;
+  /**
+   * Bare name → IRI for relations and classes whose IRI is not namespace + name (a pack's `names`);
+   * consulted before vocabularyNamespace / classNamespace.
+   */
+  names?: Record<string, string>;
+}
+
+/** The compile options a knowledge pack sets (pack.json): namespace, label predicates, topic rule, names. */
+export function packCompileOptions(pack: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic' | 'names'>): CompileOptions {
+  return {
+    vocabularyNamespace: pack.vocabularyNamespace,
+    labelPredicates: pack.labelPredicates,
+    ...(pack.excludeTopic !== undefined ? { excludeTopic: pack.excludeTopic } : {}),
+    ...(pack.names ? { names: pack.names } : {}),
+  };
 }
 
 export interface ResolvedOptions {
@@ -46,6 +61,7 @@ export interface ResolvedOptions {
   typePredicate: string;
   excludeTopic: boolean | 'every-hop';
   limit?: number;
+  names: Record<string, string>;
 }
 
 export function resolveOptions(opts: CompileOptions = {}): ResolvedOptions {
@@ -59,9 +75,14 @@ export function resolveOptions(opts: CompileOptions = {}): ResolvedOptions {
     labelLanguages: opts.labelLanguages ?? ['en'],
     typePredicate: opts.typePredicate ?? RDF_TYPE,
     excludeTopic: opts.excludeTopic ?? true,
+    names: opts.names ?? {},
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
   };
   for (const iri of [resolved.vocabularyNamespace, resolved.classNamespace, resolved.entityNamespace, resolved.typePredicate, ...labelPredicates]) {
+    checkIri(iri);
+  }
+  for (const [name, iri] of Object.entries(resolved.names)) {
+    if (typeof iri !== 'string') throw new AskgraphError('BAD_REQUEST', `names: ${JSON.stringify(name)} must map to an IRI string`);
     checkIri(iri);
   }
   for (const lang of resolved.labelLanguages) {
@@ -84,13 +105,18 @@ export function checkIri(iri: string): string {
   return iri;
 }
 
-/** A bare name becomes namespace + encodeURIComponent(name) (the pack's IRI-minting rule). */
-export function resolveName(ref: Ref, namespace: string, what: string): RDF.NamedNode {
+/**
+ * A bare name becomes names[name] when the pack lists it, else namespace + encodeURIComponent(name)
+ * (the pack's IRI-minting rule).
+ */
+export function resolveName(ref: Ref, namespace: string, what: string, names?: Record<string, string>): RDF.NamedNode {
   switch (ref.kind) {
     case 'iri':
       return DF.namedNode(checkIri(ref.iri));
-    case 'name':
-      return DF.namedNode(checkIri(namespace + encodeURIComponent(ref.name)));
+    case 'name': {
+      const listed = names && Object.prototype.hasOwnProperty.call(names, ref.name) ? names[ref.name] : undefined;
+      return DF.namedNode(checkIri(listed ?? namespace + encodeURIComponent(ref.name)));
+    }
     case 'label':
       throw new AskgraphError('UNSUPPORTED', `a ${what} given as a label ([ ${ref.label} ]) must be grounded to an IRI or name before compiling`);
   }

@@ -3,6 +3,7 @@ import { AskgraphError, Form, Literal, Ref, Relation, RDF_TYPE, RDFS_LABEL, XSD 
 import { parseSparql } from './sparql';
 import { RDF_LANG_STRING, isDateType, DEFAULT_ENTITY_NAMESPACE, DEFAULT_VOCABULARY_NAMESPACE } from './terms';
 import { toRelation } from './compile';
+import { printRelation } from '../form';
 
 /**
  * SPARQL → logical form for the subset found in GrailQA / CWQ / QALD data and in our own compiled
@@ -29,6 +30,8 @@ export interface ToFormOptions {
    * node, its s_expression only the answer; this changes the query's meaning, so it is opt-in). Default 'keep'.
    */
   innerClasses?: 'keep' | 'drop';
+  /** Bare name → IRI of relations and classes outside the namespaces (a pack's `names`): those IRIs become the names. */
+  names?: Record<string, string>;
 }
 
 /**
@@ -40,15 +43,7 @@ const CWQ_LANG_FILTER = /FILTER \(!isLiteral\((\?\w+)\) OR lang\(\1\) = '' OR la
 const FREEBASE_TYPE = 'http://rdf.freebase.com/ns/type.object.type';
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/;
-const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le']);
-
-/** Chains built left-nested while walking become right-nested (JOIN r1 (JOIN r2 r3)) like GrailQA's. */
-function rebalance(rel: Relation): Relation {
-  const links: Relation[] = [];
-  const flat = (r: Relation): void => (r.kind === 'chain' ? (flat(r.first), flat(r.then)) : void links.push(r));
-  flat(rel);
-  return links.reduceRight((acc, r) => ({ kind: 'chain', first: r, then: acc }));
-}
+const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT']);
 
 /** A dateTime at midnight (how compileForm writes a date bound, and how CWQ writes dates) read as that xsd:date. */
 function dateOnly(lit: Literal): Literal {
@@ -108,6 +103,17 @@ interface Bound {
 const FLIP: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 const CMP_OP: Record<string, Compare['op']> = { '>': 'GT', '>=': 'GE', '<': 'LT', '<=': 'LE' };
 
+interface GroupCount {
+  key: string; // the grouped variable
+  counted: string; // the variable counted per group
+  where: S.Pattern[];
+}
+
+/** Operations that keep "the value of one variable" (casts, compileForm's dateValue / numValue / sortKey). */
+const VALUE_OPS = new Set(['if', 'coalesce', 'regex', 'str', 'concat', 'substr', 'isnumeric', 'isliteral', 'bound', 'isiri', 'isuri', 'datatype']);
+/** Variables that compileForm leaves unbound on purpose (the "not a date / number" branches). */
+const NEVER_BOUND = new Set(['noDate', 'noNumber']);
+
 class Converter {
   private readonly vocab: string;
   private readonly classNs: string;
@@ -115,10 +121,14 @@ class Converter {
   private readonly typePreds: Set<string>;
   private readonly labelPreds: Set<string>;
   private readonly dropInnerClasses: boolean;
+  private readonly names: Map<string, string>; // IRI → bare name (the pack's names, reversed)
 
   private edges: Edge[] = [];
   private terms = new Map<string, NodeTerm>();
-  private alias = new Map<string, string>(); // VALUES ?v { <c> } → ?v is <c>
+  /** ASK rooted at a constant: the constant's key → the root variable standing for it. */
+  readonly alias = new Map<string, string>();
+  /** VALUES ?v { <c> … }: the constants a variable is one of (one: an entity; several: OR of entities). */
+  readonly entityParts = new Map<string, string[]>();
   private literalSets = new Map<string, S.LiteralTerm[]>(); // VALUES ?l { "a" "a"@en }
   private predicateSets = new Map<string, string[]>(); // VALUES ?p { <p1> <p2> }
   private classes = new Map<string, string[]>();
@@ -131,20 +141,56 @@ class Converter {
   private consumed = new Set<string>(); // variables whose constraints made it into the form
   private consumedValues = new Set<string>(); // compared / aggregated leaves that became GT… / ARGMAX…
   private bestAt = new Map<string, string>(); // aggregated / ordered leaf → the node its ARG wraps
+  // ---- form language v2 ----
+  private optLabels = new Map<string, string>(); // OPTIONAL { ?o label ?ol }: ?ol → ?o
+  private valueAlias = new Map<string, string>(); // BIND(f(?o) AS ?v): ?v → ?o (the value of ?o)
+  private unions: S.Pattern[][][] = []; // UNION branches, resolved once the graph is known
+  private negations: S.Pattern[][] = []; // FILTER NOT EXISTS / MINUS groups
+  private equalities: [S.Expression, S.Expression][] = []; // FILTER(a = b), resolved after the subqueries
+  private extraParts = new Map<string, Form[]>(); // OR forms of a node (from UNION)
+  private diffs = new Map<string, Form[]>(); // forms subtracted from a node (NOT EXISTS / MINUS)
+  readonly groupCounts = new Map<string, GroupCount>(); // ?n of { SELECT ?g (COUNT(?c) AS ?n) … GROUP BY ?g }
+  readonly counts = new Map<string, { v: string; where: S.Pattern[] }>(); // ?n of { SELECT (COUNT(?c) AS ?n) … }
+  groupBest: { n: string; op: 'max' | 'min' } | null = null; // FILTER(?n = ?max) over a group count
+  private varCompares: { a: string; b: string; sym: string }[] = []; // FILTER(?a > ?b)
+  /** Leaves whose path from their node is wanted as a relation (group counts), and that path. */
+  readonly extraLeaves = new Set<string>();
+  readonly leafRel = new Map<string, Relation>();
+  private counter = 0;
 
-  constructor(opts: ToFormOptions) {
+  constructor(private readonly opts: ToFormOptions) {
     this.vocab = opts.vocabularyNamespace ?? DEFAULT_VOCABULARY_NAMESPACE;
     this.classNs = opts.classNamespace ?? this.vocab;
     this.entityNs = opts.entityNamespace ?? DEFAULT_ENTITY_NAMESPACE;
     this.typePreds = new Set(opts.typePredicates ?? [RDF_TYPE, FREEBASE_TYPE]);
     this.labelPreds = new Set(opts.labelPredicates ?? [RDFS_LABEL]);
     this.dropInnerClasses = opts.innerClasses === 'drop';
+    this.names = new Map(Object.entries(opts.names ?? {}).map(([name, iri]) => [iri, name]));
+  }
+
+  private sub(): Converter {
+    return new Converter(this.opts);
   }
 
   convert(text: string): Form {
-    let q = parseSparql(text.replace(CWQ_LANG_FILTER, "FILTER (!isLiteral($1) || lang($1) = '' || langMatches(lang($1), 'en'))"), { implicitPrefixes: true });
+    const q = parseSparql(text.replace(CWQ_LANG_FILTER, "FILTER (!isLiteral($1) || lang($1) = '' || langMatches(lang($1), 'en'))"), { implicitPrefixes: true });
     if (q.type === 'update') unsupported('not a query', 'SPARQL update');
-    if (q.queryType !== 'SELECT') unsupported('not a SELECT query', q.queryType);
+    if (q.queryType === 'ASK') {
+      if (q.values && q.values.length > 0) unsupported('trailing VALUES');
+      return { kind: 'ask', arg: this.askForm(q.where ?? []) };
+    }
+    if (q.queryType !== 'SELECT') unsupported('not a SELECT or ASK query', q.queryType);
+    return this.select(q);
+  }
+
+  private select(q0: S.SelectQuery): Form {
+    let q = q0;
+    const ratio = this.ratioForm(q);
+    if (ratio) return ratio;
+    const aggregate = this.aggregateForm(q);
+    if (aggregate) return aggregate;
+    const grouped = this.groupOrderForm(q);
+    if (grouped) return grouped;
     let isCount = false;
     let answer: string;
     // GrailQA wraps the real query: SELECT (?x0 AS ?value) / (COUNT(?x0) AS ?value) WHERE { SELECT DISTINCT ?x0 … }
@@ -173,28 +219,276 @@ class Converter {
       order = { v: '?' + v.value, op: q.order[0]!.descending ? 'ARGMAX' : 'ARGMIN' };
     } else if (q.limit !== undefined) unsupported('LIMIT without ORDER BY');
     const root = '?' + answer;
+    let form: Form;
+    const best = order ? null : this.groupBestQuery(q.where ?? [], root);
+    if (best) form = this.groupCountForm(best.gc, best.op);
+    else form = this.tree(q.where ?? [], root, order);
+    if (isCount) form = { kind: 'count', arg: form };
+    return form;
+  }
+
+  /**
+   * The patterns as a form of the set of values `root` takes: the tree of triple patterns rooted there,
+   * with its filters, subqueries, unions and negations (throws CONVERSION_UNSUPPORTED otherwise).
+   */
+  tree(where: S.Pattern[], root: string, order?: { v: string; op: 'ARGMAX' | 'ARGMIN' }, valueRoot = false): Form {
     this.root = root;
-    this.patterns(q.where ?? []);
+    this.patterns(where);
     this.resolveTriples();
+    this.resolveEqualities();
+    if (valueRoot) this.root = root = this.unlabelRoot(root);
+    this.resolveDeferred();
+    if (this.varCompares.length > 0) unsupported('comparison of two variables');
+    if (this.groupBest) unsupported('group-count superlative below the answer');
     if (order) {
-      if (this.best.has(order.v)) unsupported('ORDER BY on an aggregated variable');
-      this.best.set(order.v, order.op);
+      const v = this.aliasOf(order.v);
+      if (this.best.has(v)) unsupported('ORDER BY on an aggregated variable');
+      this.best.set(v, order.op);
+      order = { ...order, v };
     }
-    let form = this.nodeForm(root, null);
+    const form = this.nodeForm(root, null);
     const unused = this.edges.filter((e) => !e.used);
     if (unused.length > 0) unsupported('triple patterns not connected to the answer variable', `${unused[0]!.s} ${unused[0]!.p} ${unused[0]!.o}`);
     if (order && this.bestAt.get(order.v) !== root) unsupported('ORDER BY on a value that is not a property path of the answer variable');
     // A MAX/MIN subquery ranges over the whole pattern (GrailQA), which is an ARGMAX of the answer set only;
     // on an inner node the form's ARGMAX would range over that node's set alone — not the same query.
-    for (const [leaf, at] of this.bestAt) if (at !== root) unsupported('MAX/MIN over a value of an inner variable', leaf);
+    for (const [leaf, at] of this.bestAt) if (at !== root && !this.extraLeaves.has(leaf)) unsupported('MAX/MIN over a value of an inner variable', leaf);
     for (const v of [...this.compares.keys(), ...this.best.keys()]) {
       if (!this.consumedValues.has(v)) unsupported('comparison or aggregate on a variable that is not a value of the answer tree', v);
     }
-    for (const v of [...this.bounds.keys(), ...this.classes.keys(), ...this.labels.keys()]) {
+    for (const v of [...this.bounds.keys(), ...this.classes.keys(), ...this.labels.keys(), ...this.entityParts.keys(), ...this.extraParts.keys(), ...this.diffs.keys()]) {
       if (!this.consumed.has(v)) unsupported('constraint on a variable outside the answer tree', v);
     }
-    if (isCount) form = { kind: 'count', arg: form };
     return form;
+  }
+
+  // ---------- query shapes of form language v2 ----------
+
+  /** ASK { … }: the patterns rooted at ?x, a subject constant or another variable (ASK is symmetric in them). */
+  private askForm(where: S.Pattern[]): Form {
+    const compared = this.sub().compareTwo(where);
+    if (compared) return compared;
+    const nodes: { key: string; term: NodeTerm }[] = [];
+    const seen = new Set<string>();
+    const visit = (ps: S.Pattern[]): void => {
+      for (const p of ps) {
+        if (p.type === 'bgp') {
+          for (const t of p.triples) {
+            for (const term of [t.subject, t.object] as NodeTerm[]) {
+              if (term.termType !== 'Variable' && term.termType !== 'NamedNode') continue;
+              const k = key(term);
+              if (!seen.has(k)) (seen.add(k), nodes.push({ key: k, term }));
+            }
+          }
+        } else if (p.type === 'group') visit(p.patterns);
+        else if (p.type === 'values') for (const name of Object.keys(p.values[0] ?? {})) if (!seen.has(name)) (seen.add(name), nodes.push({ key: name, term: { termType: 'Variable', value: name.slice(1) } as S.VariableTerm }));
+      }
+    };
+    visit(where);
+    const rank = (n: { key: string; term: NodeTerm }): number => (n.key === '?x' ? 0 : n.term.termType === 'NamedNode' ? 1 : 2);
+    const candidates = [...nodes].sort((a, b) => rank(a) - rank(b));
+    if (candidates.length === 0) unsupported('ASK without triple patterns');
+    let first: unknown;
+    for (const c of candidates) {
+      const conv = this.sub();
+      let root = c.key;
+      if (c.term.termType === 'NamedNode') {
+        root = '?__ask';
+        conv.alias.set(c.key, root);
+        conv.entityParts.set(root, [c.key]);
+        conv.terms.set(c.key, c.term);
+      }
+      try {
+        return conv.tree(where, root);
+      } catch (e) {
+        first ??= e;
+      }
+    }
+    throw first;
+  }
+
+  /**
+   * ASK { A r ?a . B r ?b FILTER(?a > ?b) } — two constants compared on one value:
+   * A > B is (ASK (DIFF A (ARGMIN (OR A B) r))) (A is not among the smallest), A ≥ B is
+   * (ASK (AND A (ARGMAX (OR A B) r))); < and ≤ mirror them.
+   */
+  private compareTwo(where: S.Pattern[]): Form | null {
+    try {
+      this.patterns(where);
+      this.resolveTriples();
+    } catch {
+      return null;
+    }
+    if (this.varCompares.length !== 1) return null;
+    const { a, b, sym } = this.varCompares[0]!;
+    const pa = this.pathToConstant(a);
+    const pb = this.pathToConstant(b);
+    if (!pa || !pb) return null;
+    if (this.edges.some((e) => !e.used) || this.compares.size || this.best.size || this.classes.size || this.labels.size || this.unions.length || this.negations.length) return null;
+    if (printRelation(pa.rel) !== printRelation(pb.rel)) unsupported('comparison of the values of two different relations');
+    const A = this.constantForm(pa.constant);
+    const B = this.constantForm(pb.constant);
+    const both: Form = { kind: 'or', args: [A, B] };
+    const arg = (op: 'ARGMAX' | 'ARGMIN'): Form => ({ kind: 'arg', op, arg: both, relation: pa.rel });
+    switch (sym) {
+      case '>':
+        return { kind: 'diff', args: [A, arg('ARGMIN')] };
+      case '<':
+        return { kind: 'diff', args: [A, arg('ARGMAX')] };
+      case '>=':
+        return { kind: 'and', args: [A, arg('ARGMAX')] };
+      case '<=':
+        return { kind: 'and', args: [A, arg('ARGMIN')] };
+      default:
+        return null;
+    }
+  }
+
+  /** From a value variable back to the constant it is a value of, through pass-through variables. */
+  private pathToConstant(v: string): { constant: string; rel: Relation } | null {
+    const steps: Relation[] = [];
+    let cur = v;
+    for (let i = 0; i < 32; i++) {
+      const open = this.degree(cur).filter((e) => !e.used);
+      if (open.length !== 1) return null;
+      const e = open[0]!;
+      const other = e.s === cur ? e.o : e.s;
+      steps.unshift(e.s === other ? this.rel(e.p) : { kind: 'reverse', of: this.rel(e.p) });
+      e.used = true;
+      if (!other.startsWith('?')) return { constant: other, rel: this.chainOf(steps) };
+      if (this.degree(other).length !== 2 || this.classes.has(other) || this.labels.has(other)) return null;
+      cur = other;
+    }
+    return null;
+  }
+
+  /** Steps as a right-nested chain, without a final label step (a value is its label: see compileForm). */
+  private chainOf(steps: Relation[]): Relation {
+    const last = steps[steps.length - 1]!;
+    if (steps.length > 1 && last.kind === 'rel' && last.ref.kind === 'iri' && this.labelPreds.has(last.ref.iri)) steps = steps.slice(0, -1);
+    return steps.reduceRight((acc, r) => ({ kind: 'chain', first: r, then: acc }));
+  }
+
+  /** SELECT ((?a / ?b) AS ?r) over two COUNT subqueries → RATIO; a factor 100 → PERCENT. */
+  private ratioForm(q: S.SelectQuery): Form | null {
+    if (q.variables.length !== 1) return null;
+    const v = q.variables[0]!;
+    if (isVar(v) || 'termType' in v) return null;
+    const e = (v as S.VariableExpression).expression;
+    if (!isOp(e, '/', '*', '-', '+', 'abs')) return null;
+    if (e.operator !== '/' && e.operator !== '*') unsupported('arithmetic projection', e.operator);
+    let percent = false;
+    const order: string[] = [];
+    const walk = (x: unknown): void => {
+      if (isOp(x, '/', '*')) return x.args.forEach(walk);
+      if (isTerm(x) && x.termType === 'Literal') {
+        if (Number(x.value) === 100) return void (percent = true);
+        return unsupported('arithmetic projection', x.value);
+      }
+      const w = this.valueVar(x as S.Expression);
+      if (!w) return unsupported('arithmetic projection');
+      order.push('?' + w.value);
+    };
+    walk(e);
+    this.patterns(q.where ?? []);
+    if (order.length !== 2 || !order.every((n) => this.counts.has(n))) unsupported('arithmetic projection (not a ratio of two counts)');
+    const [a, b] = order.map((n) => {
+      const c = this.counts.get(n)!;
+      return this.sub().tree(c.where, c.v);
+    }) as [Form, Form];
+    return { kind: 'ratio', op: percent ? 'PERCENT' : 'RATIO', args: [a, b] };
+  }
+
+  /** SELECT (AVG(?v) AS ?a) … → (AVG x) with x the values ?v takes (also compileForm's own aggregate query). */
+  private aggregateForm(q: S.SelectQuery): Form | null {
+    if (q.variables.length !== 1) return null;
+    const v = q.variables[0]!;
+    if (isVar(v) || 'termType' in v) return null;
+    const agg = (v as S.VariableExpression).expression as S.AggregateExpression;
+    if (typeof agg !== 'object' || agg.type !== 'aggregate') return null;
+    const op = agg.aggregation.toUpperCase();
+    if (op !== 'AVG' && op !== 'SUM' && op !== 'MAX' && op !== 'MIN') return null;
+    if (q.group || q.having || q.order || q.limit !== undefined) unsupported('aggregate with GROUP BY / ORDER BY / LIMIT');
+    const w = this.valueVar(agg.expression as S.Expression);
+    if (!w) unsupported('aggregate of an expression');
+    // compileForm's shape: SELECT (AVG(?val) AS ?value) { SELECT … (SAMPLE(?num) AS ?val) { { SELECT DISTINCT [?member] ?x { P } } value of ?x } GROUP BY … }
+    const inner = this.wrapped(q);
+    if (inner && inner.group) {
+      const sample = inner.variables.find((x) => !isVar(x) && !('termType' in x) && (x as S.VariableExpression).variable.value === w.value) as S.VariableExpression | undefined;
+      const distinct = (inner.where ?? []).map((p) => (p.type === 'group' && p.patterns.length === 1 ? p.patterns[0] : p)).find((p): p is S.SelectQuery => p?.type === 'query');
+      if (sample && distinct && distinct.distinct) {
+        const last = distinct.variables[distinct.variables.length - 1]!;
+        if (!isVar(last)) unsupported('aggregate subquery shape');
+        return { kind: 'aggregate', op, arg: this.tree(distinct.where ?? [], '?' + last.value) };
+      }
+    }
+    return { kind: 'aggregate', op, arg: this.tree(q.where ?? [], '?' + w.value, undefined, true) };
+  }
+
+  /** SELECT ?g [(COUNT(?c) AS ?n)] { P } GROUP BY ?g ORDER BY DESC(COUNT(?c)) LIMIT 1 → MOSTCOMMON / ARGMAXCOUNT. */
+  private groupOrderForm(q: S.SelectQuery): Form | null {
+    if (!q.group) return null;
+    if (q.group.length !== 1 || !isVar(q.group[0]!.expression)) unsupported('GROUP BY / HAVING');
+    const g = '?' + (q.group[0]!.expression as S.VariableTerm).value;
+    if (q.having || !q.order || q.order.length !== 1 || q.limit !== 1) unsupported('GROUP BY / HAVING');
+    let counted: string | null = null;
+    const countOf = (e: unknown): string | null => {
+      const a = e as S.AggregateExpression;
+      return typeof a === 'object' && a !== null && a.type === 'aggregate' && a.aggregation.toLowerCase() === 'count' && isVar(a.expression) ? '?' + a.expression.value : null;
+    };
+    for (const v of q.variables) {
+      if (isVar(v)) {
+        if ('?' + v.value !== g) unsupported('GROUP BY / HAVING');
+        continue;
+      }
+      const c = countOf((v as S.VariableExpression).expression);
+      if (!c) unsupported('GROUP BY / HAVING');
+      if (isVar(q.order[0]!.expression) && q.order[0]!.expression.value === (v as S.VariableExpression).variable.value) counted = c;
+    }
+    counted ??= countOf(q.order[0]!.expression);
+    if (!counted) unsupported('GROUP BY / HAVING');
+    return this.groupCountForm({ key: g, counted, where: q.where ?? [] }, q.order[0]!.descending ? 'max' : 'min');
+  }
+
+  /** The answer is the key of a group count equal to the MAX/MIN of the counts (the query has nothing else). */
+  private groupBestQuery(where: S.Pattern[], root: string): { gc: GroupCount; op: 'max' | 'min' } | null {
+    const shape = where.every((p) => p.type === 'filter' || (p.type === 'group' && p.patterns.length === 1 && p.patterns[0]!.type === 'query'));
+    if (!shape || !where.some((p) => p.type === 'filter')) return null;
+    const probe = this.sub();
+    try {
+      probe.patterns(where);
+      probe.resolveEqualities();
+    } catch {
+      return null;
+    }
+    if (!probe.groupBest) return null;
+    const gc = probe.groupCounts.get(probe.groupBest.n)!;
+    if (gc.key !== root) unsupported('group-count superlative on another variable than the answer');
+    return { gc, op: probe.groupBest.op };
+  }
+
+  /**
+   * A group count as a form: the grouped key is a value of the counted members (MOSTCOMMON x r, x the
+   * members' set, r their path to the key) or the counted variable is a value of the key (ARGMAXCOUNT x r).
+   */
+  groupCountForm(gc: GroupCount, op: 'max' | 'min'): Form {
+    let first: unknown;
+    for (const side of ['common', 'argcount'] as const) {
+      const leaf = side === 'common' ? gc.key : gc.counted;
+      const root = side === 'common' ? gc.counted : gc.key;
+      const conv = this.sub();
+      conv.extraLeaves.add(leaf);
+      try {
+        const arg = conv.tree(gc.where, root);
+        const relation = conv.leafRel.get(leaf);
+        if (!relation) unsupported('group count whose key is not a value of the counted variable');
+        if (side === 'common') return { kind: 'common', op: op === 'max' ? 'MOSTCOMMON' : 'LEASTCOMMON', arg, relation };
+        return { kind: 'argcount', op: op === 'max' ? 'ARGMAXCOUNT' : 'ARGMINCOUNT', arg, relation };
+      } catch (e) {
+        first ??= e;
+      }
+    }
+    throw first;
   }
 
   // ---------- query shape ----------
@@ -242,21 +536,76 @@ class Converter {
         case 'filter':
           this.filter(p.expression);
           break;
+        case 'union':
+          this.unions.push(p.patterns.map((b) => (b.type === 'group' ? b.patterns : [b])));
+          break;
+        case 'minus':
+          this.negations.push(p.patterns);
+          break;
+        case 'optional':
+          this.optional(p);
+          break;
+        case 'bind':
+          this.bind(p);
+          break;
         default:
           unsupported(`${p.type.toUpperCase()} pattern`);
       }
     }
   }
 
-  /** { SELECT (MAX(?w) AS ?best) WHERE { … } } — GrailQA's ARGMAX / ARGMIN (its inner pattern restates the outer one). */
+  /** compileForm's value of an object: OPTIONAL { ?o label ?ol } (with VALUES ?p for several label predicates). */
+  private optional(p: S.OptionalPattern): void {
+    const triples = p.patterns.filter((x): x is S.BgpPattern => x.type === 'bgp').flatMap((x) => x.triples);
+    const others = p.patterns.filter((x) => x.type !== 'bgp');
+    const t = triples[0];
+    const pred = t?.predicate;
+    const labelPred =
+      pred && 'termType' in pred && ((pred.termType === 'NamedNode' && this.labelPreds.has(pred.value)) || (pred.termType === 'Variable' && others.length === 1 && others[0]!.type === 'values'));
+    if (triples.length !== 1 || !labelPred || !isVar(t!.subject) || !isVar(t!.object) || others.some((x) => x.type !== 'values')) unsupported('OPTIONAL');
+    this.optLabels.set(key(t!.object), key(t!.subject));
+  }
+
+  /** BIND(f(?o) AS ?v) where f keeps the value of ?o (COALESCE of its label, casts): ?v stands for ?o. */
+  private bind(p: S.BindPattern): void {
+    const v = this.valueVar(p.expression);
+    if (!v) unsupported('BIND of an expression');
+    this.valueAlias.set('?' + p.variable.value, this.aliasOf('?' + v.value));
+  }
+
+  private aliasOf(name: string): string {
+    let cur = name;
+    for (let i = 0; i < 16; i++) {
+      const next = this.valueAlias.get(cur) ?? this.optLabels.get(cur);
+      if (!next) break;
+      cur = next;
+    }
+    return cur;
+  }
+
+  /**
+   * Subqueries: { SELECT (MAX(e) AS ?best) … } (GrailQA's ARGMAX / ARGMIN; its pattern restates the outer
+   * one), { SELECT ?g (COUNT(?c) AS ?n) … GROUP BY ?g } (a group count) and { SELECT (COUNT(?c) AS ?n) … }.
+   */
   private subquery(q: S.SelectQuery): void {
-    if (q.queryType !== 'SELECT' || q.variables.length !== 1) unsupported('subquery shape');
-    const v = q.variables[0]!;
-    const e = !isVar(v) && !('termType' in v) ? (v as S.VariableExpression) : null;
-    const agg = e && typeof e.expression === 'object' && (e.expression as S.AggregateExpression).type === 'aggregate' ? (e.expression as S.AggregateExpression) : null;
+    if (q.queryType !== 'SELECT') unsupported('subquery shape');
+    const exprs = q.variables.filter((v) => !isVar(v) && !('termType' in v)) as S.VariableExpression[];
+    const plain = q.variables.filter((v) => isVar(v)) as S.VariableTerm[];
+    const agg = exprs.length === 1 && typeof exprs[0]!.expression === 'object' && (exprs[0]!.expression as S.AggregateExpression).type === 'aggregate' ? (exprs[0]!.expression as S.AggregateExpression) : null;
     const kind = agg?.aggregation.toLowerCase();
-    if (!e || !agg || (kind !== 'max' && kind !== 'min')) unsupported('subquery other than a MAX/MIN aggregate');
-    this.best.set('?' + e.variable.value, kind === 'max' ? 'ARGMAX' : 'ARGMIN');
+    const out = exprs[0] ? '?' + exprs[0].variable.value : '';
+    if (agg && kind === 'count' && isVar(agg.expression)) {
+      if (q.group && q.group.length === 1 && plain.length === 1 && isVar(q.group[0]!.expression) && q.group[0]!.expression.value === plain[0]!.value) {
+        this.groupCounts.set(out, { key: '?' + plain[0]!.value, counted: '?' + agg.expression.value, where: q.where ?? [] });
+        return;
+      }
+      if (!q.group && plain.length === 0) {
+        this.counts.set(out, { v: '?' + agg.expression.value, where: q.where ?? [] });
+        return;
+      }
+    }
+    if (!agg || plain.length > 0 || q.group || (kind !== 'max' && kind !== 'min')) unsupported('subquery other than a MAX/MIN aggregate or a count');
+    this.best.set(out, kind === 'max' ? 'ARGMAX' : 'ARGMIN');
   }
 
   private values(p: S.ValuesPattern): void {
@@ -266,17 +615,17 @@ class Converter {
     const cells = p.values.map((row) => row[name as `?${string}`]);
     if (cells.some((c) => c === undefined)) unsupported('VALUES with UNDEF');
     const terms = cells as S.Term[];
-    if (terms.length === 1 && terms[0]!.termType !== 'Variable') {
-      this.alias.set(name, key(terms[0] as NodeTerm));
-      this.terms.set(key(terms[0] as NodeTerm), terms[0] as NodeTerm);
-      return;
-    }
-    if (terms.every((t) => t.termType === 'Literal') && new Set(terms.map((t) => t.value)).size === 1) {
+    if (terms.every((t) => t.termType === 'Literal') && terms.length > 1 && new Set(terms.map((t) => t.value)).size === 1) {
       this.literalSets.set(name, terms as S.LiteralTerm[]);
       return;
     }
-    if (terms.every((t) => t.termType === 'NamedNode' && this.labelPreds.has(t.value))) {
+    if (terms.length > 1 && terms.every((t) => t.termType === 'NamedNode' && this.labelPreds.has(t.value))) {
       this.predicateSets.set(name, terms.map((t) => t.value));
+      return;
+    }
+    if (terms.every((t) => t.termType === 'NamedNode' || t.termType === 'Literal')) {
+      for (const t of terms) this.terms.set(key(t as NodeTerm), t as NodeTerm);
+      this.entityParts.set(name, [...(this.entityParts.get(name) ?? []), ...terms.map((t) => key(t as NodeTerm))]);
       return;
     }
     unsupported('VALUES with several rows (not a label match)');
@@ -300,17 +649,56 @@ class Converter {
       }
       const v = this.valueVar(a);
       if (!v) unsupported('comparison of an expression', e.operator);
-      if (!isTerm(b) || b.termType !== 'Literal') unsupported('comparison of two variables');
+      if (!isTerm(b) || b.termType !== 'Literal') {
+        const w = this.valueVar(b);
+        if (!w) unsupported('comparison of two variables');
+        this.varCompares.push({ a: '?' + v.value, b: '?' + w.value, sym });
+        return;
+      }
       const list = this.compares.get('?' + v.value) ?? [];
       list.push({ op: CMP_OP[sym]!, value: dateOnly(this.literal(b)) });
       this.compares.set('?' + v.value, list);
       return;
     }
-    if (isOp(e, '=')) unsupported('equality filter (language-agnostic or computed value match)');
+    if (isOp(e, '=') && e.args.length === 2) {
+      this.equalities.push(e.args as [S.Expression, S.Expression]);
+      return;
+    }
+    if (isOp(e, 'notexists')) {
+      this.negations.push((e.args as unknown as S.Pattern[]).flatMap((p) => (p.type === 'group' ? p.patterns : [p])));
+      return;
+    }
     if (isOp(e, 'regex', 'contains', 'strstarts', 'strends')) unsupported('string matching filter', e.operator);
-    if (isOp(e, 'notexists', 'exists')) unsupported('EXISTS / NOT EXISTS filter');
+    if (isOp(e, 'exists')) unsupported('EXISTS / NOT EXISTS filter');
     if (isOp(e, '-', '+', '*', '/')) unsupported('arithmetic filter');
     return unsupported('FILTER expression', isOp(e) ? e.operator : 'other');
+  }
+
+  /**
+   * FILTER(value(?v) = ?best) with ?best a MAX/MIN: ?v is that ARGMAX/ARGMIN's value; FILTER(?n = ?m) with
+   * ?n a group count and ?m the MAX/MIN of the counts: a group-count superlative. Anything else is refused.
+   */
+  private resolveEqualities(): void {
+    for (const [a, b] of this.equalities) {
+      const va = this.valueVar(a);
+      const vb = this.valueVar(b);
+      if (!va || !vb) unsupported('equality filter (language-agnostic or computed value match)');
+      const [na, nb] = ['?' + va.value, '?' + vb.value];
+      const bestSide = this.best.has(na) ? na : this.best.has(nb) ? nb : null;
+      const other = bestSide === na ? nb : na;
+      if (bestSide && this.groupCounts.has(other)) {
+        if (this.groupBest) unsupported('two group-count superlatives');
+        this.groupBest = { n: other, op: this.best.get(bestSide) === 'ARGMAX' ? 'max' : 'min' };
+        this.best.delete(bestSide);
+        continue;
+      }
+      if (!bestSide || this.best.has(other)) unsupported('equality filter (language-agnostic or computed value match)');
+      const target = this.aliasOf(other);
+      if (this.best.has(target)) unsupported('two ARGMAX / ARGMIN on one value');
+      this.best.set(target, this.best.get(bestSide)!);
+      this.best.delete(bestSide);
+    }
+    this.equalities = [];
   }
 
   /** `?a != ?b`, `?a != <c>` (topic exclusion) and the language filters on the answer. */
@@ -368,40 +756,30 @@ class Converter {
     return true;
   }
 
-  /** ?v, a cast of ?v (xsd:integer(?v), xsd:datetime(?v)), or compileForm's COALESCE of dateTime casts of ?v. */
+  /**
+   * The variable whose value an expression is: ?v, a cast of ?v (xsd:integer(?v)), compileForm's value
+   * expressions (COALESCE of ?v's label and ?v, dateValue, numValue, sortKey — REGEX-guarded casts of STR(?v))
+   * — through BIND / OPTIONAL-label aliases. Null for anything else (arithmetic, other functions, two variables).
+   */
   private valueVar(e: S.Expression): S.VariableTerm | null {
-    if (isVar(e)) return e;
-    if (typeof e !== 'object' || e === null) return null;
-    const fc = e as S.FunctionCallExpression;
-    const fn = fc.function as S.IriTerm | string;
-    const dv = this.dateValueVar(e);
-    if (dv) return dv;
-    if (fc.type === 'functionCall' && fc.args.length === 1 && typeof fn === 'object' && fn.value.toLowerCase().startsWith(XSD.toLowerCase())) {
-      return this.valueVar(fc.args[0] as S.Expression);
-    }
-    if (isOp(e, 'coalesce')) {
-      const vs = e.args.map((a) => this.castVar(a as S.Expression));
-      if (vs.every((v) => v !== null && v.value === vs[0]!.value)) return vs[0]!;
-    }
-    return null;
-  }
-
-  /** compileForm's dateValue: xsd:dateTime(IF(REGEX(STR(?v), …), …)) — the variable inside STR. */
-  private dateValueVar(e: S.Expression): S.VariableTerm | null {
-    const fc = e as S.FunctionCallExpression;
-    if (fc.type !== 'functionCall' || fc.args.length !== 1 || !isOp(fc.args[0], 'if')) return null;
-    const cond = fc.args[0].args[0];
-    if (isOp(cond, 'regex') && isOp(cond.args[0], 'str') && isVar(cond.args[0].args[0])) return cond.args[0].args[0];
-    return null;
-  }
-
-  private castVar(e: S.Expression): S.VariableTerm | null {
-    const fc = e as S.FunctionCallExpression;
-    if (fc.type !== 'functionCall' || fc.args.length !== 1) return null;
-    const arg = fc.args[0] as S.Expression;
-    if (isVar(arg)) return arg;
-    if (isOp(arg, 'concat') && isOp(arg.args[0], 'str') && isVar(arg.args[0].args[0])) return arg.args[0].args[0];
-    return null;
+    const vars = new Set<string>();
+    const ok = (x: unknown): boolean => {
+      if (isVar(x)) {
+        if (!NEVER_BOUND.has(x.value)) vars.add(this.aliasOf('?' + x.value));
+        return true;
+      }
+      if (isTerm(x)) return x.termType === 'Literal';
+      if (typeof x !== 'object' || x === null) return false;
+      const fc = x as S.FunctionCallExpression;
+      if (fc.type === 'functionCall') {
+        const fn = fc.function as S.IriTerm | string;
+        return typeof fn === 'object' && fn.value.toLowerCase().startsWith(XSD.toLowerCase()) && fc.args.every(ok);
+      }
+      if (isOp(x)) return VALUE_OPS.has(x.operator.toLowerCase()) && x.args.every(ok);
+      return false;
+    };
+    if (!ok(e) || vars.size !== 1) return null;
+    return { termType: 'Variable', value: [...vars][0]!.slice(1) } as S.VariableTerm;
   }
 
   private literal(t: S.LiteralTerm): Literal {
@@ -415,8 +793,28 @@ class Converter {
     return this.alias.get(k) ?? k;
   }
 
+  /** A predicate with a sequence / inverse property path of IRIs becomes a chain of triples. */
+  private expand(t: S.Triple): S.Triple[] {
+    const pred = t.predicate as S.PropertyPath | S.Term;
+    if ('termType' in pred) return [t];
+    if (pred.pathType === '^' && pred.items.length === 1) return this.expand({ subject: t.object as S.Triple['subject'], predicate: pred.items[0] as S.Triple['predicate'], object: t.subject as S.Triple['object'] });
+    if (pred.pathType === '/') {
+      const out: S.Triple[] = [];
+      let s: NodeTerm = t.subject;
+      pred.items.forEach((item, i) => {
+        const o: NodeTerm = i === pred.items.length - 1 ? t.object : ({ termType: 'Variable', value: `__path${this.counter++}` } as S.VariableTerm);
+        out.push(...this.expand({ subject: s as S.Triple['subject'], predicate: item as S.Triple['predicate'], object: o as S.Triple['object'] }));
+        s = o;
+      });
+      return out;
+    }
+    return unsupported('property path', pred.pathType);
+  }
+
   private resolveTriples(): void {
-    for (const t of this.pendingTriples) {
+    const all = this.pendingTriples.flatMap((t) => this.expand(t));
+    this.pendingTriples = [];
+    for (const t of all) {
       const pred = t.predicate;
       if (!('termType' in pred)) unsupported('property path');
       const s = this.canon(key(t.subject));
@@ -449,33 +847,84 @@ class Converter {
     }
   }
 
+  /** Aggregates over a label (?e r/rdfs:label ?l, AVG(?l)) range over the values of ?e: the root moves to ?e. */
+  private unlabelRoot(root: string): string {
+    const es = this.degree(root);
+    if (es.length !== 1 || es[0]!.o !== root || !this.labelPreds.has(es[0]!.p) || this.compares.has(root) || this.classes.has(root)) return root;
+    this.edges = this.edges.filter((e) => e !== es[0]);
+    return es[0]!.s;
+  }
+
+  /** Variables of a group (triples, VALUES, BIND, nested groups) — to find where a UNION / NOT EXISTS attaches. */
+  private varsOf(ps: S.Pattern[]): Set<string> {
+    const out = new Set<string>();
+    const walk = (list: S.Pattern[]): void => {
+      for (const p of list) {
+        if (p.type === 'bgp') {
+          for (const t of p.triples) for (const x of [t.subject, t.object]) if (x.termType === 'Variable') out.add(this.canon('?' + x.value));
+        } else if (p.type === 'values') for (const row of p.values) for (const k of Object.keys(row)) out.add(k);
+        else if (p.type === 'group' || p.type === 'union' || p.type === 'optional' || p.type === 'minus') walk(p.patterns);
+        else if (p.type === 'bind') out.add('?' + p.variable.value);
+      }
+    };
+    walk(ps);
+    return out;
+  }
+
+  /** The one variable a group shares with the rest of the query (its anchor), or a refusal. */
+  private anchorOf(groups: S.Pattern[][], what: string): string {
+    const outer = new Set<string>([this.root, ...this.edges.flatMap((e) => [e.s, e.o]), ...this.classes.keys(), ...this.labels.keys(), ...this.entityParts.keys()]);
+    const sets = groups.map((g) => this.varsOf(g));
+    const shared = [...sets[0]!].filter((v) => outer.has(v) && sets.every((s) => s.has(v)));
+    if (shared.length !== 1) unsupported(`${what} that does not share exactly one variable with the query`, shared.join(' '));
+    return shared[0]!;
+  }
+
+  /** UNION branches → OR of their forms on the shared variable; NOT EXISTS / MINUS → DIFF. */
+  private resolveDeferred(): void {
+    for (const branches of this.unions) {
+      const anchor = this.anchorOf(branches, 'UNION');
+      const forms = branches.map((b) => this.sub().tree(b, anchor));
+      const or = forms.reduceRight((acc, f) => ({ kind: 'or', args: [f, acc] }) as Form);
+      this.extraParts.set(anchor, [...(this.extraParts.get(anchor) ?? []), or]);
+    }
+    for (const group of this.negations) {
+      const anchor = this.anchorOf([group], 'NOT EXISTS / MINUS');
+      const form = this.sub().tree(group, anchor);
+      this.diffs.set(anchor, [...(this.diffs.get(anchor) ?? []), form]);
+    }
+  }
+
   private degree(node: string): Edge[] {
     return this.edges.filter((e) => e.s === node || e.o === node);
   }
 
+  private constrained(node: string): boolean {
+    return this.classes.has(node) || this.labels.has(node) || this.bounds.has(node) || this.entityParts.has(node) || this.extraParts.has(node) || this.diffs.has(node);
+  }
+
   /** A variable whose only role is to carry a value (compared, ordered, or MAX/MIN-aggregated). */
   private isValueLeaf(node: string): boolean {
-    return node.startsWith('?') && (this.compares.has(node) || this.best.has(node)) && this.degree(node).length === 1 && !this.classes.has(node) && !this.labels.has(node) && !this.bounds.has(node);
+    return node.startsWith('?') && (this.compares.has(node) || this.best.has(node) || this.extraLeaves.has(node)) && this.degree(node).length === 1 && !this.constrained(node);
   }
 
   private isPassThrough(node: string): boolean {
-    return node.startsWith('?') && node !== this.root && this.degree(node).length === 2 && !this.classes.has(node) && !this.labels.has(node) && !this.bounds.has(node) && !this.compares.has(node) && !this.best.has(node);
+    return node.startsWith('?') && node !== this.root && this.degree(node).length === 2 && !this.constrained(node) && !this.compares.has(node) && !this.best.has(node) && !this.extraLeaves.has(node);
   }
 
   /** From node across e, through pass-through variables, to a value leaf: the relation path, or null. */
   private walkToLeaf(node: string, e: Edge): { leaf: string; rel: Relation; edges: Edge[] } | null {
     let cur = node;
     let edge = e;
-    let rel: Relation | null = null;
+    const steps: Relation[] = [];
     const edges: Edge[] = [];
     for (let i = 0; i < 32; i++) {
       const forward = edge.s === cur;
       const next = forward ? edge.o : edge.s;
-      const step: Relation = forward ? this.rel(edge.p) : { kind: 'reverse', of: this.rel(edge.p) };
-      rel = rel ? { kind: 'chain', first: rel, then: step } : step;
+      steps.push(forward ? this.rel(edge.p) : { kind: 'reverse', of: this.rel(edge.p) });
       edges.push(edge);
       if (next === node || edge.used) return null;
-      if (this.isValueLeaf(next)) return { leaf: next, rel: rebalance(rel), edges };
+      if (this.isValueLeaf(next)) return { leaf: next, rel: this.chainOf(steps), edges };
       if (!this.isPassThrough(next)) return null;
       const prev = edge;
       edge = this.degree(next).find((x) => x !== prev)!;
@@ -485,6 +934,9 @@ class Converter {
   }
 
   private rel(iri: string): Relation {
+    const named = this.names.get(iri);
+    if (named !== undefined) return { kind: 'rel', ref: { kind: 'name', name: named } };
+    if (this.labelPreds.has(iri)) return { kind: 'rel', ref: { kind: 'iri', iri } };
     return { kind: 'rel', ref: this.ref(iri, this.vocab, (rest) => NAME.test(rest) && !KEYWORDS.has(rest)) };
   }
 
@@ -509,13 +961,22 @@ class Converter {
     return unsupported('unsupported term', t.termType);
   }
 
+  private classForm(iri: string): Form {
+    const named = this.names.get(iri);
+    if (named !== undefined) return { kind: 'class', ref: { kind: 'name', name: named } };
+    return { kind: 'class', ref: this.ref(iri, this.classNs, (rest) => NAME.test(rest) && !KEYWORDS.has(rest)) };
+  }
+
   /** The form of the set of values a node can take, given all its patterns except the edge to its parent. */
   private nodeForm(node: string, parent: Edge | null): Form {
     if (!node.startsWith('?')) return this.constantForm(node);
     const parts: Form[] = [];
-    for (const c of this.classes.get(node) ?? []) parts.push({ kind: 'class', ref: this.ref(c, this.classNs, (rest) => NAME.test(rest) && !KEYWORDS.has(rest)) });
+    const constants = this.entityParts.get(node);
+    if (constants) parts.push(constants.map((k) => this.constantForm(k)).reduceRight((acc, f) => ({ kind: 'or', args: [f, acc] }) as Form));
+    for (const c of this.classes.get(node) ?? []) parts.push(this.classForm(c));
     const label = this.labels.get(node);
     if (label !== undefined) parts.push({ kind: 'entity', ref: { kind: 'label', label } });
+    parts.push(...(this.extraParts.get(node) ?? []));
     let argBest: { op: 'ARGMAX' | 'ARGMIN'; rel: Relation } | null = null;
     for (const e of this.degree(node)) {
       if (e === parent || e.used) {
@@ -530,6 +991,7 @@ class Converter {
         for (const pe of leaf.edges) pe.used = true;
         for (const c of this.compares.get(leaf.leaf) ?? []) parts.push({ kind: 'compare', op: c.op, relation: leaf.rel, value: c.value });
         this.consumedValues.add(leaf.leaf);
+        if (this.extraLeaves.has(leaf.leaf)) this.leafRel.set(leaf.leaf, leaf.rel);
         const best = this.best.get(leaf.leaf);
         if (best) {
           if (argBest) unsupported('two ARGMAX / ARGMIN on one variable');
@@ -546,6 +1008,7 @@ class Converter {
     if (parts.length === 0) unsupported('unconstrained variable', node);
     let form = parts.reduceRight((acc, p) => ({ kind: 'and', args: [p, acc] }) as Form);
     this.consumed.add(node);
+    for (const d of this.diffs.get(node) ?? []) form = { kind: 'diff', args: [form, d] };
     const bounds = this.bounds.get(node);
     if (bounds) form = this.tc(form, bounds);
     if (argBest) form = { kind: 'arg', op: argBest.op, arg: form, relation: argBest.rel };
@@ -577,7 +1040,7 @@ class Converter {
   }
 }
 
-/** Convert a SPARQL SELECT query to a logical form (throws CONVERSION_UNSUPPORTED with details.reason). */
+/** Convert a SPARQL SELECT / ASK query to a logical form (throws CONVERSION_UNSUPPORTED with details.reason). */
 export function sparqlToForm(sparql: string, opts: ToFormOptions = {}): Form {
   return new Converter(opts).convert(sparql);
 }

@@ -24,6 +24,10 @@ export interface Literal {
 
 export type CompareOp = 'GT' | 'GE' | 'LT' | 'LE';
 export type ArgOp = 'ARGMAX' | 'ARGMIN';
+export type AggregateOp = 'AVG' | 'SUM' | 'MAX' | 'MIN';
+export type RatioOp = 'RATIO' | 'PERCENT';
+export type CommonOp = 'MOSTCOMMON' | 'LEASTCOMMON';
+export type ArgCountOp = 'ARGMAXCOUNT' | 'ARGMINCOUNT';
 
 export type Form =
   | { kind: 'entity'; ref: Ref }
@@ -34,7 +38,18 @@ export type Form =
   | { kind: 'count'; arg: Form }
   | { kind: 'arg'; op: ArgOp; arg: Form; relation: Relation } // (ARGMAX x r)
   | { kind: 'compare'; op: CompareOp; relation: Relation; value: Literal } // (GT r v) = { s : (s r o), o > v }
-  | { kind: 'tc'; arg: Form; relation: Relation; value: Literal }; // (TC x r t): x whose r-interval contains t
+  | { kind: 'tc'; arg: Form; relation: Relation; value: Literal } // (TC x r t): x whose r-interval contains t
+  // ---- form language v2 (grammar/logical-form.ebnf [22]–[28]) ----
+  | { kind: 'ask'; arg: Form } // (ASK x): true iff x is non-empty — boolean
+  | { kind: 'diff'; args: [Form, Form] } // (DIFF a b) = a \ b
+  | { kind: 'or'; args: [Form, Form] } // (OR a b) = a ∪ b
+  | { kind: 'aggregate'; op: AggregateOp; arg: Form } // (AVG x) … over the values in x — number
+  | { kind: 'ratio'; op: RatioOp; args: [Form, Form] } // (RATIO a b) = |a| / |b|, PERCENT ×100 — number
+  | { kind: 'common'; op: CommonOp; arg: Form; relation: Relation } // (MOSTCOMMON x r): the o of (s r o), s ∈ x, reached by the most s
+  | { kind: 'argcount'; op: ArgCountOp; arg: Form; relation: Relation }; // (ARGMAXCOUNT x r): the s ∈ x with the most r-values
+
+/** What a form's answer is: a set of entities/values, one number, or one boolean. */
+export type AnswerType = 'entities' | 'number' | 'boolean';
 
 export const XSD = 'http://www.w3.org/2001/XMLSchema#';
 export const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';

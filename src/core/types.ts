@@ -2,7 +2,7 @@
  * Shared types of the pipeline (see DESIGN: question → Candidate → GroundedCandidate → CompiledQuery
  * → Outcome → Answer). Stages import these from src/core; nothing here does I/O.
  */
-import type { Form } from './form';
+import type { AnswerType, Form } from './form';
 import type { ErrorCode } from './errors';
 
 // ---------- RDF terms and results ----------
@@ -67,6 +67,11 @@ export interface PackConfig {
   excludeTopic?: boolean | 'every-hop';
   /** Model folder (relative) for the parser, if the pack has one. */
   model?: string;
+  /**
+   * Bare relation / class names that are not `vocabularyNamespace + name` (e.g. `"Restaurant":
+   * "http://example.org/rest/Restaurant"`); consulted before the namespace when compiling forms.
+   */
+  names?: Record<string, string>;
 }
 
 // ---------- the pipeline ----------
@@ -110,8 +115,13 @@ export interface GroundedCandidate {
 export interface CompiledQuery {
   sparql: string;
   answerVar: string;
-  /** The result form the executor must use. */
-  kind: 'select' | 'count' | 'ask';
+  /**
+   * The result form the executor must use: 'select' a set of answers, 'count' one integer, 'ask' one
+   * boolean, 'value' one literal (an aggregate or a ratio: the answer variable of the single row).
+   */
+  kind: 'select' | 'count' | 'ask' | 'value';
+  /** What the form answers (answerTypeOf in src/form): a set, one number or one boolean. */
+  answerType?: AnswerType;
   /** IRIs of topic entities excluded from the answers (benchmarks' convention). */
   topicEntities: string[];
 }
@@ -142,6 +152,8 @@ export interface TraceEntry {
   reader?: string;
   outcome: OutcomeStatus;
   answerCount?: number;
+  /** The answer type of the executed form (answerTypeOf): a set, one number, or one boolean. */
+  answerType?: AnswerType;
   error?: { code: string; message: string };
   note?: string;
   timeMs: number;
@@ -174,6 +186,12 @@ export interface Timings {
 export interface Answer {
   question: string;
   answers: AnswerItem[];
+  /**
+   * What the answers are: 'entities' (a set of IRIs / values), 'number' (one typed numeric literal: COUNT,
+   * AVG/SUM/MAX/MIN, RATIO/PERCENT) or 'boolean' (one xsd:boolean literal "true"/"false": ASK). Set by the
+   * pipeline on every answer it gives (absent on a "no answer", and in older producers: read as 'entities').
+   */
+  answerType?: AnswerType;
   form: string | null;
   groundedForm: string | null;
   sparql: string | null;

@@ -14,8 +14,20 @@
  */
 import type { AnswerItem } from '../core';
 
+const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * NFKC, lower case, one space. Numbers compare by value ("18", "18.0" and "1.8E1" are one answer; a
+ * count or an aggregate is scored exactly), booleans as "true" / "false" ("1" / "0" of SPARQL's
+ * boolean lexical space are not numbers here: only true / false are written by the pipeline and QALD).
+ */
 export function normalizeAnswer(s: string): string {
-  return s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  const t = s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  if (NUMBER_RE.test(t)) {
+    const n = Number(t);
+    if (Number.isFinite(n)) return String(Number(n.toPrecision(12)));
+  }
+  return t;
 }
 
 const IRI_RE = /^(https?|urn|ftp):/i;

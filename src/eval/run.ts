@@ -4,7 +4,7 @@
  * the latencies are those of a single user.
  */
 import { noAnswer, type Answer, type AnswerItem, type Executor, type PackConfig, type Timings } from '../core';
-import { compileForm } from '../compile';
+import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { diffForms } from '../form';
 import { parseForm, skeleton, formsEqual } from '../form';
@@ -70,7 +70,7 @@ export interface EvalRunOptions {
 
 export interface OracleContext {
   executor: Executor;
-  pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic'>;
+  pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic' | 'names'>;
   timeoutMs?: number;
   /** Keep the topic entities among the answers (PathQuestion paths may end where they start); default false. */
   keepTopic?: boolean;
@@ -91,8 +91,7 @@ export function oracleRunner(ctx: OracleContext): ExampleRunner {
       let compiled;
       try {
         compiled = compileForm(parseForm(gold), {
-          ...(ctx.pack?.vocabularyNamespace ? { vocabularyNamespace: ctx.pack.vocabularyNamespace } : {}),
-          ...(ctx.pack?.labelPredicates ? { labelPredicates: ctx.pack.labelPredicates } : {}),
+          ...(ctx.pack ? packCompileOptions(ctx.pack) : {}),
           excludeTopic: ctx.keepTopic ? false : (ctx.pack?.excludeTopic ?? true),
         });
       } catch (e) {
@@ -105,6 +104,7 @@ export function oracleRunner(ctx: OracleContext): ExampleRunner {
       return {
         ...base,
         answers: outcome.answers,
+        ...(outcome.status === 'answers' ? { answerType: compiled.answerType ?? 'entities' } : {}),
         sparql: compiled.sparql,
         source: outcome.status === 'answers' ? 'parser' : 'none',
         confidence: outcome.status === 'answers' ? 1 : 0,
@@ -115,6 +115,7 @@ export function oracleRunner(ctx: OracleContext): ExampleRunner {
             sparql: compiled.sparql,
             outcome: outcome.status,
             answerCount: outcome.answers.length,
+            ...(compiled.answerType ? { answerType: compiled.answerType } : {}),
             ...(outcome.error ? { error: outcome.error } : {}),
             timeMs: outcome.timeMs,
           },

@@ -14,6 +14,22 @@ function item(t: Term): AnswerItem | undefined {
   return undefined; // blank nodes cannot be named outside the store: not answers
 }
 
+const DECIMAL_TYPES = new Set([XSD + 'decimal', XSD + 'double', XSD + 'float']);
+
+/**
+ * One lexical form per number, whichever store computed it: Oxigraph and Virtuoso write averages with
+ * different digits ("2.5", "2.500000000", "2.5E0"). Decimals and doubles become the shortest text of
+ * the double closest to them, rounded to 12 significant digits (an aggregate's last digits are noise).
+ */
+export function canonicalNumber(value: string, datatype: string | undefined): string {
+  if (!datatype || !DECIMAL_TYPES.has(datatype)) return value;
+  const n = Number(value);
+  if (!Number.isFinite(n)) return value;
+  const text = String(Number(n.toPrecision(12)));
+  if (datatype !== XSD + 'decimal') return text;
+  return /[eE]/.test(text) ? value : text.includes('.') ? text : text + '.0';
+}
+
 /**
  * Runs a compiled query by its kind and returns an Outcome (never throws for query failures): answers
  * deduplicated, topic entity IRIs removed, IRIs labelled with one batched label query. A failing label
@@ -31,6 +47,11 @@ export async function runCompiled(executor: Executor, compiled: CompiledQuery, o
     } else if (compiled.kind === 'count') {
       const n = await executor.count(compiled.sparql, { timeoutMs: remaining() });
       answers = [{ value: String(n), label: null, type: 'literal', datatype: XSD + 'integer' }];
+    } else if (compiled.kind === 'value') {
+      // one literal (an aggregate or a ratio): an unbound result (MAX of nothing, a ratio over 0) is no answer
+      const res = await executor.select(compiled.sparql, { timeoutMs: remaining() });
+      const t = res.rows[0]?.[compiled.answerVar];
+      answers = t && t.type === 'literal' ? [{ value: canonicalNumber(t.value, t.datatype), label: null, type: 'literal', ...(t.datatype ? { datatype: t.datatype } : {}) }] : [];
     } else {
       const res = await executor.select(compiled.sparql, { timeoutMs: remaining() });
       const topics = new Set(compiled.topicEntities);

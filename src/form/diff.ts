@@ -61,7 +61,7 @@ interface LeafNode {
 }
 interface OpNode {
   leaf: false;
-  op: string; // JOIN, AND, COUNT, ARGMAX, ARGMIN, GT, GE, LT, LE, TC
+  op: string; // JOIN, AND, COUNT, ARGMAX, ARGMIN, GT, GE, LT, LE, TC, ASK, DIFF, OR, AVG, …
   rels: Relation[];
   lits: Literal[];
   children: TreeNode[];
@@ -88,15 +88,28 @@ function toTree(f: Form): TreeNode {
       return { leaf: true, kind: f.kind, text, size: 1 };
     case 'join':
       return op('JOIN', [f.relation], [], [toTree(f.arg)]);
-    case 'and': {
+    case 'and':
+    case 'or': {
+      const kind = f.kind;
       const flat: Form[] = [];
       const walk = (x: Form): void => {
-        if (x.kind === 'and') (walk(x.args[0]), walk(x.args[1]));
+        if (x.kind === kind) (walk(x.args[0]), walk(x.args[1]));
         else flat.push(x);
       };
       walk(f);
-      return op('AND', [], [], flat.map(toTree));
+      return op(kind === 'and' ? 'AND' : 'OR', [], [], flat.map(toTree));
     }
+    case 'diff':
+      return op('DIFF', [], [], [toTree(f.args[0]), toTree(f.args[1])]);
+    case 'ratio':
+      return op(f.op, [], [], [toTree(f.args[0]), toTree(f.args[1])]);
+    case 'ask':
+      return op('ASK', [], [], [toTree(f.arg)]);
+    case 'aggregate':
+      return op(f.op, [], [], [toTree(f.arg)]);
+    case 'common':
+    case 'argcount':
+      return op(f.op, [f.relation], [], [toTree(f.arg)]);
     case 'count':
       return op('COUNT', [], [], [toTree(f.arg)]);
     case 'arg':
@@ -112,8 +125,12 @@ function head(n: OpNode): string {
   return [n.op, ...n.rels.map(printRelation), ...n.lits.map(printLiteral)].join(' ');
 }
 
+/** Operators whose operands are an unordered set (flattened, aligned by content). */
+const UNORDERED = new Set(['AND', 'OR']);
+
 function childSegment(n: OpNode, i: number): string {
-  return n.op === 'AND' ? `and[${i}]` : 'arg';
+  if (UNORDERED.has(n.op)) return `${n.op.toLowerCase()}[${i}]`;
+  return n.children.length > 1 ? `args[${i}]` : 'arg';
 }
 
 // ---------- alignment ----------
@@ -200,8 +217,8 @@ class Aligner {
       };
     }
     if (a.leaf || b.leaf) return this.substituteSubtree(a, b);
-    const shapeA = [a.rels.length, a.lits.length, a.op === 'AND' ? -1 : a.children.length].join();
-    const shapeB = [b.rels.length, b.lits.length, b.op === 'AND' ? -1 : b.children.length].join();
+    const shapeA = [a.rels.length, a.lits.length, UNORDERED.has(a.op) ? -1 : a.children.length].join();
+    const shapeB = [b.rels.length, b.lits.length, UNORDERED.has(b.op) ? -1 : b.children.length].join();
     if (shapeA !== shapeB) return this.substituteSubtree(a, b);
 
     const changes: FormChange[] = [];
@@ -220,8 +237,8 @@ class Aligner {
       if (ta !== tb) (changes.push({ change: 'substituted', kind: 'literal', path: 'value', a: ta, b: tb }), cost++);
     });
     const kids: DiffNode[] = [];
-    if (a.op === 'AND' && b.op === 'AND') {
-      const r = this.alignOperands(a.children, b.children);
+    if (UNORDERED.has(a.op) && UNORDERED.has(b.op)) {
+      const r = this.alignOperands(a.children, b.children, a.op.toLowerCase());
       cost += r.cost;
       changes.push(...r.changes);
       kids.push(...r.nodes);
@@ -243,7 +260,7 @@ class Aligner {
   }
 
   /** AND operands: equal ones pair first, then the cheapest pairs cheaper than remove + add; the rest are added / removed. */
-  private alignOperands(as: TreeNode[], bs: TreeNode[]): Aligned {
+  private alignOperands(as: TreeNode[], bs: TreeNode[], segName = 'and'): Aligned {
     const pairOf = new Map<number, number>();
     const usedB = new Set<number>();
     as.forEach((x, i) => {
@@ -264,7 +281,7 @@ class Aligner {
 
     const out: Aligned = { cost: 0, changes: [], nodes: [] };
     as.forEach((x, i) => {
-      const seg = `and[${i}]`;
+      const seg = `${segName}[${i}]`;
       const j = pairOf.get(i);
       if (j === undefined) {
         out.cost += 1;

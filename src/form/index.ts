@@ -1,4 +1,4 @@
-export { parseForm, parseRelation, plainLiteralType, RDF_LANG_STRING } from './parser';
+export { parseForm, parseRelation, plainLiteralType, RDF_LANG_STRING, OPERATOR_NAMES } from './parser';
 export { printForm, printRelation, printRef, printLiteral } from './print';
 export {
   mapRefs,
@@ -10,6 +10,8 @@ export {
   canonicalText,
   formsEqual,
   skeleton,
+  answerTypeOf,
+  typeErrors,
   type RefMapper,
 } from './transform';
 export { tokenize, locate } from './lexer';

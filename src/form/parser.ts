@@ -6,6 +6,8 @@ import { Token, tokenize, syntaxError } from './lexer';
  * implements; errors carry line, column, a caret excerpt and that production.
  */
 const COMPARE_OPS: Record<string, CompareOp> = { GT: 'GT', GE: 'GE', LT: 'LT', LE: 'LE', gt: 'GT', ge: 'GE', lt: 'LT', le: 'LE' };
+/** Every operator after "(" in form position ([2] Expression), in grammar order. */
+export const OPERATOR_NAMES = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT'] as const;
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/; // [19]
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/; // [21]
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/; // [14]
@@ -142,11 +144,38 @@ class Parser {
       case 'TC': // [9]
         form = { kind: 'tc', arg: this.form(), relation: this.relation('[9] TimeCons'), value: this.literal('[9] TimeCons') };
         break;
+      case 'ASK': // [22]
+        form = { kind: 'ask', arg: this.form() };
+        break;
+      case 'DIFF': // [23]
+        form = { kind: 'diff', args: [this.form(), this.form()] };
+        break;
+      case 'OR': // [24]
+        form = { kind: 'or', args: [this.form(), this.form()] };
+        break;
+      case 'AVG':
+      case 'SUM':
+      case 'MAX':
+      case 'MIN': // [25]
+        form = { kind: 'aggregate', op: op.text, arg: this.form() };
+        break;
+      case 'RATIO':
+      case 'PERCENT': // [26]
+        form = { kind: 'ratio', op: op.text, args: [this.form(), this.form()] };
+        break;
+      case 'MOSTCOMMON':
+      case 'LEASTCOMMON': // [27]
+        form = { kind: 'common', op: op.text, arg: this.form(), relation: this.relation('[27] Common') };
+        break;
+      case 'ARGMAXCOUNT':
+      case 'ARGMINCOUNT': // [28]
+        form = { kind: 'argcount', op: op.text, arg: this.form(), relation: this.relation('[28] ArgCount') };
+        break;
       default: {
         const cmp = COMPARE_OPS[op.text];
         if (!cmp) {
           const hint = op.text === 'R' ? ' (R reverses a relation and cannot stand where a form is expected)' : '';
-          this.fail(op, '[2] Expression', `unknown operator '${op.text}'${hint}; expected JOIN, AND, COUNT, ARGMAX, ARGMIN, GT, GE, LT, LE or TC`);
+          this.fail(op, '[2] Expression', `unknown operator '${op.text}'${hint}; expected one of ${OPERATOR_NAMES.join(', ')}`);
         }
         form = { kind: 'compare', op: cmp, relation: this.relation('[7] Compare'), value: this.literal('[7] Compare') };
       }
@@ -234,6 +263,26 @@ function productionOf(op: string): string {
       return '[6] Arg';
     case 'TC':
       return '[9] TimeCons';
+    case 'ASK':
+      return '[22] Ask';
+    case 'DIFF':
+      return '[23] Diff';
+    case 'OR':
+      return '[24] Or';
+    case 'AVG':
+    case 'SUM':
+    case 'MAX':
+    case 'MIN':
+      return '[25] Aggregate';
+    case 'RATIO':
+    case 'PERCENT':
+      return '[26] Ratio';
+    case 'MOSTCOMMON':
+    case 'LEASTCOMMON':
+      return '[27] Common';
+    case 'ARGMAXCOUNT':
+    case 'ARGMINCOUNT':
+      return '[28] ArgCount';
     default:
       return '[7] Compare';
   }

@@ -22,6 +22,19 @@ export function printForm(form: Form): string {
       return `(${form.op} ${printRelation(form.relation)} ${printLiteral(form.value)})`;
     case 'tc':
       return `(TC ${printForm(form.arg)} ${printRelation(form.relation)} ${printLiteral(form.value)})`;
+    case 'ask':
+      return `(ASK ${printForm(form.arg)})`;
+    case 'diff':
+      return `(DIFF ${printForm(form.args[0])} ${printForm(form.args[1])})`;
+    case 'or':
+      return `(OR ${printForm(form.args[0])} ${printForm(form.args[1])})`;
+    case 'aggregate':
+      return `(${form.op} ${printForm(form.arg)})`;
+    case 'ratio':
+      return `(${form.op} ${printForm(form.args[0])} ${printForm(form.args[1])})`;
+    case 'common':
+    case 'argcount':
+      return `(${form.op} ${printForm(form.arg)} ${printRelation(form.relation)})`;
   }
 }
 

@@ -1,4 +1,4 @@
-import { Form, Ref, Relation } from '../core';
+import { AnswerType, Form, Ref, Relation } from '../core';
 import { printForm } from './print';
 
 /** Rewrites of the refs in a form (grounding replaces labels by IRIs this way). */
@@ -40,7 +40,80 @@ export function mapRefs(form: Form, m: RefMapper): Form {
       return { kind: 'compare', op: form.op, relation: rel(form.relation), value: form.value };
     case 'tc':
       return { kind: 'tc', arg: mapRefs(form.arg, m), relation: rel(form.relation), value: form.value };
+    case 'ask':
+      return { kind: 'ask', arg: mapRefs(form.arg, m) };
+    case 'diff':
+    case 'or':
+      return { kind: form.kind, args: [mapRefs(form.args[0], m), mapRefs(form.args[1], m)] };
+    case 'aggregate':
+      return { kind: 'aggregate', op: form.op, arg: mapRefs(form.arg, m) };
+    case 'ratio':
+      return { kind: 'ratio', op: form.op, args: [mapRefs(form.args[0], m), mapRefs(form.args[1], m)] };
+    case 'common':
+      return { kind: 'common', op: form.op, arg: mapRefs(form.arg, m), relation: rel(form.relation) };
+    case 'argcount':
+      return { kind: 'argcount', op: form.op, arg: mapRefs(form.arg, m), relation: rel(form.relation) };
   }
+}
+
+/**
+ * The answer type of a form: ASK is a boolean; COUNT, AVG/SUM/MAX/MIN and RATIO/PERCENT are one number
+ * (MAX/MIN of dates: one date); everything else denotes a set of entities or values.
+ */
+export function answerTypeOf(form: Form): AnswerType {
+  switch (form.kind) {
+    case 'ask':
+      return 'boolean';
+    case 'count':
+    case 'aggregate':
+    case 'ratio':
+      return 'number';
+    default:
+      return 'entities';
+  }
+}
+
+/** Sub-forms that must denote sets (every operand of a form), for the type check. */
+function setOperands(form: Form): Form[] {
+  switch (form.kind) {
+    case 'join':
+    case 'count':
+    case 'arg':
+    case 'tc':
+    case 'ask':
+    case 'aggregate':
+    case 'common':
+    case 'argcount':
+      return [form.arg];
+    case 'and':
+    case 'diff':
+    case 'or':
+    case 'ratio':
+      return [...form.args];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Type errors of a form: a number or a boolean (COUNT, ASK, aggregates, RATIO) where a set is expected —
+ * they may only stand outermost. Empty when the form is well typed.
+ */
+export function typeErrors(form: Form): string[] {
+  const out: string[] = [];
+  const walk = (f: Form): void => {
+    for (const arg of setOperands(f)) {
+      const t = answerTypeOf(arg);
+      if (t !== 'entities') out.push(`${printForm(arg)} is a ${t}, but ${opName(f)} needs a set`);
+      walk(arg);
+    }
+  };
+  walk(form);
+  return out;
+}
+
+function opName(f: Form): string {
+  return 'op' in f && typeof f.op === 'string' ? f.op : f.kind.toUpperCase();
 }
 
 /** Entity refs in left-to-right order (duplicates kept: each occurrence is a slot). */
@@ -63,9 +136,9 @@ export function classRefs(form: Form): Ref[] {
   return out;
 }
 
-/** Flattens nested ANDs (associative) into their operands. */
-function andOperands(form: Form): Form[] {
-  return form.kind === 'and' ? [...andOperands(form.args[0]), ...andOperands(form.args[1])] : [form];
+/** Flattens nested ANDs (or ORs: both associative) into their operands. */
+function andOperands(form: Form, kind: 'and' | 'or' = 'and'): Form[] {
+  return form.kind === kind ? [...andOperands(form.args[0], kind), ...andOperands(form.args[1], kind)] : [form];
 }
 
 /**
@@ -74,16 +147,26 @@ function andOperands(form: Form): Form[] {
  */
 export function normalizeForm(form: Form): Form {
   switch (form.kind) {
-    case 'and': {
-      const ops = andOperands(form)
+    case 'and':
+    case 'or': {
+      const kind = form.kind;
+      const ops = andOperands(form, kind)
         .map(normalizeForm)
         .map((f) => ({ f, key: printForm(f) }))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
         .map((x) => x.f);
       let acc = ops[ops.length - 1]!;
-      for (let i = ops.length - 2; i >= 0; i--) acc = { kind: 'and', args: [ops[i]!, acc] };
+      for (let i = ops.length - 2; i >= 0; i--) acc = { kind, args: [ops[i]!, acc] };
       return acc;
     }
+    case 'diff':
+    case 'ratio':
+      return { ...form, args: [normalizeForm(form.args[0]), normalizeForm(form.args[1])] };
+    case 'ask':
+    case 'aggregate':
+    case 'common':
+    case 'argcount':
+      return { ...form, arg: normalizeForm(form.arg) };
     case 'join':
       return { ...form, arg: normalizeForm(form.arg) };
     case 'count':
@@ -115,10 +198,23 @@ export function skeleton(form: Form): string {
       return '[]';
     case 'join':
       return `(JOIN ${relationSkeleton(form.relation)} ${skeleton(form.arg)})`;
-    case 'and': {
-      const ops = andOperands(form).map(skeleton).sort();
-      return ops.reduceRight((acc, op) => `(AND ${op} ${acc})`);
+    case 'and':
+    case 'or': {
+      const name = form.kind === 'and' ? 'AND' : 'OR';
+      const ops = andOperands(form, form.kind).map(skeleton).sort();
+      return ops.reduceRight((acc, op) => `(${name} ${op} ${acc})`);
     }
+    case 'diff':
+      return `(DIFF ${skeleton(form.args[0])} ${skeleton(form.args[1])})`;
+    case 'ratio':
+      return `(${form.op} ${skeleton(form.args[0])} ${skeleton(form.args[1])})`;
+    case 'ask':
+      return `(ASK ${skeleton(form.arg)})`;
+    case 'aggregate':
+      return `(${form.op} ${skeleton(form.arg)})`;
+    case 'common':
+    case 'argcount':
+      return `(${form.op} ${skeleton(form.arg)} ${relationSkeleton(form.relation)})`;
     case 'count':
       return `(COUNT ${skeleton(form.arg)})`;
     case 'arg':

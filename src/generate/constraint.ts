@@ -2,9 +2,14 @@
  * The grammar automaton over target tokens: a pushdown machine of the logical-form grammar the model
  * emits (a subset of grammar/logical-form.ebnf, with single-token symbols):
  *
- *   expr := '[' piece+ ']' | '(' JOIN rel expr ')' | '(' AND expr expr ')' | '(' COUNT expr ')'
+ *   top  := expr | '(' ASK expr ')' | '(' AVG|SUM|MAX|MIN expr ')' | '(' RATIO|PERCENT expr expr ')'
+ *   expr := '[' piece+ ']' | CLASSNAME | '(' JOIN rel expr ')' | '(' AND expr expr ')' | '(' COUNT expr ')'
  *         | '(' ARGMAX|ARGMIN expr rel ')' | '(' GT|GE|LT|LE rel literal ')' | '(' TC expr rel literal ')'
+ *         | '(' DIFF|OR expr expr ')' | '(' MOSTCOMMON|LEASTCOMMON|ARGMAXCOUNT|ARGMINCOUNT expr rel ')'
  *   rel  := RELNAME | '(' R rel ')'
+ *
+ * The operators whose answer is a boolean or a number (ASK, the aggregates, RATIO / PERCENT) stand only
+ * outermost (COUNT keeps the older models' freedom to nest). Class names (config.classes) are forms.
  *
  * It is data-driven: operators exist only if they are in config.symbols, relation slots admit
  * config.relations (optionally intersected with a caller-given set), literals are the symbols that
@@ -26,6 +31,8 @@ export interface TargetVocabulary {
   pieces: number;
   symbols: readonly string[];
   relations: readonly string[];
+  /** Bare class names allowed in expression position (each a symbol). */
+  classes?: readonly string[];
   eos: number;
   /** Ids that are never copied (bos, eos, pad, …). */
   special?: readonly number[];
@@ -66,6 +73,8 @@ const LIT = 2; // a literal
 const CLOSE = 3; // ')'
 const EXPR_HEAD = 4; // after '(' in form position: an operator
 const REL_HEAD = 5; // after '(' in relation position: R
+const TOP = 6; // the outermost form: an expression or a boolean / number operator
+const TOP_HEAD = 7; // after '(' in the outermost position
 
 export interface ConstraintState {
   readonly stack: readonly number[];
@@ -82,7 +91,38 @@ export interface ConstraintState {
 
 const SPAN_KEY = 1 << 16;
 
-const OPERATORS = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'R'] as const;
+const OPERATORS = [
+  'JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'R',
+  'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT',
+] as const;
+/** Operators that stand only outermost (their answer is a boolean or a number). */
+const TOP_ONLY = new Set<string>(['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT']);
+/** What each operator expects after it, pushed in reverse order (the first argument ends on top). */
+const PUSH: Record<string, number[]> = {
+  JOIN: [EXPR, REL],
+  AND: [EXPR, EXPR],
+  COUNT: [EXPR],
+  ARGMAX: [REL, EXPR],
+  ARGMIN: [REL, EXPR],
+  GT: [LIT, REL],
+  GE: [LIT, REL],
+  LT: [LIT, REL],
+  LE: [LIT, REL],
+  TC: [LIT, REL, EXPR],
+  ASK: [EXPR],
+  DIFF: [EXPR, EXPR],
+  OR: [EXPR, EXPR],
+  AVG: [EXPR],
+  SUM: [EXPR],
+  MAX: [EXPR],
+  MIN: [EXPR],
+  RATIO: [EXPR, EXPR],
+  PERCENT: [EXPR, EXPR],
+  MOSTCOMMON: [REL, EXPR],
+  LEASTCOMMON: [REL, EXPR],
+  ARGMAXCOUNT: [REL, EXPR],
+  ARGMINCOUNT: [REL, EXPR],
+};
 type Operator = (typeof OPERATORS)[number];
 
 /** Does a symbol look like a literal of the grammar (number, date, quoted string, typed literal)? */
@@ -111,6 +151,12 @@ export class GrammarConstraint {
   /** Operators offered after '(' in form position. */
   private readonly exprHeads: readonly number[];
   private readonly exprHeadNeed: number;
+  /** Operators offered after '(' in the outermost position (exprHeads and the top-only ones). */
+  private readonly topHeads: readonly number[];
+  private readonly topHeadNeed: number;
+  /** Class-name symbols allowed where a form is expected. */
+  readonly classIds: readonly number[];
+  private readonly classSet: Set<number>;
   /** The minimal number of tokens that completes an EXPR (3 = '[' piece ']'). */
   private readonly cost: number[];
   private readonly src: readonly number[];
@@ -165,7 +211,14 @@ export class GrammarConstraint {
     }
     this.relationIds = rels;
     this.relationSet = new Set(rels);
-    const reserved = new Set(['(', ')', '[', ']', ...OPERATORS, ...vocab.relations]);
+    const classIds: number[] = [];
+    for (const c of new Set(vocab.classes ?? [])) {
+      const id = idOf.get(c);
+      if (id !== undefined && !this.opOf.has(id) && !this.relationSet.has(id) && !['(', ')', '[', ']'].includes(c)) classIds.push(id);
+    }
+    this.classIds = classIds;
+    this.classSet = new Set(classIds);
+    const reserved = new Set(['(', ')', '[', ']', ...OPERATORS, ...vocab.relations, ...(vocab.classes ?? [])]);
     this.literalIds = vocab.symbols.flatMap((s, i) => (!reserved.has(s) && isLiteralSymbol(s) ? [S + i] : []));
     this.literalSet = new Set(this.literalIds);
 
@@ -233,28 +286,24 @@ export class GrammarConstraint {
     const INF = 1e9;
     const relCost = rels.length > 0 ? 1 : INF;
     const litCost = this.literalIds.length > 0 ? 1 : INF;
-    const exprCost = this.startIds.length > 0 ? 1 + startNeed : INF;
-    const heads: [Operator, number][] = [
-      ['JOIN', relCost + exprCost],
-      ['AND', 2 * exprCost],
-      ['COUNT', exprCost],
-      ['ARGMAX', exprCost + relCost],
-      ['ARGMIN', exprCost + relCost],
-      ['GT', relCost + litCost],
-      ['GE', relCost + litCost],
-      ['LT', relCost + litCost],
-      ['LE', relCost + litCost],
-      ['TC', exprCost + relCost + litCost],
-    ];
-    const usable = heads.filter(([o, c]) => this.op.has(o) && c < INF);
-    this.exprHeads = usable.map(([o]) => this.op.get(o)!);
-    this.exprHeadNeed = usable.length ? 1 + Math.min(...usable.map(([, c]) => c)) : INF;
-    this.cost = [exprCost, relCost, litCost, 1, this.exprHeadNeed, this.op.has('R') ? 1 + relCost : INF];
+    // A form without operators: an entity span, or a class name. (Recursive forms only add to these.)
+    const exprCost = Math.min(this.startIds.length > 0 ? 1 + startNeed : INF, classIds.length > 0 ? 1 : INF);
+    const costOf = (item: number): number => (item === EXPR ? exprCost : item === REL ? relCost : litCost);
+    const headCost = (o: Operator): number => PUSH[o]!.reduce((sum, item) => sum + costOf(item), 0);
+    const usable = (o: Operator): boolean => o !== 'R' && this.op.has(o) && headCost(o) < INF;
+    const exprOps = OPERATORS.filter((o) => usable(o) && !TOP_ONLY.has(o));
+    const topOps = OPERATORS.filter((o) => usable(o));
+    const headNeed = (ops: readonly Operator[]): number => (ops.length ? 1 + Math.min(...ops.map(headCost)) : INF);
+    this.exprHeads = exprOps.map((o) => this.op.get(o)!);
+    this.exprHeadNeed = headNeed(exprOps);
+    this.topHeads = topOps.map((o) => this.op.get(o)!);
+    this.topHeadNeed = headNeed(topOps);
+    this.cost = [exprCost, relCost, litCost, 1, this.exprHeadNeed, this.op.has('R') ? 1 + relCost : INF, exprCost, this.topHeadNeed];
   }
 
   /** The state before the first target token. */
   initial(): ConstraintState {
-    return { stack: [EXPR], copy: null, done: false, need: this.cost[EXPR] + 1 };
+    return { stack: [TOP], copy: null, done: false, need: this.cost[TOP] + 1 };
   }
 
   isComplete(s: ConstraintState): boolean {
@@ -291,12 +340,16 @@ export class GrammarConstraint {
     if (s.stack.length === 0) return [this.eos];
     const top = s.stack[s.stack.length - 1];
     switch (top) {
-      case EXPR: {
+      case EXPR:
+      case TOP: {
         const out: number[] = [];
         if (this.startIds.length) out.push(this.lbrack);
-        if (this.exprHeads.length) out.push(this.open);
+        if ((top === TOP ? this.topHeads : this.exprHeads).length) out.push(this.open);
+        out.push(...this.classIds);
         return out;
       }
+      case TOP_HEAD:
+        return this.topHeads.slice();
       case REL: {
         const out = this.relationIds.slice();
         if (this.op.has('R') && this.relationIds.length) out.push(this.open);
@@ -346,7 +399,10 @@ export class GrammarConstraint {
     const top = s.stack[s.stack.length - 1];
     switch (top) {
       case EXPR:
+      case TOP:
         if (t === this.lbrack && this.startIds.length) return this.make(rest, []);
+        if (this.classSet.has(t)) return this.make(rest, null);
+        if (t === this.open && top === TOP && this.topHeads.length) return this.make([...rest, CLOSE, TOP_HEAD], null);
         if (t === this.open && this.exprHeads.length) return this.make([...rest, CLOSE, EXPR_HEAD], null);
         return bad();
       case REL:
@@ -362,23 +418,11 @@ export class GrammarConstraint {
       case REL_HEAD:
         if (t === this.op.get('R')) return this.make([...rest, REL], null);
         return bad();
-      case EXPR_HEAD: {
-        if (!this.exprHeads.includes(t)) return bad();
+      case EXPR_HEAD:
+      case TOP_HEAD: {
+        if (!(top === TOP_HEAD ? this.topHeads : this.exprHeads).includes(t)) return bad();
         const o = this.opOf.get(t)!;
-        // pushed in reverse order: the first argument ends on top
-        const push: Record<string, number[]> = {
-          JOIN: [EXPR, REL],
-          AND: [EXPR, EXPR],
-          COUNT: [EXPR],
-          ARGMAX: [REL, EXPR],
-          ARGMIN: [REL, EXPR],
-          GT: [LIT, REL],
-          GE: [LIT, REL],
-          LT: [LIT, REL],
-          LE: [LIT, REL],
-          TC: [LIT, REL, EXPR],
-        };
-        return this.make([...rest, ...push[o]], null);
+        return this.make([...rest, ...PUSH[o]!], null);
       }
       default:
         return bad();

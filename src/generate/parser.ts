@@ -29,6 +29,8 @@ const ConfigSchema = z
     unk: z.number().int(),
     symbols: z.array(z.string()).min(4),
     relations: z.array(z.string()),
+    /** Bare class names the model may write in expression position (each also in symbols). */
+    classes: z.array(z.string()).default([]),
     dModel: z.number().int().positive(),
     heads: z.number().int().positive(),
     encoderLayers: z.number().int().positive(),
@@ -154,6 +156,7 @@ export class OnnxParser implements Generator {
       pieces: config.pieces,
       symbols: config.symbols,
       relations: config.relations,
+      classes: config.classes,
       eos: config.eos,
       special: [config.bos, config.eos, config.pad].filter((x) => x >= 0),
     };
@@ -349,7 +352,7 @@ export class OnnxParser implements Generator {
         case 'literal':
           return sym(printLiteral(f));
         case 'class':
-          return false;
+          return f.ref.kind === 'name' && this.config.classes.includes(f.ref.name) && sym(f.ref.name);
         case 'join':
           return sym('(') && sym('JOIN') && rel(f.relation) && walk(f.arg) && sym(')');
         case 'and':
@@ -362,6 +365,18 @@ export class OnnxParser implements Generator {
           return sym('(') && sym(f.op) && rel(f.relation) && sym(printLiteral(f.value)) && sym(')');
         case 'tc':
           return sym('(') && sym('TC') && walk(f.arg) && rel(f.relation) && sym(printLiteral(f.value)) && sym(')');
+        case 'ask':
+          return sym('(') && sym('ASK') && walk(f.arg) && sym(')');
+        case 'diff':
+        case 'or':
+          return sym('(') && sym(f.kind.toUpperCase()) && walk(f.args[0]) && walk(f.args[1]) && sym(')');
+        case 'aggregate':
+          return sym('(') && sym(f.op) && walk(f.arg) && sym(')');
+        case 'ratio':
+          return sym('(') && sym(f.op) && walk(f.args[0]) && walk(f.args[1]) && sym(')');
+        case 'common':
+        case 'argcount':
+          return sym('(') && sym(f.op) && walk(f.arg) && rel(f.relation) && sym(')');
       }
     };
     return walk(form) ? out : null;

@@ -13,7 +13,7 @@ import {
   type Timings,
   type TraceEntry,
 } from '../core';
-import { compileForm } from '../compile';
+import { compileForm, packCompileOptions } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
 import { parseForm } from '../form';
@@ -202,11 +202,7 @@ class PipelineGateway implements Gateway {
   }
 
   private compileOptions() {
-    return {
-      vocabularyNamespace: this.pack.config.vocabularyNamespace,
-      labelPredicates: this.pack.config.labelPredicates,
-      ...(this.pack.config.excludeTopic !== undefined ? { excludeTopic: this.pack.config.excludeTopic } : {}),
-    };
+    return packCompileOptions(this.pack.config);
   }
 
   compile(formText: string): CompiledQuery {
@@ -271,6 +267,7 @@ class PipelineGateway implements Gateway {
       return {
         question: q,
         answers: win.answers,
+        answerType: win.compiled.answerType ?? 'entities',
         form: win.attempt.candidate.text,
         groundedForm: win.attempt.text,
         sparql: win.compiled.sparql,
@@ -303,6 +300,7 @@ class PipelineGateway implements Gateway {
         return {
           question: q,
           answers: chain.result.answers,
+          answerType: 'entities',
           form: null,
           groundedForm: null,
           sparql: null,
@@ -383,6 +381,7 @@ class PipelineGateway implements Gateway {
         score: a.score,
         outcome: out.status,
         answerCount: out.answers.length,
+        ...(compiled.answerType ? { answerType: compiled.answerType } : {}),
         ...(out.error ? { error: out.error } : {}),
         note: `${a.phase} (beam rank ${a.candidate.rank})`,
         timeMs: performance.now() - te,

@@ -15,7 +15,7 @@ export interface QaldDocument {
 
 export function toQald(answer: Answer, opts: { id?: string; lang?: string } = {}): QaldDocument {
   const items = answer.answers;
-  const isBoolean = items.length === 1 && items[0].type === 'literal' && items[0].datatype?.endsWith('#boolean');
+  const isBoolean = items.length === 1 && items[0].type === 'literal' && (answer.answerType === 'boolean' || items[0].datatype?.endsWith('#boolean'));
   let result: QaldDocument['questions'][number]['answers'][number];
   if (isBoolean) {
     result = { head: {}, boolean: items[0].value === 'true' || items[0].value === '1' };

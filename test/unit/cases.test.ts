@@ -26,7 +26,8 @@ describe('golden compiler cases (fixtures/cases, embedded Oxigraph)', function (
 
   it('cover every operator and both JOIN directions', () => {
     const all = cases.map((c) => c.form).join('\n');
-    for (const op of ['(JOIN (R ', '(JOIN ', '(AND ', '(COUNT ', '(ARGMAX ', '(ARGMIN ', '(GT ', '(GE ', '(LT ', '(LE ', '(TC ']) {
+    const v2 = ['(ASK ', '(DIFF ', '(OR ', '(AVG ', '(SUM ', '(MAX ', '(MIN ', '(RATIO ', '(PERCENT ', '(MOSTCOMMON ', '(LEASTCOMMON ', '(ARGMAXCOUNT ', '(ARGMINCOUNT '];
+    for (const op of ['(JOIN (R ', '(JOIN ', '(AND ', '(COUNT ', '(ARGMAX ', '(ARGMIN ', '(GT ', '(GE ', '(LT ', '(LE ', '(TC ', ...v2]) {
       assert.ok(all.includes(op), `no golden case uses ${op}`);
     }
     assert.ok(cases.some((c) => /\(AND film /.test(c.form)), 'no class-constraint case');

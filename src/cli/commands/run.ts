@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AnswerItem, AskgraphError, SelectResult, Term, Triple } from '../../core';
-import { compileForm, type CompileOptions } from '../../compile';
+import { compileForm, packCompileOptions, type CompileOptions } from '../../compile';
 import { parseForm, printForm } from '../../form';
 import { loadPack, openExecutor, PACK_FILE, runCompiled } from '../../execute';
 import { printJson, writeLine } from '../io';
@@ -32,12 +32,7 @@ async function compileOptions(store: string | undefined, ns: string | undefined)
   const isUrl = store !== undefined && /^https?:\/\//i.test(store);
   if (!isUrl && (store === undefined || fs.existsSync(path.join(store, PACK_FILE)))) {
     const { config } = await loadPack(store);
-    opts = {
-      vocabularyNamespace: config.vocabularyNamespace,
-      labelPredicates: config.labelPredicates,
-      entityNamespace: config.baseIri + 'entity/',
-      ...(config.excludeTopic !== undefined ? { excludeTopic: config.excludeTopic } : {}),
-    };
+    opts = { ...packCompileOptions(config), entityNamespace: config.baseIri + 'entity/' };
   }
   if (ns) opts.vocabularyNamespace = ns;
   return opts;

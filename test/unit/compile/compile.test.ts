@@ -71,7 +71,7 @@ describe('compile: compileForm', () => {
       const q = parse(compile('(ARGMAX [ A ] (JOIN (R directed_by) release_year))').sparql);
       const ts = triples(q.where);
       assert.ok(ts.includes(`?y0 ${NS}directed_by ?x`), ts.join('\n'));
-      assert.ok(ts.includes(`?y0 ${NS}release_year ?best0`), ts.join('\n'));
+      assert.ok(ts.includes(`?y0 ${NS}release_year ?o0`), ts.join('\n'));
     });
 
     it('AND with a class: ?x rdf:type <class> plus the other operand', () => {
@@ -117,8 +117,13 @@ describe('compile: compileForm', () => {
         const proj = sub.variables[0] as S.VariableExpression;
         assert.equal((proj.expression as S.AggregateExpression).aggregation, agg);
         assert.equal(proj.variable.value, 'best0');
-        assert.ok(triples(q.where).includes(`?x ${NS}release_year ?best0`));
+        assert.ok(triples(q.where).includes(`?x ${NS}release_year ?o0`));
         assert.ok(triples(sub.where).includes(`?z0 ${NS}release_year ?w0`));
+        // the outer value's ordering key equals the best one: FILTER(COALESCE(…?ov0…) = ?best0)
+        const eq = (q.where!.find((p) => p.type === 'filter') as S.FilterPattern).expression as S.OperationExpression;
+        assert.equal(eq.operator, '=');
+        assert.equal((eq.args[1] as any).value, 'best0');
+        assert.match(new Generator().stringify(q), /COALESCE\(\?ol0, \?o0\) AS \?ov0/);
       });
     }
 
@@ -133,7 +138,10 @@ describe('compile: compileForm', () => {
         const f = q.where!.find((p) => p.type === 'filter') as S.FilterPattern;
         const e = f.expression as S.OperationExpression;
         assert.equal(e.operator, sym);
-        assert.equal((e.args[0] as any).value, 'v0');
+        // the value (?ov0: the label of an entity object, else the literal) as a number
+        const value = e.args[0] as S.OperationExpression;
+        assert.equal(value.operator, 'if');
+        assert.equal((value.args[1] as any).value, 'ov0');
         assert.equal((e.args[1] as any).value, '1995');
         assert.equal((e.args[1] as any).datatype.value, XSD + 'integer');
       });
@@ -287,7 +295,7 @@ describe('compile: compileForm', () => {
       const q = parse(compileForm(form).sparql);
       const e = (q.where!.find((p) => p.type === 'filter') as S.FilterPattern).expression as S.OperationExpression;
       assert.equal((e.args[1] as any).value, '" ) } DROP ALL #');
-      assert.equal(q.where!.length, 2);
+      assert.equal(q.where!.length, 4); // triple, OPTIONAL label, BIND value, FILTER
     });
   });
 

@@ -65,8 +65,13 @@ describe('compile: sparqlToForm', () => {
       });
     }
 
+    it('UNION of two paths → OR', () => {
+      const form = sparqlToForm(CWQ['union']!, FB_OPTS);
+      assert.equal(form.kind, 'and', printForm(form));
+      assert.match(printForm(form), /^\(AND \(OR \(JOIN \(R location\.imports_and_exports\.exported_to\)/);
+    });
+
     const refused: [string, RegExp][] = [
-      ['union', /UNION/],
       ['var-var', /two variables/],
       ['str-equality', /equality filter/],
     ];
@@ -103,7 +108,8 @@ describe('compile: sparqlToForm', () => {
   describe('unsupported shapes are reported, not guessed', () => {
     const P = 'PREFIX : <http://ex.org/> ';
     const refused: [string, RegExp][] = [
-      ['ASK { ?s ?p ?o }', /not a SELECT/],
+      ['ASK { ?s ?p ?o }', /variable predicate/],
+      ['CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }', /not a SELECT or ASK/],
       ['SELECT ?a ?b WHERE { ?a :p ?b }', /exactly one projected/],
       ['SELECT * WHERE { ?a :p ?b }', /SELECT \*/],
       ['SELECT ?x WHERE { ?x :p ?y . OPTIONAL { ?y :q ?z } }', /OPTIONAL/],
@@ -112,12 +118,15 @@ describe('compile: sparqlToForm', () => {
       ['SELECT ?x WHERE { ?x :p :a . ?y :q :b }', /not connected/],
       ['SELECT ?x WHERE { ?x :p ?y . ?y :q ?x }', /cycle/],
       ['SELECT ?x WHERE { ?x ?p :a }', /variable predicate/],
-      ['SELECT ?x WHERE { ?x :p/:q :a }', /property path/],
+      ['SELECT ?x WHERE { ?x :p* :a }', /property path/],
+      ['SELECT ?x WHERE { ?x :p :a . ?x :q ?v . ?x :r ?w . FILTER(?v > ?w) }', /two variables/],
+      ['SELECT ?x WHERE { ?x :p :a { ?x :q :b } UNION { ?y :q :c } }', /UNION that does not share/],
+      ['SELECT ((?a - ?b) AS ?d) WHERE { ?x :p ?a . ?x :q ?b }', /arithmetic projection/],
       ['SELECT ?x WHERE { ?x :p ?y }', /unconstrained variable/],
       ['SELECT ?x WHERE { ?x :p :a . FILTER regex(str(?x), "a") }', /string matching/],
       ['SELECT ?x WHERE { ?x :p ?v . ?v :q :b . FILTER(?v > 3) }', /not a value of the answer tree/],
       ['SELECT (COUNT(?x) AS ?n) WHERE { ?x :p :a } GROUP BY ?x', /GROUP BY/],
-      ['SELECT (SUM(?x) AS ?n) WHERE { ?x :p :a }', /aggregate/],
+      ['SELECT (SUM(STRLEN(?x)) AS ?n) WHERE { ?x :p :a }', /aggregate of an expression/],
       ['DELETE WHERE { ?s ?p ?o }', /not a query/],
     ];
     for (const [q, reason] of refused) {
@@ -162,6 +171,69 @@ describe('compile: sparqlToForm', () => {
       const f = parseForm('(AND theater.play (JOIN theater.play.productions m.0yrlqjm))');
       const sparql = compileForm(f, { ...FB_OPTS, typePredicate: FB + 'type.object.type' }).sparql;
       assert.ok(formsEqual(sparqlToForm(sparql, FB_OPTS), f));
+    });
+  });
+
+  describe('form language v2', () => {
+    const roundTrips = [
+      '(ASK (AND [ Jaws ] (JOIN directed_by [ Steven Spielberg ])))',
+      '(ASK (AND <http://askgraph.dev/movies/entity/Jaws> (JOIN directed_by [ Steven Spielberg ])))',
+      '(ASK (JOIN (R directed_by) [ Jaws ]))',
+      '(ARGMIN (OR [ Heat ] [ Casino ]) release_year)',
+      '(ARGMAX (OR <http://e/Heat> <http://e/Casino>) release_year)',
+      '(AND (JOIN starred_actors [ Tom Hanks ]) (AND (GE release_year 1990) (LT release_year 1995)))',
+      '(DIFF (JOIN starred_actors [ Tom Hanks ]) (JOIN directed_by [ Ron Howard ]))',
+      '(COUNT (DIFF (JOIN directed_by [ Woody Allen ]) (JOIN starred_actors [ Woody Allen ])))',
+      '(OR (JOIN directed_by [ A ]) (JOIN starred_actors [ B ]))',
+      '(AND (JOIN r [ X ]) (OR [ A ] [ B ]))',
+      '(AVG (JOIN (R release_year) (JOIN directed_by [ Alfred Hitchcock ])))',
+      '(SUM (JOIN (R rating) (AND Restaurant (JOIN inCity [ x ]))))',
+      '(MAX (JOIN (R release_year) (JOIN directed_by [ Alfred Hitchcock ])))',
+      '(MIN (JOIN (R release_year) (OR [ Heat ] [ Casino ])))',
+      '(RATIO (JOIN directed_by [ A ]) (JOIN directed_by [ B ]))',
+      '(PERCENT (AND Dragon (JOIN alignment [ chaotic ])) Dragon)',
+      '(MOSTCOMMON (JOIN directed_by [ Alfred Hitchcock ]) has_genre)',
+      '(LEASTCOMMON (JOIN directed_by [ Alfred Hitchcock ]) (JOIN has_genre (R x)))',
+      '(ARGMAXCOUNT State borders)',
+      '(ARGMINCOUNT (JOIN directed_by [ A ]) starred_actors)',
+      '(ARGMAX (JOIN (R directed_by) (JOIN starred_actors [ Tom Hanks ])) (JOIN (R directed_by) release_year))',
+    ];
+    for (const text of roundTrips) {
+      it(`compileForm → sparqlToForm: ${text}`, () => {
+        const back = sparqlToForm(compileForm(parseForm(text)).sparql);
+        assert.ok(formsEqual(back, parseForm(text)), printForm(back));
+      });
+    }
+
+    const R = 'PREFIX r: <http://askgraph.dev/movies/relation/> PREFIX e: <http://askgraph.dev/movies/entity/> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ';
+    const handWritten: [string, string][] = [
+      ['ASK { e:Alien r:directed_by e:Ridley_Scott }', '(ASK (AND <http://askgraph.dev/movies/entity/Alien> (JOIN directed_by <http://askgraph.dev/movies/entity/Ridley_Scott>)))'],
+      ['ASK { e:Alien r:release_year/rdfs:label ?l FILTER(xsd:integer(?l) > 1970) }', '(ASK (AND <http://askgraph.dev/movies/entity/Alien> (GT release_year 1970)))'],
+      ['ASK { e:A r:release_year/rdfs:label ?a . e:B r:release_year/rdfs:label ?b FILTER(xsd:integer(?a) < xsd:integer(?b)) }', '(ASK (DIFF <http://askgraph.dev/movies/entity/A> (ARGMAX (OR <http://askgraph.dev/movies/entity/A> <http://askgraph.dev/movies/entity/B>) release_year)))'],
+      ['SELECT ?x WHERE { VALUES ?x { e:A e:B } ?x r:release_year/rdfs:label ?l } ORDER BY DESC(xsd:integer(?l)) LIMIT 1', '(ARGMAX (OR <http://askgraph.dev/movies/entity/A> <http://askgraph.dev/movies/entity/B>) release_year)'],
+      ['SELECT DISTINCT ?x WHERE { ?x r:directed_by e:D . ?x r:release_year/rdfs:label ?l . FILTER(xsd:integer(?l) >= 1960 && xsd:integer(?l) <= 1969) }', '(AND (JOIN directed_by <http://askgraph.dev/movies/entity/D>) (AND (GE release_year 1960) (LE release_year 1969)))'],
+      ['SELECT DISTINCT ?x WHERE { ?x r:directed_by e:D ; r:release_year/rdfs:label ?l . { SELECT (MIN(xsd:integer(?l2)) AS ?m) WHERE { ?f r:directed_by e:D ; r:release_year/rdfs:label ?l2 } } FILTER(xsd:integer(?l) = ?m) }', '(ARGMIN (JOIN directed_by <http://askgraph.dev/movies/entity/D>) release_year)'],
+      ['SELECT DISTINCT ?x WHERE { ?x r:directed_by e:D . MINUS { ?x r:has_genre e:Drama } }', '(DIFF (JOIN directed_by <http://askgraph.dev/movies/entity/D>) (JOIN has_genre <http://askgraph.dev/movies/entity/Drama>))'],
+      ['SELECT ?g WHERE { ?f r:directed_by e:D ; r:has_genre ?g } GROUP BY ?g ORDER BY DESC(COUNT(DISTINCT ?f)) LIMIT 1', '(MOSTCOMMON (JOIN directed_by <http://askgraph.dev/movies/entity/D>) has_genre)'],
+      ['SELECT ?f (COUNT(?a) AS ?n) WHERE { ?f r:directed_by e:D ; r:starred_actors ?a } GROUP BY ?f ORDER BY ?n LIMIT 1', '(ARGMINCOUNT (JOIN directed_by <http://askgraph.dev/movies/entity/D>) starred_actors)'],
+      ['SELECT (AVG(xsd:integer(?l)) AS ?avg) WHERE { ?f r:directed_by e:D ; r:release_year/rdfs:label ?l }', '(AVG (JOIN (R release_year) (JOIN directed_by <http://askgraph.dev/movies/entity/D>)))'],
+      ['SELECT ((100 * ?a / ?b) AS ?p) WHERE { { SELECT (COUNT(DISTINCT ?x) AS ?a) WHERE { ?x r:directed_by e:D ; r:has_genre e:Drama } } { SELECT (COUNT(DISTINCT ?y) AS ?b) WHERE { ?y r:directed_by e:D } } }', '(PERCENT (AND (JOIN directed_by <http://askgraph.dev/movies/entity/D>) (JOIN has_genre <http://askgraph.dev/movies/entity/Drama>)) (JOIN directed_by <http://askgraph.dev/movies/entity/D>))'],
+    ];
+    for (const [q, expected] of handWritten) {
+      it(`hand-written SPARQL → ${expected}`, () => {
+        const form = sparqlToForm(R + q);
+        assert.ok(formsEqual(form, parseForm(expected)), printForm(form));
+      });
+    }
+
+    it('names of the pack map IRIs outside the namespace back to bare names', () => {
+      const f = sparqlToForm('SELECT ?x WHERE { ?x a <http://ex.org/Restaurant> ; <http://ex.org/inCity> <http://ex.org/city/x> }', { names: { Restaurant: 'http://ex.org/Restaurant', inCity: 'http://ex.org/inCity' } });
+      assert.equal(printForm(f), '(AND Restaurant (JOIN inCity <http://ex.org/city/x>))');
+    });
+
+    it('refuses what the language cannot say, with a reason', () => {
+      assert.match(unsupportedReason(() => sparqlToForm(R + 'SELECT (ABS(xsd:integer(?b) - xsd:integer(?a)) AS ?d) WHERE { e:A r:release_year/rdfs:label ?a . e:B r:release_year/rdfs:label ?b }')), /arithmetic projection/);
+      assert.match(unsupportedReason(() => sparqlToForm(R + 'ASK { e:A r:release_year ?a . e:B r:directed_by ?b FILTER(?a < ?b) }')), /two different relations|two variables/);
     });
   });
 });

@@ -4,6 +4,19 @@ import { answerKeys, latencySummary, mean, normalizeAnswer, percentile, rate, sc
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
 
 describe('eval metrics: answers', () => {
+  it('booleans and numbers are scored exactly; "no answer" is wrong when the gold is false or 0', () => {
+    assert.equal(scoreAnswers([], ['false']).acc, 0);
+    assert.equal(scoreAnswers([], ['0']).acc, 0);
+    assert.equal(scoreAnswers(['true'], ['false']).acc, 0);
+    assert.equal(scoreAnswers(['false'], ['false']).acc, 1);
+    assert.equal(scoreAnswers(['0'], ['0']).acc, 1);
+    assert.equal(scoreAnswers(['18.0'], ['18']).acc, 1, 'numbers compare by value');
+    assert.equal(scoreAnswers(['1.8E1'], ['18']).acc, 1);
+    assert.equal(scoreAnswers(['53.3333333333'], ['53.333333333333336']).acc, 1, 'an aggregate\'s last digits are noise');
+    assert.equal(scoreAnswers(['53.3'], ['53.333333333333336']).acc, 0);
+    assert.equal(normalizeAnswer('1994'), '1994');
+  });
+
   it('normalises case, whitespace and compatibility characters', () => {
     assert.equal(normalizeAnswer('  Forrest   GUMP\t'), 'forrest gump');
     assert.equal(normalizeAnswer('Ｆｏｏ'), 'foo');

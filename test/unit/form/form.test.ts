@@ -13,6 +13,8 @@ import {
   entityRefs,
   relationRefs,
   canonicalText,
+  answerTypeOf,
+  typeErrors,
 } from '../../../src/form';
 
 function syntaxError(text: string): AskgraphError {
@@ -238,5 +240,79 @@ describe('form: property test', () => {
       }),
       { numRuns: 1000, seed: 20261122 },
     );
+  });
+});
+
+describe('form language v2: ASK, DIFF, OR, aggregates, RATIO, MOSTCOMMON, ARGMAXCOUNT', () => {
+  const forms = [
+    '(ASK (AND [ Jaws ] (JOIN directed_by [ Steven Spielberg ])))',
+    '(DIFF (JOIN starred_actors [ Tom Hanks ]) (JOIN directed_by [ Ron Howard ]))',
+    '(ARGMIN (OR [ Heat ] [ Casino ]) release_year)',
+    '(AVG (JOIN (R rating) (AND Restaurant (JOIN inCity [ palo alto ]))))',
+    '(SUM (JOIN (R runtime) (JOIN directed_by [ X ])))',
+    '(MAX (JOIN (R release_year) (JOIN directed_by [ X ])))',
+    '(MIN (JOIN (R release_year) (JOIN directed_by [ X ])))',
+    '(RATIO (AND Dragon (JOIN alignment [ chaotic ])) Dragon)',
+    '(PERCENT (AND Dragon (JOIN alignment [ chaotic ])) Dragon)',
+    '(MOSTCOMMON (JOIN directed_by [ Alfred Hitchcock ]) has_genre)',
+    '(LEASTCOMMON (JOIN directed_by [ Alfred Hitchcock ]) has_genre)',
+    '(ARGMAXCOUNT State borders)',
+    '(ARGMINCOUNT State (R borders))',
+  ];
+  for (const text of forms) {
+    it(`parse ∘ print is the identity: ${text}`, () => {
+      const f = parseForm(text);
+      assert.equal(printForm(f), text);
+      assert.deepEqual(parseForm(printForm(f)), f);
+    });
+  }
+
+  it('parses each operator into its AST node', () => {
+    assert.deepEqual(parseForm('(ASK [ A ])'), { kind: 'ask', arg: { kind: 'entity', ref: { kind: 'label', label: 'A' } } });
+    assert.equal(parseForm('(OR [ A ] [ B ])').kind, 'or');
+    assert.equal(parseForm('(DIFF [ A ] [ B ])').kind, 'diff');
+    assert.deepEqual(parseForm('(SUM c)'), { kind: 'aggregate', op: 'SUM', arg: { kind: 'class', ref: { kind: 'name', name: 'c' } } });
+    assert.deepEqual(parseForm('(PERCENT a b)').kind, 'ratio');
+    const mc = parseForm('(MOSTCOMMON c (R r))');
+    assert.ok(mc.kind === 'common' && mc.op === 'MOSTCOMMON' && mc.relation.kind === 'reverse');
+    const ac = parseForm('(ARGMINCOUNT c r)');
+    assert.ok(ac.kind === 'argcount' && ac.op === 'ARGMINCOUNT');
+  });
+
+  it('errors cite the production of the new operator', () => {
+    assert.match(syntaxError('(MOSTCOMMON [ A ] 1990)').message, /production \[10\] Relation/);
+    assert.match(syntaxError('(OR [ A ])').message, /\[1\] Form|\[24\] Or/);
+    const e = syntaxError('(ASK [ A ] [ B ])');
+    assert.equal(e.details?.production, '[22] Ask');
+    assert.equal(syntaxError('(RATIO [ A ] [ B ] [ C ])').details?.production, '[26] Ratio');
+    assert.match(syntaxError('(AVERAGE [ A ])').message, /unknown operator 'AVERAGE'.*ASK, DIFF, OR, AVG/);
+  });
+
+  it('answerTypeOf: boolean for ASK, number for COUNT / aggregates / ratios, entities otherwise', () => {
+    const t = (s: string) => answerTypeOf(parseForm(s));
+    assert.equal(t('(ASK [ A ])'), 'boolean');
+    for (const s of ['(COUNT [ A ])', '(AVG [ A ])', '(SUM [ A ])', '(MAX [ A ])', '(MIN [ A ])', '(RATIO [ A ] [ B ])', '(PERCENT [ A ] [ B ])']) assert.equal(t(s), 'number', s);
+    for (const s of ['[ A ]', '(OR [ A ] [ B ])', '(DIFF [ A ] [ B ])', '(MOSTCOMMON [ A ] r)', '(ARGMAXCOUNT [ A ] r)', '(JOIN r [ A ])']) assert.equal(t(s), 'entities', s);
+  });
+
+  it('typeErrors: a number or a boolean where a set is expected', () => {
+    assert.deepEqual(typeErrors(parseForm('(ASK (AND [ A ] (JOIN r [ B ])))')), []);
+    assert.match(typeErrors(parseForm('(AND (ASK [ A ]) [ B ])'))[0]!, /\(ASK \[ A \]\) is a boolean, but AND needs a set/);
+    assert.match(typeErrors(parseForm('(COUNT (AVG [ A ]))'))[0]!, /is a number, but COUNT needs a set/);
+  });
+
+  it('OR is commutative and associative in the normal form; DIFF is not commutative', () => {
+    assert.ok(formsEqual(parseForm('(OR [ A ] (OR [ B ] [ C ]))'), parseForm('(OR (OR [ C ] [ A ]) [ B ])')));
+    assert.ok(!formsEqual(parseForm('(DIFF [ A ] [ B ])'), parseForm('(DIFF [ B ] [ A ])')));
+    assert.ok(formsEqual(parseForm('(DIFF (AND [ A ] [ B ]) [ C ])'), parseForm('(DIFF (AND [ B ] [ A ]) [ C ])')));
+    assert.equal(skeleton(parseForm('(MOSTCOMMON (JOIN r [ A ]) (R s))')), '(MOSTCOMMON (JOIN [] []) (R []))');
+    assert.equal(skeleton(parseForm('(OR [ B ] (JOIN r [ A ]))')), skeleton(parseForm('(OR (JOIN s [ C ]) [ D ])')));
+  });
+
+  it('mapRefs reaches entities, relations and classes inside every new operator', () => {
+    const f = parseForm('(PERCENT (DIFF (OR [ a ] c) (JOIN r [ b ])) (MOSTCOMMON (ARGMAXCOUNT [ d ] s) t))');
+    assert.deepEqual(entityRefs(f).map((r) => (r.kind === 'label' ? r.label : '')), ['a', 'b', 'd']);
+    assert.deepEqual(relationRefs(f).map((r) => (r.kind === 'name' ? r.name : '')), ['r', 's', 't']);
+    assert.equal(canonicalText(mapRefs(f, { cls: () => ({ kind: 'name', name: 'k' }) })), canonicalText(parseForm('(PERCENT (DIFF (OR [ a ] k) (JOIN r [ b ])) (MOSTCOMMON (ARGMAXCOUNT [ d ] s) t))')));
   });
 });

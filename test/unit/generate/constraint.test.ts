@@ -178,4 +178,58 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
       { numRuns: 500, seed: 42 },
     );
   });
+
+  describe('form language v2 symbols (data-driven: offered only when the model has them)', () => {
+    const V2 = ['ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT'];
+    const v2: TargetVocabulary = { ...vocab, symbols: [...vocab.symbols, ...V2, 'film', 'person', '1990'], classes: ['film', 'person'] };
+    const k = new GrammarConstraint(v2, SRC);
+
+    it('an old vocabulary (no new symbols) is offered exactly what it was', () => {
+      assert.deepEqual(names(c.allowed(c.initial())), ['(', '[']);
+      assert.deepEqual(names(c.allowed(c.run(toks(c, '( AND')))), ['(', '[']);
+    });
+
+    it('outermost: every operator, the boolean / number ones included; nested: only set operators', () => {
+      const top = names(k.allowed(k.run(toks(k, '('))), v2);
+      for (const o of [...V2, 'JOIN', 'AND', 'COUNT', 'GT', 'TC']) assert.ok(top.includes(o), o);
+      const nested = names(k.allowed(k.run(toks(k, '( AND ('))), v2);
+      for (const o of ['DIFF', 'OR', 'MOSTCOMMON', 'ARGMAXCOUNT', 'JOIN', 'COUNT']) assert.ok(nested.includes(o), o);
+      for (const o of ['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT']) assert.ok(!nested.includes(o), o);
+      assert.throws(() => k.run(toks(k, '( ASK ( ASK')), /not allowed/);
+    });
+
+    it('class names stand where a form is expected (config.classes), not where a relation is', () => {
+      assert.deepEqual(names(k.allowed(k.initial()), v2), ['(', '[', 'film', 'person']);
+      assert.ok(names(k.allowed(k.run(toks(k, '( AND'))), v2).includes('film'));
+      assert.ok(!names(k.allowed(k.run(toks(k, '( JOIN'))), v2).includes('film'));
+      assert.ok(!names(k.allowed(k.run(toks(k, '( GT release_year'))), v2).includes('film'), 'a class is not a literal');
+    });
+
+    const accepted = [
+      '( ASK ( AND [ p5 ] ( JOIN directed_by [ p8 ] ) ) )',
+      '( DIFF ( JOIN starred_actors [ p5 ] ) ( JOIN directed_by [ p9 ] ) )',
+      '( ARGMIN ( OR [ p5 ] [ p8 ] ) release_year )',
+      '( AVG ( JOIN ( R release_year ) film ) )',
+      '( PERCENT ( AND film ( JOIN directed_by [ p5 ] ) ) film )',
+      '( MOSTCOMMON ( JOIN directed_by [ p6 p7 ] ) starred_actors )',
+      '( ARGMAXCOUNT person ( R directed_by ) )',
+      '( AND ( JOIN starred_actors [ p5 ] ) ( AND ( GE release_year 1990 ) ( LT release_year 1990 ) ) )',
+      '( COUNT ( DIFF film ( JOIN directed_by [ p5 ] ) ) )',
+    ];
+    for (const words of accepted) {
+      it(`accepts and prints a parseable form: ${words}`, () => {
+        const t = toks(k, words);
+        const s = k.run([...t, k.eos]);
+        assert.ok(k.isComplete(s));
+        const text = tokensToFormText(t, v2, decode);
+        assert.ok(formsEqual(parseForm(text), parseForm(words.replace(/\( /g, '(').replace(/ \)/g, ')'))), text);
+      });
+    }
+
+    it('the budget accounts for class names as the shortest form', () => {
+      // '( ASK film )' + eos = 5 tokens
+      assert.ok(names(k.allowed(k.initial(), 5), v2).includes('('));
+      assert.deepEqual(names(k.allowed(k.run(toks(k, '( ASK')), 3), v2), ['film', 'person']);
+    });
+  });
 });
