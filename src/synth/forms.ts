@@ -31,25 +31,6 @@ export type SForm =
   | { op: 'ratio'; pct: boolean; a: SForm; b: SForm }
   | { op: 'common'; most: boolean; arg: SForm; rel: SRel };
 
-/** Operators beyond ChatKBQA's, compiled only by the form language v2 compiler. */
-export function usesV2(f: SForm): boolean {
-  switch (f.op) {
-    case 'ent':
-    case 'cls':
-    case 'cmp':
-      return false;
-    case 'join':
-    case 'count':
-      return usesV2(f.arg);
-    case 'and':
-      return usesV2(f.a) || usesV2(f.b);
-    case 'arg':
-      return usesV2(f.arg);
-    default:
-      return true;
-  }
-}
-
 export type Mentions = Map<string, string>; // entity IRI → mention text
 
 function rel(r: SRel, exec: boolean): string {

@@ -19,7 +19,7 @@ export * from './types';
 export { buildLexicon, mergeLexicon, readLexicon, writeLexicon, LEXICON_FORMAT, type Lexicon, type LexiconOptions, type PropertyLexicon } from './lexicon';
 export { renderQuestion, typo } from './render';
 export { printSForm, type SForm } from './forms';
-export { SynthStore, supportsV2 } from './store';
+export { SynthStore } from './store';
 export { Sampler, OPERATOR_WEIGHTS } from './sample';
 export { WordNet, wordNet } from './wordnet';
 
@@ -50,8 +50,6 @@ export interface SynthStats {
   attempts: number;
   queries: number;
   timeMs: number;
-  /** v2 operators run by the compiler (true) or composed from v1 sub-forms run on the store (false). */
-  compilerV2: boolean;
   templates: number;
   perOperator: Partial<Record<SynthOperator, OperatorStats>>;
   noise: Record<string, number>;
@@ -125,7 +123,7 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
   }
   return {
     examples,
-    stats: { examples: examples.length, forms, attempts, queries: store.queries, timeMs: Date.now() - t0, compilerV2: store.v2, templates: templates.size, perOperator, noise },
+    stats: { examples: examples.length, forms, attempts, queries: store.queries, timeMs: Date.now() - t0, templates: templates.size, perOperator, noise },
   };
 }
 
