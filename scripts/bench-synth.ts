@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   });
   await executor.close();
   const qs = examples.map((e) => e.question);
-  console.log(`store ${store}: ${stats.examples} examples from ${stats.forms} forms (${stats.attempts} attempts, ${stats.queries} queries) in ${(stats.timeMs / 1000).toFixed(1)} s = ${((stats.examples / stats.timeMs) * 1000).toFixed(1)} examples/s; lexicon ${lexMs} ms; v2 operators by ${stats.compilerV2 ? 'the compiler' : 'composition of v1 sub-forms'}`);
+  console.log(`store ${store}: ${stats.examples} examples from ${stats.forms} forms (${stats.attempts} attempts, ${stats.queries} queries) in ${(stats.timeMs / 1000).toFixed(1)} s = ${((stats.examples / stats.timeMs) * 1000).toFixed(1)} examples/s; lexicon ${lexMs} ms`);
   console.log(`templates ${stats.templates}; distinct questions ${new Set(qs).size}; distinct forms ${new Set(examples.map((e) => e.form)).size}; distinct n-grams 1/2/3: ${ngrams(qs, 1)} / ${ngrams(qs, 2)} / ${ngrams(qs, 3)}; mean length ${(qs.reduce((a, q) => a + q.split(' ').length, 0) / qs.length).toFixed(1)} words`);
   console.log('operator      examples  forms  attempts  failures');
   for (const [op, s] of Object.entries(stats.perOperator)) console.log(`${op.padEnd(13)} ${String(s.examples).padStart(8)} ${String(s.forms).padStart(6)} ${String(s.attempts).padStart(9)} ${String(s.failures).padStart(9)}`);

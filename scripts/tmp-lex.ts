@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import { buildLexicon } from '../src/synth/lexicon';
-const s = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const t0 = Date.now();
-const l = buildLexicon(s);
-console.log(JSON.stringify(l, null, 1), Date.now() - t0, 'ms');
+const l = buildLexicon(JSON.parse(fs.readFileSync(process.argv[2], 'utf8')));
+for (const [n, p] of Object.entries(l.properties)) console.log(n, p.shape, JSON.stringify(p.subject.singular), JSON.stringify(p.object.singular), p.wh, p.swh, '|', p.subjectQ.slice(0, 3).join(' / '), '|', p.objectQ.slice(0, 3).join(' / '), '|', (p.most ?? []).join(','));
+for (const [n, c] of Object.entries(l.classes)) console.log(n, JSON.stringify(c));

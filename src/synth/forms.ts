@@ -31,25 +31,6 @@ export type SForm =
   | { op: 'ratio'; pct: boolean; a: SForm; b: SForm }
   | { op: 'common'; most: boolean; arg: SForm; rel: SRel };
 
-/** Operators beyond ChatKBQA's, compiled only by the form language v2 compiler. */
-export function usesV2(f: SForm): boolean {
-  switch (f.op) {
-    case 'ent':
-    case 'cls':
-    case 'cmp':
-      return false;
-    case 'join':
-    case 'count':
-      return usesV2(f.arg);
-    case 'and':
-      return usesV2(f.a) || usesV2(f.b);
-    case 'arg':
-      return usesV2(f.arg);
-    default:
-      return true;
-  }
-}
-
 export type Mentions = Map<string, string>; // entity IRI → mention text
 
 function rel(r: SRel, exec: boolean): string {
@@ -120,4 +101,50 @@ export function entitiesOf(f: SForm, out: { iri: string; label: string }[] = [])
       entitiesOf(f.b, out);
   }
   return out;
+}
+
+/**
+ * The conjuncts of every AND in the order the question mentions them (first-mentioned first), so that one
+ * question shape has one target: "comedies by Spielberg" and "Spielberg's comedies" get their conjuncts in
+ * the order of their words. Conjuncts without entities keep their place; the fixed shapes of ASK
+ * membership (member first) and PERCENT (part = whole AND constraint) are left as they are.
+ */
+export function orderByMentions(f: SForm, position: (iri: string) => number): SForm {
+  const first = (g: SForm): number => {
+    const es = entitiesOf(g);
+    return es.length ? Math.min(...es.map((e) => position(e.iri))) : -1;
+  };
+  const rec = (g: SForm, fixed: boolean): SForm => {
+    switch (g.op) {
+      case 'ent':
+      case 'cls':
+      case 'cmp':
+        return g;
+      case 'and': {
+        const a = rec(g.a, false);
+        const b = rec(g.b, false);
+        if (!fixed) {
+          const pa = first(a);
+          const pb = first(b);
+          if (pa >= 0 && pb >= 0 && pb < pa) return { op: 'and', a: b, b: a };
+        }
+        return { op: 'and', a, b };
+      }
+      case 'ask':
+        return { ...g, arg: rec(g.arg, true) };
+      case 'ratio':
+        return { ...g, a: rec(g.a, g.pct), b: rec(g.b, false) };
+      case 'or':
+      case 'diff':
+        return { ...g, a: rec(g.a, false), b: rec(g.b, false) };
+      case 'join':
+      case 'count':
+      case 'arg':
+      case 'argcount':
+      case 'agg':
+      case 'common':
+        return { ...g, arg: rec(g.arg, false) } as SForm;
+    }
+  };
+  return rec(f, false);
 }

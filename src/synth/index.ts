@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import { AskgraphError, type Executor } from '../core';
 import type { CompileOptions } from '../compile';
-import { printSForm } from './forms';
+import { orderByMentions, printSForm } from './forms';
 import type { Lexicon } from './lexicon';
 import { renderQuestion } from './render';
 import { Rng } from './random';
@@ -19,7 +19,7 @@ export * from './types';
 export { buildLexicon, mergeLexicon, readLexicon, writeLexicon, LEXICON_FORMAT, type Lexicon, type LexiconOptions, type PropertyLexicon } from './lexicon';
 export { renderQuestion, typo } from './render';
 export { printSForm, type SForm } from './forms';
-export { SynthStore, supportsV2 } from './store';
+export { SynthStore } from './store';
 export { Sampler, OPERATOR_WEIGHTS } from './sample';
 export { WordNet, wordNet } from './wordnet';
 
@@ -50,8 +50,6 @@ export interface SynthStats {
   attempts: number;
   queries: number;
   timeMs: number;
-  /** v2 operators run by the compiler (true) or composed from v1 sub-forms run on the store (false). */
-  compilerV2: boolean;
   templates: number;
   perOperator: Partial<Record<SynthOperator, OperatorStats>>;
   noise: Record<string, number>;
@@ -72,7 +70,7 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
   const seed = opts.seed ?? 1;
   const rng = new Rng(seed);
   const store = new SynthStore(executor, schema, { compile: opts.compile, timeoutMs: opts.timeoutMs });
-  const sampler = new Sampler(store, rng);
+  const sampler = new Sampler(store, rng, lexicon);
   const paraphrases = Math.max(1, opts.paraphrases ?? 2);
   const weights = { ...OPERATOR_WEIGHTS, ...opts.weights };
   let ops = sampler.operators().filter((op) => (weights[op] ?? 0) > 0);
@@ -102,7 +100,9 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
     for (let k = 0; k < paraphrases && examples.length < opts.count; k++) {
       const r = renderQuestion(s.form, lexicon, rng);
       if (!r) continue;
-      const form = printSForm(s.form, r.mentions);
+      const q = r.question.toLowerCase();
+      const ordered = orderByMentions(s.form, (iri) => q.indexOf((r.mentions.get(iri) ?? '').toLowerCase()));
+      const form = printSForm(ordered, r.mentions);
       const key = `${r.question}\t${form}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -123,7 +123,7 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
   }
   return {
     examples,
-    stats: { examples: examples.length, forms, attempts, queries: store.queries, timeMs: Date.now() - t0, compilerV2: store.v2, templates: templates.size, perOperator, noise },
+    stats: { examples: examples.length, forms, attempts, queries: store.queries, timeMs: Date.now() - t0, templates: templates.size, perOperator, noise },
   };
 }
 

@@ -20,7 +20,9 @@ import * as fs from 'node:fs';
 import { AskgraphError } from '../core';
 import { relationWords } from '../ground';
 import { stem } from '../fallback/text';
-import { conjugate, isParticiple, isPresent3, plural, singular, VerbForms, verbBase } from './morph';
+import { conjugate, isParticiple, isPreposition, isPresent3, plural, singular, VerbForms, verbBase } from './morph';
+
+const PREPS = { has: (w: string) => w !== undefined && isPreposition(w) };
 import type { Schema, SchemaProperty } from './types';
 import { WnSynset, wordNet } from './wordnet';
 
@@ -31,6 +33,8 @@ export type Wh = 'who' | 'what' | 'where' | 'when';
 export interface NounEntry {
   singular: string[];
   plural: string[];
+  /** A thing one can go to (a building, a place): "where is a …", "where can I find …". */
+  place?: boolean;
 }
 
 export interface ClassLexicon extends NounEntry {
@@ -56,6 +60,11 @@ export interface PropertyLexicon {
   /** Words for "more" / "less" of this value ("higher"/"lower", "later"/"earlier"). */
   more?: string[];
   less?: string[];
+  /**
+   * A rating-like scale (a small decimal range): "good" / "bad" are comparisons with `threshold`, "best" /
+   * "worst" superlatives ("good french restaurants", "the best restaurant in X"). Editable.
+   */
+  scale?: { threshold: number; good: string[]; bad: string[]; best: string[]; worst: string[] };
   /** Superlatives: "highest", "latest", "most recent" / "lowest", "earliest". */
   most?: string[];
   least?: string[];
@@ -82,7 +91,6 @@ export interface LexiconOptions {
 }
 
 const COPULA = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'having']);
-const PREPS = new Set(['in', 'at', 'on', 'of', 'for', 'from', 'to', 'with', 'by', 'near', 'into', 'under', 'over', 'about', 'within', 'inside']);
 
 /** Words of the whole schema: the context for choosing WordNet senses (simplified Lesk). */
 function schemaContext(schema: Schema): Set<string> {
@@ -128,9 +136,15 @@ function whOfNoun(noun: string, ctx: Set<string>): Wh {
   return 'what';
 }
 
-function nounEntry(nouns: string[]): NounEntry {
+function nounEntry(nouns: string[], ctx?: Set<string>): NounEntry {
   const sing = [...new Set(nouns.map((n) => singular(n.toLowerCase())))];
-  return { singular: sing, plural: sing.map(plural) };
+  const entry: NounEntry = { singular: sing, plural: sing.map(plural) };
+  if (ctx && sing.length) {
+    const head = sing[0].split(' ').pop() as string;
+    const sense = bestSense(wordNet().baseForms(head, 'n')[0] ?? head, 'n', ctx);
+    if (sense && (sense.lexFile === 'noun.artifact' || sense.lexFile === 'noun.location')) entry.place = true;
+  }
+  return entry;
 }
 
 function withSynonyms(noun: string, ctx: Set<string>, opts: Required<LexiconOptions>): string[] {
@@ -145,13 +159,13 @@ function withSynonyms(noun: string, ctx: Set<string>, opts: Required<LexiconOpti
 }
 
 /** The person noun derived from a verb ("direct" → "director", "write" → "writer") in the sense that fits the schema. */
-function agentNoun(lemma: string, ctx: Set<string>): string | undefined {
+function agentNoun(lemma: string, ctx: Set<string>, common = false): string | undefined {
   const wn = wordNet();
   const sense = bestSense(lemma, 'v', ctx);
   const senses = sense ? [sense, ...wn.senses(lemma, 'v').filter((s) => s !== sense)] : wn.senses(lemma, 'v');
   const cands = wn
     .derived(lemma, 'v', senses)
-    .filter((d) => d.pos === 'n' && d.synset.lexFile === 'noun.person' && !d.word.includes(' '))
+    .filter((d) => d.pos === 'n' && d.synset.lexFile === 'noun.person' && !d.word.includes(' ') && (!common || wn.tagCount(d.word, d.synset) >= 3))
     .map((d) => d.word.toLowerCase());
   const prefix = lemma.slice(0, Math.min(4, lemma.length - 1));
   return cands.find((w) => w.startsWith(prefix) && /(er|or|ist|ant|ent)$/.test(w)) ?? cands.find((w) => w.startsWith(prefix));
@@ -172,7 +186,76 @@ function valueWords(p: SchemaProperty, noun: string): Pick<PropertyLexicon, 'mor
   return {};
 }
 
+/** A decimal value on a small bounded range (1.3–4.5, 0–10) reads as a rating: "good" is above ~40% of it. */
+export function ratingThreshold(p: SchemaProperty): number | undefined {
+  if (p.valueKind !== 'number' || p.min === undefined || p.max === undefined) return undefined;
+  if (p.min < 0 || p.max > 10 || p.max <= p.min) return undefined;
+  const decimal = /(decimal|double|float)$/.test(p.datatype ?? '') || !Number.isInteger(p.min) || !Number.isInteger(p.max);
+  if (!decimal) return undefined;
+  return Math.round((p.min + (p.max - p.min) * 0.4) * 2) / 2;
+}
+
+function scaleWords(p: SchemaProperty, noun: string): PropertyLexicon['scale'] {
+  const threshold = ratingThreshold(p);
+  if (threshold === undefined) return undefined;
+  const head = noun.split(' ').pop() as string;
+  const base = verbBase(head);
+  const part = base && base !== head ? conjugate(base).participle : undefined; // rating → rated
+  return {
+    threshold,
+    good: ['good', 'decent', ...(part ? [`highly ${part}`, `well ${part}`] : [])],
+    bad: ['bad', 'poor', ...(part ? [`poorly ${part}`, `low ${part}`] : [])],
+    best: ['best', 'top', ...(part ? [`highest ${part}`, `top ${part}`, `best ${part}`] : [])],
+    worst: ['worst', ...(part ? [`lowest ${part}`, `worst ${part}`] : [])],
+  };
+}
+
+/** "parents" is a noun, "borders" / "contains" are verbs: the reading the tagged corpus sees at least twice as often. */
+function nounFirst(word: string): boolean {
+  const wn = wordNet();
+  const n = singular(word);
+  const v = verbBase(word);
+  if (!wn.has(n, 'n')) return false;
+  if (!v) return true;
+  return wn.lemmaTagCount(n, 'n') >= 2 * wn.lemmaTagCount(v, 'v');
+}
+
+const SWAP: Record<string, string> = { S: 'O', O: 'S', s: 'o', o: 's', wh: 'swh', swh: 'wh', a: 'b', b: 'a' };
+
+/**
+ * A property labelled as the inverse of another ("plays in club inverse", "inverse of located in"): the
+ * phrasing of the base label with the subject and object roles exchanged.
+ */
+function inverseBase(label: string): string | undefined {
+  const w = relationWords(label);
+  const m = /^(.*\S) inverse$/.exec(w) ?? /^inverse (?:of )?(\S.*)$/.exec(w);
+  return m ? m[1] : undefined;
+}
+
 function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
+  const base = inverseBase(p.label || p.name);
+  if (!base) return directLexicon(schema, p, ctx, opts);
+  const d = directLexicon(schema, { ...p, label: base, domain: p.range, range: p.domain, valueKind: undefined }, ctx, opts);
+  const sw = (ts: string[]) => ts.map((t) => t.replace(/\{(S|O|s|o|wh|swh|a|b)\}/g, (_m, k: string) => `{${SWAP[k]}}`));
+  return {
+    ...d,
+    label: p.label || p.name,
+    subject: d.object,
+    object: d.subject,
+    wh: d.swh,
+    swh: d.wh,
+    ...(p.functional ? { functional: true } : { functional: undefined }),
+    ...(p.valueKind ? { valueKind: p.valueKind } : {}),
+    ...(d.verb ? { verb: { ...d.verb, agent: d.verb.agent === 'subject' ? 'object' : 'subject' } } : {}),
+    subjects: sw(d.objects),
+    objects: sw(d.subjects),
+    subjectQ: sw(d.objectQ),
+    objectQ: sw(d.subjectQ),
+    ask: sw(d.ask),
+  };
+}
+
+function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
   const classLabel = (iris: string[]): string[] =>
     iris.map((iri) => schema.classes.find((c) => c.iri === iri)).filter((c): c is NonNullable<typeof c> => !!c).map((c) => c.label.toLowerCase());
   let words = relationWords(p.label || p.name).split(' ').filter((w) => w !== '');
@@ -182,7 +265,6 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
     if (/^ha/.test(words[0])) possessive = true;
     words = words.slice(1);
   }
-  if (words.length > 1 && words[words.length - 1] === 'inverse') words = words.slice(0, -1);
   const subjNouns = classLabel(p.domain);
   let shape: PropertyLexicon['shape'] = 'noun';
   let verb: PropertyLexicon['verb'];
@@ -216,10 +298,13 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
     shape = 'verb';
     verb = { ...conjugate(lemma), agent: isPresent3(first) ? 'subject' : 'object', ...(particle ? { particle } : {}) };
     objNoun = noun || undefined;
-  } else if (!possessive && words.length === 1 && isPresent3(first)) {
+  } else if (!possessive && words.length === 1 && isPresent3(first) && !nounFirst(first)) {
     // "borders", "contains"
     shape = 'verb';
     verb = { ...conjugate(verbBase(first) as string), agent: 'subject' };
+  } else if (words.length === 1 && isParticiple(first) && wordNet().has(verbBase(first) as string, 'n')) {
+    // "is aged" → the value is an "age"
+    objNoun = verbBase(first) as string;
   } else {
     objNoun = words.join(' ');
   }
@@ -239,8 +324,14 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
   }
   if (objNouns.length === 0) objNouns.push(words.join(' '));
   const object = nounEntry(objNouns);
+  if (!subjNouns.length && verb && verb.agent === 'subject') {
+    // "plays in club": its subjects are players (the verb's agent noun, when it is a common word)
+    const agent = agentNoun(verb.lemma, ctx, true);
+    if (agent) subjNouns.push(agent);
+  }
   const subject = nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)));
   let wh: Wh = p.valueKind === 'year' || p.valueKind === 'date' ? 'when' : whOfNoun(object.singular[0], ctx);
+  if (wh === 'when' && p.valueKind === 'number') wh = 'what'; // an age is not a time
   if (p.objectKind === 'literal' && p.valueKind === 'number') wh = 'what';
   const swh: Wh = subject.singular.length ? whOfNoun(subject.singular[0], ctx) : 'what';
   const lex: PropertyLexicon = {
@@ -255,6 +346,7 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
     ...(p.functional ? { functional: true } : {}),
     ...(p.valueKind ? { valueKind: p.valueKind } : {}),
     ...valueWords(p, object.singular[0]),
+    ...(scaleWords(p, object.singular[0]) ? { scale: scaleWords(p, object.singular[0]) } : {}),
     subjects: [],
     subjectQ: [],
     objects: ['{O} of {x}', "{x}'s {O}", '{x} {O}'],
@@ -311,7 +403,8 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
         lex.ask.push(`was {a} ${f.participle} in {b}`);
       } else {
         lex.objectQ.push('what {o} is {x}', '{x} {o}');
-        lex.ask.push('is {a} {b}');
+        // "is Heat a thriller": only when the values are categories (few, shared by many subjects)
+        if (p.objects * 5 <= p.subjects) lex.ask.push('is {a} {b}', 'is {a} a {b}');
       }
       break;
     }
@@ -326,7 +419,7 @@ export function buildLexicon(schema: Schema, options: LexiconOptions = {}): Lexi
   const classes: Record<string, ClassLexicon> = {};
   for (const c of schema.classes) {
     const label = (c.label || relationWords(c.name)).toLowerCase();
-    const entry = nounEntry(withSynonyms(singular(label), ctx, opts));
+    const entry = nounEntry(withSynonyms(singular(label), ctx, opts), ctx);
     classes[c.name] = { label, ...entry, wh: whOfNoun(entry.singular[0], ctx) };
   }
   const properties: Record<string, PropertyLexicon> = {};
@@ -348,6 +441,21 @@ function deepMerge<T>(base: T, over: unknown): T {
 /** The generated lexicon with a user's (partial) lexicon over it: user entries win, arrays are replaced. */
 export function mergeLexicon(generated: Lexicon, user: unknown): Lexicon {
   const merged = deepMerge(generated, user);
+  // a class renamed by the user renames the property roles that were named after it (unless those were edited too)
+  const u = (isObject(user) ? user : {}) as { classes?: Record<string, Partial<NounEntry>>; properties?: Record<string, Partial<PropertyLexicon>> };
+  for (const [name, c] of Object.entries(u.classes ?? {})) {
+    const before = generated.classes[name];
+    const after = merged.classes[name];
+    if (!before || !after || !Array.isArray(c?.singular)) continue;
+    for (const [pname, p] of Object.entries(merged.properties)) {
+      const gp = generated.properties[pname];
+      const edited = u.properties?.[pname];
+      for (const role of ['subject', 'object'] as const) {
+        if (edited?.[role] || !gp || gp[role].singular[0] !== before.singular[0]) continue;
+        p[role] = { singular: [...after.singular], plural: [...after.plural] };
+      }
+    }
+  }
   checkLexicon(merged, 'merged lexicon');
   return merged;
 }

@@ -25,6 +25,8 @@ export interface VerbForms {
 
 /** Plural of a noun phrase (the head, i.e. the last word, is inflected). */
 export function plural(noun: string): string {
+  const of = noun.indexOf(' of ');
+  if (of > 0) return plural(noun.slice(0, of)) + noun.slice(of); // "cause of death" → "causes of death"
   const words = noun.split(' ');
   const head = words.pop() as string;
   const p = methods.two.transform.noun.toPlural(head, model) || head + 's';
@@ -32,9 +34,12 @@ export function plural(noun: string): string {
 }
 
 export function singular(noun: string): string {
+  const of = noun.indexOf(' of ');
+  if (of > 0) return singular(noun.slice(0, of)) + noun.slice(of);
   const words = noun.split(' ');
   const head = words.pop() as string;
-  const s = /s$/.test(head) ? methods.two.transform.noun.toSingular(head, model) || head : head;
+  // a WordNet noun lemma is already singular ("species", "news"); else compromise ("children" → "child")
+  const s = wordNet().has(head, 'n') ? head : methods.two.transform.noun.toSingular(head, model) || head;
   return [...words, s].join(' ');
 }
 
@@ -85,4 +90,9 @@ export function isParticiple(word: string): boolean {
 export function isPresent3(word: string): boolean {
   const b = verbBase(word);
   return !!b && b !== word && conjugate(b).present === word.toLowerCase();
+}
+
+/** Is this word a preposition (compromise's lexicon: in, through, across, near, …)? */
+export function isPreposition(word: string): boolean {
+  return nlp(word).has('#Preposition');
 }

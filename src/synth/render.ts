@@ -27,6 +27,7 @@ const PH_RE = /\u27e6(\d+)\u27e7/g;
 interface Noun {
   sg: string;
   pl: string;
+  place?: boolean;
 }
 
 interface Mod {
@@ -46,7 +47,7 @@ type Ctx = { lex: Lexicon; rng: Rng; ents: Map<string, number>; tags: string[] }
 function nounOf(rng: Rng, e: NounEntry | undefined): Noun | undefined {
   if (!e || !e.singular.length) return undefined;
   const i = rng.int(e.singular.length);
-  return { sg: e.singular[i], pl: e.plural[i] ?? e.singular[i] };
+  return { sg: e.singular[i], pl: e.plural[i] ?? e.singular[i], ...(e.place ? { place: true } : {}) };
 }
 
 function lexOf(ctx: Ctx, r: SRel): PropertyLexicon {
@@ -93,7 +94,7 @@ function endWh(ctx: Ctx, r: SRel): string {
 }
 
 /** A modifier for "members m with (m r x)": from the property's noun-phrase templates. */
-function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false): Mod | undefined {
+function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false, plain = false): Mod | undefined {
   const p = lexOf(ctx, r);
   const templates = r.inv ? p.objects : p.subjects;
   const slot = r.inv ? '{O}' : '{S}';
@@ -114,6 +115,8 @@ function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false
     } else continue;
     if (nested && (kind !== 'post' || !rest.endsWith('{x}'))) continue;
     if (onlyPost && kind !== 'post') continue;
+    // plain: a modifier that can be negated or used as a predicate ("not directed by X"), not "that X directed" / "X was in"
+    if (plain && (/^that /.test(rest) || rest.startsWith('{x}'))) continue;
     const text = fill(rest, { x, wh: p.wh, swh: p.swh, o: o?.sg, O: o?.pl, s: sN?.sg, S: sN?.pl });
     if (text !== undefined) return { kind, text };
   }
@@ -142,6 +145,9 @@ function cmpMod(ctx: Ctx, f: Extract<SForm, { op: 'cmp' }>): Mod {
     const w = rng.pick(words);
     if (participle && rng.chance(0.5)) return { kind: 'post', text: `${participle} ${w} ${v}` };
     return { kind: 'post', text: `${w} ${v}` };
+  }
+  if (p.scale && Number(f.value.value) === p.scale.threshold && (f.cmp === 'GT' || f.cmp === 'LT') && rng.chance(0.7)) {
+    return { kind: 'pre', text: rng.pick(f.cmp === 'GT' ? p.scale.good : p.scale.bad) }; // "good french restaurants"
   }
   const n = valueNoun(ctx, f.rel);
   const words = up ? (f.cmp === 'GE' ? ['at least', 'of at least', 'above', 'over'] : ['above', 'over', 'more than', 'greater than', 'higher than']) : f.cmp === 'LE' ? ['at most', 'up to', 'below'] : ['below', 'under', 'less than', 'lower than'];
@@ -206,7 +212,7 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
       }
       // "actors of both Heat and Ronin", "movies starring Tom Hanks and Meg Ryan": one relation, two entities
       const joins = parts.filter((g): g is Extract<SForm, { op: 'join' }> => g.op === 'join' && g.arg.op === 'ent');
-      if (joins.length === 2 && parts.length === joins.length + (cls ? 1 : 0) && joins[0].rel.prop === joins[1].rel.prop && joins[0].rel.inv === joins[1].rel.inv && ctx.rng.chance(0.8)) {
+      if (joins.length === 2 && parts.length === joins.length + (cls ? 1 : 0) && joins[0].rel.prop === joins[1].rel.prop && joins[0].rel.inv === joins[1].rel.inv && (joins[0].rel.inv || ctx.rng.chance(0.8))) {
         const [x0, x1] = joins.map((j) => entText(ctx, j.arg) as string);
         const x = ctx.rng.pick([`${x0} and ${x1}`, `both ${x0} and ${x1}`, `${x0} and also ${x1}`]);
         const mod = joinMod(ctx, joins[0].rel, x, false, true);
@@ -232,7 +238,7 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
           np.mods.push(...sub.mods);
         }
       }
-      if (np.mods.filter((m) => m.kind === 'pre').length > 1 || np.mods.filter((m) => m.kind === 'poss').length > 1) {
+      if (np.mods.filter((m) => m.kind === 'pre' && /\u27e6/.test(m.text)).length > 1 || np.mods.filter((m) => m.kind === 'poss').length > 1) {
         // "x's y's movies" does not read: make all but one post-modifiers where possible
         return ctx.tags.includes('retry') ? undefined : (ctx.tags.push('retry'), npOf(ctx, f));
       }
@@ -243,9 +249,19 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
   }
 }
 
-function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean): NP | undefined {
+function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, plain = false): NP | undefined {
   const inner = f.arg;
-  if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv !== f.rel.inv) {
+  if (inner.op === 'join' && inner.arg.op === 'ent' && !f.rel.inv && !inner.rel.inv && ctx.rng.chance(0.6)) {
+    // containment chains say the outer place only: restaurants in (cities in) the bay area → "restaurants in the bay area"
+    const po = lexOf(ctx, f.rel);
+    const pi = lexOf(ctx, inner.rel);
+    if (po.shape === 'prep' && pi.shape === 'prep' && po.prep === pi.prep) {
+      const x = entText(ctx, inner.arg) as string;
+      const mod = joinMod(ctx, f.rel, ctx.rng.chance(0.4) ? `the ${x}` : x, false, onlyPost, plain);
+      if (mod) return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
+    }
+  }
+  if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv && !f.rel.inv) {
     // (JOIN p (JOIN (R p) X)): "movies with the same director as X", "restaurants with the same food type as X"
     const p = lexOf(ctx, f.rel);
     const n = nounOf(ctx.rng, f.rel.inv ? p.subject : p.object) ?? nounOf(ctx.rng, ctx.lex.thing);
@@ -256,7 +272,7 @@ function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean):
   }
   const x = entText(ctx, f.arg) ?? innerText(ctx, f.arg);
   if (x === undefined) return undefined;
-  const mod = joinMod(ctx, f.rel, x, f.arg.op !== 'ent', onlyPost);
+  const mod = joinMod(ctx, f.rel, x, f.arg.op !== 'ent', onlyPost, plain);
   if (!mod) return undefined;
   return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
 }
@@ -271,20 +287,25 @@ function innerText(ctx: Ctx, f: SForm): string | undefined {
   return npText(ctx, np, !one, one || ctx.rng.chance(0.3));
 }
 
-function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false): string | undefined {
+function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjective?: string): string | undefined {
   const noun = np.noun ?? nounOf(ctx.rng, ctx.lex.thing);
   if (!noun) return undefined;
   const poss = np.mods.filter((m) => m.kind === 'poss').map((m) => m.text);
   const pre = np.mods.filter((m) => m.kind === 'pre').map((m) => m.text);
   const post = np.mods.filter((m) => m.kind === 'post').map((m) => m.text);
-  const head = [...poss, ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
-  const tail = post.length <= 1 ? post.join('') : post.slice(0, -1).join(' ') + ctx.rng.pick([' and ', ' ', ', ']) + post[post.length - 1];
+  const head = [...poss, ...(adjective ? [adjective] : []), ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
+  // comparisons follow without "and": "movies starring X released after 2000"
+  const cmpLike = (t: string) => /^(\w+ )?(after|before|since|until|from|in the|between|of the|earlier|later|prior|up to|with (a )?\S+ (above|over|below|under|at|more|less|greater|higher|lower|between|from))/.test(t);
+  let tail = post[0] ?? '';
+  for (const m of post.slice(1)) tail += (cmpLike(m) ? ctx.rng.pick([' ', ', ']) : ctx.rng.pick([' and ', ' ', ', '])) + m;
   const text = (head + (tail ? ' ' + tail : '')).trim();
   return article && !poss.length ? 'the ' + text : text;
 }
 
 const LIST = ['{np}', '{np}', 'list {np}', 'show me {np}', 'give me {np}', 'what are the {np}', 'which are the {np}', 'find {np}', 'name the {np}', 'all {np}', 'list all {np}', 'what {np} are there', 'show {np}', 'i want {np}', 'any {np}'];
 const LIST_WHO = ['who are the {np}', 'who are {np}'];
+const LIST_SG = ['a {sg}', 'give me a {sg}', 'find a {sg}', 'what is a {sg}', 'i need a {sg}', 'suggest a {sg}', 'any {sg}', 'give me some {np}', 'some {np}', 'can you list {np}', 'tell me {np}', "i'm looking for a {sg}", 'what {np} do you know'];
+const LIST_WHERE = ['where is a {sg}', 'where can i find a {sg}', 'where are {np}', 'where can i find {np}', 'where is there a {sg}', 'where are the {np}'];
 const COUNT = ['how many {np}', 'how many {np} are there', 'number of {np}', 'count the {np}', 'what is the number of {np}', 'count {np}', 'total number of {np}', 'how many {np} exist'];
 
 /** A question whose answer is the set f: direct templates for one hop, else a frame around its noun phrase. */
@@ -307,10 +328,14 @@ function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefine
     return { text: frame.replace('{np}', sg), t: `value:${frame}` };
   }
   const text = npText(ctx, np, true);
-  if (!text) return undefined;
-  const frames = np.wh === 'who' ? [...LIST, ...LIST_WHO] : LIST;
+  const sg = npText(ctx, np, false);
+  if (!text || !sg) return undefined;
+  const r = ctx.rng.next();
+  // "a good thai restaurant in X": things to pick among, not the values of something ("a city of …")
+  const pickable = !(f.op === 'join' && f.rel.inv);
+  const frames = r < 0.2 && pickable ? LIST_SG : r < 0.3 && pickable && np.noun?.place ? LIST_WHERE : np.wh === 'who' ? [...LIST, ...LIST_WHO] : LIST;
   const frame = ctx.rng.pick(frames);
-  return { text: frame.replace('{np}', text), t: `list:${frame}` };
+  return { text: frame.replace('{np}', text).replace('{sg}', sg), t: `list:${frame}` };
 }
 
 function countQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
@@ -361,18 +386,26 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
   const sg = npText(ctx, np, false);
   const pl = npText(ctx, np, true);
   if (!sg || !pl) return undefined;
+  const scale = lexOf(ctx, f.rel).scale;
+  if (scale && rng.chance(0.5)) {
+    // "the best restaurant in palo alto", "worst rated bakery"
+    const adjNP = npText(ctx, np, false, false, rng.pick(f.max ? scale.best : scale.worst));
+    const frame = rng.pick(['the {adj}', '{adj}', 'what is the {adj}', 'which is the {adj}', "what's the {adj}", 'find the {adj}']);
+    if (adjNP) return { text: frame.replace('{adj}', adjNP), t: `${f.max ? 'argmax' : 'argmin'}:scale:${frame}` };
+  }
   const sup = superlatives(ctx, f.rel, f.max);
   if (!sup.length) return undefined;
   const s = rng.pick(sup);
   const n = valueNoun(ctx, f.rel);
   const p = lexOf(ctx, f.rel);
   const dated = p.valueKind === 'year' || p.valueKind === 'date';
+  const adj = dated ? npText(ctx, np, false, false, s) : undefined;
   const frames = dated
-    ? [`the ${s} {sg}`, `${s} {sg}`, `what is the ${s} {sg}`, `which is the ${s} of the {pl}`, `which of the {pl} is the ${s}`, `${s} of the {pl}`]
+    ? ['the {adj}', '{adj}', 'what is the {adj}', `which is the ${s} of the {pl}`, `which of the {pl} is the ${s}`, `${s} of the {pl}`, "what's the {adj}"]
     : [`the {sg} with the ${s}`, `{sg} with the ${s}`, `which {sg} has the ${s}`, `which of the {pl} has the ${s}`, `what {sg} has the ${s}`, `{pl} with the ${s}`];
   if (!dated && /^(highest|lowest|largest|smallest)/.test(s)) frames.push(`${s.split(' ')[0]} ${n} {sg}`, `${s.split(' ')[0]}-${n} {sg}`.replace(/-rating/, ' rated'));
   const frame = rng.pick(frames);
-  return { text: frame.replace('{sg}', sg).replace('{pl}', pl), t: `${f.max ? 'argmax' : 'argmin'}:${frame}` };
+  return { text: frame.replace('{sg}', sg).replace('{pl}', pl).replace('{adj}', adj ?? sg), t: `${f.max ? 'argmax' : 'argmin'}:${frame}` };
 }
 
 function aggQuestion(ctx: Ctx, f: Extract<SForm, { op: 'agg' }>): { text: string; t: string } | undefined {
@@ -403,7 +436,7 @@ function ratioQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ratio' }>): { text: st
     const whole = npOf(ctx, f.b);
     const wholeText = whole && npText(ctx, whole, true);
     const extra = f.a.a === f.b || JSON.stringify(f.a.a) === JSON.stringify(f.b) ? f.a.b : f.a.a;
-    const part = npOf(ctx, extra);
+    const part = (extra.op === 'join' && extra.arg.op === 'ent' ? joinNP(ctx, extra, false, true) : undefined) ?? npOf(ctx, extra);
     const mod = part?.mods[0];
     if (!wholeText || !mod) return undefined;
     const pred = mod.kind === 'post' ? mod.text.replace(/^with /, 'have ') : mod.kind === 'pre' ? mod.text : undefined;
@@ -485,7 +518,8 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
 
 function diffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'diff' }>): { text: string; t: string } | undefined {
   const np = npOf(ctx, f.a);
-  const neg = npOf(ctx, f.b);
+  // "not starring X", "not in French": a post-modifier negates best
+  const neg = (f.b.op === 'join' && f.b.arg.op === 'ent' ? joinNP(ctx, f.b, true, true) : undefined) ?? npOf(ctx, f.b);
   const mod = neg?.mods[0];
   if (!np || !mod) return undefined;
   let negText: string;
@@ -561,7 +595,9 @@ function looksLikeName(label: string): boolean {
 }
 
 /** How an entity is mentioned: the label, or what users type for it. */
-function mention(rng: Rng, label: string, lower: boolean, tags: string[], person: boolean): string {
+function mention(rng: Rng, raw: string, lower: boolean, tags: string[], person: boolean): string {
+  // labels written as identifiers ("ludwig_ii_of_bavaria") are typed with spaces; grounding normalises both alike
+  const label = raw.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
   let m = label;
   const r = rng.next();
   if (person && looksLikeName(label) && r < 0.3) {
@@ -602,7 +638,7 @@ function whOfEntity(lex: Lexicon, f: SForm, iri: string): string | undefined {
   return out;
 }
 
-const DROPPABLE = new Set(['the', 'a', 'is', 'are', 'of', 'was', 'did', 'does']);
+const DROPPABLE = new Set(['the', 'a', 'is', 'are', 'was', 'did', 'does']);
 
 /** Renders a question for a sampled form; undefined when no template of the lexicon fits it. */
 export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | undefined {
@@ -633,7 +669,9 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
   const used = new Set<string>();
   for (const e of entities) {
     let m = mention(rng, e.label, lower, tags, whOfEntity(lex, f, e.iri) === 'who');
-    if (used.has(m.toLowerCase()) || m.trim() === '') m = lower ? e.label.toLowerCase() : e.label;
+    const clash = (x: string) => [...used].some((u) => u.includes(x.toLowerCase()) || x.toLowerCase().includes(u));
+    const full = e.label.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+    if (m.trim() === '' || clash(m)) m = lower ? full.toLowerCase() : full;
     used.add(m.toLowerCase());
     mentions.set(e.iri, m);
   }

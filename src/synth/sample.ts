@@ -8,6 +8,7 @@
 import type { Literal } from '../core';
 import { XSD } from '../core';
 import type { SForm, SRel } from './forms';
+import type { Lexicon } from './lexicon';
 import { Rng } from './random';
 import type { Edge, Item, PoolEntry, SynthStore, Value } from './store';
 import type { SchemaClass, SchemaProperty, SynthOperator } from './types';
@@ -92,6 +93,7 @@ export class Sampler {
   constructor(
     readonly store: SynthStore,
     readonly rng: Rng,
+    readonly lexicon?: Lexicon,
   ) {
     const props = store.schema.properties;
     this.entityProps = props.filter((p) => p.objectKind !== 'literal' && p.count > 0);
@@ -159,9 +161,13 @@ export class Sampler {
     const edges = (await this.store.edges(m.value)).filter((e) => e.other.value !== m.value);
     if (!edges.length) return undefined;
     const last = base.form.op === 'join' ? base.form.rel : undefined;
-    let e = this.rng.pick(edges);
-    // going straight back over the same relation ("movies that share a director with X") is kept, but rarer
-    if (last && e.prop.name === last.prop && e.out === !last.inv && this.rng.chance(0.7)) e = this.rng.pick(edges);
+    const back = (x: Edge) => !!last && x.prop.name === last.prop && x.out === !last.inv;
+    // going straight back over the same relation: "movies with the same director as X" is kept (rarer), but not
+    // "directors of the movies of X" for a one-valued relation (that is X again)
+    const usable = edges.filter((x) => !(back(x) && (x.prop.functional || !last?.inv)));
+    if (!usable.length) return undefined;
+    let e = this.rng.pick(usable);
+    if (back(e) && this.rng.chance(0.6)) e = this.rng.pick(usable);
     return this.set({ op: 'join', rel: rel(e.prop, e.out), arg: base.form }, 1, max);
   }
 
@@ -178,14 +184,15 @@ export class Sampler {
   }
 
   /** A set of entities that share a valued property (for superlatives / aggregates): the neighbours of one subject of r. */
-  private async valuedSet(r: SchemaProperty, min = 2, max = 60): Promise<SetForm | undefined> {
+  private async valuedSet(r: SchemaProperty, min = 2, max = MAX_SET): Promise<SetForm | undefined> {
     const typed = this.classOf(r.domain);
     if (typed && this.rng.chance(0.2) && typed.count <= 5000) {
       return this.set({ op: 'cls', name: typed.name, iri: typed.iri }, min, 100000);
     }
     const s = await this.pickEntity(r, 'subject');
     if (!s) return undefined;
-    const cs = await this.constraints({ value: s.iri, label: s.label, type: 'uri' });
+    // not a set defined by the value itself ("the latest of the films released in 1927")
+    const cs = (await this.constraints({ value: s.iri, label: s.label, type: 'uri' })).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
     if (!cs.length) return undefined;
     return this.set(this.rng.pick(cs), min, max);
   }
@@ -203,13 +210,16 @@ export class Sampler {
 
   private async compare(range: boolean): Promise<SetForm | undefined> {
     const r = this.pickProp(this.valueProps);
-    let base: SetForm | undefined = await this.valuedSet(r, 3, 60);
+    let base: SetForm | undefined = await this.valuedSet(r, 3);
     if (!base) return undefined;
-    if (base.form.op === 'cls' && base.items.length > 60) {
-      // a class-wide comparison runs whole on the store: "restaurants rated above 4"
-    }
     const t = await this.threshold(base, r);
     if (!t) return undefined;
+    const good = this.lexicon?.properties[r.name]?.scale?.threshold;
+    if (good !== undefined && !range && this.rng.chance(0.4)) {
+      // "good" / "bad": the lexicon's threshold of a rating scale
+      const cond: SForm = { op: 'cmp', cmp: this.rng.chance(0.7) ? 'GT' : 'LT', rel: rel(r, false), value: lit(good, r) };
+      return this.set({ op: 'and', a: base.form, b: cond }, 1);
+    }
     const step = roundStep(r, t.value);
     const lo = Math.floor(t.value / step) * step;
     const round = (x: number) => Number(x.toFixed(6));
@@ -257,18 +267,33 @@ export class Sampler {
       }
       case 'class': {
         const c = rng.pick(this.store.schema.classes.filter((x) => x.count > 0));
-        const ps = this.entityProps.filter((p) => p.domain.includes(c.iri) || p.range.includes(c.iri));
-        if (!ps.length) return undefined;
+        const cls: SForm = { op: 'cls', name: c.name, iri: c.iri };
+        // a class constraint the relation already implies (the only domain / range) is left out of the form:
+        // "restaurants in X" is (JOIN inCity X) either way; the class itself is asked for ("all restaurants", "how many cities")
+        const implied = (p: SchemaProperty, subjects: boolean) => {
+          const side = subjects ? p.domain : p.range;
+          return side.length === 1 && side[0] === c.iri;
+        };
+        const ps = this.entityProps.filter((p) => (p.domain.includes(c.iri) && !implied(p, true)) || (p.range.includes(c.iri) && !implied(p, false)));
+        if (!ps.length) {
+          // few distinct forms ("all cities", "how many cities"): asked now and then, not in every tenth question
+          if (rng.chance(0.7)) return undefined;
+          if (c.count > MAX_SET && rng.chance(0.7)) return { op: 'count', arg: cls };
+          return rng.chance(0.5) ? cls : { op: 'count', arg: cls };
+        }
         const p = rng.pick(ps);
-        const answerSubjects = p.domain.includes(c.iri) && (!p.range.includes(c.iri) || rng.chance(0.5));
+        const answerSubjects = p.domain.includes(c.iri) && !implied(p, true) && (!p.range.includes(c.iri) || rng.chance(0.5));
         const e = await this.pickEntity(p, answerSubjects ? 'object' : 'subject');
         if (!e) return undefined;
-        return (await this.set({ op: 'and', a: { op: 'cls', name: c.name, iri: c.iri }, b: { op: 'join', rel: rel(p, !answerSubjects), arg: ent(e) } }))?.form;
+        return (await this.set({ op: 'and', a: cls, b: { op: 'join', rel: rel(p, !answerSubjects), arg: ent(e) } }))?.form;
       }
       case 'and': {
         const b = await this.join1(2, true);
         if (!b) return undefined;
-        const cs = await this.constraints(rng.pick(b.items), b.form);
+        // "tags shared by X and Y" reads; "the years of both X and Y" (a one-valued relation) does not
+        if (b.form.op === 'join' && b.form.rel.inv && this.store.prop(b.form.rel.prop).functional) return undefined;
+        const topic = b.form.op === 'join' && b.form.arg.op === 'ent' ? b.form.arg.iri : '';
+        const cs = (await this.constraints(rng.pick(b.items), b.form)).filter((c) => !(c.op === 'join' && c.arg.op === 'ent' && c.arg.iri === topic));
         if (!cs.length) return undefined;
         const form: SForm = rng.chance(0.5) ? { op: 'and', a: b.form, b: rng.pick(cs) } : { op: 'and', a: rng.pick(cs), b: b.form };
         return (await this.set(form))?.form;
@@ -311,7 +336,10 @@ export class Sampler {
           const out = pool.filter((e) => !inSet.has(e.iri));
           member = out.length ? ent(rng.pick(out)) : undefined;
         }
-        return member && { op: 'ask', arg: { op: 'and', a: member, b: b.form } };
+        if (!member) return undefined;
+        // one form per fact: "is Heat a thriller" is (ASK (AND [Heat] (JOIN has_genre [Thriller]))), never the inverted twin
+        if (b.form.rel.inv) return { op: 'ask', arg: { op: 'and', a: b.form.arg, b: { op: 'join', rel: { ...b.form.rel, inv: false }, arg: member } } };
+        return { op: 'ask', arg: { op: 'and', a: member, b: b.form } };
       }
       case 'diff': {
         const b = await this.join1(2, true);
@@ -345,7 +373,7 @@ export class Sampler {
           const c = rng.pick(typed);
           b = await this.set({ op: 'cls', name: c.name, iri: c.iri }, 2, 2000);
         } else b = await this.join1(op === 'mostcommon' ? 3 : 2, true);
-        if (!b || b.items.length > 60) return undefined;
+        if (!b) return undefined;
         const m = rng.pick(b.items);
         if (m.type !== 'uri') return undefined;
         const edges = (await this.store.edges(m.value)).filter((e) => e.other.type === 'uri' || op === 'argmaxcount');

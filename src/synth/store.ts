@@ -2,18 +2,16 @@
  * The sampler's view of the store: runs sampled forms (compiled by src/compile, executed by src/execute
  * with a timeout per query), entity pools by degree, and the edges of one entity. Every query is bounded
  * (LIMIT, timeout) so that sampling also works against a remote endpoint.
- *
- * Forms that use the form-language-v2 operators are run by the compiler when it knows them; while it
- * does not (before the `grammar` branch is merged), they are evaluated by composing the results of their
- * v1 sub-forms, each of which runs on the store — so every kept example is still checked against the graph.
+ * Every form, v1 or v2 operators alike, runs as one compiled query: what the sampler keeps is exactly
+ * what the pipeline would answer.
  */
 import { Generator } from 'sparqljs';
 import type * as S from 'sparqljs';
-import { AnswerItem, Executor, isAskgraphError, XSD } from '../core';
+import { AnswerItem, Executor, XSD } from '../core';
 import { CompileOptions, compileForm } from '../compile';
 import { runCompiled } from '../execute';
 import { parseForm } from '../form';
-import { printSForm, SForm, SRel, usesV2 } from './forms';
+import { printSForm, SForm, SRel } from './forms';
 import type { Schema, SchemaProperty } from './types';
 
 export interface Item {
@@ -61,15 +59,11 @@ export interface StoreOptions {
   compile?: CompileOptions;
   /** Timeout per query (default 5000 ms). */
   timeoutMs?: number;
-  /** Max members expanded when a v2 form is evaluated by composition (default 60). */
-  maxExpand?: number;
 }
 
 export class SynthStore {
-  readonly v2: boolean;
   private readonly compileOpts: CompileOptions;
   private readonly timeoutMs: number;
-  private readonly maxExpand: number;
   private readonly cache = new Map<string, Promise<Value>>();
   private readonly props: Set<string>;
   queries = 0;
@@ -81,9 +75,7 @@ export class SynthStore {
   ) {
     this.compileOpts = { labelPredicates: schema.labelPredicates, typePredicate: schema.typePredicate, ...opts.compile };
     this.timeoutMs = opts.timeoutMs ?? 5000;
-    this.maxExpand = opts.maxExpand ?? 60;
     this.props = new Set(schema.properties.map((p) => p.iri));
-    this.v2 = supportsV2();
   }
 
   prop(name: string): SchemaProperty {
@@ -97,7 +89,7 @@ export class SynthStore {
     const key = printSForm(f);
     let hit = this.cache.get(key);
     if (!hit) {
-      hit = this.evaluate(f);
+      hit = this.compiled(f);
       hit.catch(() => undefined);
       if (this.cache.size > 20000) this.cache.clear();
       this.cache.set(key, hit);
@@ -109,24 +101,6 @@ export class SynthStore {
   async members(f: SForm): Promise<Item[]> {
     const r = await this.run(f);
     return r.type === 'set' ? r.items : [];
-  }
-
-  private entityValued(f: SForm): boolean {
-    // comparisons / orderings over entities labelled with numbers need the v2 compiler (values by label)
-    const ev = (r: SRel) => !r.inv && this.prop(r.prop).objectKind !== 'literal';
-    switch (f.op) {
-      case 'cmp':
-        return ev(f.rel);
-      case 'arg':
-        return ev(f.rel) || this.entityValued(f.arg);
-      case 'join':
-      case 'count':
-        return this.entityValued(f.arg);
-      case 'and':
-        return this.entityValued(f.a) || this.entityValued(f.b);
-      default:
-        return false;
-    }
   }
 
   private async compiled(f: SForm): Promise<Value> {
@@ -145,126 +119,10 @@ export class SynthStore {
     return { type: 'set', items: out.answers.map(toItem) };
   }
 
-  private async evaluate(f: SForm): Promise<Value> {
-    if (this.v2 || (!usesV2(f) && !this.entityValued(f))) return this.compiled(f);
-    return this.compose(f);
-  }
-
   /** Values of `rel` for one member (the r-objects of s; for (R r) the r-subjects). */
   async valuesOf(member: Item, rel: SRel): Promise<Item[]> {
     if (member.type !== 'uri') return [];
     return this.members({ op: 'join', rel: { ...rel, inv: !rel.inv }, arg: { op: 'ent', iri: member.value, label: member.label ?? '' } });
-  }
-
-  private async bounded(f: SForm): Promise<Item[]> {
-    const m = await this.members(f);
-    if (m.length > this.maxExpand) throw new Error('set too large to compose');
-    return m;
-  }
-
-  private async compose(f: SForm): Promise<Value> {
-    const set = (items: Item[]): Value => ({ type: 'set', items });
-    const key = (i: Item) => `${i.type} ${i.value}`;
-    switch (f.op) {
-      case 'ent':
-      case 'cls':
-        return this.compiled(f);
-      case 'join': {
-        if (!usesV2(f.arg) && !this.entityValued(f.arg)) return this.compiled(f);
-        const out = new Map<string, Item>();
-        for (const m of await this.bounded(f.arg)) for (const x of await this.valuesOf(m, { ...f.rel, inv: !f.rel.inv })) out.set(key(x), x);
-        return set([...out.values()]);
-      }
-      case 'and': {
-        if (!usesV2(f) && !this.entityValued(f)) return this.compiled(f);
-        // conjuncts: sets intersected, comparisons applied to the members' values
-        const parts: SForm[] = [];
-        const flat = (x: SForm): void => (x.op === 'and' ? (flat(x.a), flat(x.b)) : void parts.push(x));
-        flat(f);
-        const sets = parts.filter((x) => x.op !== 'cmp');
-        const cmps = parts.filter((x): x is Extract<SForm, { op: 'cmp' }> => x.op === 'cmp');
-        if (!sets.length) throw new Error('comparisons alone are not composed');
-        let items = await this.members(sets[0]);
-        for (const other of sets.slice(1)) {
-          const keep = new Set((await this.members(other)).map(key));
-          items = items.filter((i) => keep.has(key(i)));
-        }
-        if (cmps.length && items.length > this.maxExpand) throw new Error('set too large to compose');
-        const out: Item[] = [];
-        for (const m of items) {
-          let ok = true;
-          for (const c of cmps) {
-            const t = Number(c.value.value);
-            const vals = (await this.valuesOf(m, c.rel)).map((x) => x.num).filter((n): n is number => n !== undefined);
-            if (!vals.some((n) => (c.cmp === 'GT' ? n > t : c.cmp === 'GE' ? n >= t : c.cmp === 'LT' ? n < t : n <= t))) ok = false;
-          }
-          if (ok) out.push(m);
-        }
-        return set(out);
-      }
-      case 'or': {
-        const out = new Map<string, Item>();
-        for (const i of [...(await this.members(f.a)), ...(await this.members(f.b))]) out.set(key(i), i);
-        return set([...out.values()]);
-      }
-      case 'diff': {
-        const b = new Set((await this.members(f.b)).map(key));
-        return set((await this.members(f.a)).filter((i) => !b.has(key(i))));
-      }
-      case 'count':
-        return { type: 'num', value: (await this.members(f.arg)).length };
-      case 'ask':
-        return { type: 'bool', value: (await this.members(f.arg)).length > 0 };
-      case 'cmp':
-        throw new Error('a comparison alone is not composed');
-      case 'arg': {
-        const scored: [Item, number][] = [];
-        for (const m of await this.bounded(f.arg)) {
-          const vals = (await this.valuesOf(m, f.rel)).map((x) => x.num).filter((n): n is number => n !== undefined);
-          if (vals.length) scored.push([m, f.max ? Math.max(...vals) : Math.min(...vals)]);
-        }
-        if (!scored.length) return set([]);
-        const best = f.max ? Math.max(...scored.map((s) => s[1])) : Math.min(...scored.map((s) => s[1]));
-        return set(scored.filter((s) => s[1] === best).map((s) => s[0]));
-      }
-      case 'argcount': {
-        const scored: [Item, number][] = [];
-        for (const m of await this.bounded(f.arg)) {
-          const n = (await this.valuesOf(m, f.rel)).length;
-          if (n > 0) scored.push([m, n]);
-        }
-        if (!scored.length) return set([]);
-        const best = f.max ? Math.max(...scored.map((s) => s[1])) : Math.min(...scored.map((s) => s[1]));
-        return set(scored.filter((s) => s[1] === best).map((s) => s[0]));
-      }
-      case 'agg': {
-        const nums = (await this.members(f.arg)).map((x) => x.num).filter((n): n is number => n !== undefined);
-        if (!nums.length) throw new Error('no values');
-        const sum = nums.reduce((a, b) => a + b, 0);
-        const value = f.fn === 'AVG' ? sum / nums.length : f.fn === 'SUM' ? sum : f.fn === 'MAX' ? Math.max(...nums) : Math.min(...nums);
-        return { type: 'num', value };
-      }
-      case 'ratio': {
-        const a = (await this.members(f.a)).length;
-        const b = (await this.members(f.b)).length;
-        if (b === 0) throw new Error('division by zero');
-        return { type: 'num', value: (a / b) * (f.pct ? 100 : 1) };
-      }
-      case 'common': {
-        const counts = new Map<string, [Item, number]>();
-        for (const m of await this.bounded(f.arg)) {
-          for (const x of await this.valuesOf(m, f.rel)) {
-            const c = counts.get(key(x)) ?? [x, 0];
-            c[1]++;
-            counts.set(key(x), c);
-          }
-        }
-        if (!counts.size) return set([]);
-        const ns = [...counts.values()].map((c) => c[1]);
-        const best = f.most ? Math.max(...ns) : Math.min(...ns);
-        return set([...counts.values()].filter((c) => c[1] === best).map((c) => c[0]));
-      }
-    }
   }
 
   private async select(q: S.SelectQuery) {
@@ -338,17 +196,6 @@ export class SynthStore {
       }
     }
     return out;
-  }
-}
-
-/** Does the installed form parser know the v2 operators (ASK, DIFF, …)? */
-export function supportsV2(): boolean {
-  try {
-    parseForm('(ASK (OR [ a ] [ b ]))');
-    return true;
-  } catch (e) {
-    if (isAskgraphError(e)) return false;
-    throw e;
   }
 }
 

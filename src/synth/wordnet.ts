@@ -116,6 +116,28 @@ export class WordNet {
     return i >= 0 && i < (this.tagged.get(`${synset.pos}:${key}`) ?? 0);
   }
 
+  private senseCounts?: Map<string, number>;
+
+  /** How often a lemma was seen in the tagged corpus in this part of speech (all senses). */
+  lemmaTagCount(lemma: string, pos: WnPos): number {
+    return this.senses(lemma, pos).reduce((a, syn) => a + this.tagCount(lemma, syn), 0);
+  }
+
+  /** How often this sense of the lemma was seen in the tagged corpus (index.sense tag_cnt; 0 if never). */
+  tagCount(lemma: string, synset: WnSynset): number {
+    if (!this.senseCounts) {
+      this.senseCounts = new Map();
+      const text = fs.readFileSync(path.join(this.dir, 'index.sense'), 'utf8');
+      for (const line of text.split('\n')) {
+        const f = line.split(' ');
+        if (f.length < 4 || f[3] === '0') continue;
+        const lemmaKey = f[0].slice(0, f[0].indexOf('%'));
+        this.senseCounts.set(`${lemmaKey} ${Number(f[1])}`, Number(f[3]));
+      }
+    }
+    return this.senseCounts.get(`${lemma.toLowerCase().replace(/\s+/g, '_')} ${synset.offset}`) ?? 0;
+  }
+
   /** Senses of a lemma, most frequent first (the order of the index). */
   senses(lemma: string, pos: WnPos): WnSynset[] {
     const offsets = this.index(pos).get(lemma.toLowerCase().trim().replace(/\s+/g, '_')) ?? [];
