@@ -695,6 +695,10 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
     mentions.set(e.iri, m);
   }
   text = text.replace(/\b(the|a) (\u27e6\d+\u27e7's)/g, '$2');
-  const question = text.replace(PH_RE, (_m, i: string) => mentions.get(entities[Number(i)].iri) as string).replace(/\s+/g, ' ').trim();
+  const mentionOf = (i: string) => mentions.get(entities[Number(i)].iri) as string;
+  // "the The Captive" → "The Captive"; "avatar's's" → "avatar's"
+  text = text.replace(/\b(the|a) (\u27e6(\d+)\u27e7)/gi, (all, _art: string, p: string, i: string) => (/^the /i.test(mentionOf(i)) ? p : all));
+  text = text.replace(/(\u27e6(\d+)\u27e7)'s\b/g, (all, p: string, i: string) => (/'s$/i.test(mentionOf(i)) ? p : all));
+  const question = text.replace(PH_RE, (_m, i: string) => mentionOf(i)).replace(/\s+/g, ' ').trim();
   return { question, mentions, template: b.t, noise: [...new Set(tags.filter((t) => t !== 'retry'))] };
 }

@@ -237,7 +237,12 @@ export class Sampler {
   }
 
   async sample(op: SynthOperator): Promise<Sampled | undefined> {
-    const f = await this.sampleForm(op);
+    let f: SForm | undefined;
+    try {
+      f = await this.sampleForm(op);
+    } catch {
+      return undefined; // a query of the sampler failed or timed out: this attempt is lost, not the run
+    }
     if (!f) return undefined;
     let answer: Value;
     try {

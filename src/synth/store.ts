@@ -139,7 +139,15 @@ export class SynthStore {
     const triple = side === 'object' ? { subject: v('s'), predicate: iri(p.iri), object: e } : { subject: e, predicate: iri(p.iri), object: v('o') };
     const count = { expression: { type: 'aggregate', aggregation: 'count', distinct: false, expression: { termType: 'Wildcard', value: '*' } }, variable: v('n') };
     const isIri = { type: 'filter', expression: { type: 'operation', operator: 'isiri', args: [e] } };
-    const top = (await this.select({
+    // each query may time out on a large endpoint: the pool is then what the other one gave
+    const safe = async (q: Promise<{ rows: Record<string, { type: string; value: string }>[] }>) => {
+      try {
+        return (await q).rows;
+      } catch {
+        return [];
+      }
+    };
+    const top = await safe(this.select({
       type: 'query',
       queryType: 'SELECT',
       prefixes: {},
@@ -148,8 +156,8 @@ export class SynthStore {
       group: [{ expression: e }],
       order: [{ expression: v('n'), descending: true }],
       limit,
-    } as unknown as S.SelectQuery)).rows;
-    const tail = (await this.select({
+    } as unknown as S.SelectQuery));
+    const tail = await safe(this.select({
       type: 'query',
       queryType: 'SELECT',
       prefixes: {},
@@ -158,7 +166,7 @@ export class SynthStore {
       where: [{ type: 'bgp', triples: [triple] }, isIri],
       offset: Math.max(0, Math.floor((side === 'object' ? p.objects : p.subjects) / 2) - limit),
       limit,
-    } as unknown as S.SelectQuery)).rows;
+    } as unknown as S.SelectQuery));
     const degree = new Map<string, number>();
     for (const r of top) if (r.e?.type === 'uri') degree.set(r.e.value, Number(r.n?.value ?? 1));
     for (const r of tail) if (r.e?.type === 'uri' && !degree.has(r.e.value)) degree.set(r.e.value, 1);
