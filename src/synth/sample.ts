@@ -344,7 +344,11 @@ export class Sampler {
         const b = await this.join1(1, true);
         if (!b || b.form.op !== 'join') return undefined;
         let member: SForm | undefined;
-        if (rng.chance(0.5)) member = itemEnt(rng.pick(b.items));
+        if (rng.chance(0.5)) {
+          const m = rng.pick(b.items);
+          await this.store.labelOf(m);
+          member = itemEnt(m);
+        }
         else {
           // a plausible non-member: same kind of thing (same end of the same relation), not in the set
           const p = this.store.prop(b.form.rel.prop);

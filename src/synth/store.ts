@@ -38,6 +38,7 @@ export interface Edge {
 }
 
 const generator = new Generator();
+const LABELLED_SET = 300;
 const iri = (value: string) => ({ termType: 'NamedNode', value }) as unknown as S.IriTerm;
 const v = (value: string) => ({ termType: 'Variable', value }) as unknown as S.VariableTerm;
 
@@ -107,7 +108,8 @@ export class SynthStore {
     const form = parseForm(printSForm(f));
     const compiled = compileForm(form, this.compileOpts);
     this.queries++;
-    const out = await runCompiled(this.executor, compiled, { timeoutMs: this.timeoutMs });
+    // labels only for small sets (a genre's 5,000 films need none): a picked member gets its label by labelOf
+    const out = await runCompiled(this.executor, compiled, { timeoutMs: this.timeoutMs, labels: false });
     if (out.status === 'error' || out.status === 'timeout') throw new Error(`${out.error?.code}: ${out.error?.message}`);
     const one = out.answers[0];
     if (f.op === 'ask' || (compiled.kind === 'ask' && one)) return { type: 'bool', value: one?.value === 'true' };
@@ -116,7 +118,22 @@ export class SynthStore {
       if (!Number.isFinite(n)) throw new Error('no number');
       return { type: 'num', value: n };
     }
+    const iris = out.answers.filter((a) => a.type === 'uri').map((a) => a.value);
+    if (iris.length > 0 && iris.length <= LABELLED_SET) {
+      const labels = await this.executor.labels(iris, { timeoutMs: this.timeoutMs });
+      for (const a of out.answers) if (a.type === 'uri') a.label = labels.get(a.value) ?? null;
+    }
     return { type: 'set', items: out.answers.map(toItem) };
+  }
+
+  /** The label of a set member (fetched when its set was too large to label whole). */
+  async labelOf(item: Item): Promise<string | null> {
+    if (item.label !== null || item.type !== 'uri') return item.label;
+    const labels = await this.executor.labels([item.value], { timeoutMs: this.timeoutMs });
+    item.label = labels.get(item.value) ?? null;
+    const num = numOf(item.label);
+    if (num !== undefined) item.num = num;
+    return item.label;
   }
 
   /** Values of `rel` for one member (the r-objects of s; for (R r) the r-subjects). */
