@@ -180,7 +180,7 @@ function valueWords(p: SchemaProperty, noun: string): Pick<PropertyLexicon, 'mor
       more: ['more than', 'above', 'over', 'greater than', 'higher than'],
       less: ['less than', 'below', 'under', 'lower than'],
       most: [`highest ${noun}`, `largest ${noun}`, `most ${noun}`, `top ${noun}`],
-      least: [`lowest ${noun}`, `smallest ${noun}`, `worst ${noun}`],
+      least: [`lowest ${noun}`, `smallest ${noun}`, `least ${noun}`],
     };
   }
   return {};
@@ -404,7 +404,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       } else {
         lex.objectQ.push('what {o} is {x}', '{x} {o}');
         // "is Heat a thriller": only when the values are categories (few, shared by many subjects)
-        if (p.objects * 5 <= p.subjects) lex.ask.push('is {a} {b}', 'is {a} a {b}');
+        if (p.objects * 5 <= p.subjects && lex.wh === 'what') lex.ask.push('is {a} {b}', 'is {a} a {b}');
       }
       break;
     }

@@ -344,7 +344,7 @@ function countQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefi
     const p = lexOf(ctx, f.rel);
     const S = nounOf(ctx.rng, f.rel.inv ? p.object : p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
     const templates = (f.rel.inv ? p.objectQ : p.subjectQ).filter((t) => /^(which|what) \{[SO]\} /.test(t)).map((t) => t.replace(/^(which|what) \{[SO]\}/, 'how many {N}'));
-    const q = pickFill(ctx, templates, { x: entText(ctx, f.arg), N: S?.pl, s: S?.sg, o: S?.sg, wh: p.wh, swh: p.swh });
+    const q = pickFill(ctx, templates, { x: entText(ctx, f.arg), N: S?.pl, s: nounOf(ctx.rng, p.subject)?.sg, o: nounOf(ctx.rng, p.object)?.sg, wh: p.wh, swh: p.swh });
     if (q) return { text: q.text, t: `count:${q.t}` };
   }
   const np = npOf(ctx, f);
@@ -499,6 +499,25 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
   const set = member === inner.a ? inner.b : inner.a;
   if (!member) return undefined;
   const m = entText(ctx, member) as string;
+  if (set.op === 'cmp') {
+    // "is X rated above 4", "was X released after 1990", "is the population of X over 1000000"
+    const p = lexOf(ctx, set.rel);
+    const rng = ctx.rng;
+    const up = set.cmp === 'GT' || set.cmp === 'GE';
+    const v = set.value.value;
+    if (p.scale && Number(v) === p.scale.threshold && rng.chance(0.6)) {
+      return { text: `is ${m} ${rng.pick(up ? p.scale.good : p.scale.bad)}`, t: 'ask:cmp:scale' };
+    }
+    const n = valueNoun(ctx, set.rel);
+    const dated = p.valueKind === 'year' || p.valueKind === 'date';
+    const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+    const w = dated ? rng.pick(up ? ['after', 'later than'] : ['before', 'earlier than', 'prior to']) : rng.pick(up ? ['above', 'over', 'more than', 'greater than', 'higher than'] : ['below', 'under', 'less than', 'lower than']);
+    const frames = dated
+      ? [...(participle ? [`was ${m} ${participle} ${w} ${v}`, `was ${m} ${participle} ${w} ${v}`] : []), `is the ${n} of ${m} ${w} ${v}`, `is ${m}'s ${n} ${w} ${v}`]
+      : [`is the ${n} of ${m} ${w} ${v}`, `is ${m}'s ${n} ${w} ${v}`, `does ${m} have a ${n} ${w} ${v}`, `${m} ${n} ${w} ${v}?`.replace(/\?$/, '')];
+    const frame = rng.pick(frames);
+    return { text: frame, t: `ask:cmp:${frames.indexOf(frame)}` };
+  }
   if (set.op === 'join' && set.arg.op === 'ent') {
     const p = lexOf(ctx, set.rel);
     const x = entText(ctx, set.arg) as string;
@@ -676,6 +695,10 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
     mentions.set(e.iri, m);
   }
   text = text.replace(/\b(the|a) (\u27e6\d+\u27e7's)/g, '$2');
-  const question = text.replace(PH_RE, (_m, i: string) => mentions.get(entities[Number(i)].iri) as string).replace(/\s+/g, ' ').trim();
+  const mentionOf = (i: string) => mentions.get(entities[Number(i)].iri) as string;
+  // "the The Captive" → "The Captive"; "avatar's's" → "avatar's"
+  text = text.replace(/\b(the|a) (\u27e6(\d+)\u27e7)/gi, (all, _art: string, p: string, i: string) => (/^the /i.test(mentionOf(i)) ? p : all));
+  text = text.replace(/(\u27e6(\d+)\u27e7)'s\b/g, (all, p: string, i: string) => (/'s$/i.test(mentionOf(i)) ? p : all));
+  const question = text.replace(PH_RE, (_m, i: string) => mentionOf(i)).replace(/\s+/g, ' ').trim();
   return { question, mentions, template: b.t, noise: [...new Set(tags.filter((t) => t !== 'retry'))] };
 }

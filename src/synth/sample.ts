@@ -221,7 +221,7 @@ export class Sampler {
       return this.set({ op: 'and', a: base.form, b: cond }, 1);
     }
     const step = roundStep(r, t.value);
-    const lo = Math.floor(t.value / step) * step;
+    const lo = Math.max(Math.floor(t.value / step) * step, r.min !== undefined && r.min >= 0 ? 0 : -Infinity);
     const round = (x: number) => Number(x.toFixed(6));
     let cond: SForm;
     if (range) {
@@ -237,7 +237,12 @@ export class Sampler {
   }
 
   async sample(op: SynthOperator): Promise<Sampled | undefined> {
-    const f = await this.sampleForm(op);
+    let f: SForm | undefined;
+    try {
+      f = await this.sampleForm(op);
+    } catch {
+      return undefined; // a query of the sampler failed or timed out: this attempt is lost, not the run
+    }
     if (!f) return undefined;
     let answer: Value;
     try {
@@ -324,10 +329,26 @@ export class Sampler {
       case 'range':
         return (await this.compare(true))?.form;
       case 'ask': {
+        if (this.valueProps.length && rng.chance(0.2)) {
+          // "is X rated above 4", "was X released before 1990": a value against a round constant, true or false
+          const r = this.pickProp(this.valueProps);
+          const e = await this.pickEntity(r, 'subject');
+          if (!e) return undefined;
+          const v = (await this.store.valuesOf({ value: e.iri, label: e.label, type: 'uri' }, rel(r, false)))[0]?.num;
+          if (v === undefined) return undefined;
+          const step = roundStep(r, v);
+          const t = Number((Math.round(v / step + (rng.chance(0.5) ? 0.5 : -0.5)) * step).toFixed(6));
+          if (t === v) return undefined;
+          return { op: 'ask', arg: { op: 'and', a: ent(e), b: { op: 'cmp', cmp: rng.pick(['GT', 'LT'] as const), rel: rel(r, false), value: lit(t, r) } } };
+        }
         const b = await this.join1(1, true);
         if (!b || b.form.op !== 'join') return undefined;
         let member: SForm | undefined;
-        if (rng.chance(0.5)) member = itemEnt(rng.pick(b.items));
+        if (rng.chance(0.5)) {
+          const m = rng.pick(b.items);
+          await this.store.labelOf(m);
+          member = itemEnt(m);
+        }
         else {
           // a plausible non-member: same kind of thing (same end of the same relation), not in the set
           const p = this.store.prop(b.form.rel.prop);
@@ -352,7 +373,9 @@ export class Sampler {
         const r = this.pickProp(this.valueProps);
         const b = await this.valuedSet(r, 2);
         if (!b) return undefined;
-        const fns = r.valueKind === 'number' ? (['AVG', 'AVG', 'SUM', 'MAX', 'MIN'] as const) : (['MAX', 'MIN', 'AVG'] as const);
+        // totals only of amounts, not of a rating scale
+        const scale = this.lexicon?.properties[r.name]?.scale;
+        const fns = r.valueKind === 'number' ? (scale ? (['AVG', 'AVG', 'MAX', 'MIN'] as const) : (['AVG', 'AVG', 'SUM', 'MAX', 'MIN'] as const)) : (['MAX', 'MIN', 'AVG'] as const);
         return { op: 'agg', fn: rng.pick(fns), arg: { op: 'join', rel: rel(r, true), arg: b.form } };
       }
       case 'ratio': {

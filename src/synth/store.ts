@@ -38,6 +38,7 @@ export interface Edge {
 }
 
 const generator = new Generator();
+const LABELLED_SET = 300;
 const iri = (value: string) => ({ termType: 'NamedNode', value }) as unknown as S.IriTerm;
 const v = (value: string) => ({ termType: 'Variable', value }) as unknown as S.VariableTerm;
 
@@ -107,7 +108,8 @@ export class SynthStore {
     const form = parseForm(printSForm(f));
     const compiled = compileForm(form, this.compileOpts);
     this.queries++;
-    const out = await runCompiled(this.executor, compiled, { timeoutMs: this.timeoutMs });
+    // labels only for small sets (a genre's 5,000 films need none): a picked member gets its label by labelOf
+    const out = await runCompiled(this.executor, compiled, { timeoutMs: this.timeoutMs, labels: false });
     if (out.status === 'error' || out.status === 'timeout') throw new Error(`${out.error?.code}: ${out.error?.message}`);
     const one = out.answers[0];
     if (f.op === 'ask' || (compiled.kind === 'ask' && one)) return { type: 'bool', value: one?.value === 'true' };
@@ -116,7 +118,22 @@ export class SynthStore {
       if (!Number.isFinite(n)) throw new Error('no number');
       return { type: 'num', value: n };
     }
+    const iris = out.answers.filter((a) => a.type === 'uri').map((a) => a.value);
+    if (iris.length > 0 && iris.length <= LABELLED_SET) {
+      const labels = await this.executor.labels(iris, { timeoutMs: this.timeoutMs });
+      for (const a of out.answers) if (a.type === 'uri') a.label = labels.get(a.value) ?? null;
+    }
     return { type: 'set', items: out.answers.map(toItem) };
+  }
+
+  /** The label of a set member (fetched when its set was too large to label whole). */
+  async labelOf(item: Item): Promise<string | null> {
+    if (item.label !== null || item.type !== 'uri') return item.label;
+    const labels = await this.executor.labels([item.value], { timeoutMs: this.timeoutMs });
+    item.label = labels.get(item.value) ?? null;
+    const num = numOf(item.label);
+    if (num !== undefined) item.num = num;
+    return item.label;
   }
 
   /** Values of `rel` for one member (the r-objects of s; for (R r) the r-subjects). */
@@ -139,7 +156,15 @@ export class SynthStore {
     const triple = side === 'object' ? { subject: v('s'), predicate: iri(p.iri), object: e } : { subject: e, predicate: iri(p.iri), object: v('o') };
     const count = { expression: { type: 'aggregate', aggregation: 'count', distinct: false, expression: { termType: 'Wildcard', value: '*' } }, variable: v('n') };
     const isIri = { type: 'filter', expression: { type: 'operation', operator: 'isiri', args: [e] } };
-    const top = (await this.select({
+    // each query may time out on a large endpoint: the pool is then what the other one gave
+    const safe = async (q: Promise<{ rows: Record<string, { type: string; value: string }>[] }>) => {
+      try {
+        return (await q).rows;
+      } catch {
+        return [];
+      }
+    };
+    const top = await safe(this.select({
       type: 'query',
       queryType: 'SELECT',
       prefixes: {},
@@ -148,8 +173,8 @@ export class SynthStore {
       group: [{ expression: e }],
       order: [{ expression: v('n'), descending: true }],
       limit,
-    } as unknown as S.SelectQuery)).rows;
-    const tail = (await this.select({
+    } as unknown as S.SelectQuery));
+    const tail = await safe(this.select({
       type: 'query',
       queryType: 'SELECT',
       prefixes: {},
@@ -158,7 +183,7 @@ export class SynthStore {
       where: [{ type: 'bgp', triples: [triple] }, isIri],
       offset: Math.max(0, Math.floor((side === 'object' ? p.objects : p.subjects) / 2) - limit),
       limit,
-    } as unknown as S.SelectQuery)).rows;
+    } as unknown as S.SelectQuery));
     const degree = new Map<string, number>();
     for (const r of top) if (r.e?.type === 'uri') degree.set(r.e.value, Number(r.n?.value ?? 1));
     for (const r of tail) if (r.e?.type === 'uri' && !degree.has(r.e.value)) degree.set(r.e.value, 1);

@@ -113,6 +113,27 @@ describe('synth: lexicon', () => {
     assert.equal(m.properties.population.valueKind, 'number');
   });
 
+  it('reads one-word labels by their usual part of speech, inverse labels with the roles exchanged', () => {
+    const base: Schema = { ...moviesSchema(), properties: [] };
+    const p = (name: string, label: string, extra: Partial<SchemaProperty> = {}) => prop('http://x/' + name, name, label, extra);
+    const lex = buildLexicon({
+      ...base,
+      properties: [p('borders', 'borders'), p('children', 'children'), p('flowsThrough', 'flows through'), p('plays_in_club', 'plays in club'), p('plays_in_club_inverse', 'plays in club inverse'), p('is_aged', 'is aged', { valueKind: 'number', objectKind: 'literal' })],
+    });
+    assert.equal(lex.properties.borders.shape, 'verb'); // "which states border Texas"
+    assert.equal(lex.properties.children.shape, 'noun'); // "children of X", not "X childs"
+    assert.deepEqual(lex.properties.children.object.plural.slice(0, 1), ['children']);
+    assert.equal(lex.properties.flowsThrough.verb?.particle, 'through');
+    const club = lex.properties.plays_in_club;
+    assert.deepEqual([club.shape, club.subject.singular[0], club.object.singular[0], club.swh], ['verb', 'player', 'club', 'who']);
+    const inv = lex.properties.plays_in_club_inverse;
+    assert.equal(inv.subject.singular[0], 'club');
+    assert.equal(inv.object.singular[0], 'player');
+    assert.ok(inv.objectQ.some((t) => /^\{wh\} plays in \{x\}$/.test(t)), inv.objectQ.join(' | '));
+    assert.equal(lex.properties.is_aged.object.singular[0], 'age');
+    assert.equal(lex.properties.is_aged.wh, 'what');
+  });
+
   it('reads a user-edited lexicon file back; its entries win and its phrasings are used', async () => {
     const schema = museumSchema();
     const generated = buildLexicon(schema);
