@@ -3,3 +3,4 @@ export * from './form';
 export * from './types';
 export * from './paths';
 export * from './answer';
+export * from './labels';

@@ -63,6 +63,13 @@ export interface PackConfig {
   vocabularyNamespace: string;
   labelPredicates: string[];
   aliasPredicates?: string[];
+  /**
+   * Entities without a label through labelPredicates are labelled by their IRI local name split into words
+   * ("Tom_Hanks" → "Tom Hanks"), in the entity index and in answer labels (see src/core/labels.ts). Default false.
+   */
+  localNameLabels?: boolean;
+  /** A SPARQL endpoint URL holding the pack's graph (instead of embedded data files). */
+  endpoint?: string;
   /** Topic exclusion when compiling forms for this graph (see CompileOptions.excludeTopic; default true). */
   excludeTopic?: boolean | 'every-hop';
   /** Model folder (relative) for the parser, if the pack has one. */

@@ -1,11 +1,13 @@
 import { AskgraphError, Executor, isAskgraphError, QueryOptions, SelectResult, Term, Triple } from '../core';
 import { countFromSelect } from './count';
-import { lookupLabels } from './labels';
+import { lookupLabels, withLocalNameLabels } from './labels';
 import { expectForm, queryByForm } from './readonly';
-import { fromRdfJs, RdfJsTerm, RDFS_LABEL, tripleFromRdfJs } from './terms';
+import { fromRdfJs, isSafeIri, RdfJsTerm, RDFS_LABEL, tripleFromRdfJs } from './terms';
 
 export interface EndpointOptions {
   labelPredicates?: string[];
+  /** IRIs without a label get their split local name (PackConfig.localNameLabels). */
+  localNameLabels?: boolean;
   /** Timeout of calls that give none (default 30 s). */
   defaultTimeoutMs?: number;
   /**
@@ -70,6 +72,7 @@ export class EndpointExecutor implements Executor {
   readonly id: string;
   readonly url: string;
   readonly labelPredicates: string[];
+  readonly localNameLabels: boolean;
   private readonly defaultTimeoutMs: number;
   private readonly defaultGraphs: string[];
   private closed = false;
@@ -87,6 +90,7 @@ export class EndpointExecutor implements Executor {
     this.defaultGraphs = graphs;
     this.id = 'sparql:' + url;
     this.labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
+    this.localNameLabels = opts.localNameLabels ?? false;
     this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 30_000;
   }
 
@@ -187,8 +191,9 @@ export class EndpointExecutor implements Executor {
     });
   }
 
-  labels(iris: string[], opts?: QueryOptions): Promise<Map<string, string>> {
-    return lookupLabels((q, o) => this.select(q, o), iris, this.labelPredicates, opts);
+  async labels(iris: string[], opts?: QueryOptions): Promise<Map<string, string>> {
+    const found = await lookupLabels((q, o) => this.select(q, o), iris, this.labelPredicates, opts);
+    return this.localNameLabels ? withLocalNameLabels(iris.filter(isSafeIri), found) : found;
   }
 
   async query(query: string, opts?: QueryOptions): Promise<SelectResult | boolean | Triple[]> {

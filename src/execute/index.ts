@@ -19,5 +19,5 @@ export {
   type BuildInfo,
 } from './loaders';
 export { checkReadOnly, type QueryForm } from './readonly';
-export { buildLabelQuery, lookupLabels, LabelPicker } from './labels';
+export { buildLabelQuery, lookupLabels, LabelPicker, withLocalNameLabels } from './labels';
 export { queryByForm } from './readonly';

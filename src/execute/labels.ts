@@ -1,6 +1,6 @@
 import { Generator } from 'sparqljs';
 import type * as sparqljs from 'sparqljs';
-import type { QueryOptions, SelectResult, Term } from '../core';
+import { localNameLabel, type QueryOptions, type SelectResult, type Term } from '../core';
 import { isSafeIri } from './terms';
 
 /** IRIs per label query: VALUES keeps it one query per batch on both Oxigraph and remote endpoints. */
@@ -67,4 +67,14 @@ export class LabelPicker {
   result(): Map<string, string> {
     return this.out;
   }
+}
+
+/** Fills in, for IRIs without a label, their local name split into words (PackConfig.localNameLabels). */
+export function withLocalNameLabels(iris: string[], found: Map<string, string>): Map<string, string> {
+  for (const iri of iris) {
+    if (found.has(iri)) continue;
+    const l = localNameLabel(iri);
+    if (l) found.set(iri, l);
+  }
+  return found;
 }

@@ -6,11 +6,14 @@ import type { WorkerReply, WorkerRequest, WorkerStatus } from './protocol';
 import { expectForm, queryByForm, QueryForm } from './readonly';
 import { isSafeIri, parseJsonAsk, parseJsonSelect, RDFS_LABEL } from './terms';
 import { countFromSelect } from './count';
+import { withLocalNameLabels } from './labels';
 
 export interface OxigraphOptions {
   /** Identity for traces / cache keys; default "oxigraph:" + the first data file. */
   id?: string;
   labelPredicates?: string[];
+  /** IRIs without a label get their split local name (PackConfig.localNameLabels). */
+  localNameLabels?: boolean;
   /** Timeout of calls that give none (default 30 s). */
   defaultTimeoutMs?: number;
 }
@@ -48,6 +51,7 @@ function spawnWorker(source: StoreSource): Worker {
 export class OxigraphExecutor implements Executor {
   readonly id: string;
   readonly labelPredicates: string[];
+  readonly localNameLabels: boolean;
   /** How the current worker built its store (size, load time, snapshot or sources). */
   info: BuildInfo | undefined;
   /** Number of workers started (1 + restarts); for tests and the trace. */
@@ -69,6 +73,7 @@ export class OxigraphExecutor implements Executor {
   ) {
     this.id = opts.id ?? 'oxigraph:' + (source.files[0] ?? 'empty');
     this.labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
+    this.localNameLabels = opts.localNameLabels ?? false;
     this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 30_000;
   }
 
@@ -233,7 +238,8 @@ export class OxigraphExecutor implements Executor {
     const wanted = [...new Set(iris.filter(isSafeIri))];
     if (wanted.length === 0) return new Map();
     const reply = await this.send((id) => ({ id, op: 'labels', iris: wanted, predicates: this.labelPredicates }), opts);
-    return new Map((reply as { labels: [string, string][] }).labels);
+    const found = new Map((reply as { labels: [string, string][] }).labels);
+    return this.localNameLabels ? withLocalNameLabels(wanted, found) : found;
   }
 
   /** Any read-only query, result by its form (CLI `run --sparql`). */

@@ -14,6 +14,8 @@ const PackSchema = z.object({
   vocabularyNamespace: z.string().min(1),
   labelPredicates: z.array(z.string().min(1)).min(1),
   aliasPredicates: z.array(z.string().min(1)).optional(),
+  localNameLabels: z.boolean().optional(),
+  endpoint: z.string().regex(/^https?:\/\//i, 'an http(s) URL').optional(),
   model: z.string().optional(),
   excludeTopic: z.union([z.boolean(), z.literal('every-hop')]).optional(),
   names: z.record(z.string().min(1), z.string().min(1)).optional(),
@@ -48,6 +50,8 @@ export async function loadPack(dir?: string): Promise<{ dir: string; config: Pac
 export interface OpenOptions {
   /** Label predicates for an endpoint or a plain data dir/file (a pack says its own). */
   labelPredicates?: string[];
+  /** Label IRIs without a label by their local name (a pack says its own; see PackConfig.localNameLabels). */
+  localNameLabels?: boolean;
   /** Base IRI for minting when a plain data dir/file holds triple files (default http://askgraph.dev/<name>/). */
   baseIri?: string;
   defaultTimeoutMs?: number;
@@ -72,7 +76,7 @@ function dataFilesIn(dir: string): string[] {
  */
 export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promise<StoreExecutor> {
   if (spec !== undefined && /^https?:\/\//i.test(spec)) {
-    return new EndpointExecutor(spec, { labelPredicates: opts.labelPredicates, defaultTimeoutMs: opts.defaultTimeoutMs });
+    return new EndpointExecutor(spec, { labelPredicates: opts.labelPredicates, localNameLabels: opts.localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs });
   }
   const target = path.resolve(spec ?? defaultPackDir());
   let stat: fs.Stats;
@@ -83,8 +87,13 @@ export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promi
   }
   let source: StoreSource;
   let labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
+  let localNameLabels = opts.localNameLabels ?? false;
   if (stat.isDirectory() && fs.existsSync(path.join(target, PACK_FILE))) {
     const { config } = await loadPack(target);
+    if (config.endpoint) {
+      return new EndpointExecutor(config.endpoint, { labelPredicates: config.labelPredicates, localNameLabels: config.localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs });
+    }
+    localNameLabels = config.localNameLabels ?? false;
     const files = config.data ? config.data.map((f) => path.resolve(target, f)) : dataFilesIn(target);
     source = { files, baseIri: config.baseIri, ...(opts.cache !== false ? { cacheDir: path.join(target, '.cache') } : {}) };
     labelPredicates = config.labelPredicates;
@@ -99,5 +108,5 @@ export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promi
   for (const f of source.files) {
     if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `data file of ${target} is missing: ${f}`);
   }
-  return OxigraphExecutor.open(source, { id: 'oxigraph:' + target, labelPredicates, defaultTimeoutMs: opts.defaultTimeoutMs });
+  return OxigraphExecutor.open(source, { id: 'oxigraph:' + target, labelPredicates, localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs });
 }

@@ -11,6 +11,10 @@ const DF = new DataFactory();
 const TEMPLATES = {
   labels: 'SELECT ?s ?l WHERE { VALUES ?p { <urn:x> } ?s ?p ?l FILTER(isIRI(?s)) } LIMIT 1 OFFSET 0',
   relations: 'SELECT DISTINCT ?p WHERE { ?s ?p ?o } LIMIT 1',
+  unlabelled:
+    'SELECT DISTINCT ?e WHERE { { ?e ?p ?o } UNION { ?s ?q ?e FILTER(?q != <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>) } FILTER(isIRI(?e)) FILTER NOT EXISTS { VALUES ?lp { <urn:x> } ?e ?lp ?l } FILTER NOT EXISTS { ?x <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ?e } FILTER NOT EXISTS { ?a ?e ?b } } LIMIT 1 OFFSET 0',
+  unlabelledCount:
+    'SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { { ?e ?p ?o } UNION { ?s ?q ?e FILTER(?q != <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>) } FILTER(isIRI(?e)) FILTER NOT EXISTS { VALUES ?lp { <urn:x> } ?e ?lp ?l } FILTER NOT EXISTS { ?x <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ?e } FILTER NOT EXISTS { ?a ?e ?b } }',
   neighbours1: 'SELECT DISTINCT ?p WHERE { VALUES ?e { <urn:x> } { ?e ?p ?o } UNION { ?o ?p ?e } } LIMIT 1',
   neighbours2:
     'SELECT DISTINCT ?p WHERE { { SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(isIRI(?m)) } LIMIT 1 } { ?m ?p ?o } UNION { ?o ?p ?m } } LIMIT 1',
@@ -113,5 +117,23 @@ export function neighbours2Query(entities: string[], sample: number, limit: numb
   const q = template('neighbours2');
   setValues(q.where, 'e', entities);
   setLimits(q, limit, undefined, sample);
+  return generateSparql(q);
+}
+
+/**
+ * Entities (IRIs in subject or non-type object position, neither classes nor predicates) without a label
+ * through the given predicates, page by page: they get their split local name as label (localNameLabels).
+ */
+export function unlabelledEntitiesQuery(labelPredicates: string[], limit: number, offset: number): string {
+  const q = template('unlabelled');
+  setValues(q.where, 'lp', labelPredicates);
+  setLimits(q, limit, offset);
+  return generateSparql(q);
+}
+
+/** How many entities have no label through the given predicates (as unlabelledEntitiesQuery). */
+export function unlabelledCountQuery(labelPredicates: string[]): string {
+  const q = template('unlabelledCount');
+  setValues(q.where, 'lp', labelPredicates);
   return generateSparql(q);
 }

@@ -50,6 +50,8 @@ export interface GroundContext {
   /** Relation vocabulary of the store (IRI set); empty = unknown, every name is accepted. */
   vocabulary?: Set<string>;
   vocabularyNamespace: string;
+  /** The pack's bare names → IRIs (pack.json `names`), resolved before vocabularyNamespace. */
+  names?: Record<string, string>;
   /**
    * The question: a generated label that is a (possibly cut) copy of a question span also gets the
    * entities linked in the question around that span — the usual copy errors of a seq2seq parser are
@@ -116,9 +118,9 @@ export function permute<T extends { score: number }>(lists: T[][], k: number): {
   return lists.length === 0 ? acc : acc.filter((a) => a.picks.length === lists.length);
 }
 
-function relationIri(ref: Ref, ns: string): string | undefined {
+function relationIri(ref: Ref, ns: string, names?: Record<string, string>): string | undefined {
   if (ref.kind === 'iri') return ref.iri;
-  if (ref.kind === 'name') return ns + encodeURIComponent(ref.name);
+  if (ref.kind === 'name') return (names && Object.prototype.hasOwnProperty.call(names, ref.name) ? names[ref.name] : undefined) ?? ns + encodeURIComponent(ref.name);
   return undefined;
 }
 
@@ -166,7 +168,7 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   const vocab = ctx.vocabulary ?? new Set<string>();
   const ns = ctx.vocabularyNamespace;
   const inVocab = (ref: Ref) => {
-    const iri = relationIri(ref, ns);
+    const iri = relationIri(ref, ns, ctx.names);
     return iri !== undefined && (vocab.size === 0 || vocab.has(iri));
   };
   const make = (c: Candidate, form: Form, es: number[], rs: number[], phase: GroundPhase): GroundAttempt | undefined => {
@@ -175,7 +177,7 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
     seen.add(text);
     return { candidate: c, form, text, score: combinedScore(c.logProb, es, rs), entityScores: es, relationScores: rs, phase };
   };
-  const generatedRelations = (form: Form) => relationRefs(form).map((r) => (inVocab(r) ? relationIri(r, ns) : undefined));
+  const generatedRelations = (form: Form) => relationRefs(form).map((r) => (inVocab(r) ? relationIri(r, ns, ctx.names) : undefined));
 
   if (!o.entityRetrieval || !ctx.index) {
     // Ablation / no index: the beam forms as generated.

@@ -2,15 +2,19 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { RDFS_LABEL, type Executor } from '../core';
+import { localNameLabel, RDFS_LABEL, type Executor } from '../core';
 import { EntityIndex, type LabelEntry } from './entity-index';
-import { labelsPageQuery, relationsQuery } from './queries';
+import { labelsPageQuery, relationsQuery, unlabelledEntitiesQuery } from './queries';
 
 export interface StoreIndexOptions {
   labelPredicates?: string[];
   aliasPredicates?: string[];
+  /** Entities without a label through the label predicates are indexed under their split local name (PackConfig.localNameLabels). */
+  localNameLabels?: boolean;
   /** IRIs in these namespaces are not entities (e.g. the relation vocabulary). */
   excludeNamespaces?: string[];
+  /** These IRIs are not entities (a pack's classes and properties, pack.json `names`). */
+  excludeIris?: string[];
   /** Rows per SPARQL page. Default 50,000. */
   pageSize?: number;
   /** Where a progress bar is drawn (only when it is a TTY); none by default. */
@@ -29,6 +33,7 @@ export async function fetchLabels(executor: Executor, opts: StoreIndexOptions = 
   const predicates = [...(opts.labelPredicates ?? [RDFS_LABEL]), ...(opts.aliasPredicates ?? [])];
   const pageSize = opts.pageSize ?? 50000;
   const exclude = opts.excludeNamespaces ?? [];
+  const excludeIris = new Set(opts.excludeIris ?? []);
   const out: LabelEntry[] = [];
   for (let offset = 0; ; offset += pageSize) {
     const res = await executor.select(labelsPageQuery(predicates, pageSize, offset), { timeoutMs: opts.timeoutMs ?? 120000 });
@@ -36,8 +41,29 @@ export async function fetchLabels(executor: Executor, opts: StoreIndexOptions = 
       const s = row.s;
       const l = row.l;
       if (!s || !l || s.type !== 'uri' || l.type !== 'literal') continue;
-      if (exclude.some((ns) => s.value.startsWith(ns))) continue;
+      if (excludeIris.has(s.value) || exclude.some((ns) => s.value.startsWith(ns))) continue;
       out.push({ iri: s.value, label: l.value });
+    }
+    if (res.rows.length < pageSize) break;
+  }
+  if (opts.localNameLabels) out.push(...(await fetchLocalNameLabels(executor, opts)));
+  return out;
+}
+
+/** Labels made from local names for the entities that have none through the label predicates (paged). */
+export async function fetchLocalNameLabels(executor: Executor, opts: StoreIndexOptions = {}): Promise<LabelEntry[]> {
+  const predicates = [...(opts.labelPredicates ?? [RDFS_LABEL]), ...(opts.aliasPredicates ?? [])];
+  const pageSize = opts.pageSize ?? 50000;
+  const exclude = opts.excludeNamespaces ?? [];
+  const excludeIris = new Set(opts.excludeIris ?? []);
+  const out: LabelEntry[] = [];
+  for (let offset = 0; ; offset += pageSize) {
+    const res = await executor.select(unlabelledEntitiesQuery(predicates, pageSize, offset), { timeoutMs: opts.timeoutMs ?? 120000 });
+    for (const row of res.rows) {
+      const e = row.e;
+      if (!e || e.type !== 'uri' || excludeIris.has(e.value) || exclude.some((ns) => e.value.startsWith(ns))) continue;
+      const label = localNameLabel(e.value);
+      if (label) out.push({ iri: e.value, label });
     }
     if (res.rows.length < pageSize) break;
   }
@@ -92,7 +118,7 @@ export async function buildStoreIndex(executor: Executor, opts: StoreIndexOption
 
 /** A cache file name that changes when the store or the label settings change. */
 export function indexCacheFile(cacheDir: string, executorId: string, opts: StoreIndexOptions, fingerprint = ''): string {
-  const key = JSON.stringify([executorId, opts.labelPredicates ?? [RDFS_LABEL], opts.aliasPredicates ?? [], opts.excludeNamespaces ?? [], fingerprint]);
+  const key = JSON.stringify([executorId, opts.labelPredicates ?? [RDFS_LABEL], opts.aliasPredicates ?? [], opts.excludeNamespaces ?? [], fingerprint, ...(opts.localNameLabels ? ['local-names'] : []), ...(opts.excludeIris?.length ? [opts.excludeIris] : [])]);
   const hash = crypto.createHash('sha256').update(key).digest('hex').slice(0, 16);
   return path.join(cacheDir, `entity-index-${hash}.json`);
 }

@@ -124,7 +124,9 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
     const indexOpts = {
       labelPredicates: pack.config.labelPredicates,
       aliasPredicates: pack.config.aliasPredicates,
+      localNameLabels: pack.config.localNameLabels,
       excludeNamespaces: [pack.config.vocabularyNamespace],
+      ...(pack.config.names ? { excludeIris: Object.values(pack.config.names) } : {}),
       progress: opts.progress,
     };
     const isUrl = opts.store !== undefined && /^https?:\/\//i.test(opts.store);
@@ -142,10 +144,10 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
     let generator = opts.generator;
     if (!generator) {
       const modelDir = opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
-      if (!modelDir) throw new AskgraphError('MODEL_UNAVAILABLE', `pack ${pack.config.name} names no parser model; pass a model folder`);
+      // A pack without a parser model is still askable: the fallback readers answer (trace: "no parser model").
       // The parser prefers copied spans that spell a label of the store actually queried; the entity index
       // already holds them, so the pack's triple files are not read a second time.
-      generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
+      if (modelDir) generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
     }
     const modelDir = opts.generator ? undefined : opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
     return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer, loadKnownWords(modelDir), loadCalibration(modelDir));
@@ -245,6 +247,7 @@ class PipelineGateway implements Gateway {
       relations: this.relations,
       vocabulary: this.vocabulary,
       vocabularyNamespace: this.pack.config.vocabularyNamespace,
+      ...(this.pack.config.names ? { names: this.pack.config.names } : {}),
       question: q,
       ...(this.entityScorer ? { scorer: this.entityScorer } : {}),
     };

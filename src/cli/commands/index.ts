@@ -5,10 +5,12 @@ import { register as compileCommand } from './compile';
 import { register as diffCommand } from './diff';
 import { register as evalCommand } from './eval';
 import { register as importCommand } from './import';
+import { register as initCommand } from './init';
 import { register as parseCommand } from './parse';
 import { register as loadCommand } from './load';
 import { register as runCommand } from './run';
 import { register as serveCommand } from './serve';
+import { register as synthCommand } from './synth';
 import { register as trainCommand } from './train';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
@@ -20,9 +22,11 @@ export const COMMANDS: RegisterCommand[] = [
   diffCommand,
   evalCommand,
   importCommand,
+  initCommand,
   parseCommand,
   loadCommand,
   runCommand,
   serveCommand,
+  synthCommand,
   trainCommand,
 ];

@@ -2,10 +2,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError, PackConfig } from '../../core';
 import { buildStore, PACK_FILE, saveSnapshot } from '../../execute';
+import { parseJsonSelect } from '../../execute/terms';
+import { describeLabelSources, discoverLabelSources } from '../../synth/discover';
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
-
-const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
 
 /**
  * `askgraph load <file…> [--store DIR] [--base IRI]`: builds an embedded store from RDF files (nt, ttl,
@@ -35,6 +35,9 @@ export const register: RegisterCommand = (program, io) => {
       fs.mkdirSync(dir, { recursive: true });
       const dataFile = 'data.nq';
       saveSnapshot(store, path.join(dir, dataFile));
+      // Which label predicates the graph uses (and whether some entities only have their IRI to go by).
+      const select = async (q: string) => parseJsonSelect(store.query(q, { use_default_graph_as_union: true, results_format: 'application/sparql-results+json' }) as string);
+      const labels = await discoverLabelSources({ select });
       let previous: Partial<PackConfig> = {};
       try {
         previous = JSON.parse(fs.readFileSync(path.join(dir, PACK_FILE), 'utf8')) as Partial<PackConfig>;
@@ -46,14 +49,18 @@ export const register: RegisterCommand = (program, io) => {
         data: [dataFile],
         baseIri,
         vocabularyNamespace: baseIri + 'relation/',
-        labelPredicates: [RDFS_LABEL],
-        ...(previous.aliasPredicates ? { aliasPredicates: previous.aliasPredicates } : {}),
+        labelPredicates: labels.labelPredicates,
+        ...(labels.aliasPredicates.length ? { aliasPredicates: labels.aliasPredicates } : previous.aliasPredicates ? { aliasPredicates: previous.aliasPredicates } : {}),
+        ...(labels.localNameLabels ? { localNameLabels: true } : {}),
         ...(previous.model ? { model: previous.model } : {}),
       };
       fs.writeFileSync(path.join(dir, PACK_FILE), JSON.stringify(pack, null, 2) + '\n');
       fs.rmSync(path.join(dir, '.cache'), { recursive: true, force: true }); // stale snapshot of older data
       const timeMs = Date.now() - t0;
-      if (opts.json) printJson(io, { store: dir, pack, triples: info.size, files: abs, loadMs: info.loadMs, timeMs });
-      else writeLine(io.stdout, `loaded ${info.size} triples from ${abs.length} file(s) into ${path.join(dir, dataFile)} (${timeMs} ms); pack: ${path.join(dir, PACK_FILE)}`);
+      if (opts.json) printJson(io, { store: dir, pack, triples: info.size, files: abs, loadMs: info.loadMs, timeMs, labelSources: labels.labelSources });
+      else {
+        writeLine(io.stdout, `loaded ${info.size} triples from ${abs.length} file(s) into ${path.join(dir, dataFile)} (${timeMs} ms); pack: ${path.join(dir, PACK_FILE)}`);
+        writeLine(io.stdout, `labels: ${describeLabelSources(labels.labelSources)}`);
+      }
     });
 };

@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import { AskgraphError } from '../../core';
 import { MODEL_SIZES, train, type ModelSize, type TrainEvent } from '../../train';
-import { printJson, writeLine } from '../io';
+import { printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
 
 interface TrainFlags {
@@ -36,14 +36,71 @@ function num(name: string, v: string | undefined, integer: boolean): number | un
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-function fmtSec(s: unknown): string {
+export function fmtSec(s: unknown): string {
   if (typeof s !== 'number' || !Number.isFinite(s)) return '?';
   const m = Math.floor(s / 60);
   return m > 0 ? `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s` : `${Math.round(s)}s`;
 }
 
-function pct(x: unknown): string {
+export function pct(x: unknown): string {
   return typeof x === 'number' ? (100 * x).toFixed(2) + '%' : '–';
+}
+
+/**
+ * The training progress bar (steps, epoch, loss, validation EM, time left) on stderr, fed by the
+ * trainer's events; shared by `askgraph train` and `askgraph init`.
+ */
+export function trainProgressBar(io: CliIO, show: boolean, label = 'train'): { onEvent: (e: TrainEvent) => void; stop: () => void } {
+  let bar: SingleBar | undefined;
+  const payload = { epoch: 0, loss: '–', em: '–', left: '?' };
+  let budgetSec: number | undefined;
+  const position = (e: TrainEvent) => {
+    if (budgetSec === undefined) return Number(e.step);
+    const el = Number(e.elapsedSec);
+    const left = Number(e.etaSec);
+    // elapsed when the trainer reports it (step events), else budget minus time left
+    return Math.min(budgetSec, Number.isFinite(el) ? el : Number.isFinite(left) ? budgetSec - left : 0);
+  };
+  const onEvent = (e: TrainEvent) => {
+    if (!show) return;
+    if (e.event === 'start') {
+      bar = new SingleBar({
+        stream: io.stderr,
+        format: `${label} [{bar}] {percentage}% | epoch {epoch} | loss {loss} | valid EM {em} | left {left}`,
+        hideCursor: false,
+        clearOnComplete: false,
+        noTTYOutput: true,
+        notTTYSchedule: 5000,
+      });
+      // With a time budget (--minutes) the bar counts seconds of the budget, else training steps.
+      budgetSec = typeof e.minutes === 'number' && e.minutes > 0 ? Math.round(e.minutes * 60) : undefined;
+      bar.start(budgetSec ?? (Number(e.totalSteps) || 1), 0, payload);
+    } else if (e.event === 'step' && bar) {
+      payload.epoch = Number(e.epoch);
+      payload.loss = String(e.loss);
+      payload.left = fmtSec(e.etaSec);
+      bar.update(position(e), payload);
+    } else if (e.event === 'epoch' && bar) {
+      payload.epoch = Number(e.epoch);
+      payload.loss = String(e.loss);
+      payload.em = pct(e.validEm);
+      payload.left = fmtSec(e.etaSec);
+      bar.update(position(e), payload);
+    } else if (e.event === 'phase') {
+      if (bar) {
+        bar.stop();
+        bar = undefined;
+      }
+      writeLine(io.stderr, `${label}: ${String(e.name)}…`);
+    }
+  };
+  return {
+    onEvent,
+    stop: () => {
+      bar?.stop();
+      bar = undefined;
+    },
+  };
 }
 
 /** `askgraph train`: trains a parser with the Python trainer and writes a model folder. */
@@ -73,40 +130,8 @@ export const register: RegisterCommand = (program, io) => {
       if (flags.size !== undefined && !MODEL_SIZES.includes(flags.size as ModelSize)) {
         throw new AskgraphError('BAD_REQUEST', `--size must be one of ${MODEL_SIZES.join(', ')}, got "${flags.size}"`);
       }
-      const showBar = flags.progress !== false && !flags.json;
-      let bar: SingleBar | undefined;
-      const payload = { epoch: 0, loss: '–', em: '–', left: '?' };
-      const onEvent = (e: TrainEvent) => {
-        if (!showBar) return;
-        if (e.event === 'start') {
-          bar = new SingleBar({
-            stream: io.stderr,
-            format: 'train [{bar}] {percentage}% | epoch {epoch} | loss {loss} | valid EM {em} | left {left}',
-            hideCursor: false,
-            clearOnComplete: false,
-            noTTYOutput: true,
-            notTTYSchedule: 5000,
-          });
-          bar.start(Number(e.totalSteps) || 1, 0, payload);
-        } else if (e.event === 'step' && bar) {
-          payload.epoch = Number(e.epoch);
-          payload.loss = String(e.loss);
-          payload.left = fmtSec(e.etaSec);
-          bar.update(Number(e.step), payload);
-        } else if (e.event === 'epoch' && bar) {
-          payload.epoch = Number(e.epoch);
-          payload.loss = String(e.loss);
-          payload.em = pct(e.validEm);
-          payload.left = fmtSec(e.etaSec);
-          bar.update(Number(e.step), payload);
-        } else if (e.event === 'phase') {
-          if (bar) {
-            bar.stop();
-            bar = undefined;
-          }
-          writeLine(io.stderr, `train: ${String(e.name)}…`);
-        }
-      };
+      const progress = trainProgressBar(io, flags.progress !== false && !flags.json);
+      const onEvent = progress.onEvent;
       let result;
       try {
         result = await train({
@@ -130,7 +155,7 @@ export const register: RegisterCommand = (program, io) => {
           onEvent,
         });
       } finally {
-        bar?.stop();
+        progress.stop();
       }
       const r = result.report;
       if (flags.json) {

@@ -1,0 +1,162 @@
+import * as path from 'node:path';
+import { SingleBar } from 'cli-progress';
+import { AskgraphError } from '../../core';
+import { initPack, type InitPhase, type InitReporter } from '../../synth/init';
+import { MODEL_SIZES, type ModelSize } from '../../train';
+import { printJson, writeLine, type CliIO } from '../io';
+import type { RegisterCommand } from './index';
+import { trainProgressBar } from './train';
+
+interface InitFlags {
+  out: string;
+  minutes?: string;
+  lexicon?: string;
+  count?: string;
+  seed?: string;
+  size?: string;
+  epochs?: string;
+  train?: boolean; // --no-train sets false
+  name?: string;
+  base?: string;
+  threads?: string;
+  python?: string;
+  progress?: boolean;
+  json?: boolean;
+}
+
+function num(name: string, v: string | undefined, integer: boolean, min = 0): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
+    throw new AskgraphError('BAD_REQUEST', `--${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${min}, got "${v}"`);
+  }
+  return n;
+}
+
+/** Progress of init on stderr: a bar (with ETA) for phases that count steps, a line for the others. */
+function reporter(io: CliIO, show: boolean): InitReporter & { stop(): void } {
+  let bar: SingleBar | undefined;
+  const trainBar = trainProgressBar(io, show, 'init: train');
+  const stopBar = () => {
+    bar?.stop();
+    bar = undefined;
+  };
+  return {
+    start(phase: InitPhase, total?: number) {
+      if (!show) return;
+      stopBar();
+      if (phase === 'train') {
+        writeLine(io.stderr, 'init: train…');
+        return;
+      }
+      if (total === undefined || phase === 'store') {
+        writeLine(io.stderr, `init: ${phase}…`);
+        return;
+      }
+      bar = new SingleBar({
+        stream: io.stderr,
+        format: `init: ${phase.padEnd(9)} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted}`,
+        hideCursor: false,
+        clearOnComplete: false,
+        noTTYOutput: true,
+        notTTYSchedule: 5000,
+        etaBuffer: 50,
+      });
+      bar.start(total, 0);
+    },
+    progress(phase: InitPhase, done: number, total?: number) {
+      if (!show) return;
+      if (!bar) {
+        if (total === undefined) return;
+        this.start!(phase, total);
+      }
+      if (total !== undefined) bar!.setTotal(total);
+      bar!.update(done);
+    },
+    end(phase: InitPhase, ms: number, note?: string) {
+      if (phase === 'train') trainBar.stop();
+      stopBar();
+      if (show) writeLine(io.stderr, `init: ${phase} done in ${(ms / 1000).toFixed(1)} s${note ? ` (${note})` : ''}`);
+    },
+    train: (e) => trainBar.onEvent(e),
+    info(line: string) {
+      if (!show) return;
+      stopBar();
+      writeLine(io.stderr, `init: ${line}`);
+    },
+    stop() {
+      trainBar.stop();
+      stopBar();
+    },
+  };
+}
+
+/**
+ * `askgraph init <rdf files… | endpoint URL> --out <pack>`: a knowledge pack from the graph alone — store,
+ * schema, lexicon, synthetic data, trained parser, relation vocabulary, REPORT.md.
+ */
+export const register: RegisterCommand = (program, io) => {
+  program
+    .command('init')
+    .description('build a knowledge pack (store, schema, lexicon, synthetic data, trained parser, REPORT.md) from a graph alone')
+    .argument('<sources...>', 'RDF / triple files (.nt .nq .ttl .trig .rdf .owl .xml .txt .tsv), or one http(s) SPARQL endpoint URL')
+    .requiredOption('--out <dir>', 'pack folder to write')
+    .option('--minutes <m>', 'time budget of the whole init, training included (default 30)')
+    .option('--lexicon <file>', 'an edited lexicon.json merged over the generated one (re-running keeps store and schema)')
+    .option('--count <n>', 'synthetic examples (default 16000)')
+    .option('--seed <s>', 'random seed of sampling and training (default 1)')
+    .option('--size <size>', `parser size: ${MODEL_SIZES.join(' | ')} (default base)`)
+    .option('--epochs <n>', 'train for a fixed number of epochs instead of filling the time budget')
+    .option('--no-train', 'no parser: the fallback readers answer')
+    .option('--name <name>', 'pack name (default: the folder name)')
+    .option('--base <iri>', 'base IRI for minting entities of triple files (default http://askgraph.dev/<name>/)')
+    .option('--threads <n>', 'torch threads (default 2)')
+    .option('--python <path>', 'python interpreter for the trainer')
+    .option('--no-progress', 'no progress bars')
+    .option('--json', 'print the result as JSON')
+    .action(async (sources: string[], flags: InitFlags) => {
+      if (flags.size !== undefined && !MODEL_SIZES.includes(flags.size as ModelSize)) {
+        throw new AskgraphError('BAD_REQUEST', `--size must be one of ${MODEL_SIZES.join(', ')}, got "${flags.size}"`);
+      }
+      if (flags.base !== undefined && !/^https?:\/\/\S+[/#]$/.test(flags.base)) {
+        throw new AskgraphError('BAD_REQUEST', `--base must be an http(s) IRI ending in / or #, got "${flags.base}"`);
+      }
+      const rep = reporter(io, flags.progress !== false && !flags.json);
+      let result;
+      try {
+        result = await initPack({
+          sources,
+          out: flags.out,
+          minutes: num('minutes', flags.minutes, false, 0.01),
+          lexicon: flags.lexicon,
+          count: num('count', flags.count, true, 1),
+          seed: num('seed', flags.seed, true),
+          size: flags.size as ModelSize | undefined,
+          epochs: num('epochs', flags.epochs, false, 0.01),
+          train: flags.train !== false,
+          name: flags.name,
+          baseIri: flags.base,
+          threads: num('threads', flags.threads, true, 1),
+          python: flags.python,
+          env: io.env,
+          reporter: rep,
+        });
+      } finally {
+        rep.stop();
+      }
+      if (flags.json) {
+        const { schema, ...rest } = result;
+        printJson(io, { ...rest, schema: { classes: schema.classes.length, properties: schema.properties.length, labelSources: schema.labelSources } });
+        return;
+      }
+      const out = (s: string) => writeLine(io.stdout, s);
+      out(`pack written to ${result.out} (${(result.packBytes / 1048576).toFixed(1)} MiB, ${(result.totalMs / 1000).toFixed(0)} s)`);
+      out(`  ${result.schema.classes.length} classes, ${result.schema.properties.length} properties; ${result.data.train} training / ${result.data.valid} held-out synthetic questions`);
+      if (result.selfEval) {
+        const e = result.selfEval.overall;
+        out(`  self-evaluation on held-out synthetic questions: Hits@1 ${(100 * e.hits1).toFixed(1)}%, form EM ${e.em === null ? '—' : (100 * e.em).toFixed(1) + '%'} (n=${e.n})`);
+      }
+      out(`  report: ${path.join(result.out, 'REPORT.md')}`);
+      out(`  ask:    askgraph ask --store ${flags.out} "…"`);
+    });
+};

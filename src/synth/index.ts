@@ -1,0 +1,169 @@
+/**
+ * The synthesis stage of `askgraph init` / `askgraph synth`: training data made from the graph alone.
+ *   buildLexicon(schema)                       → how the graph's classes and properties are said (lexicon.ts)
+ *   synthesize(executor, schema, lexicon, …)   → (question, form) pairs whose forms execute with an answer
+ * Deterministic for a seed (given the same store).
+ */
+import * as fs from 'node:fs';
+import { AskgraphError, type Executor } from '../core';
+import type { CompileOptions } from '../compile';
+import { orderByMentions, printSForm } from './forms';
+import type { Lexicon } from './lexicon';
+import { renderQuestion } from './render';
+import { Rng } from './random';
+import { OPERATOR_WEIGHTS, Sampler } from './sample';
+import { SynthStore } from './store';
+import type { Schema, SynthExample, SynthOperator } from './types';
+
+export * from './types';
+export { buildLexicon, mergeLexicon, readLexicon, writeLexicon, LEXICON_FORMAT, type Lexicon, type LexiconOptions, type PropertyLexicon } from './lexicon';
+export { renderQuestion, typo } from './render';
+export { printSForm, type SForm } from './forms';
+export { SynthStore } from './store';
+export { Sampler, OPERATOR_WEIGHTS } from './sample';
+export { WordNet, wordNet } from './wordnet';
+
+export interface SynthOptions {
+  count: number;
+  seed?: number;
+  /** Relative weights per operator (default OPERATOR_WEIGHTS); 0 turns one off. */
+  weights?: Partial<Record<SynthOperator, number>>;
+  /** Compile options of the pack (topic exclusion, label predicates); schema's label/type predicates by default. */
+  compile?: CompileOptions;
+  /** Timeout per query (ms, default 5000). */
+  timeoutMs?: number;
+  /** Questions per sampled form (different templates / noise; default 2). */
+  paraphrases?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface OperatorStats {
+  examples: number;
+  forms: number;
+  attempts: number;
+  failures: number;
+}
+
+export interface SynthStats {
+  examples: number;
+  forms: number;
+  attempts: number;
+  queries: number;
+  timeMs: number;
+  templates: number;
+  perOperator: Partial<Record<SynthOperator, OperatorStats>>;
+  noise: Record<string, number>;
+}
+
+export interface SynthResult {
+  examples: SynthExample[];
+  stats: SynthStats;
+}
+
+/**
+ * Samples forms over the store (each executes with an answer), renders questions for them, and returns
+ * `count` examples with statistics per operator. Operators the schema cannot express (no classes, no
+ * numeric values) get no examples; an operator whose samples keep failing is given up after a budget.
+ */
+export async function synthesize(executor: Executor, schema: Schema, lexicon: Lexicon, opts: SynthOptions): Promise<SynthResult> {
+  const t0 = Date.now();
+  const seed = opts.seed ?? 1;
+  const rng = new Rng(seed);
+  const store = new SynthStore(executor, schema, { compile: opts.compile, timeoutMs: opts.timeoutMs });
+  const sampler = new Sampler(store, rng, lexicon);
+  const paraphrases = Math.max(1, opts.paraphrases ?? 2);
+  const weights = { ...OPERATOR_WEIGHTS, ...opts.weights };
+  let ops = sampler.operators().filter((op) => (weights[op] ?? 0) > 0);
+  const perOperator: Partial<Record<SynthOperator, OperatorStats>> = {};
+  for (const op of ops) perOperator[op] = { examples: 0, forms: 0, attempts: 0, failures: 0 };
+  const examples: SynthExample[] = [];
+  const seen = new Set<string>();
+  const templates = new Set<string>();
+  const noise: Record<string, number> = {};
+  let attempts = 0;
+  let forms = 0;
+  const maxAttempts = opts.count * 20 + 1000; // a small graph runs out of distinct forms
+  while (examples.length < opts.count && ops.length && attempts < maxAttempts) {
+    const op = rng.weighted(ops, (o) => weights[o] ?? 0);
+    const st = perOperator[op] as OperatorStats;
+    st.attempts++;
+    attempts++;
+    const s = await sampler.sample(op);
+    if (!s) {
+      st.failures++;
+      // an operator that (almost) never works on this graph is dropped rather than looped on
+      if (st.attempts >= 60 && st.forms * 20 < st.attempts) ops = ops.filter((o) => o !== op);
+      continue;
+    }
+    st.forms++;
+    forms++;
+    for (let k = 0; k < paraphrases && examples.length < opts.count; k++) {
+      const r = renderQuestion(s.form, lexicon, rng);
+      if (!r) continue;
+      const q = r.question.toLowerCase();
+      const ordered = orderByMentions(s.form, (iri) => q.indexOf((r.mentions.get(iri) ?? '').toLowerCase()));
+      const form = printSForm(ordered, r.mentions);
+      const key = `${r.question}\t${form}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      templates.add(r.template);
+      for (const n of r.noise) noise[n] = (noise[n] ?? 0) + 1;
+      st.examples++;
+      examples.push({
+        id: `synth-${seed}-${examples.length}`,
+        question: r.question,
+        form,
+        operator: op,
+        answerCount: s.answerCount,
+        template: r.template,
+        noise: r.noise,
+      });
+    }
+    opts.onProgress?.(examples.length, opts.count);
+  }
+  return {
+    examples,
+    stats: { examples: examples.length, forms, attempts, queries: store.queries, timeMs: Date.now() - t0, templates: templates.size, perOperator, noise },
+  };
+}
+
+/** Reads a schema.json (written by schema discovery), with DATA_FORMAT / NOT_FOUND errors. */
+export function readSchema(file: string): Schema {
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new AskgraphError(missing ? 'NOT_FOUND' : 'DATA_FORMAT', missing ? `no schema file ${file}` : `${file}: ${(e as Error).message}`, { cause: e });
+  }
+  const s = json as Partial<Schema>;
+  const bad = (msg: string): never => {
+    throw new AskgraphError('DATA_FORMAT', `${file}: ${msg}`);
+  };
+  if (typeof s !== 'object' || s === null) bad('not a JSON object');
+  if (!Array.isArray(s.properties)) bad('properties must be an array');
+  if (!Array.isArray(s.classes)) bad('classes must be an array');
+  if (!Array.isArray(s.labelPredicates)) bad('labelPredicates must be an array');
+  for (const [i, p] of (s.properties as unknown[]).entries()) {
+    const q = p as Record<string, unknown>;
+    if (typeof q?.iri !== 'string' || typeof q?.name !== 'string') bad(`properties[${i}] needs iri and name`);
+    if (!Array.isArray(q.domain) || !Array.isArray(q.range)) bad(`properties[${i}] needs domain and range arrays`);
+  }
+  return s as Schema;
+}
+
+/** One pair in the chat fine-tuning layout (system prompt lists the graph's relations and classes). */
+export function chatRecord(schema: Schema, e: SynthExample): { messages: { role: string; content: string }[] } {
+  const system =
+    'Translate the question into an S-expression logical form over this knowledge graph. ' +
+    `Relations: ${schema.properties.map((p) => p.name).join(', ')}.` +
+    (schema.classes.length ? ` Classes: ${schema.classes.map((c) => c.name).join(', ')}.` : '') +
+    ' Write entities as [ the words of the question that name them ].';
+  return {
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: e.question },
+      { role: 'assistant', content: e.form },
+    ],
+  };
+}

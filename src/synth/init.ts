@@ -1,0 +1,540 @@
+/**
+ * `askgraph init`: a complete knowledge pack from a graph alone — the store (or an endpoint reference),
+ * schema.json (discovery), lexicon.json (editable), synthetic (question, form) data split into train and
+ * a held-out valid set, the parser trained on it, the relation vocabulary of the fallback readers mined
+ * from it, and REPORT.md (data per operator, training curve, self-evaluation, time per phase, size).
+ *
+ * Re-running on the same sources is cheap: the store and the schema are kept when the sources did not
+ * change (fingerprint in .init-state.json); an edited lexicon re-synthesises and re-trains.
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  ALIAS_PREDICATES,
+  AskgraphError,
+  LOCAL_NAME_SOURCE,
+  type Answer,
+  type Candidate,
+  type Executor,
+  type PackConfig,
+} from '../core';
+import { buildStore, openExecutor, PACK_FILE, saveSnapshot, EndpointExecutor } from '../execute';
+import { chainFromForm, mineRelationVocabulary, questionTerms, VOCABULARY_FILE, type VocabExample } from '../fallback';
+import { localName as readerLocalName } from '../fallback/text';
+import { parseForm } from '../form';
+import { filesFingerprint } from '../ground';
+import { createGateway, type Gateway, type ScoringGenerator } from '../pipeline';
+import { runExamples, summarize, type Example, type EvalSummary } from '../eval';
+import { train, type ModelSize, type TrainEvent, type TrainResult } from '../train';
+import { describeLabelSources, discoverSchema, entityEdges, namesOf } from './discover';
+import { buildLexicon, mergeLexicon, readLexicon, synthesize, writeLexicon, type Lexicon, type SynthStats } from './index';
+import type { Schema, SynthExample, SynthOperator } from './types';
+
+export const INIT_STATE_FILE = '.init-state.json';
+export const SCHEMA_FILE = 'schema.json';
+export const LEXICON_FILE = 'lexicon.json';
+export const REPORT_FILE = 'REPORT.md';
+
+export type InitPhase = 'store' | 'discover' | 'index' | 'lexicon' | 'synth' | 'vocabulary' | 'train' | 'self-eval' | 'report';
+
+export interface InitReporter {
+  /** A phase starts; `total` steps when known (progress() then counts them). */
+  start?(phase: InitPhase, total?: number): void;
+  progress?(phase: InitPhase, done: number, total?: number): void;
+  end?(phase: InitPhase, ms: number, note?: string): void;
+  /** Trainer events (start/step/epoch/phase/done) for the training bar. */
+  train?(e: TrainEvent): void;
+  /** One line of information (label sources, skipped phases). */
+  info?(line: string): void;
+}
+
+export interface InitOptions {
+  /** RDF / triple files, or one http(s) SPARQL endpoint URL. */
+  sources: string[];
+  out: string;
+  /** Time budget of the whole init, training included (default 30). */
+  minutes?: number;
+  /** A user-edited lexicon merged over the generated one. */
+  lexicon?: string;
+  /** Synthetic examples (default 16,000). */
+  count?: number;
+  seed?: number;
+  /** Model size (default base). */
+  size?: ModelSize;
+  /** Training epochs (default: as many as fit in the time budget). */
+  epochs?: number;
+  /** false: no parser (the fallback readers answer). */
+  train?: boolean;
+  /** Share of sampled forms held out for validation (default 0.08). */
+  validShare?: number;
+  /** Held-out questions in the self-evaluation (default 300). */
+  selfEval?: number;
+  name?: string;
+  /** Base IRI for minting entities of triple files (default http://askgraph.dev/<name>/). */
+  baseIri?: string;
+  python?: string;
+  threads?: number;
+  env?: NodeJS.ProcessEnv;
+  reporter?: InitReporter;
+}
+
+export interface OperatorEval {
+  n: number;
+  em: number | null;
+  hits1: number;
+  f1: number;
+}
+
+export interface InitResult {
+  out: string;
+  pack: PackConfig;
+  schema: Schema;
+  phases: Partial<Record<InitPhase, number>>;
+  skipped: InitPhase[];
+  data: { train: number; valid: number; perOperator: Record<string, { train: number; valid: number }>; stats?: SynthStats };
+  training?: { seconds: number; epochs: unknown; curve: { epoch: number; loss: number; validEm: number | null }[]; report: Record<string, unknown> };
+  selfEval?: { overall: OperatorEval; perOperator: Record<string, OperatorEval>; oracle: OperatorEval };
+  packBytes: number;
+  totalMs: number;
+}
+
+interface InitState {
+  sources: string[];
+  fingerprint: string;
+  schemaHash?: string;
+  lexiconHash?: string;
+  synthKey?: string;
+  modelKey?: string;
+}
+
+const isUrl = (s: string) => /^https?:\/\//i.test(s);
+
+function sha(text: string): string {
+  return crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeJson(file: string, value: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+}
+
+function writeJsonl(file: string, rows: unknown[]): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
+}
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) n += dirBytes(p);
+    else if (e.isFile()) n += fs.statSync(p).size;
+  }
+  return n;
+}
+
+/** Held-out split by form (paraphrases of one form never straddle train and valid), deterministic. */
+export function splitBySample<T extends { form: string }>(examples: T[], validShare: number): { train: T[]; valid: T[] } {
+  const train: T[] = [];
+  const valid: T[] = [];
+  for (const ex of examples) {
+    const h = parseInt(sha('split:' + ex.form).slice(0, 8), 16) / 0xffffffff;
+    (h < validShare ? valid : train).push(ex);
+  }
+  return { train, valid };
+}
+
+/**
+ * The fallback readers' relation vocabulary from synthetic pairs: chains of JOIN forms, with each bare
+ * name mapped to the name the readers give that relation (its label through the pack's label predicates,
+ * else its IRI local name — see src/fallback/readers/common.ts relationName).
+ */
+export async function vocabularyFromSynthetic(examples: { question: string; form: string }[], names: Record<string, string>, executor: Executor) {
+  const iris = [...new Set(Object.values(names))];
+  const labels = await executor.labels(iris, { timeoutMs: 60_000 });
+  const readerName = new Map<string, string>();
+  for (const [name, iri] of Object.entries(names)) readerName.set(name, labels.get(iri) ?? readerLocalName(iri));
+  const out: VocabExample[] = [];
+  for (const ex of examples) {
+    let c: ReturnType<typeof chainFromForm> = null;
+    try {
+      c = chainFromForm(parseForm(ex.form));
+    } catch {
+      continue;
+    }
+    if (!c || c.hops.length === 0) continue;
+    out.push({ terms: questionTerms(ex.question, [c.topic]), hops: c.hops.map((h) => ({ name: readerName.get(h.name) ?? h.name, dir: h.dir })) });
+  }
+  return { vocabulary: mineRelationVocabulary(out), chains: out.length };
+}
+
+/** A generator that returns the gold form of each held-out question: the pipeline with a perfect parser. */
+function goldGenerator(gold: Map<string, string>): ScoringGenerator {
+  return {
+    id: 'gold-forms',
+    async generate(question: string) {
+      const text = gold.get(question);
+      const candidates: Candidate[] = [];
+      if (text) {
+        try {
+          candidates.push({ form: parseForm(text), text, logProb: 0, rank: 0 });
+        } catch {
+          /* an unparsable gold form: no candidate */
+        }
+      }
+      return { candidates, dropped: 0, timeMs: 0 };
+    },
+  };
+}
+
+function opEval(s: { count: number; em: number | null; hits1: number | null; f1: number | null }): OperatorEval {
+  return { n: s.count, em: s.em, hits1: s.hits1 ?? 0, f1: s.f1 ?? 0 };
+}
+
+/** Keys of an answer for comparing two runs: IRIs and literal values. */
+function answerValues(a: Answer): string[] {
+  return a.answers.map((x) => x.value);
+}
+
+/** Builds (or refreshes) a knowledge pack from a graph. */
+export async function initPack(opts: InitOptions): Promise<InitResult> {
+  const t0 = Date.now();
+  const rep = opts.reporter ?? {};
+  const out = path.resolve(opts.out);
+  const minutes = opts.minutes ?? 30;
+  if (!(minutes > 0)) throw new AskgraphError('BAD_REQUEST', `--minutes must be > 0, got ${minutes}`);
+  if (opts.sources.length === 0) throw new AskgraphError('BAD_REQUEST', 'init needs RDF files or a SPARQL endpoint URL');
+  const endpoint = opts.sources.length === 1 && isUrl(opts.sources[0]) ? opts.sources[0] : undefined;
+  if (!endpoint && opts.sources.some(isUrl)) throw new AskgraphError('BAD_REQUEST', 'give either one SPARQL endpoint URL or RDF files, not both');
+  const files = endpoint ? [] : opts.sources.map((f) => path.resolve(f));
+  for (const f of files) if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `no such file: ${f}`);
+  if (opts.lexicon && !fs.existsSync(opts.lexicon)) throw new AskgraphError('NOT_FOUND', `no such lexicon file: ${opts.lexicon}`);
+  fs.mkdirSync(out, { recursive: true });
+  const name = opts.name ?? path.basename(out);
+  const baseIri = opts.baseIri ?? `http://askgraph.dev/${encodeURIComponent(name)}/`;
+  const seed = opts.seed ?? 1;
+  const count = opts.count ?? 16_000;
+  const validShare = opts.validShare ?? 0.08;
+  const phases: Partial<Record<InitPhase, number>> = {};
+  const skipped: InitPhase[] = [];
+  const timed = async <T>(phase: InitPhase, total: number | undefined, run: () => Promise<T>, note?: (r: T) => string): Promise<T> => {
+    const ts = Date.now();
+    rep.start?.(phase, total);
+    const r = await run();
+    phases[phase] = Date.now() - ts;
+    rep.end?.(phase, phases[phase]!, note?.(r));
+    return r;
+  };
+
+  const stateFile = path.join(out, INIT_STATE_FILE);
+  const prev = readJson<InitState>(stateFile);
+  const fingerprint = endpoint ? 'endpoint:' + endpoint : filesFingerprint(files) + '|' + files.join('|');
+  const dataFile = path.join('store', 'data.nq');
+  const sameSources = prev?.fingerprint === fingerprint && fs.existsSync(path.join(out, SCHEMA_FILE)) && (endpoint || fs.existsSync(path.join(out, dataFile)));
+  const state: InitState = { sources: endpoint ? [endpoint] : files, fingerprint };
+
+  // 1. the store
+  if (sameSources) {
+    skipped.push('store');
+    rep.info?.('store: sources unchanged, kept');
+  } else if (!endpoint) {
+    await timed('store', files.length, async () => {
+      const { store, info } = buildStore({ files, baseIri });
+      saveSnapshot(store, path.join(out, dataFile));
+      fs.rmSync(path.join(out, '.cache'), { recursive: true, force: true });
+      return info;
+    }, (info) => `${info.size.toLocaleString('en-US')} triples`);
+  }
+
+  // 2. discovery (a plain executor: discovery reads every label predicate itself)
+  let schema: Schema;
+  if (sameSources) {
+    schema = readJson<Schema>(path.join(out, SCHEMA_FILE))!;
+    skipped.push('discover');
+    rep.info?.('discovery: sources unchanged, schema.json kept');
+  } else {
+    const plain: Executor = endpoint ? new EndpointExecutor(endpoint) : await openExecutor(path.join(out, dataFile), { baseIri });
+    try {
+      schema = await timed('discover', undefined, () => discoverSchema(plain, { onProgress: (d, t) => rep.progress?.('discover', d, t) }), (s) => `${s.classes.length} classes, ${s.properties.length} properties`);
+    } finally {
+      await plain.close();
+    }
+    writeJson(path.join(out, SCHEMA_FILE), schema);
+  }
+  state.schemaHash = sha(JSON.stringify({ ...schema, createdAt: '' }));
+  rep.info?.(`labels: ${describeLabelSources(schema.labelSources)}`);
+
+  // 3. pack.json (model added after training)
+  const previousPack = readJson<PackConfig>(path.join(out, PACK_FILE));
+  const names = namesOf(schema);
+  const pack: PackConfig = {
+    name,
+    ...(endpoint ? { endpoint } : { data: [dataFile] }),
+    baseIri,
+    // Every class and property resolves through `names`; the namespace is only the fallback of unknown names,
+    // and it must not hold entities (the entity index leaves it out).
+    vocabularyNamespace: baseIri + 'relation/',
+    labelPredicates: schema.labelPredicates,
+    ...(schema.labelSources.some((s) => ALIAS_PREDICATES.includes(s.source)) ? { aliasPredicates: schema.labelSources.filter((s) => ALIAS_PREDICATES.includes(s.source)).map((s) => s.source) } : {}),
+    ...(schema.labelSources.some((s) => s.source === LOCAL_NAME_SOURCE) ? { localNameLabels: true } : {}),
+    names,
+    excludeTopic: previousPack?.excludeTopic ?? true,
+    ...(previousPack?.model && fs.existsSync(path.join(out, previousPack.model, 'config.json')) ? { model: previousPack.model } : {}),
+  };
+  writeJson(path.join(out, PACK_FILE), pack);
+  const compileOptions = {
+    vocabularyNamespace: pack.vocabularyNamespace,
+    labelPredicates: pack.labelPredicates,
+    names,
+    excludeTopic: pack.excludeTopic,
+  };
+
+  // 4. the pack's executor and entity index (cached in <pack>/.cache for ask / eval)
+  const executor = await openExecutor(out);
+  let oracle: Gateway | undefined;
+  let parser: Gateway | undefined;
+  try {
+    oracle = await timed('index', undefined, () => createGateway({ store: out, executor, generator: goldGenerator(new Map()) }), (g) => `${g.index.size.toLocaleString('en-US')} labels`);
+    // (the gold-form generator takes the parser's place here, so no model is loaded)
+
+    // 5. lexicon
+    const lexicon = await timed('lexicon', undefined, async () => {
+      let lex: Lexicon = buildLexicon(schema);
+      if (opts.lexicon) lex = mergeLexicon(lex, readLexicon(opts.lexicon));
+      writeLexicon(path.join(out, LEXICON_FILE), lex);
+      return lex;
+    });
+    state.lexiconHash = sha(JSON.stringify(lexicon));
+
+    // 6. synthetic data
+    const dataDir = path.join(out, 'data');
+    const synthKey = sha(JSON.stringify([state.schemaHash, state.lexiconHash, count, seed, validShare]));
+    state.synthKey = synthKey;
+    let trainSet: SynthExample[];
+    let validSet: SynthExample[];
+    let stats: SynthStats | undefined;
+    if (prev?.synthKey === synthKey && fs.existsSync(path.join(dataDir, 'train.jsonl')) && fs.existsSync(path.join(dataDir, 'valid.jsonl'))) {
+      const read = (f: string) => fs.readFileSync(path.join(dataDir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SynthExample);
+      trainSet = read('train.jsonl');
+      validSet = read('valid.jsonl');
+      stats = readJson<SynthStats>(path.join(dataDir, 'stats.json'));
+      skipped.push('synth');
+      rep.info?.('synthetic data: schema, lexicon, count and seed unchanged, kept');
+    } else {
+      const res = await timed('synth', count, () => synthesize(executor, schema, lexicon, { count, seed, compile: compileOptions, onProgress: (d, t) => rep.progress?.('synth', d, t) }), (r) => `${r.examples.length} examples`);
+      if (res.examples.length === 0) throw new AskgraphError('DATA_FORMAT', 'no synthetic example could be made from this graph (no property with entity objects?)');
+      stats = res.stats;
+      ({ train: trainSet, valid: validSet } = splitBySample(res.examples, validShare));
+      writeJsonl(path.join(dataDir, 'train.jsonl'), trainSet);
+      writeJsonl(path.join(dataDir, 'valid.jsonl'), validSet);
+      writeJson(path.join(dataDir, 'stats.json'), stats);
+    }
+    const perOperator: Record<string, { train: number; valid: number }> = {};
+    for (const [set, key] of [[trainSet, 'train'], [validSet, 'valid']] as const) {
+      for (const ex of set) (perOperator[ex.operator] ??= { train: 0, valid: 0 })[key]++;
+    }
+
+    // 7. relation vocabulary of the fallback readers
+    await timed('vocabulary', undefined, async () => {
+      const { vocabulary, chains } = await vocabularyFromSynthetic(trainSet, names, executor);
+      writeJson(path.join(out, VOCABULARY_FILE), vocabulary);
+      return chains;
+    }, (n) => `${n} chains`);
+
+    // 8. training
+    let training: InitResult['training'];
+    const modelDir = path.join(out, 'model');
+    const modelKey = sha(JSON.stringify([synthKey, opts.size ?? 'base', opts.epochs ?? null, minutes, seed]));
+    state.modelKey = modelKey;
+    if (opts.train === false) {
+      skipped.push('train');
+      delete pack.model;
+    } else if (prev?.modelKey === modelKey && fs.existsSync(path.join(modelDir, 'config.json'))) {
+      skipped.push('train');
+      pack.model = 'model';
+      rep.info?.('parser: data and settings unchanged, model kept');
+    } else {
+      const trainFiles = await writeTrainerInputs(dataDir, schema, executor, oracle!);
+      const elapsedMin = (Date.now() - t0) / 60000;
+      const reserve = Math.min(4, 0.12 * minutes); // export, final evaluation, self-evaluation, report
+      const trainMinutes = Math.max(0.25, minutes - elapsedMin - reserve);
+      const res: TrainResult = await timed('train', undefined, () =>
+        train({
+          data: path.join(dataDir, 'train.jsonl'),
+          valid: path.join(dataDir, 'valid.jsonl'),
+          out: modelDir,
+          ...(opts.epochs !== undefined ? { epochs: opts.epochs } : { epochs: 100, minutes: trainMinutes }),
+          seed,
+          size: opts.size ?? 'base',
+          labels: [trainFiles.labels],
+          kb: [trainFiles.kb],
+          probe: Math.min(100, validSet.length),
+          beam: 0,
+          finalEval: Math.max(1, Math.min(200, validSet.length)),
+          ...(opts.threads ? { threads: opts.threads } : {}),
+          ...(opts.python ? { python: opts.python } : {}),
+          env: opts.env,
+          onEvent: (e) => rep.train?.(e),
+        }),
+      );
+      pack.model = 'model';
+      const curve = res.events
+        .filter((e) => e.event === 'epoch')
+        .map((e) => ({ epoch: Number(e.epoch), loss: Number(e.loss), validEm: typeof e.validEm === 'number' ? e.validEm : null }));
+      training = { seconds: res.seconds, epochs: res.report.epochs, curve, report: res.report };
+      writeJson(path.join(out, 'data', 'training.json'), { seconds: res.seconds, curve, epochs: res.report.epochs });
+    }
+    if (!training && pack.model) {
+      const t = readJson<{ seconds: number; curve: { epoch: number; loss: number; validEm: number | null }[]; epochs: unknown }>(path.join(out, 'data', 'training.json'));
+      if (t) training = { ...t, report: readJson<Record<string, unknown>>(path.join(modelDir, 'report.json')) ?? {} };
+    }
+    writeJson(path.join(out, PACK_FILE), pack);
+
+    // 9. self-evaluation on the held-out synthetic questions: the pipeline with the trained parser against
+    //    the same pipeline given the gold form (so grounding and labels are compared like for like).
+    let selfEval: InitResult['selfEval'];
+    if (pack.model && validSet.length) {
+      selfEval = await timed('self-eval', Math.min(opts.selfEval ?? 300, validSet.length), async () => {
+        const n = Math.min(opts.selfEval ?? 300, validSet.length);
+        const step = validSet.length / n;
+        const picked = Array.from({ length: n }, (_, i) => validSet[Math.floor(i * step)]);
+        const gold = new Map(picked.map((e) => [e.question, e.form]));
+        const goldGateway = await createGateway({ store: out, executor, index: oracle!.index, generator: goldGenerator(gold) });
+        parser = await createGateway({ store: out, executor, index: oracle!.index });
+        const examples: Example[] = [];
+        const oracleOk: boolean[] = [];
+        for (const e of picked) {
+          const a = await goldGateway.ask(e.question, { fallback: 'off' });
+          oracleOk.push(a.answers.length > 0);
+          examples.push({ id: e.id, question: e.question, form: e.form, answers: answerValues(a), meta: { dataset: 'synthetic-valid', qtype: e.operator } });
+        }
+        const scored = examples.filter((_, i) => oracleOk[i]);
+        let done = 0;
+        const { results, wallMs } = await runExamples(scored, (ex) => parser!.ask(ex.question), {
+          mode: 'pipeline',
+          onProgress: () => rep.progress?.('self-eval', ++done, scored.length),
+        });
+        const summary: EvalSummary = summarize(results, wallMs, 'pipeline', 'synthetic-valid');
+        const perOperator: Record<string, OperatorEval> = {};
+        for (const [op, g] of Object.entries(summary.byType ?? {})) perOperator[op] = opEval(g as { count: number; em: number | null; hits1: number | null; f1: number | null });
+        return {
+          overall: opEval(summary),
+          perOperator,
+          oracle: { n: picked.length, em: null, hits1: oracleOk.filter(Boolean).length / Math.max(1, picked.length), f1: NaN },
+        };
+      });
+    }
+
+    fs.writeFileSync(stateFile, JSON.stringify(state, null, 2) + '\n');
+    const result: InitResult = {
+      out,
+      pack,
+      schema,
+      phases,
+      skipped,
+      data: { train: trainSet.length, valid: validSet.length, perOperator, ...(stats ? { stats } : {}) },
+      ...(training ? { training } : {}),
+      ...(selfEval ? { selfEval } : {}),
+      packBytes: 0,
+      totalMs: 0,
+    };
+    await timed('report', undefined, async () => {
+      result.totalMs = Date.now() - t0;
+      result.packBytes = dirBytes(out);
+      fs.writeFileSync(path.join(out, REPORT_FILE), renderReport(result));
+    });
+    result.totalMs = Date.now() - t0;
+    result.packBytes = dirBytes(out);
+    fs.writeFileSync(path.join(out, REPORT_FILE), renderReport(result));
+    return result;
+  } finally {
+    await oracle?.close();
+    await parser?.close();
+    await executor.close();
+  }
+}
+
+/** labels.txt (every entity label) and kb.txt (label|name|label of entity-valued properties) for the trainer. */
+async function writeTrainerInputs(dataDir: string, schema: Schema, executor: Executor, gateway: Gateway): Promise<{ labels: string; kb: string }> {
+  const labelsFile = path.join(dataDir, 'labels.txt');
+  const kbFile = path.join(dataDir, 'kb.txt');
+  const labels = [...new Set(gateway.index.allLabels())].filter((l) => !/[\n|]/.test(l));
+  fs.writeFileSync(labelsFile, labels.join('\n') + '\n');
+  const lines: string[] = [];
+  const labelOf = new Map<string, string | undefined>();
+  for (const p of schema.properties) {
+    if (p.objectKind === 'literal') continue;
+    const edges = await entityEdges(executor, p.iri, 20_000);
+    const need = [...new Set(edges.flatMap(([s, o]) => [s, o]))].filter((i) => !labelOf.has(i));
+    for (const iri of need) labelOf.set(iri, gateway.index.labelsOf(iri)[0]);
+    for (const [s, o] of edges) {
+      const a = labelOf.get(s);
+      const b = labelOf.get(o);
+      if (a && b && !/[\n|]/.test(a + b)) lines.push(`${a}|${p.name}|${b}`);
+    }
+  }
+  fs.writeFileSync(kbFile, lines.join('\n') + '\n');
+  return { labels: labelsFile, kb: kbFile };
+}
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '—' : (100 * x).toFixed(1));
+const secs = (ms: number | undefined) => (ms === undefined ? '—' : (ms / 1000).toFixed(1) + ' s');
+
+function mib(bytes: number): string {
+  return (bytes / 1048576).toFixed(1) + ' MiB';
+}
+
+/** REPORT.md of a pack. */
+export function renderReport(r: InitResult): string {
+  const L: string[] = [];
+  const s = r.schema;
+  L.push(`# Knowledge pack \`${r.pack.name}\``, '');
+  L.push(`Built by \`askgraph init\` from ${r.pack.endpoint ? `the SPARQL endpoint ${r.pack.endpoint}` : 'RDF files'}; zero annotations: the parser is trained on questions synthesised from the graph alone.`, '');
+  L.push('## Graph', '');
+  L.push(`- ${s.triples.toLocaleString('en-US')} triples, ${s.entities.toLocaleString('en-US')} entities, ${s.classes.length} classes, ${s.properties.length} properties`);
+  L.push(`- label sources: ${s.labelSources.map((x) => `${x.source === LOCAL_NAME_SOURCE ? 'IRI local names' : `<${x.source}>`} ${x.count}`).join(', ') || 'none'}`);
+  L.push('', '| property | name | count | objects | kind | functional |', '|---|---|---|---|---|---|');
+  for (const p of s.properties) L.push(`| ${p.label} | \`${p.name}\` | ${p.count} | ${p.objects} | ${p.objectKind}${p.valueKind ? ' / ' + p.valueKind : ''} | ${p.functional ? 'yes' : 'no'} |`);
+  L.push('', '## Synthetic data', '');
+  L.push(`${r.data.train} training and ${r.data.valid} held-out examples (held out by form: no paraphrase of a held-out form is trained on).`, '');
+  L.push('| operator | train | valid | sampled forms | failed samples |', '|---|---|---|---|---|');
+  const ops = Object.keys(r.data.perOperator).sort();
+  for (const op of ops) {
+    const st = r.data.stats?.perOperator?.[op as SynthOperator];
+    L.push(`| ${op} | ${r.data.perOperator[op].train} | ${r.data.perOperator[op].valid} | ${st?.forms ?? '—'} | ${st?.failures ?? '—'} |`);
+  }
+  if (r.data.stats) L.push('', `${r.data.stats.templates} templates; noise: ${Object.entries(r.data.stats.noise).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; ${r.data.stats.queries} store queries in ${secs(r.data.stats.timeMs)}.`);
+  L.push('', '## Training', '');
+  if (r.training) {
+    L.push(`${String(r.training.epochs)} epochs in ${r.training.seconds.toFixed(0)} s (model size ${String((r.training.report.size as string) ?? '')}).`, '');
+    L.push('| epoch | loss | valid EM (probe) |', '|---|---|---|');
+    const curve = r.training.curve;
+    const every = Math.max(1, Math.ceil(curve.length / 15)); // at most ~15 rows, the last epoch always
+    for (const c of curve.filter((_, i) => i % every === 0 || i === curve.length - 1)) L.push(`| ${c.epoch} | ${c.loss.toFixed(4)} | ${pct(c.validEm)} |`);
+  } else L.push('No parser trained (`--no-train`): the fallback readers answer.');
+  L.push('', '## Self-evaluation (held-out synthetic questions)', '');
+  if (r.selfEval) {
+    const e = r.selfEval;
+    L.push(`Answers of \`askgraph ask\` with the trained parser compared with the same pipeline given the gold form (${e.oracle.n} questions; gold forms answered: ${pct(e.oracle.hits1)}%). These are synthetic questions from the same templates as the training data, so they measure fit, not real-question accuracy.`, '');
+    L.push('| operator | n | form EM | Hits@1 | F1 |', '|---|---|---|---|---|');
+    for (const [op, x] of Object.entries(e.perOperator).sort()) L.push(`| ${op} | ${x.n} | ${pct(x.em)} | ${pct(x.hits1)} | ${pct(x.f1)} |`);
+    L.push(`| **all** | ${e.overall.n} | ${pct(e.overall.em)} | ${pct(e.overall.hits1)} | ${pct(e.overall.f1)} |`);
+  } else L.push('Not run (no parser).');
+  L.push('', '## Time per phase', '', '| phase | time |', '|---|---|');
+  for (const [ph, ms] of Object.entries(r.phases)) L.push(`| ${ph} | ${secs(ms)} |`);
+  if (r.skipped.length) L.push(`| skipped (unchanged) | ${r.skipped.join(', ')} |`);
+  L.push(`| **total** | ${secs(r.totalMs)} |`, '');
+  L.push(`Pack size: ${mib(r.packBytes)}.`, '');
+  return L.join('\n');
+}

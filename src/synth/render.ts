@@ -1,0 +1,704 @@
+/**
+ * Questions for sampled forms, written the way people type them: wh-questions, "list / show me / give
+ * me", bare noun phrases ("french restaurants in palo alto"), possessives ("heat's director"), yes/no,
+ * superlatives, "how many", "most common", two-entity comparisons — from the lexicon's templates and
+ * variants — plus user noise: lower case, typos and partial names in entity mentions (surname only,
+ * first name only, a dropped leading article), dropped function words, "?" or none.
+ *
+ * Every entity of the form is written in the output form as `[ mention ]`, the exact substring of the
+ * question that names it (the parser copies spans; grounding maps "spielberg" to Steven Spielberg).
+ */
+import type { Lexicon, NounEntry, PropertyLexicon } from './lexicon';
+import type { Mentions, SForm, SRel } from './forms';
+import { entitiesOf } from './forms';
+import type { Rng } from './random';
+
+export interface Rendered {
+  question: string;
+  mentions: Mentions;
+  template: string;
+  noise: string[];
+}
+
+/** Placeholder for entity i in a question under construction (never typed by users, never in templates). */
+const ph = (i: number) => `\u27e6${i}\u27e7`;
+const PH_RE = /\u27e6(\d+)\u27e7/g;
+
+interface Noun {
+  sg: string;
+  pl: string;
+  place?: boolean;
+}
+
+interface Mod {
+  kind: 'pre' | 'post' | 'poss';
+  text: string;
+}
+
+interface NP {
+  noun?: Noun;
+  mods: Mod[];
+  /** A wh-word for the members. */
+  wh: string;
+}
+
+type Ctx = { lex: Lexicon; rng: Rng; ents: Map<string, number>; tags: string[] };
+
+function nounOf(rng: Rng, e: NounEntry | undefined): Noun | undefined {
+  if (!e || !e.singular.length) return undefined;
+  const i = rng.int(e.singular.length);
+  return { sg: e.singular[i], pl: e.plural[i] ?? e.singular[i], ...(e.place ? { place: true } : {}) };
+}
+
+function lexOf(ctx: Ctx, r: SRel): PropertyLexicon {
+  const p = ctx.lex.properties[r.prop];
+  if (!p) throw new Error(`no lexicon entry for ${r.prop}`);
+  return p;
+}
+
+function fill(t: string, slots: Record<string, string | undefined>): string | undefined {
+  let ok = true;
+  const out = t.replace(/\{(\w+)\}/g, (_m, k: string) => {
+    const v = slots[k];
+    if (v === undefined) ok = false;
+    return v ?? '';
+  });
+  return ok ? out.replace(/\s+/g, ' ').trim() : undefined;
+}
+
+/** Picks one template that fills (all slots known), trying them in random order. */
+function pickFill(ctx: Ctx, templates: string[], slots: Record<string, string | undefined>, filter?: (t: string) => boolean): { text: string; t: string } | undefined {
+  for (const t of ctx.rng.shuffle([...templates])) {
+    if (filter && !filter(t)) continue;
+    const text = fill(t, slots);
+    if (text !== undefined) return { text, t };
+  }
+  return undefined;
+}
+
+function entText(ctx: Ctx, f: SForm): string | undefined {
+  return f.op === 'ent' ? ph(ctx.ents.get(f.iri) as number) : undefined;
+}
+
+/** The subject / object noun of one end of a relation. */
+function endNoun(ctx: Ctx, r: SRel, answerSide: boolean): Noun | undefined {
+  const p = lexOf(ctx, r);
+  // answer of (JOIN r x): subjects when not inverted, objects when inverted
+  const objects = r.inv === answerSide;
+  return nounOf(ctx.rng, objects ? p.object : p.subject) ?? (objects ? undefined : nounOf(ctx.rng, ctx.lex.thing));
+}
+
+function endWh(ctx: Ctx, r: SRel): string {
+  const p = lexOf(ctx, r);
+  return r.inv ? p.wh : p.swh;
+}
+
+/** A modifier for "members m with (m r x)": from the property's noun-phrase templates. */
+function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false, plain = false): Mod | undefined {
+  const p = lexOf(ctx, r);
+  const templates = r.inv ? p.objects : p.subjects;
+  const slot = r.inv ? '{O}' : '{S}';
+  const o = nounOf(ctx.rng, p.object);
+  const sN = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
+  for (const t of ctx.rng.shuffle([...templates])) {
+    let kind: Mod['kind'];
+    let rest: string;
+    if (t.startsWith(slot + ' ')) {
+      kind = 'post';
+      rest = t.slice(slot.length + 1);
+    } else if (t === `{x}'s ${slot}`) {
+      kind = 'poss';
+      rest = "{x}'s";
+    } else if (t === `{x} ${slot}`) {
+      kind = 'pre';
+      rest = '{x}';
+    } else continue;
+    if (nested && (kind !== 'post' || !rest.endsWith('{x}'))) continue;
+    if (onlyPost && kind !== 'post') continue;
+    // plain: a modifier that can be negated or used as a predicate ("not directed by X"), not "that X directed" / "X was in"
+    if (plain && (/^that /.test(rest) || rest.startsWith('{x}'))) continue;
+    const text = fill(rest, { x, wh: p.wh, swh: p.swh, o: o?.sg, O: o?.pl, s: sN?.sg, S: sN?.pl });
+    if (text !== undefined) return { kind, text };
+  }
+  return undefined;
+}
+
+function valueNoun(ctx: Ctx, r: SRel): string {
+  const p = lexOf(ctx, r);
+  return ctx.rng.pick(p.object.singular.length ? p.object.singular : [p.label]);
+}
+
+function fmtNum(v: string): string {
+  return v;
+}
+
+/** A post-modifier for a comparison: "after 1990", "with rating above 4", "released before 2000". */
+function cmpMod(ctx: Ctx, f: Extract<SForm, { op: 'cmp' }>): Mod {
+  const p = lexOf(ctx, f.rel);
+  const dated = p.valueKind === 'year' || p.valueKind === 'date';
+  const up = f.cmp === 'GT' || f.cmp === 'GE';
+  const v = fmtNum(f.value.value);
+  const rng = ctx.rng;
+  if (dated) {
+    const words = up ? (f.cmp === 'GE' ? ['since', 'from', 'after'] : ['after', 'later than']) : f.cmp === 'LT' ? ['before', 'earlier than', 'prior to'] : ['until', 'before', 'up to'];
+    const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+    const w = rng.pick(words);
+    if (participle && rng.chance(0.5)) return { kind: 'post', text: `${participle} ${w} ${v}` };
+    return { kind: 'post', text: `${w} ${v}` };
+  }
+  if (p.scale && Number(f.value.value) === p.scale.threshold && (f.cmp === 'GT' || f.cmp === 'LT') && rng.chance(0.7)) {
+    return { kind: 'pre', text: rng.pick(f.cmp === 'GT' ? p.scale.good : p.scale.bad) }; // "good french restaurants"
+  }
+  const n = valueNoun(ctx, f.rel);
+  const words = up ? (f.cmp === 'GE' ? ['at least', 'of at least', 'above', 'over'] : ['above', 'over', 'more than', 'greater than', 'higher than']) : f.cmp === 'LE' ? ['at most', 'up to', 'below'] : ['below', 'under', 'less than', 'lower than'];
+  const w = rng.pick(words);
+  return rng.pick([
+    { kind: 'post' as const, text: `with ${n} ${w} ${v}` },
+    { kind: 'post' as const, text: `with a ${n} ${w} ${v}` },
+    { kind: 'post' as const, text: `whose ${n} is ${w} ${v}` },
+    { kind: 'post' as const, text: `${n} ${w} ${v}` },
+  ]);
+}
+
+function rangeMod(ctx: Ctx, lo: Extract<SForm, { op: 'cmp' }>, hi: Extract<SForm, { op: 'cmp' }>): Mod {
+  const p = lexOf(ctx, lo.rel);
+  const a = Number(lo.value.value);
+  const b = Number(hi.value.value);
+  const rng = ctx.rng;
+  if ((p.valueKind === 'year' || p.valueKind === 'date') && b - a === 10 && a % 10 === 0) {
+    const short = `${String(a).slice(-2)}s`;
+    const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+    const opts = [`from the ${short}`, `in the ${short}`, `from the ${a}s`, `in the ${a}s`, `between ${a} and ${b - 1}`, `of the ${short}`];
+    const base = rng.pick(opts);
+    if (rng.chance(0.2)) return { kind: 'pre', text: rng.pick([short, `${a}s`]) };
+    return { kind: 'post', text: participle && rng.chance(0.4) ? `${participle} ${base}` : base };
+  }
+  const n = valueNoun(ctx, lo.rel);
+  return rng.pick([
+    { kind: 'post' as const, text: `with ${n} between ${a} and ${b}` },
+    { kind: 'post' as const, text: `with a ${n} from ${a} to ${b}` },
+    { kind: 'post' as const, text: `whose ${n} is between ${a} and ${b}` },
+  ]);
+}
+
+function isRange(f: SForm): f is { op: 'and'; a: Extract<SForm, { op: 'cmp' }>; b: Extract<SForm, { op: 'cmp' }> } {
+  return f.op === 'and' && f.a.op === 'cmp' && f.b.op === 'cmp';
+}
+
+/** A set-valued form as a noun phrase (noun + modifiers), or undefined when it cannot be said that way. */
+function npOf(ctx: Ctx, f: SForm): NP | undefined {
+  switch (f.op) {
+    case 'cls': {
+      const c = ctx.lex.classes[f.name];
+      return { noun: nounOf(ctx.rng, c), mods: [], wh: c?.wh ?? 'what' };
+    }
+    case 'join':
+      return joinNP(ctx, f, false);
+    case 'and': {
+      const parts: SForm[] = [];
+      const flat = (g: SForm): void => {
+        if (g.op === 'and' && !isRange(g)) {
+          flat(g.a);
+          flat(g.b);
+        } else parts.push(g);
+      };
+      flat(f);
+      const cls = parts.find((g) => g.op === 'cls');
+      const np: NP = { mods: [], wh: 'what' };
+      if (cls && cls.op === 'cls') {
+        const c = ctx.lex.classes[cls.name];
+        np.noun = nounOf(ctx.rng, c);
+        np.wh = c?.wh ?? 'what';
+      }
+      // "actors of both Heat and Ronin", "movies starring Tom Hanks and Meg Ryan": one relation, two entities
+      const joins = parts.filter((g): g is Extract<SForm, { op: 'join' }> => g.op === 'join' && g.arg.op === 'ent');
+      if (joins.length === 2 && parts.length === joins.length + (cls ? 1 : 0) && joins[0].rel.prop === joins[1].rel.prop && joins[0].rel.inv === joins[1].rel.inv && (joins[0].rel.inv || ctx.rng.chance(0.8))) {
+        const [x0, x1] = joins.map((j) => entText(ctx, j.arg) as string);
+        const x = ctx.rng.pick([`${x0} and ${x1}`, `both ${x0} and ${x1}`, `${x0} and also ${x1}`]);
+        const mod = joinMod(ctx, joins[0].rel, x, false, true);
+        if (!mod) return undefined;
+        if (!np.noun) {
+          np.noun = endNoun(ctx, joins[0].rel, true);
+          np.wh = endWh(ctx, joins[0].rel);
+        }
+        np.mods.push(mod);
+        return np;
+      }
+      for (const g of parts) {
+        if (g === cls) continue;
+        if (g.op === 'cmp') np.mods.push(cmpMod(ctx, g));
+        else if (isRange(g)) np.mods.push(rangeMod(ctx, g.a, g.b));
+        else {
+          const sub = g.op === 'join' && g.rel.inv && g.arg.op === 'ent' ? joinNP(ctx, g, true) : npOf(ctx, g);
+          if (!sub) return undefined;
+          if (!np.noun && sub.noun) {
+            np.noun = sub.noun;
+            np.wh = sub.wh;
+          }
+          np.mods.push(...sub.mods);
+        }
+      }
+      if (np.mods.filter((m) => m.kind === 'pre' && /\u27e6/.test(m.text)).length > 1 || np.mods.filter((m) => m.kind === 'poss').length > 1) {
+        // "x's y's movies" does not read: make all but one post-modifiers where possible
+        return ctx.tags.includes('retry') ? undefined : (ctx.tags.push('retry'), npOf(ctx, f));
+      }
+      return np;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, plain = false): NP | undefined {
+  const inner = f.arg;
+  if (inner.op === 'join' && inner.arg.op === 'ent' && !f.rel.inv && !inner.rel.inv && ctx.rng.chance(0.6)) {
+    // containment chains say the outer place only: restaurants in (cities in) the bay area → "restaurants in the bay area"
+    const po = lexOf(ctx, f.rel);
+    const pi = lexOf(ctx, inner.rel);
+    if (po.shape === 'prep' && pi.shape === 'prep' && po.prep === pi.prep) {
+      const x = entText(ctx, inner.arg) as string;
+      const mod = joinMod(ctx, f.rel, ctx.rng.chance(0.4) ? `the ${x}` : x, false, onlyPost, plain);
+      if (mod) return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
+    }
+  }
+  if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv && !f.rel.inv) {
+    // (JOIN p (JOIN (R p) X)): "movies with the same director as X", "restaurants with the same food type as X"
+    const p = lexOf(ctx, f.rel);
+    const n = nounOf(ctx.rng, f.rel.inv ? p.subject : p.object) ?? nounOf(ctx.rng, ctx.lex.thing);
+    if (!n) return undefined;
+    const x = entText(ctx, inner.arg) as string;
+    const text = ctx.rng.pick([`with the same ${n.sg} as ${x}`, `sharing a ${n.sg} with ${x}`, `that share ${n.pl} with ${x}`, `with ${x}'s ${n.sg}`]);
+    return { noun: endNoun(ctx, f.rel, true), mods: [{ kind: 'post', text }], wh: endWh(ctx, f.rel) };
+  }
+  const x = entText(ctx, f.arg) ?? innerText(ctx, f.arg);
+  if (x === undefined) return undefined;
+  const mod = joinMod(ctx, f.rel, x, f.arg.op !== 'ent', onlyPost, plain);
+  if (!mod) return undefined;
+  return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
+}
+
+/** A nested set as text for {x}: "movies directed by ⟦0⟧". */
+function innerText(ctx: Ctx, f: SForm): string | undefined {
+  const np = npOf(ctx, f);
+  if (!np) return undefined;
+  if (np.mods.some((m) => m.kind === 'pre' && /\u27e6/.test(m.text))) return undefined;
+  // "the city of X" for a functional hop from one entity, "movies directed by X" otherwise
+  const one = f.op === 'join' && f.arg.op === 'ent' && f.rel.inv && lexOf(ctx, f.rel).functional;
+  return npText(ctx, np, !one, one || ctx.rng.chance(0.3));
+}
+
+function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjective?: string): string | undefined {
+  const noun = np.noun ?? nounOf(ctx.rng, ctx.lex.thing);
+  if (!noun) return undefined;
+  const poss = np.mods.filter((m) => m.kind === 'poss').map((m) => m.text);
+  const pre = np.mods.filter((m) => m.kind === 'pre').map((m) => m.text);
+  const post = np.mods.filter((m) => m.kind === 'post').map((m) => m.text);
+  const head = [...poss, ...(adjective ? [adjective] : []), ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
+  // comparisons follow without "and": "movies starring X released after 2000"
+  const cmpLike = (t: string) => /^(\w+ )?(after|before|since|until|from|in the|between|of the|earlier|later|prior|up to|with (a )?\S+ (above|over|below|under|at|more|less|greater|higher|lower|between|from))/.test(t);
+  let tail = post[0] ?? '';
+  for (const m of post.slice(1)) tail += (cmpLike(m) ? ctx.rng.pick([' ', ', ']) : ctx.rng.pick([' and ', ' ', ', '])) + m;
+  const text = (head + (tail ? ' ' + tail : '')).trim();
+  return article && !poss.length ? 'the ' + text : text;
+}
+
+const LIST = ['{np}', '{np}', 'list {np}', 'show me {np}', 'give me {np}', 'what are the {np}', 'which are the {np}', 'find {np}', 'name the {np}', 'all {np}', 'list all {np}', 'what {np} are there', 'show {np}', 'i want {np}', 'any {np}'];
+const LIST_WHO = ['who are the {np}', 'who are {np}'];
+const LIST_SG = ['a {sg}', 'give me a {sg}', 'find a {sg}', 'what is a {sg}', 'i need a {sg}', 'suggest a {sg}', 'any {sg}', 'give me some {np}', 'some {np}', 'can you list {np}', 'tell me {np}', "i'm looking for a {sg}", 'what {np} do you know'];
+const LIST_WHERE = ['where is a {sg}', 'where can i find a {sg}', 'where are {np}', 'where can i find {np}', 'where is there a {sg}', 'where are the {np}'];
+const COUNT = ['how many {np}', 'how many {np} are there', 'number of {np}', 'count the {np}', 'what is the number of {np}', 'count {np}', 'total number of {np}', 'how many {np} exist'];
+
+/** A question whose answer is the set f: direct templates for one hop, else a frame around its noun phrase. */
+function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
+  if (f.op === 'join' && f.arg.op === 'ent' && ctx.rng.chance(0.6)) {
+    const p = lexOf(ctx, f.rel);
+    const S = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
+    const O = nounOf(ctx.rng, p.object);
+    const slots = { x: entText(ctx, f.arg), S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh };
+    const q = pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots);
+    if (q) return { text: q.text, t: `${f.rel.inv ? 'objectQ' : 'subjectQ'}:${q.t}` };
+  }
+  const np = npOf(ctx, f);
+  if (!np) return undefined;
+  if (f.op === 'join' && f.arg.op === 'ent' && f.rel.inv && lexOf(ctx, f.rel).functional) {
+    // one value: "X's rating", "what is the city of X"
+    const sg = npText(ctx, np, false);
+    if (!sg) return undefined;
+    const frame = ctx.rng.pick(['{np}', 'what is the {np}', "what's the {np}", 'the {np}', 'tell me the {np}', ...(np.wh === 'who' ? ['who is the {np}'] : [])]);
+    return { text: frame.replace('{np}', sg), t: `value:${frame}` };
+  }
+  const text = npText(ctx, np, true);
+  const sg = npText(ctx, np, false);
+  if (!text || !sg) return undefined;
+  const r = ctx.rng.next();
+  // "a good thai restaurant in X": things to pick among, not the values of something ("a city of …")
+  const pickable = !(f.op === 'join' && f.rel.inv);
+  const frames = r < 0.2 && pickable ? LIST_SG : r < 0.3 && pickable && np.noun?.place ? LIST_WHERE : np.wh === 'who' ? [...LIST, ...LIST_WHO] : LIST;
+  const frame = ctx.rng.pick(frames);
+  return { text: frame.replace('{np}', text).replace('{sg}', sg), t: `list:${frame}` };
+}
+
+function countQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
+  if (f.op === 'join' && f.arg.op === 'ent' && ctx.rng.chance(0.5)) {
+    // "which {S} did {x} direct" → "how many {S} did {x} direct"
+    const p = lexOf(ctx, f.rel);
+    const S = nounOf(ctx.rng, f.rel.inv ? p.object : p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
+    const templates = (f.rel.inv ? p.objectQ : p.subjectQ).filter((t) => /^(which|what) \{[SO]\} /.test(t)).map((t) => t.replace(/^(which|what) \{[SO]\}/, 'how many {N}'));
+    const q = pickFill(ctx, templates, { x: entText(ctx, f.arg), N: S?.pl, s: nounOf(ctx.rng, p.subject)?.sg, o: nounOf(ctx.rng, p.object)?.sg, wh: p.wh, swh: p.swh });
+    if (q) return { text: q.text, t: `count:${q.t}` };
+  }
+  const np = npOf(ctx, f);
+  const text = np && npText(ctx, np, true);
+  if (!text) return undefined;
+  const frame = ctx.rng.pick(COUNT);
+  return { text: frame.replace('{np}', text), t: `count:${frame}` };
+}
+
+function superlatives(ctx: Ctx, r: SRel, max: boolean): string[] {
+  const p = lexOf(ctx, r);
+  return (max ? p.most : p.least) ?? [];
+}
+
+function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string; t: string } | undefined {
+  const rng = ctx.rng;
+  if (f.arg.op === 'or') {
+    const a = entText(ctx, f.arg.a);
+    const b = entText(ctx, f.arg.b);
+    if (!a || !b) return undefined;
+    const p = lexOf(ctx, f.rel);
+    const dated = p.valueKind === 'year' || p.valueKind === 'date';
+    const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+    const n = valueNoun(ctx, f.rel);
+    const words = dated
+      ? f.max
+        ? ['is newer', 'is more recent', 'came out later', ...(participle ? [`was ${participle} later`, `was ${participle} last`] : [])]
+        : ['is older', 'came out first', 'came first', 'is earlier', ...(participle ? [`was ${participle} first`, `was ${participle} earlier`] : [])]
+      : f.max
+        ? [`has the higher ${n}`, `has a higher ${n}`, `has more ${n}`, `has the better ${n}`]
+        : [`has the lower ${n}`, `has a lower ${n}`, `has less ${n}`];
+    const w = rng.pick(words);
+    const frames = [`which ${w}, {a} or {b}`, `{a} or {b}, which ${w}`, `which ${w}: {a} or {b}`, `which one ${w}, {a} or {b}`, `between {a} and {b}, which ${w}`];
+    const frame = rng.pick(frames);
+    return { text: frame.replace('{a}', a).replace('{b}', b), t: `compare2:${frame}` };
+  }
+  const np = npOf(ctx, f.arg);
+  if (!np) return undefined;
+  const sg = npText(ctx, np, false);
+  const pl = npText(ctx, np, true);
+  if (!sg || !pl) return undefined;
+  const scale = lexOf(ctx, f.rel).scale;
+  if (scale && rng.chance(0.5)) {
+    // "the best restaurant in palo alto", "worst rated bakery"
+    const adjNP = npText(ctx, np, false, false, rng.pick(f.max ? scale.best : scale.worst));
+    const frame = rng.pick(['the {adj}', '{adj}', 'what is the {adj}', 'which is the {adj}', "what's the {adj}", 'find the {adj}']);
+    if (adjNP) return { text: frame.replace('{adj}', adjNP), t: `${f.max ? 'argmax' : 'argmin'}:scale:${frame}` };
+  }
+  const sup = superlatives(ctx, f.rel, f.max);
+  if (!sup.length) return undefined;
+  const s = rng.pick(sup);
+  const n = valueNoun(ctx, f.rel);
+  const p = lexOf(ctx, f.rel);
+  const dated = p.valueKind === 'year' || p.valueKind === 'date';
+  const adj = dated ? npText(ctx, np, false, false, s) : undefined;
+  const frames = dated
+    ? ['the {adj}', '{adj}', 'what is the {adj}', `which is the ${s} of the {pl}`, `which of the {pl} is the ${s}`, `${s} of the {pl}`, "what's the {adj}"]
+    : [`the {sg} with the ${s}`, `{sg} with the ${s}`, `which {sg} has the ${s}`, `which of the {pl} has the ${s}`, `what {sg} has the ${s}`, `{pl} with the ${s}`];
+  if (!dated && /^(highest|lowest|largest|smallest)/.test(s)) frames.push(`${s.split(' ')[0]} ${n} {sg}`, `${s.split(' ')[0]}-${n} {sg}`.replace(/-rating/, ' rated'));
+  const frame = rng.pick(frames);
+  return { text: frame.replace('{sg}', sg).replace('{pl}', pl).replace('{adj}', adj ?? sg), t: `${f.max ? 'argmax' : 'argmin'}:${frame}` };
+}
+
+function aggQuestion(ctx: Ctx, f: Extract<SForm, { op: 'agg' }>): { text: string; t: string } | undefined {
+  if (f.arg.op !== 'join' || !f.arg.rel.inv) return undefined;
+  const np = npOf(ctx, f.arg.arg);
+  const pl = np && npText(ctx, np, true);
+  if (!pl) return undefined;
+  const n = valueNoun(ctx, f.arg.rel);
+  const p = lexOf(ctx, f.arg.rel);
+  const dated = p.valueKind === 'year' || p.valueKind === 'date';
+  const rng = ctx.rng;
+  const word = {
+    AVG: ['average', 'mean', 'avg'],
+    SUM: ['total', 'sum of the', 'combined'],
+    MAX: dated ? ['latest', 'most recent', 'last'] : ['highest', 'maximum', 'max', 'top'],
+    MIN: dated ? ['earliest', 'first', 'oldest'] : ['lowest', 'minimum', 'min'],
+  }[f.fn];
+  const w = rng.pick(word);
+  const frames = [`${w} ${n} of {pl}`, `what is the ${w} ${n} of {pl}`, `the ${w} ${n} of {pl}`, `${w} ${n} of the {pl}`, `what's the ${w} ${n} among {pl}`, `${w} ${n} for {pl}`];
+  if (dated && (f.fn === 'MAX' || f.fn === 'MIN')) frames.push(`when was the ${w} of the {pl}`, `what year was the ${w} of the {pl}`);
+  const frame = rng.pick(frames);
+  return { text: frame.replace('{pl}', pl), t: `aggregate:${f.fn}:${frame}` };
+}
+
+function ratioQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ratio' }>): { text: string; t: string } | undefined {
+  const rng = ctx.rng;
+  if (f.pct && f.a.op === 'and') {
+    const whole = npOf(ctx, f.b);
+    const wholeText = whole && npText(ctx, whole, true);
+    const extra = f.a.a === f.b || JSON.stringify(f.a.a) === JSON.stringify(f.b) ? f.a.b : f.a.a;
+    const part = (extra.op === 'join' && extra.arg.op === 'ent' ? joinNP(ctx, extra, false, true) : undefined) ?? npOf(ctx, extra);
+    const mod = part?.mods[0];
+    if (!wholeText || !mod) return undefined;
+    const pred = mod.kind === 'post' ? mod.text.replace(/^with /, 'have ') : mod.kind === 'pre' ? mod.text : undefined;
+    if (!pred) return undefined;
+    const frames = /^whose /.test(pred)
+      ? [`what percentage of {w} ${pred}`, `percentage of {w} ${pred}`, `what percent of {w} ${pred}`]
+      : mod.kind === 'post'
+        ? /^have /.test(pred)
+          ? [`what percentage of {w} ${pred}`, `what percent of {w} ${pred}`, `share of {w} that ${pred}`]
+          : [`what percentage of {w} are ${pred}`, `what percent of {w} are ${pred}`, `percentage of {w} ${pred}`, `how many of {w} are ${pred} in percent`, `share of {w} ${pred}`, `% of {w} ${pred}`]
+        : [`what percentage of {w} are ${pred}`, `what percent of {w} are ${pred}`, `percentage of ${pred} {w}`];
+    const frame = rng.pick(frames);
+    return { text: frame.replace('{w}', wholeText), t: `ratio:pct:${frame}` };
+  }
+  const a = npOf(ctx, f.a);
+  const b = npOf(ctx, f.b);
+  const at = a && npText(ctx, a, true);
+  const bt = b && npText(ctx, b, true);
+  if (!at || !bt) return undefined;
+  const frame = rng.pick(['ratio of {a} to {b}', 'what is the ratio of {a} to {b}', 'ratio between {a} and {b}', `${f.pct ? 'percentage' : 'ratio'} of {a} vs {b}`]);
+  return { text: frame.replace('{a}', at).replace('{b}', bt), t: `ratio:${frame}` };
+}
+
+function commonQuestion(ctx: Ctx, f: Extract<SForm, { op: 'common' }>): { text: string; t: string } | undefined {
+  const np = npOf(ctx, f.arg);
+  const pl = np && npText(ctx, np, true);
+  if (!pl) return undefined;
+  const n = endNoun(ctx, { ...f.rel, inv: !f.rel.inv }, true);
+  if (!n) return undefined;
+  const w = ctx.rng.pick(f.most ? ['most common', 'most frequent', 'most popular', 'commonest'] : ['least common', 'rarest', 'least frequent']);
+  const frame = ctx.rng.pick([`${w} ${n.sg} among {pl}`, `what is the ${w} ${n.sg} among {pl}`, `which ${n.sg} is ${w} among {pl}`, `${w} ${n.sg} of {pl}`, `the ${w} ${n.sg} for {pl}`, `what ${n.sg} is ${w} in {pl}`]);
+  return { text: frame.replace('{pl}', pl), t: `mostcommon:${frame}` };
+}
+
+function argcountQuestion(ctx: Ctx, f: Extract<SForm, { op: 'argcount' }>): { text: string; t: string } | undefined {
+  const rng = ctx.rng;
+  const n = endNoun(ctx, { ...f.rel, inv: !f.rel.inv }, true);
+  if (!n) return undefined;
+  const w = f.max ? rng.pick(['the most', 'most']) : rng.pick(['the fewest', 'the least', 'fewest']);
+  if (f.arg.op === 'or') {
+    const a = entText(ctx, f.arg.a);
+    const b = entText(ctx, f.arg.b);
+    if (!a || !b) return undefined;
+    const m = f.max ? 'more' : rng.pick(['fewer', 'less']);
+    const frame = rng.pick([`who has ${m} ${n.pl}, {a} or {b}`, `which has ${m} ${n.pl}, {a} or {b}`, `{a} or {b}: which has ${m} ${n.pl}`, `does {a} or {b} have ${m} ${n.pl}`]);
+    return { text: frame.replace('{a}', a).replace('{b}', b), t: `compare2:count:${frame}` };
+  }
+  const np = npOf(ctx, f.arg);
+  const sg = np && npText(ctx, np, false);
+  const pl = np && npText(ctx, np, true);
+  if (!sg || !pl) return undefined;
+  const frame = rng.pick([`which {sg} has ${w} ${n.pl}`, `{sg} with ${w} ${n.pl}`, `which of the {pl} has ${w} ${n.pl}`, `the {sg} with ${w} ${n.pl}`, `what {sg} has ${w} ${n.pl}`]);
+  return { text: frame.replace('{sg}', sg).replace('{pl}', pl), t: `argmaxcount:${frame}` };
+}
+
+function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string; t: string } | undefined {
+  const inner = f.arg;
+  if (inner.op !== 'and') return undefined;
+  const member = inner.a.op === 'ent' ? inner.a : inner.b.op === 'ent' ? inner.b : undefined;
+  const set = member === inner.a ? inner.b : inner.a;
+  if (!member) return undefined;
+  const m = entText(ctx, member) as string;
+  if (set.op === 'cmp') {
+    // "is X rated above 4", "was X released after 1990", "is the population of X over 1000000"
+    const p = lexOf(ctx, set.rel);
+    const rng = ctx.rng;
+    const up = set.cmp === 'GT' || set.cmp === 'GE';
+    const v = set.value.value;
+    if (p.scale && Number(v) === p.scale.threshold && rng.chance(0.6)) {
+      return { text: `is ${m} ${rng.pick(up ? p.scale.good : p.scale.bad)}`, t: 'ask:cmp:scale' };
+    }
+    const n = valueNoun(ctx, set.rel);
+    const dated = p.valueKind === 'year' || p.valueKind === 'date';
+    const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+    const w = dated ? rng.pick(up ? ['after', 'later than'] : ['before', 'earlier than', 'prior to']) : rng.pick(up ? ['above', 'over', 'more than', 'greater than', 'higher than'] : ['below', 'under', 'less than', 'lower than']);
+    const frames = dated
+      ? [...(participle ? [`was ${m} ${participle} ${w} ${v}`, `was ${m} ${participle} ${w} ${v}`] : []), `is the ${n} of ${m} ${w} ${v}`, `is ${m}'s ${n} ${w} ${v}`]
+      : [`is the ${n} of ${m} ${w} ${v}`, `is ${m}'s ${n} ${w} ${v}`, `does ${m} have a ${n} ${w} ${v}`, `${m} ${n} ${w} ${v}?`.replace(/\?$/, '')];
+    const frame = rng.pick(frames);
+    return { text: frame, t: `ask:cmp:${frames.indexOf(frame)}` };
+  }
+  if (set.op === 'join' && set.arg.op === 'ent') {
+    const p = lexOf(ctx, set.rel);
+    const x = entText(ctx, set.arg) as string;
+    // (a p b): a is the subject; the member is the subject unless the relation is inverted
+    const [a, b] = set.rel.inv ? [x, m] : [m, x];
+    const O = nounOf(ctx.rng, p.object);
+    const q = pickFill(ctx, p.ask, { a, b, o: O?.sg, O: O?.pl, s: nounOf(ctx.rng, p.subject)?.sg });
+    if (q) return { text: q.text, t: `ask:${q.t}` };
+  }
+  const np = npOf(ctx, set);
+  const pl = np && npText(ctx, np, true);
+  const sg = np && npText(ctx, np, false);
+  if (!pl || !sg) return undefined;
+  const frame = ctx.rng.pick([`is {m} one of the {pl}`, `is {m} among the {pl}`, `is {m} a {sg}`, `is {m} one of {pl}`]);
+  return { text: frame.replace('{m}', m).replace('{pl}', pl).replace('{sg}', sg), t: `ask:${frame}` };
+}
+
+function diffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'diff' }>): { text: string; t: string } | undefined {
+  const np = npOf(ctx, f.a);
+  // "not starring X", "not in French": a post-modifier negates best
+  const neg = (f.b.op === 'join' && f.b.arg.op === 'ent' ? joinNP(ctx, f.b, true, true) : undefined) ?? npOf(ctx, f.b);
+  const mod = neg?.mods[0];
+  if (!np || !mod) return undefined;
+  let negText: string;
+  if (mod.kind === 'post' && /^whose .* is /.test(mod.text)) negText = mod.text.replace(/ is /, ctx.rng.pick([' is not ', " isn't "]));
+  else if (mod.kind === 'post' && mod.text.startsWith('with ')) negText = ctx.rng.pick(['without ', 'not with ']) + mod.text.slice(5);
+  else if (mod.kind === 'post') negText = ctx.rng.pick(['not ', 'that are not ', "that aren't ", 'but not ']) + mod.text;
+  else if (mod.kind === 'pre') negText = ctx.rng.pick(['that are not ', "that aren't ", 'but not ']) + mod.text;
+  else negText = 'not ' + mod.text.replace(/'s$/, "'s");
+  const text = npText(ctx, np, true);
+  if (!text) return undefined;
+  const frame = ctx.rng.pick(LIST);
+  return { text: frame.replace('{np}', `${text} ${negText}`), t: `diff:${frame}:${mod.kind}` };
+}
+
+/** The question body for a form (placeholders for entities), or undefined when no template fits. */
+function body(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
+  switch (f.op) {
+    case 'count':
+      return countQuestion(ctx, f.arg);
+    case 'arg':
+      return argQuestion(ctx, f);
+    case 'agg':
+      return aggQuestion(ctx, f);
+    case 'ratio':
+      return ratioQuestion(ctx, f);
+    case 'common':
+      return commonQuestion(ctx, f);
+    case 'argcount':
+      return argcountQuestion(ctx, f);
+    case 'ask':
+      return askQuestion(ctx, f);
+    case 'diff':
+      return diffQuestion(ctx, f);
+    default:
+      return setQuestion(ctx, f);
+  }
+}
+
+// ---------- mentions and noise ----------
+
+const KEYBOARD_NEIGHBOURS = 'qwertyuiopasdfghjklzxcvbnm';
+
+/** One typing error in a word of at least 5 letters: drop, double, swap or replace a letter. */
+export function typo(rng: Rng, text: string): string | undefined {
+  const words = text.split(' ');
+  const idx = words.map((w, i) => [w, i] as const).filter(([w]) => /^[\p{L}]{5,}$/u.test(w));
+  if (!idx.length) return undefined;
+  const [w, i] = rng.pick(idx);
+  const k = 1 + rng.int(w.length - 2); // keep the first letter
+  let t: string;
+  switch (rng.int(4)) {
+    case 0:
+      t = w.slice(0, k) + w.slice(k + 1);
+      break;
+    case 1:
+      t = w.slice(0, k) + w[k] + w.slice(k);
+      break;
+    case 2:
+      t = k + 1 < w.length ? w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2) : w.slice(0, k) + w.slice(k + 1);
+      break;
+    default:
+      t = w.slice(0, k) + rng.pick([...KEYBOARD_NEIGHBOURS]) + w.slice(k + 1);
+  }
+  if (t === w) return undefined;
+  const out = [...words];
+  out[i] = t;
+  return out.join(' ');
+}
+
+function looksLikeName(label: string): boolean {
+  const w = label.split(' ');
+  return w.length >= 2 && w.length <= 3 && w.every((x) => /^\p{Lu}[\p{L}.'-]*$/u.test(x));
+}
+
+/** How an entity is mentioned: the label, or what users type for it. */
+function mention(rng: Rng, raw: string, lower: boolean, tags: string[], person: boolean): string {
+  // labels written as identifiers ("ludwig_ii_of_bavaria") are typed with spaces; grounding normalises both alike
+  const label = raw.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+  let m = label;
+  const r = rng.next();
+  if (person && looksLikeName(label) && r < 0.3) {
+    const w = label.split(' ');
+    m = rng.chance(0.75) ? w[w.length - 1] : w[0];
+    tags.push('partial-name');
+  } else if (/^the /i.test(label) && label.split(' ').length > 2 && r < 0.3) {
+    m = label.slice(4);
+    tags.push('no-article');
+  }
+  if (lower) m = m.toLowerCase();
+  if (rng.chance(0.1)) {
+    const t = typo(rng, m);
+    if (t) {
+      m = t;
+      tags.push('typo');
+    }
+  }
+  return m;
+}
+
+/** The wh-word of the role an entity plays in the form (object of "directed by" → who). */
+function whOfEntity(lex: Lexicon, f: SForm, iri: string): string | undefined {
+  let out: string | undefined;
+  const visit = (g: SForm): void => {
+    if (out) return;
+    if (g.op === 'join' && g.arg.op === 'ent' && g.arg.iri === iri) {
+      const p = lex.properties[g.rel.prop];
+      out = p ? (g.rel.inv ? p.swh : p.wh) : undefined;
+      return;
+    }
+    for (const k of ['arg', 'a', 'b'] as const) {
+      const c = (g as Record<string, unknown>)[k] as SForm | undefined;
+      if (c && typeof c === 'object' && 'op' in c) visit(c);
+    }
+  };
+  visit(f);
+  return out;
+}
+
+const DROPPABLE = new Set(['the', 'a', 'is', 'are', 'was', 'did', 'does']);
+
+/** Renders a question for a sampled form; undefined when no template of the lexicon fits it. */
+export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | undefined {
+  const entities = entitiesOf(f);
+  const ents = new Map<string, number>(entities.map((e, i) => [e.iri, i]));
+  const tags: string[] = [];
+  const ctx: Ctx = { lex, rng, ents, tags };
+  const b = body(ctx, f);
+  if (!b) return undefined;
+  let text = b.text;
+  const lower = rng.chance(0.6);
+  if (lower) tags.push('lowercase');
+  // dropped function words (never inside a mention: placeholders are untouched)
+  if (rng.chance(0.12)) {
+    const words = text.split(' ');
+    const cands = words.map((w, i) => [w, i] as const).filter(([w], i) => DROPPABLE.has(w) && i > 0);
+    if (cands.length) {
+      const [, i] = rng.pick(cands);
+      words.splice(i, 1);
+      text = words.join(' ');
+      tags.push('dropped-word');
+    }
+  }
+  if (!lower) text = text.charAt(0).toUpperCase() + text.slice(1);
+  const interrogative = /^(who|what|which|when|where|how|is|are|was|were|did|does|do|has|have)\b/i.test(text);
+  if (interrogative ? rng.chance(0.6) : rng.chance(0.1)) text += '?';
+  const mentions: Mentions = new Map();
+  const used = new Set<string>();
+  for (const e of entities) {
+    let m = mention(rng, e.label, lower, tags, whOfEntity(lex, f, e.iri) === 'who');
+    const clash = (x: string) => [...used].some((u) => u.includes(x.toLowerCase()) || x.toLowerCase().includes(u));
+    const full = e.label.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+    if (m.trim() === '' || clash(m)) m = lower ? full.toLowerCase() : full;
+    used.add(m.toLowerCase());
+    mentions.set(e.iri, m);
+  }
+  text = text.replace(/\b(the|a) (\u27e6\d+\u27e7's)/g, '$2');
+  const mentionOf = (i: string) => mentions.get(entities[Number(i)].iri) as string;
+  // "the The Captive" → "The Captive"; "avatar's's" → "avatar's"
+  text = text.replace(/\b(the|a) (\u27e6(\d+)\u27e7)/gi, (all, _art: string, p: string, i: string) => (/^the /i.test(mentionOf(i)) ? p : all));
+  text = text.replace(/(\u27e6(\d+)\u27e7)'s\b/g, (all, p: string, i: string) => (/'s$/i.test(mentionOf(i)) ? p : all));
+  const question = text.replace(PH_RE, (_m, i: string) => mentionOf(i)).replace(/\s+/g, ' ').trim();
+  return { question, mentions, template: b.t, noise: [...new Set(tags.filter((t) => t !== 'retry'))] };
+}

@@ -1,0 +1,439 @@
+/**
+ * Form sampling over the real store. Each sampler builds a form the way a question about the graph
+ * would be built — from a topic entity (weighted toward well-connected ones), along edges that exist —
+ * runs it, and keeps it only when it executes with an answer. Comparisons and aggregates only use
+ * number / year / date valued properties; their constants come from the members' own values (decades,
+ * round numbers).
+ */
+import type { Literal } from '../core';
+import { XSD } from '../core';
+import type { SForm, SRel } from './forms';
+import type { Lexicon } from './lexicon';
+import { Rng } from './random';
+import type { Edge, Item, PoolEntry, SynthStore, Value } from './store';
+import type { SchemaClass, SchemaProperty, SynthOperator } from './types';
+
+export interface Sampled {
+  form: SForm;
+  operator: SynthOperator;
+  answer: Value;
+  answerCount: number;
+}
+
+export const OPERATOR_WEIGHTS: Record<SynthOperator, number> = {
+  join1: 14,
+  join2: 8,
+  join3: 3,
+  class: 5,
+  and: 9,
+  count: 9,
+  argmax: 5,
+  argmin: 4,
+  compare: 6,
+  range: 4,
+  ask: 8,
+  diff: 5,
+  aggregate: 5,
+  ratio: 3,
+  mostcommon: 4,
+  argmaxcount: 4,
+  compare2: 5,
+};
+
+type SetForm = { form: SForm; items: Item[] };
+
+const MAX_SET = 2000;
+
+function ent(e: { iri: string; label: string }): SForm {
+  return { op: 'ent', iri: e.iri, label: e.label };
+}
+
+function itemEnt(i: Item): SForm | undefined {
+  return i.type === 'uri' && i.label ? { op: 'ent', iri: i.value, label: i.label } : undefined;
+}
+
+function rel(p: SchemaProperty, inv: boolean): SRel {
+  return { prop: p.name, iri: p.iri, inv };
+}
+
+/** The constraint an edge of member m puts on m: (m p o) → (JOIN p o), (o p m) → (JOIN (R p) o). */
+function constraintOf(e: Edge): SForm | undefined {
+  const o = itemEnt(e.other);
+  return o ? { op: 'join', rel: rel(e.prop, !e.out), arg: o } : undefined;
+}
+
+/** The relation from a member m to the other end of its edge (for ARGMAXCOUNT / MOSTCOMMON): (m r o). */
+function relOf(e: Edge): SRel {
+  return rel(e.prop, !e.out);
+}
+
+function isValued(p: SchemaProperty): boolean {
+  return p.valueKind === 'number' || p.valueKind === 'year' || p.valueKind === 'date';
+}
+
+function lit(n: number, p: SchemaProperty): Literal {
+  const integer = Number.isInteger(n);
+  return { kind: 'literal', value: String(n), datatype: XSD + (integer ? 'integer' : 'decimal') };
+}
+
+/** A round threshold near t: decades for years, halves/units/powers of ten for numbers. */
+function roundStep(p: SchemaProperty, t: number): number {
+  if (p.valueKind === 'year' || p.valueKind === 'date') return 10;
+  const span = (p.max ?? t) - (p.min ?? 0);
+  if (span <= 10) return 0.5;
+  if (span <= 100) return 5;
+  return Math.pow(10, Math.max(0, Math.floor(Math.log10(span)) - 1));
+}
+
+export class Sampler {
+  private readonly pools = new Map<string, Promise<PoolEntry[]>>();
+  readonly entityProps: SchemaProperty[];
+  readonly valueProps: SchemaProperty[];
+
+  constructor(
+    readonly store: SynthStore,
+    readonly rng: Rng,
+    readonly lexicon?: Lexicon,
+  ) {
+    const props = store.schema.properties;
+    this.entityProps = props.filter((p) => p.objectKind !== 'literal' && p.count > 0);
+    this.valueProps = props.filter((p) => isValued(p) && p.count > 0);
+  }
+
+  /** Operators this schema can produce (no classes → no class-typed answers; no valued property → no comparisons). */
+  operators(): SynthOperator[] {
+    const ops = Object.keys(OPERATOR_WEIGHTS) as SynthOperator[];
+    const typed = this.store.schema.classes.some((c) => c.count > 0);
+    const valued = this.valueProps.length > 0;
+    return ops.filter((op) => {
+      if (op === 'class') return typed;
+      if (['argmax', 'argmin', 'compare', 'range', 'aggregate'].includes(op)) return valued;
+      if (this.entityProps.length === 0) return op === 'join1';
+      return true;
+    });
+  }
+
+  private pool(p: SchemaProperty, side: 'subject' | 'object'): Promise<PoolEntry[]> {
+    const key = `${p.iri} ${side}`;
+    let hit = this.pools.get(key);
+    if (!hit) {
+      hit = this.store.pool(p, side);
+      this.pools.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** A topic entity at one end of p: mostly by degree (famous things), sometimes uniform (the long tail). */
+  private async pickEntity(p: SchemaProperty, side: 'subject' | 'object'): Promise<PoolEntry | undefined> {
+    const pool = await this.pool(p, side);
+    if (!pool.length) return undefined;
+    return this.rng.chance(0.65) ? this.rng.weighted(pool, (e) => Math.sqrt(e.degree)) : this.rng.pick(pool);
+  }
+
+  private pickProp(props: SchemaProperty[]): SchemaProperty {
+    return this.rng.weighted(props, (p) => Math.sqrt(p.count) + 10);
+  }
+
+  private async set(form: SForm, min = 1, max = MAX_SET): Promise<SetForm | undefined> {
+    try {
+      const items = await this.store.members(form);
+      return items.length >= min && items.length <= max ? { form, items } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** (JOIN p e) or (JOIN (R p) e): one hop from a topic entity; `entities` keeps only entity answers. */
+  private async join1(min = 1, entities = false): Promise<SetForm | undefined> {
+    const props = entities ? this.entityProps : this.store.schema.properties.filter((p) => p.count > 0);
+    if (!props.length) return undefined;
+    const p = this.pickProp(props);
+    const answerObjects = p.objectKind === 'literal' ? true : this.rng.chance(0.5);
+    const e = await this.pickEntity(p, answerObjects ? 'subject' : 'object');
+    if (!e) return undefined;
+    return this.set({ op: 'join', rel: rel(p, answerObjects), arg: ent(e) }, min);
+  }
+
+  /** One more hop from a member of the set (both directions), as (JOIN r base). */
+  private async extend(base: SetForm, max = 500): Promise<SetForm | undefined> {
+    const m = this.rng.pick(base.items);
+    if (m.type !== 'uri') return undefined;
+    const edges = (await this.store.edges(m.value)).filter((e) => e.other.value !== m.value);
+    if (!edges.length) return undefined;
+    const last = base.form.op === 'join' ? base.form.rel : undefined;
+    const back = (x: Edge) => !!last && x.prop.name === last.prop && x.out === !last.inv;
+    // going straight back over the same relation: "movies with the same director as X" is kept (rarer), but not
+    // "directors of the movies of X" for a one-valued relation (that is X again)
+    const usable = edges.filter((x) => !(back(x) && (x.prop.functional || !last?.inv)));
+    if (!usable.length) return undefined;
+    let e = this.rng.pick(usable);
+    if (back(e) && this.rng.chance(0.6)) e = this.rng.pick(usable);
+    return this.set({ op: 'join', rel: rel(e.prop, e.out), arg: base.form }, 1, max);
+  }
+
+  /**
+   * A member's other edges, as constraints (entity-valued, not the one the set was built from); `own` keeps
+   * only the member's own properties (m p o), which describe it ("not a comedy"), not its back-links.
+   */
+  private async constraints(m: Item, not?: SForm, own = false): Promise<SForm[]> {
+    if (m.type !== 'uri') return [];
+    const notKey = not ? JSON.stringify(not) : '';
+    return (await this.store.edges(m.value))
+      .filter((e) => !own || e.out)
+      .map(constraintOf).filter((c): c is SForm => !!c && JSON.stringify(c) !== notKey);
+  }
+
+  /** A set of entities that share a valued property (for superlatives / aggregates): the neighbours of one subject of r. */
+  private async valuedSet(r: SchemaProperty, min = 2, max = MAX_SET): Promise<SetForm | undefined> {
+    const typed = this.classOf(r.domain);
+    if (typed && this.rng.chance(0.2) && typed.count <= 5000) {
+      return this.set({ op: 'cls', name: typed.name, iri: typed.iri }, min, 100000);
+    }
+    const s = await this.pickEntity(r, 'subject');
+    if (!s) return undefined;
+    // not a set defined by the value itself ("the latest of the films released in 1927")
+    const cs = (await this.constraints({ value: s.iri, label: s.label, type: 'uri' })).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
+    if (!cs.length) return undefined;
+    return this.set(this.rng.pick(cs), min, max);
+  }
+
+  private classOf(iris: string[]): SchemaClass | undefined {
+    return this.store.schema.classes.find((c) => iris.includes(c.iri) && c.count > 0);
+  }
+
+  private async threshold(base: SetForm, r: SchemaProperty): Promise<{ value: number; member: number } | undefined> {
+    const m = this.rng.pick(base.items);
+    const vals = (await this.store.valuesOf(m, rel(r, false))).map((x) => x.num).filter((n): n is number => n !== undefined);
+    if (!vals.length) return undefined;
+    return { value: vals[0], member: vals[0] };
+  }
+
+  private async compare(range: boolean): Promise<SetForm | undefined> {
+    const r = this.pickProp(this.valueProps);
+    let base: SetForm | undefined = await this.valuedSet(r, 3);
+    if (!base) return undefined;
+    const t = await this.threshold(base, r);
+    if (!t) return undefined;
+    const good = this.lexicon?.properties[r.name]?.scale?.threshold;
+    if (good !== undefined && !range && this.rng.chance(0.4)) {
+      // "good" / "bad": the lexicon's threshold of a rating scale
+      const cond: SForm = { op: 'cmp', cmp: this.rng.chance(0.7) ? 'GT' : 'LT', rel: rel(r, false), value: lit(good, r) };
+      return this.set({ op: 'and', a: base.form, b: cond }, 1);
+    }
+    const step = roundStep(r, t.value);
+    const lo = Math.max(Math.floor(t.value / step) * step, r.min !== undefined && r.min >= 0 ? 0 : -Infinity);
+    const round = (x: number) => Number(x.toFixed(6));
+    let cond: SForm;
+    if (range) {
+      cond = { op: 'and', a: { op: 'cmp', cmp: 'GE', rel: rel(r, false), value: lit(round(lo), r) }, b: { op: 'cmp', cmp: 'LT', rel: rel(r, false), value: lit(round(lo + step), r) } };
+    } else {
+      const up = this.rng.chance(0.5);
+      const op = up ? this.rng.pick(['GT', 'GE'] as const) : this.rng.pick(['LT', 'LE'] as const);
+      const v = up ? (op === 'GT' ? lo - (lo === t.value ? step : 0) : lo) : op === 'LT' ? lo + step : lo + step;
+      cond = { op: 'cmp', cmp: op, rel: rel(r, false), value: lit(round(v), r) };
+    }
+    base = await this.set({ op: 'and', a: base.form, b: cond }, 1);
+    return base;
+  }
+
+  async sample(op: SynthOperator): Promise<Sampled | undefined> {
+    let f: SForm | undefined;
+    try {
+      f = await this.sampleForm(op);
+    } catch {
+      return undefined; // a query of the sampler failed or timed out: this attempt is lost, not the run
+    }
+    if (!f) return undefined;
+    let answer: Value;
+    try {
+      answer = await this.store.run(f);
+    } catch {
+      return undefined;
+    }
+    const answerCount = answer.type === 'set' ? answer.items.length : 1;
+    if (answer.type === 'set' && answerCount === 0) return undefined;
+    if (answer.type === 'num' && !Number.isFinite(answer.value)) return undefined;
+    return { form: f, operator: op, answer, answerCount };
+  }
+
+  private async sampleForm(op: SynthOperator): Promise<SForm | undefined> {
+    const rng = this.rng;
+    switch (op) {
+      case 'join1':
+        return (await this.join1())?.form;
+      case 'join2': {
+        const b = await this.join1(1, true);
+        return b && (await this.extend(b))?.form;
+      }
+      case 'join3': {
+        const b = await this.join1(1, true);
+        const c = b && (await this.extend(b, 200));
+        return c && (await this.extend(c))?.form;
+      }
+      case 'class': {
+        const c = rng.pick(this.store.schema.classes.filter((x) => x.count > 0));
+        const cls: SForm = { op: 'cls', name: c.name, iri: c.iri };
+        // a class constraint the relation already implies (the only domain / range) is left out of the form:
+        // "restaurants in X" is (JOIN inCity X) either way; the class itself is asked for ("all restaurants", "how many cities")
+        const implied = (p: SchemaProperty, subjects: boolean) => {
+          const side = subjects ? p.domain : p.range;
+          return side.length === 1 && side[0] === c.iri;
+        };
+        const ps = this.entityProps.filter((p) => (p.domain.includes(c.iri) && !implied(p, true)) || (p.range.includes(c.iri) && !implied(p, false)));
+        if (!ps.length) {
+          // few distinct forms ("all cities", "how many cities"): asked now and then, not in every tenth question
+          if (rng.chance(0.7)) return undefined;
+          if (c.count > MAX_SET && rng.chance(0.7)) return { op: 'count', arg: cls };
+          return rng.chance(0.5) ? cls : { op: 'count', arg: cls };
+        }
+        const p = rng.pick(ps);
+        const answerSubjects = p.domain.includes(c.iri) && !implied(p, true) && (!p.range.includes(c.iri) || rng.chance(0.5));
+        const e = await this.pickEntity(p, answerSubjects ? 'object' : 'subject');
+        if (!e) return undefined;
+        return (await this.set({ op: 'and', a: cls, b: { op: 'join', rel: rel(p, !answerSubjects), arg: ent(e) } }))?.form;
+      }
+      case 'and': {
+        const b = await this.join1(2, true);
+        if (!b) return undefined;
+        // "tags shared by X and Y" reads; "the years of both X and Y" (a one-valued relation) does not
+        if (b.form.op === 'join' && b.form.rel.inv && this.store.prop(b.form.rel.prop).functional) return undefined;
+        const topic = b.form.op === 'join' && b.form.arg.op === 'ent' ? b.form.arg.iri : '';
+        const cs = (await this.constraints(rng.pick(b.items), b.form)).filter((c) => !(c.op === 'join' && c.arg.op === 'ent' && c.arg.iri === topic));
+        if (!cs.length) return undefined;
+        const form: SForm = rng.chance(0.5) ? { op: 'and', a: b.form, b: rng.pick(cs) } : { op: 'and', a: rng.pick(cs), b: b.form };
+        return (await this.set(form))?.form;
+      }
+      case 'count': {
+        const kind = rng.next();
+        let b: SetForm | undefined;
+        if (kind < 0.6) b = await this.join1(1, true);
+        else if (kind < 0.8) {
+          const a = await this.join1(2, true);
+          const cs = a ? await this.constraints(rng.pick(a.items), a.form) : [];
+          b = a && cs.length ? await this.set({ op: 'and', a: a.form, b: rng.pick(cs) }) : undefined;
+        } else {
+          const a = await this.join1(1, true);
+          b = a && (await this.extend(a));
+        }
+        // counts of things, not of distinct literal values
+        return b && b.items.every((i) => i.type === 'uri') ? { op: 'count', arg: b.form } : undefined;
+      }
+      case 'argmax':
+      case 'argmin': {
+        const r = this.pickProp(this.valueProps);
+        const b = await this.valuedSet(r);
+        return b && { op: 'arg', max: op === 'argmax', arg: b.form, rel: rel(r, false) };
+      }
+      case 'compare':
+        return (await this.compare(false))?.form;
+      case 'range':
+        return (await this.compare(true))?.form;
+      case 'ask': {
+        if (this.valueProps.length && rng.chance(0.2)) {
+          // "is X rated above 4", "was X released before 1990": a value against a round constant, true or false
+          const r = this.pickProp(this.valueProps);
+          const e = await this.pickEntity(r, 'subject');
+          if (!e) return undefined;
+          const v = (await this.store.valuesOf({ value: e.iri, label: e.label, type: 'uri' }, rel(r, false)))[0]?.num;
+          if (v === undefined) return undefined;
+          const step = roundStep(r, v);
+          const t = Number((Math.round(v / step + (rng.chance(0.5) ? 0.5 : -0.5)) * step).toFixed(6));
+          if (t === v) return undefined;
+          return { op: 'ask', arg: { op: 'and', a: ent(e), b: { op: 'cmp', cmp: rng.pick(['GT', 'LT'] as const), rel: rel(r, false), value: lit(t, r) } } };
+        }
+        const b = await this.join1(1, true);
+        if (!b || b.form.op !== 'join') return undefined;
+        let member: SForm | undefined;
+        if (rng.chance(0.5)) {
+          const m = rng.pick(b.items);
+          await this.store.labelOf(m);
+          member = itemEnt(m);
+        }
+        else {
+          // a plausible non-member: same kind of thing (same end of the same relation), not in the set
+          const p = this.store.prop(b.form.rel.prop);
+          const pool = await this.pool(p, b.form.rel.inv ? 'object' : 'subject');
+          const inSet = new Set(b.items.map((i) => i.value));
+          const out = pool.filter((e) => !inSet.has(e.iri));
+          member = out.length ? ent(rng.pick(out)) : undefined;
+        }
+        if (!member) return undefined;
+        // one form per fact: "is Heat a thriller" is (ASK (AND [Heat] (JOIN has_genre [Thriller]))), never the inverted twin
+        if (b.form.rel.inv) return { op: 'ask', arg: { op: 'and', a: b.form.arg, b: { op: 'join', rel: { ...b.form.rel, inv: false }, arg: member } } };
+        return { op: 'ask', arg: { op: 'and', a: member, b: b.form } };
+      }
+      case 'diff': {
+        const b = await this.join1(2, true);
+        if (!b) return undefined;
+        const cs = await this.constraints(rng.pick(b.items), b.form, true);
+        if (!cs.length) return undefined;
+        return (await this.set({ op: 'diff', a: b.form, b: rng.pick(cs) }))?.form;
+      }
+      case 'aggregate': {
+        const r = this.pickProp(this.valueProps);
+        const b = await this.valuedSet(r, 2);
+        if (!b) return undefined;
+        // totals only of amounts, not of a rating scale
+        const scale = this.lexicon?.properties[r.name]?.scale;
+        const fns = r.valueKind === 'number' ? (scale ? (['AVG', 'AVG', 'MAX', 'MIN'] as const) : (['AVG', 'AVG', 'SUM', 'MAX', 'MIN'] as const)) : (['MAX', 'MIN', 'AVG'] as const);
+        return { op: 'agg', fn: rng.pick(fns), arg: { op: 'join', rel: rel(r, true), arg: b.form } };
+      }
+      case 'ratio': {
+        const b = await this.join1(3, true);
+        if (!b || b.items.length > 500) return undefined;
+        const c1 = await this.constraints(rng.pick(b.items), b.form, true);
+        if (!c1.length) return undefined;
+        const part: SForm = { op: 'and', a: b.form, b: rng.pick(c1) };
+        if (rng.chance(0.75)) return { op: 'ratio', pct: true, a: part, b: b.form };
+        const c2 = (await this.constraints(rng.pick(b.items), b.form, true)).filter((c) => JSON.stringify(c) !== JSON.stringify((part as { b: SForm }).b));
+        return c2.length ? { op: 'ratio', pct: false, a: part, b: { op: 'and', a: b.form, b: rng.pick(c2) } } : undefined;
+      }
+      case 'mostcommon':
+      case 'argmaxcount': {
+        const typed = this.store.schema.classes.filter((c) => c.count > 1 && c.count <= 2000);
+        let b: SetForm | undefined;
+        if (op === 'argmaxcount' && typed.length && rng.chance(0.3)) {
+          const c = rng.pick(typed);
+          b = await this.set({ op: 'cls', name: c.name, iri: c.iri }, 2, 2000);
+        } else b = await this.join1(op === 'mostcommon' ? 3 : 2, true);
+        if (!b) return undefined;
+        const m = rng.pick(b.items);
+        if (m.type !== 'uri') return undefined;
+        const edges = (await this.store.edges(m.value)).filter((e) => e.other.type === 'uri' || op === 'argmaxcount');
+        const own = b.form.op === 'join' ? b.form.rel : undefined;
+        // "most common genre among X's movies": forward relations to category-like values (few distinct objects)
+        const usable = edges.filter(
+          (e) =>
+            (!own || e.prop.name !== own.prop) &&
+            (op === 'argmaxcount' ? !(e.out && e.prop.functional) : e.out && e.prop.objects <= Math.max(50, e.prop.subjects / 5)),
+        );
+        if (!usable.length) return undefined;
+        const r = relOf(rng.pick(usable));
+        if (op === 'mostcommon') return { op: 'common', most: rng.chance(0.8), arg: b.form, rel: r };
+        return { op: 'argcount', max: rng.chance(0.75), arg: b.form, rel: r };
+      }
+      case 'compare2': {
+        if (this.valueProps.length && rng.chance(0.7)) {
+          const r = this.pickProp(this.valueProps);
+          const a = await this.pickEntity(r, 'subject');
+          const b = await this.pickEntity(r, 'subject');
+          if (!a || !b || a.iri === b.iri) return undefined;
+          const va = (await this.store.valuesOf({ value: a.iri, label: a.label, type: 'uri' }, rel(r, false)))[0]?.num;
+          const vb = (await this.store.valuesOf({ value: b.iri, label: b.label, type: 'uri' }, rel(r, false)))[0]?.num;
+          if (va === undefined || vb === undefined || va === vb) return undefined;
+          return { op: 'arg', max: rng.chance(0.5), arg: { op: 'or', a: ent(a), b: ent(b) }, rel: rel(r, false) };
+        }
+        const p = this.pickProp(this.entityProps);
+        const side = rng.chance(0.5) ? 'subject' : 'object';
+        const a = await this.pickEntity(p, side);
+        const b = await this.pickEntity(p, side);
+        if (!a || !b || a.iri === b.iri) return undefined;
+        const r = rel(p, side === 'object');
+        const na = (await this.store.valuesOf({ value: a.iri, label: a.label, type: 'uri' }, r)).length;
+        const nb = (await this.store.valuesOf({ value: b.iri, label: b.label, type: 'uri' }, r)).length;
+        if (na === nb) return undefined;
+        return { op: 'argcount', max: rng.chance(0.7), arg: { op: 'or', a: ent(a), b: ent(b) }, rel: r };
+      }
+    }
+  }
+}

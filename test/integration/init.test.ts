@@ -1,0 +1,153 @@
+/**
+ * `askgraph init` end to end on a small typed graph (fixtures/graphs/books.ttl): discovery, lexicon,
+ * synthetic data, a tiny parser trained by the real Python trainer (fixed epochs and seed), relation
+ * vocabulary, REPORT.md — then questions of each operator family through the real pipeline
+ * (`createGateway` on the pack: ONNX parser, grounding, compiler, Oxigraph). Gold answers are computed
+ * with SPARQL on the same store, not written down.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { packageRoot } from '../../src/core';
+import { openExecutor, type StoreExecutor } from '../../src/execute';
+import { clearParserCache } from '../../src/generate';
+import { createGateway, type Gateway } from '../../src/pipeline';
+import { cli } from '../helpers/cli';
+
+const root = packageRoot();
+const BOOKS = path.join(root, 'fixtures', 'graphs', 'books.ttl');
+const B = 'http://example.org/books/';
+const PREFIX = `PREFIX : <${B}> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> `;
+
+describe('askgraph init: a pack from a graph alone, end to end (real trainer, ONNX parser, Oxigraph)', function () {
+  this.timeout(900_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-init-it-'));
+  const pack = path.join(dir, 'books');
+  let first: { code: number; out: string; err: string; seconds: number };
+  let gw: Gateway;
+  let store: StoreExecutor;
+
+  before(async () => {
+    const t0 = Date.now();
+    const r = await cli(['init', BOOKS, '--out', pack, '--count', '2500', '--size', 'tiny', '--epochs', '30', '--seed', '1'], { ...process.env });
+    first = { ...r, seconds: (Date.now() - t0) / 1000 };
+    assert.equal(r.code, 0, r.err);
+    gw = await createGateway({ store: pack });
+    store = await openExecutor(BOOKS);
+  });
+
+  after(async () => {
+    await gw?.close();
+    await store?.close();
+    await clearParserCache();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Labels of the IRIs (or literal values) a SPARQL query returns in ?x. */
+  async function gold(query: string): Promise<string[]> {
+    const res = await store.select(PREFIX + query);
+    const iris = res.rows.map((r) => r.x).filter((t) => t?.type === 'uri').map((t) => t.value);
+    const labels = await store.labels(iris);
+    return res.rows.map((r) => (r.x.type === 'uri' ? labels.get(r.x.value) ?? r.x.value : r.x.value)).sort();
+  }
+
+  async function ask(question: string) {
+    const a = await gw.ask(question);
+    return { a, got: a.answers.map((x) => (x.type === 'uri' ? x.label ?? x.value : x.value)).sort() };
+  }
+
+  it('writes a complete pack, with a bar per phase, and says which label sources it used', () => {
+    for (const f of ['pack.json', 'schema.json', 'lexicon.json', 'relation-vocabulary.json', 'REPORT.md', 'store/data.nq', 'data/train.jsonl', 'data/valid.jsonl', 'model/config.json', 'model/encoder.onnx']) {
+      assert.ok(fs.existsSync(path.join(pack, f)), f);
+    }
+    const config = JSON.parse(fs.readFileSync(path.join(pack, 'pack.json'), 'utf8'));
+    assert.equal(config.model, 'model');
+    assert.equal(config.names.writtenBy, B + 'writtenBy');
+    assert.equal(config.names.Book, B + 'Book');
+    for (const phase of ['store', 'discover', 'index', 'lexicon', 'synth', 'vocabulary', 'train', 'self-eval', 'report']) {
+      assert.match(first.err, new RegExp(`init: ${phase} done in`), phase);
+    }
+    assert.match(first.err, /init: labels: rdfs:label 75 entities/);
+    assert.match(first.err, /init: train \[/, 'the training bar');
+    assert.match(first.out, /pack written to .* MiB/);
+  });
+
+  it('the held-out synthetic split shares no form with the training split; every operator family has data', () => {
+    const read = (f: string) => fs.readFileSync(path.join(pack, 'data', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { question: string; form: string; operator: string });
+    const train = read('train.jsonl');
+    const valid = read('valid.jsonl');
+    assert.equal(train.length + valid.length, 2500);
+    assert.ok(valid.length > 100);
+    const trainForms = new Set(train.map((e) => e.form));
+    assert.ok(valid.every((e) => !trainForms.has(e.form)));
+    const ops = new Set(train.map((e) => e.operator));
+    for (const op of ['join1', 'join2', 'join3', 'class', 'and', 'count', 'argmax', 'argmin', 'compare', 'range', 'ask', 'diff', 'aggregate', 'ratio', 'mostcommon', 'argmaxcount', 'compare2']) {
+      assert.ok(ops.has(op), `operator ${op} in the training data`);
+    }
+  });
+
+  it('REPORT.md: data per operator, training curve, self-evaluation, time per phase, pack size', () => {
+    const report = fs.readFileSync(path.join(pack, 'REPORT.md'), 'utf8');
+    for (const h of ['## Synthetic data', '## Training', '## Self-evaluation', '## Time per phase']) assert.ok(report.includes(h), h);
+    assert.match(report, /\| argmaxcount \| \d+ \| \d+ \|/);
+    assert.match(report, /\| 30 \| [\d.]+ \| [\d.]+ \|/, 'the last epoch of the curve');
+    assert.match(report, /\| \*\*all\*\* \| \d+ \| [\d.]+ \| [\d.]+ \|/);
+    assert.match(report, /Pack size: [\d.]+ MiB/);
+  });
+
+  it('a question of each operator family the parser emits today is answered through the real pipeline', async () => {
+    const cases: [family: string, question: string, gold: string][] = [
+      ['join', 'who wrote The Quiet Mirror', 'SELECT ?x { ?b rdfs:label "The Quiet Mirror" ; :writtenBy ?x }'],
+      ['chain', 'publication years of books by publishers based in Oslo', 'SELECT DISTINCT ?x { ?p :basedIn :Oslo . ?b :publishedBy ?p ; :publicationYear ?x }'],
+      ['and', 'books published by Green Door and written by Clara Voss', 'SELECT ?x { ?x :publishedBy :Green_Door ; :writtenBy :Clara_Voss }'],
+      ['argmax', 'which book by Ada Marsh has the most pages', 'SELECT ?x { ?x :writtenBy :Ada_Marsh ; :pageCount ?n } ORDER BY DESC(?n) LIMIT 1'],
+      ['diff', 'books published by Harbor Press not written by Ada Marsh', 'SELECT ?x { ?x :publishedBy :Harbor_Press FILTER NOT EXISTS { ?x :writtenBy :Ada_Marsh } }'],
+      ['two-entity comparison', 'which has more pages: The Quiet Mirror or The Salt Harbor', 'SELECT ?x { VALUES ?l { "The Quiet Mirror" "The Salt Harbor" } ?x rdfs:label ?l ; :pageCount ?n } ORDER BY DESC(?n) LIMIT 1'],
+    ];
+    for (const [family, q, sparql] of cases) {
+      const { a, got } = await ask(q);
+      assert.equal(a.source, 'parser', `${family}: "${q}" answered by ${a.source} (${a.form})`);
+      assert.deepEqual(got, await gold(sparql), `${family}: "${q}" → ${a.groundedForm}`);
+    }
+  });
+
+  it('numbers and booleans: count, aggregate, yes/no', async () => {
+    const count = await ask('how many books did Ada Marsh write');
+    assert.deepEqual(count.got, [String((await gold('SELECT ?x { ?x :writtenBy :Ada_Marsh }')).length)]);
+    assert.match(count.a.form ?? '', /^\(COUNT /);
+    const avg = await ask('average rating of books written by Ada Marsh');
+    const ratings = (await gold('SELECT ?x { ?b :writtenBy :Ada_Marsh ; :rating ?x }')).map(Number);
+    assert.match(avg.a.form ?? '', /^\(AVG /);
+    assert.ok(Math.abs(Number(avg.got[0]) - ratings.reduce((s, x) => s + x, 0) / ratings.length) < 1e-6, `${avg.got[0]}`);
+    const yes = await ask('is The Quiet Mirror written by Jonas Weir');
+    const no = await ask('is The Quiet Mirror written by Ada Marsh');
+    const truth = async (a: string) => (await store.ask(`${PREFIX} ASK { ?b rdfs:label "The Quiet Mirror" ; :writtenBy :${a} }`)) ? 'true' : 'false';
+    assert.deepEqual([yes.got, no.got], [[await truth('Jonas_Weir')], [await truth('Ada_Marsh')]]);
+    assert.match(yes.a.form ?? '', /^\(ASK /);
+  });
+
+  it('re-running with the pack lexicon unchanged keeps store, schema, data and model; an edited lexicon re-synthesises only', async () => {
+    const lexicon = path.join(pack, 'lexicon.json');
+    const again = await cli(['init', BOOKS, '--out', pack, '--count', '2500', '--size', 'tiny', '--epochs', '30', '--seed', '1', '--lexicon', lexicon, '--json'], { ...process.env });
+    assert.equal(again.code, 0, again.err);
+    const r = JSON.parse(again.out) as { skipped: string[]; totalMs: number };
+    assert.deepEqual(r.skipped, ['store', 'discover', 'synth', 'train']);
+    assert.ok(r.totalMs < 60_000, `${r.totalMs} ms`);
+    // a user phrasing for writtenBy: the data is made again (with it), the store and schema are kept
+    const copy = path.join(dir, 'copy');
+    fs.cpSync(pack, copy, { recursive: true });
+    const lex = JSON.parse(fs.readFileSync(lexicon, 'utf8'));
+    const entry = Array.isArray(lex.properties) ? Object.fromEntries(lex.properties).writtenBy : lex.properties.writtenBy;
+    entry.objectQ.push('which novelist penned {x}');
+    const edited = path.join(dir, 'edited-lexicon.json');
+    fs.writeFileSync(edited, JSON.stringify({ ...lex, properties: Array.isArray(lex.properties) ? lex.properties.map(([k, v]: [string, unknown]) => [k, k === 'writtenBy' ? entry : v]) : { ...lex.properties, writtenBy: entry } }));
+    const third = await cli(['init', BOOKS, '--out', copy, '--count', '2500', '--seed', '1', '--lexicon', edited, '--no-train', '--json'], { ...process.env });
+    assert.equal(third.code, 0, third.err);
+    const t = JSON.parse(third.out) as { skipped: string[] };
+    assert.deepEqual(t.skipped.slice(0, 2), ['store', 'discover']);
+    assert.ok(!t.skipped.includes('synth'));
+    const data = fs.readFileSync(path.join(copy, 'data', 'train.jsonl'), 'utf8') + fs.readFileSync(path.join(copy, 'data', 'valid.jsonl'), 'utf8');
+    assert.match(data, /which novelist penned/i, 'the user phrasing is in the new data');
+  });
+});

@@ -1,0 +1,300 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { packageRoot, type Executor } from '../../../src/core';
+import { compileForm } from '../../../src/compile';
+import { openExecutor, runCompiled } from '../../../src/execute';
+import { parseForm } from '../../../src/form';
+import {
+  buildLexicon,
+  mergeLexicon,
+  readLexicon,
+  readSchema,
+  renderQuestion,
+  Sampler,
+  synthesize,
+  SynthStore,
+  writeLexicon,
+  type Schema,
+  type SchemaProperty,
+  type SynthOperator,
+} from '../../../src/synth';
+import { printSForm } from '../../../src/synth/forms';
+import { Rng } from '../../../src/synth/random';
+import { cli } from '../../helpers/cli';
+
+const MUSEUMS = 'http://askgraph.dev/museums/';
+const MOVIES = 'http://askgraph.dev/movies/relation/';
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+
+function prop(iri: string, name: string, label: string, extra: Partial<SchemaProperty>): SchemaProperty {
+  return { iri, name, label, count: 40, subjects: 40, objects: 12, domain: [], range: [], objectKind: 'entity', functional: false, ...extra };
+}
+
+/** The schema discovery would write for fixtures/synth/museums.ttl (written by hand until discovery is merged). */
+function museumSchema(): Schema {
+  const c = (n: string) => MUSEUMS + n;
+  return {
+    store: 'test',
+    createdAt: '2026-11-23T00:00:00Z',
+    triples: 409,
+    entities: 70,
+    typePredicate: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type',
+    labelPredicates: [LABEL],
+    labelSources: [{ source: LABEL, count: 70 }],
+    classes: [
+      { iri: c('Museum'), name: 'Museum', label: 'museum', count: 40 },
+      { iri: c('City'), name: 'City', label: 'city', count: 12 },
+      { iri: c('Country'), name: 'Country', label: 'country', count: 4 },
+      { iri: c('Collection'), name: 'Collection', label: 'collection', count: 8 },
+    ],
+    properties: [
+      prop(c('locatedIn'), 'locatedIn', 'located in', { domain: [c('Museum')], range: [c('City')], functional: true }),
+      prop(c('inCountry'), 'inCountry', 'in country', { domain: [c('City')], range: [c('Country')], functional: true, count: 12, subjects: 12, objects: 4 }),
+      prop(c('hasCollection'), 'hasCollection', 'has collection', { domain: [c('Museum')], range: [c('Collection')], count: 80, objects: 8 }),
+      prop(c('visitorRating'), 'visitorRating', 'visitor rating', { domain: [c('Museum')], objectKind: 'literal', datatype: XSD + 'decimal', valueKind: 'number', functional: true, min: 2, max: 5 }),
+      prop(c('openingYear'), 'openingYear', 'opening year', { domain: [c('Museum')], objectKind: 'literal', datatype: XSD + 'integer', valueKind: 'year', functional: true, min: 1850, max: 2020 }),
+      prop(c('population'), 'population', 'population', { domain: [c('City')], objectKind: 'literal', datatype: XSD + 'integer', valueKind: 'number', functional: true, count: 12, subjects: 12, min: 20000, max: 900000 }),
+      prop(c('foundedBy'), 'foundedBy', 'founded by', { domain: [c('Museum')], count: 14, subjects: 14, objects: 6 }),
+    ],
+  };
+}
+
+/** The untyped movies fixture (fixtures/graphs/movies-small.ttl): no classes, years as integer literals. */
+function moviesSchema(): Schema {
+  const r = (n: string) => MOVIES + n;
+  return {
+    store: 'test',
+    createdAt: '2026-11-23T00:00:00Z',
+    triples: 247,
+    entities: 60,
+    typePredicate: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type',
+    labelPredicates: [LABEL],
+    labelSources: [{ source: LABEL, count: 60 }],
+    classes: [],
+    properties: [
+      prop(r('directed_by'), 'directed_by', 'directed by', { count: 14, subjects: 14, objects: 8 }),
+      prop(r('written_by'), 'written_by', 'written by', { count: 25, subjects: 14, objects: 20 }),
+      prop(r('starred_actors'), 'starred_actors', 'starred actors', { count: 40, subjects: 14, objects: 25 }),
+      prop(r('has_genre'), 'has_genre', 'has genre', { count: 20, subjects: 14, objects: 8 }),
+      prop(r('release_year'), 'release_year', 'release year', { objectKind: 'literal', datatype: XSD + 'integer', valueKind: 'year', functional: true, count: 14, subjects: 14, min: 1984, max: 2000 }),
+    ],
+  };
+}
+
+const ALL_OPERATORS: SynthOperator[] = ['join1', 'join2', 'join3', 'class', 'and', 'count', 'argmax', 'argmin', 'compare', 'range', 'ask', 'diff', 'aggregate', 'ratio', 'mostcommon', 'argmaxcount', 'compare2'];
+
+function mentionsOf(form: string): string[] {
+  return [...form.matchAll(/\[ ((?:[^\]\\]|\\.)*) \]/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+}
+
+describe('synth: lexicon', () => {
+  it('verbalises properties by the shape of their labels, with WordNet agent nouns and wh-words', () => {
+    const lex = buildLexicon(moviesSchema());
+    const d = lex.properties.directed_by;
+    assert.equal(d.shape, 'passive');
+    assert.deepEqual(d.object.singular.slice(0, 1), ['director']); // WordNet: direct → director (noun.person)
+    assert.equal(d.wh, 'who');
+    assert.equal(d.verb?.lemma, 'direct');
+    assert.ok(d.objectQ.some((t) => t.startsWith('{wh} directed {x}')));
+    assert.equal(lex.properties.written_by.object.singular[0], 'writer');
+    assert.equal(lex.properties.written_by.verb?.participle, 'written');
+    assert.equal(lex.properties.has_genre.shape, 'noun');
+    assert.equal(lex.properties.has_genre.object.singular[0], 'genre');
+    assert.equal(lex.properties.release_year.wh, 'when');
+    assert.ok(lex.properties.release_year.objectQ.includes('when was {x} released'));
+    const m = buildLexicon(museumSchema());
+    assert.equal(m.properties.locatedIn.shape, 'prep');
+    assert.equal(m.properties.locatedIn.wh, 'where'); // city: noun.location
+    assert.deepEqual(m.classes.City.plural.slice(0, 1), ['cities']);
+    assert.equal(m.properties.foundedBy.object.singular[0], 'founder');
+    assert.equal(m.properties.population.valueKind, 'number');
+  });
+
+  it('reads one-word labels by their usual part of speech, inverse labels with the roles exchanged', () => {
+    const base: Schema = { ...moviesSchema(), properties: [] };
+    const p = (name: string, label: string, extra: Partial<SchemaProperty> = {}) => prop('http://x/' + name, name, label, extra);
+    const lex = buildLexicon({
+      ...base,
+      properties: [p('borders', 'borders'), p('children', 'children'), p('flowsThrough', 'flows through'), p('plays_in_club', 'plays in club'), p('plays_in_club_inverse', 'plays in club inverse'), p('is_aged', 'is aged', { valueKind: 'number', objectKind: 'literal' })],
+    });
+    assert.equal(lex.properties.borders.shape, 'verb'); // "which states border Texas"
+    assert.equal(lex.properties.children.shape, 'noun'); // "children of X", not "X childs"
+    assert.deepEqual(lex.properties.children.object.plural.slice(0, 1), ['children']);
+    assert.equal(lex.properties.flowsThrough.verb?.particle, 'through');
+    const club = lex.properties.plays_in_club;
+    assert.deepEqual([club.shape, club.subject.singular[0], club.object.singular[0], club.swh], ['verb', 'player', 'club', 'who']);
+    const inv = lex.properties.plays_in_club_inverse;
+    assert.equal(inv.subject.singular[0], 'club');
+    assert.equal(inv.object.singular[0], 'player');
+    assert.ok(inv.objectQ.some((t) => /^\{wh\} plays in \{x\}$/.test(t)), inv.objectQ.join(' | '));
+    assert.equal(lex.properties.is_aged.object.singular[0], 'age');
+    assert.equal(lex.properties.is_aged.wh, 'what');
+  });
+
+  it('reads a user-edited lexicon file back; its entries win and its phrasings are used', async () => {
+    const schema = museumSchema();
+    const generated = buildLexicon(schema);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-lex-'));
+    const file = path.join(dir, 'lexicon.json');
+    writeLexicon(file, generated);
+    const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
+    edited.classes.Museum.singular = ['exhibition hall'];
+    edited.classes.Museum.plural = ['exhibition halls'];
+    edited.properties.foundedBy.objectQ = ['who set up {x}'];
+    fs.writeFileSync(file, JSON.stringify({ properties: { foundedBy: edited.properties.foundedBy }, classes: { Museum: edited.classes.Museum } }));
+    const merged = mergeLexicon(generated, readLexicon(file));
+    assert.deepEqual(merged.properties.foundedBy.objectQ, ['who set up {x}']);
+    assert.deepEqual(merged.properties.locatedIn, generated.properties.locatedIn); // untouched entries stay
+    const rng = new Rng(3);
+    const only = { ...merged, properties: { ...merged.properties, foundedBy: { ...merged.properties.foundedBy, objects: [] } } };
+    const qs: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const q = renderQuestion({ op: 'join', rel: { prop: 'foundedBy', iri: MUSEUMS + 'foundedBy', inv: true }, arg: { op: 'ent', iri: MUSEUMS + 'museum/0', label: 'Royal Museum' } }, only, rng);
+      if (q) qs.push(q.question);
+    }
+    assert.ok(qs.length > 0 && qs.every((q) => /who set up/i.test(q)), qs.join(' | '));
+    const executor = await openExecutor(path.join(packageRoot(), 'fixtures/synth/museums.ttl'));
+    try {
+      const { examples } = await synthesize(executor, schema, merged, { count: 150, seed: 5, weights: { class: 30 } });
+      assert.ok(examples.some((e) => /exhibition halls?/i.test(e.question)), 'the edited class noun is used');
+      assert.ok(!examples.some((e) => /\bmuseums?\b/i.test(e.question.replace(/\[.*?\]/g, '')) && !e.form.includes('[')), 'the generated noun is replaced');
+    } finally {
+      await executor.close();
+    }
+  });
+
+  it('refuses a malformed lexicon file with DATA_FORMAT', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-lex-'));
+    const file = path.join(dir, 'bad.json');
+    fs.writeFileSync(file, JSON.stringify({ properties: { foundedBy: { objectQ: 'not a list' } } }));
+    assert.throws(() => readLexicon(file), (e: { code?: string }) => e.code === 'DATA_FORMAT');
+    fs.writeFileSync(file, '{ nope');
+    assert.throws(() => readLexicon(file), (e: { code?: string }) => e.code === 'DATA_FORMAT');
+    assert.throws(() => readLexicon(path.join(dir, 'missing.json')), (e: { code?: string }) => e.code === 'NOT_FOUND');
+  });
+});
+
+describe('synth: sampling and rendering over a real Oxigraph store', function () {
+  this.timeout(120000);
+  let museums: Executor;
+  let movies: Executor;
+
+  before(async () => {
+    museums = await openExecutor(path.join(packageRoot(), 'fixtures/synth/museums.ttl'));
+    movies = await openExecutor(path.join(packageRoot(), 'fixtures/graphs/movies-small.ttl'), { baseIri: 'http://askgraph.dev/movies/' });
+  });
+  after(async () => {
+    await museums?.close();
+    await movies?.close();
+  });
+
+  it('every operator is produced on a typed graph with values, and every sampled form executes with an answer', async () => {
+    const schema = museumSchema();
+    const store = new SynthStore(museums, schema);
+    const sampler = new Sampler(store, new Rng(11));
+    assert.deepEqual(sampler.operators().sort(), [...ALL_OPERATORS].sort());
+    const fresh = new SynthStore(museums, schema); // no cache shared with the sampler
+    for (const op of ALL_OPERATORS) {
+      let got = 0;
+      for (let i = 0; i < 80 && got < 3; i++) {
+        const s = await sampler.sample(op);
+        if (!s) continue;
+        got++;
+        const again = await fresh.run(s.form);
+        if (again.type === 'set') assert.ok(again.items.length > 0, `${op}: ${printSForm(s.form)} has answers`);
+        if (again.type === 'num') assert.ok(Number.isFinite(again.value), `${op}: ${printSForm(s.form)} is a number`);
+        if (op === 'count' || op === 'aggregate' || op === 'ratio') assert.equal(again.type, 'num');
+        if (op === 'ask') assert.equal(again.type, 'bool');
+        // and directly through src/compile + src/execute, without the synth store
+        const out = await runCompiled(museums, compileForm(parseForm(printSForm(s.form)), { labelPredicates: [LABEL] }));
+        assert.equal(out.status, 'answers', `${printSForm(s.form)} answers on the store`);
+      }
+      assert.ok(got > 0, `operator ${op} was sampled`);
+    }
+  });
+
+  it('ASK questions are true and false about equally often', async () => {
+    const sampler = new Sampler(new SynthStore(museums, museumSchema()), new Rng(5));
+    let yes = 0;
+    let n = 0;
+    for (let i = 0; i < 60; i++) {
+      const s = await sampler.sample('ask');
+      if (!s || s.answer.type !== 'bool') continue;
+      n++;
+      if (s.answer.value) yes++;
+    }
+    assert.ok(n >= 30, `${n} ASK forms`);
+    assert.ok(yes / n > 0.25 && yes / n < 0.75, `${yes} of ${n} true`);
+  });
+
+  it('synthesize: mentions are substrings of the questions, forms parse, deterministic for a seed', async function () {
+    const schema = museumSchema();
+    const lex = buildLexicon(schema);
+    const a = await synthesize(museums, schema, lex, { count: 300, seed: 7 });
+    const b = await synthesize(museums, schema, lex, { count: 300, seed: 7 });
+    const c = await synthesize(museums, schema, lex, { count: 300, seed: 8 });
+    assert.equal(a.examples.length, 300);
+    assert.deepEqual(
+      a.examples.map((e) => [e.question, e.form]),
+      b.examples.map((e) => [e.question, e.form]),
+    );
+    assert.notDeepEqual(
+      a.examples.map((e) => e.question),
+      c.examples.map((e) => e.question),
+    );
+    for (const e of a.examples) {
+      for (const m of mentionsOf(e.form)) assert.ok(e.question.includes(m), `"${m}" in "${e.question}"`);
+      assert.ok(e.answerCount >= 1);
+      parseForm(e.form); // the output form (names, mentions) is in the form language
+      assert.ok(!/\u27e6/.test(e.question), 'no placeholder left');
+      assert.ok(e.question.split(' ').length <= 30, e.question);
+    }
+    const ops = new Set(a.examples.map((e) => e.operator));
+    assert.ok(ops.size >= 14, `operators in 300 examples: ${[...ops].join(' ')}`);
+    // noise users make
+    assert.ok(a.examples.some((e) => e.noise?.includes('typo')));
+    assert.ok(a.examples.some((e) => e.noise?.includes('lowercase')));
+    assert.ok(a.examples.some((e) => e.question === e.question.toLowerCase()) && a.examples.some((e) => e.question !== e.question.toLowerCase()));
+    assert.ok(a.stats.templates >= 60, `${a.stats.templates} templates`);
+  });
+
+  it('an untyped graph: subjects named generically, objects from the relation ("director"), surnames as mentions', async () => {
+    const schema = moviesSchema();
+    const lex = buildLexicon(schema);
+    const { examples, stats } = await synthesize(movies, schema, lex, { count: 400, seed: 3, compile: { vocabularyNamespace: MOVIES } });
+    assert.ok(examples.length >= 200, `${examples.length} examples`);
+    assert.equal(stats.perOperator.class, undefined, 'no class-typed answers without classes');
+    assert.ok(examples.some((e) => /director/.test(e.question)));
+    const partial = examples.filter((e) => e.noise?.includes('partial-name'));
+    assert.ok(partial.length > 0, 'some person mentions are shortened');
+    for (const e of partial) for (const m of mentionsOf(e.form)) assert.ok(e.question.includes(m));
+  });
+
+  it('askgraph synth writes pairs and the chat layout; bad schema → DATA_FORMAT', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-synth-'));
+    const schemaFile = path.join(dir, 'schema.json');
+    fs.writeFileSync(schemaFile, JSON.stringify(museumSchema()));
+    const out = path.join(dir, 'pairs.jsonl');
+    const chat = path.join(dir, 'chat.jsonl');
+    const lexOut = path.join(dir, 'lexicon.json');
+    const r = await cli(['synth', '--store', path.join(packageRoot(), 'fixtures/synth/museums.ttl'), '--schema', schemaFile, '--out', out, '--chat', chat, '--count', '60', '--save-lexicon', lexOut, '--no-progress']);
+    assert.equal(r.code, 0, r.err);
+    const pairs = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(pairs.length, 60);
+    assert.ok(pairs.every((p) => typeof p.question === 'string' && typeof p.form === 'string' && typeof p.operator === 'string'));
+    const msgs = fs.readFileSync(chat, 'utf8').trim().split('\n').map((l) => JSON.parse(l).messages);
+    assert.deepEqual(msgs[0].map((m: { role: string }) => m.role), ['system', 'user', 'assistant']);
+    assert.equal(msgs[0][1].content, pairs[0].question);
+    assert.equal(msgs[0][2].content, pairs[0].form);
+    assert.ok(msgs[0][0].content.includes('locatedIn'));
+    assert.ok(readLexicon(lexOut));
+    fs.writeFileSync(schemaFile, JSON.stringify({ properties: 'x' }));
+    const bad = await cli(['synth', '--store', path.join(packageRoot(), 'fixtures/synth/museums.ttl'), '--schema', schemaFile, '--out', out, '--no-progress']);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.err, /DATA_FORMAT/);
+    assert.throws(() => readSchema(path.join(dir, 'none.json')), (e: { code?: string }) => e.code === 'NOT_FOUND');
+  });
+});
