@@ -488,6 +488,14 @@ function argcountQuestion(ctx: Ctx, f: Extract<SForm, { op: 'argcount' }>): { te
   const sg = np && npText(ctx, np, false);
   const pl = np && npText(ctx, np, true);
   if (!sg || !pl) return undefined;
+  const pv = lexOf(ctx, f.rel).verb;
+  if (f.rel.inv && pv && pv.agent === 'object') {
+    // counted through a verb the members do: "which of Heat's actors starred in the most movies", "… wrote the most films"
+    const particle = pv.particle ?? (lexOf(ctx, f.rel).shape === 'verb' ? 'in' : undefined); // "starred in", as the verb templates say
+    const verb = particle ? `${pv.past} ${particle}` : pv.past;
+    const frame = rng.pick([`which {sg} ${verb} ${w} ${n.pl}`, `{sg} who ${verb} ${w} ${n.pl}`, `which of the {pl} ${verb} ${w} ${n.pl}`]);
+    return { text: frame.replace('{sg}', sg).replace('{pl}', pl), t: `argmaxcount:verb:${frame}` };
+  }
   const frame = rng.pick([`which {sg} has ${w} ${n.pl}`, `{sg} with ${w} ${n.pl}`, `which of the {pl} has ${w} ${n.pl}`, `the {sg} with ${w} ${n.pl}`, `what {sg} has ${w} ${n.pl}`]);
   return { text: frame.replace('{sg}', sg).replace('{pl}', pl), t: `argmaxcount:${frame}` };
 }

@@ -315,8 +315,10 @@ export class Sampler {
           const a = await this.join1(1, true);
           b = a && (await this.extend(a));
         }
-        // counts of things, not of distinct literal values
-        return b && b.items.every((i) => i.type === 'uri') ? { op: 'count', arg: b.form } : undefined;
+        // counts of things, not of distinct literal values, nor of a one-valued relation ("how many years of X")
+        if (!b || !b.items.every((i) => i.type === 'uri')) return undefined;
+        if (b.form.op === 'join' && b.form.rel.inv && this.store.prop(b.form.rel.prop).functional) return undefined;
+        return { op: 'count', arg: b.form };
       }
       case 'argmax':
       case 'argmin': {
