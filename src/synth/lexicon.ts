@@ -27,6 +27,8 @@ import type { Schema, SchemaProperty } from './types';
 import { WnSynset, wordNet } from './wordnet';
 
 export const LEXICON_FORMAT = 'askgraph-lexicon/1';
+/** The lexicon's file name in a pack: <pack>/lexicon.json. */
+export const LEXICON_FILE = 'lexicon.json';
 
 export type Wh = 'who' | 'what' | 'where' | 'when';
 
