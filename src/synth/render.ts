@@ -291,7 +291,8 @@ function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjectiv
   const noun = np.noun ?? nounOf(ctx.rng, ctx.lex.thing);
   if (!noun) return undefined;
   const poss = np.mods.filter((m) => m.kind === 'poss').map((m) => m.text);
-  const pre = np.mods.filter((m) => m.kind === 'pre').map((m) => m.text);
+  // "good sushi restaurants": adjectives before the entity modifiers
+  const pre = np.mods.filter((m) => m.kind === 'pre').sort((a, b) => Number(/\u27e6/.test(a.text)) - Number(/\u27e6/.test(b.text))).map((m) => m.text);
   const post = np.mods.filter((m) => m.kind === 'post').map((m) => m.text);
   const head = [...poss, ...(adjective ? [adjective] : []), ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
   // comparisons follow without "and": "movies starring X released after 2000"
@@ -374,8 +375,8 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
         ? ['is newer', 'is more recent', 'came out later', ...(participle ? [`was ${participle} later`, `was ${participle} last`] : [])]
         : ['is older', 'came out first', 'came first', 'is earlier', ...(participle ? [`was ${participle} first`, `was ${participle} earlier`] : [])]
       : f.max
-        ? [`has the higher ${n}`, `has a higher ${n}`, `has more ${n}`, `has the better ${n}`]
-        : [`has the lower ${n}`, `has a lower ${n}`, `has less ${n}`];
+        ? [`has the higher ${n}`, `has a higher ${n}`, ...(p.scale ? [`has the better ${n}`, 'is better', 'is rated higher'] : [`has a larger ${n}`])]
+        : [`has the lower ${n}`, `has a lower ${n}`, ...(p.scale ? [`has the worse ${n}`, 'is worse'] : [`has a smaller ${n}`])];
     const w = rng.pick(words);
     const frames = [`which ${w}, {a} or {b}`, `{a} or {b}, which ${w}`, `which ${w}: {a} or {b}`, `which one ${w}, {a} or {b}`, `between {a} and {b}, which ${w}`];
     const frame = rng.pick(frames);

@@ -131,7 +131,8 @@ export class Sampler {
   }
 
   private pickProp(props: SchemaProperty[]): SchemaProperty {
-    return this.rng.weighted(props, (p) => Math.sqrt(p.count) + 10);
+    // values with few distinct levels (a rating, an age) are compared more often than near-unique numbers (a house number)
+    return this.rng.weighted(props, (p) => (Math.sqrt(p.count) + 10) / (isValued(p) ? 1 + Math.log10(Math.max(1, p.objects)) : 1));
   }
 
   private async set(form: SForm, min = 1, max = MAX_SET): Promise<SetForm | undefined> {
@@ -212,6 +213,12 @@ export class Sampler {
     const r = this.pickProp(this.valueProps);
     let base: SetForm | undefined = await this.valuedSet(r, 3);
     if (!base) return undefined;
+    if (base.form.op === 'join' && this.rng.chance(0.35)) {
+      // three constraints: "good french restaurants in palo alto"
+      const cs = (await this.constraints(this.rng.pick(base.items), base.form, true)).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
+      const both = cs.length ? await this.set({ op: 'and', a: base.form, b: this.rng.pick(cs) }, 2) : undefined;
+      if (both) base = both;
+    }
     const t = await this.threshold(base, r);
     if (!t) return undefined;
     const good = this.lexicon?.properties[r.name]?.scale?.threshold;
