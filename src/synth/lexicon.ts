@@ -27,6 +27,8 @@ import type { Schema, SchemaProperty } from './types';
 import { WnSynset, wordNet } from './wordnet';
 
 export const LEXICON_FORMAT = 'askgraph-lexicon/1';
+/** The lexicon's file name in a pack: <pack>/lexicon.json. */
+export const LEXICON_FILE = 'lexicon.json';
 
 export type Wh = 'who' | 'what' | 'where' | 'when';
 
@@ -179,7 +181,7 @@ function valueWords(p: SchemaProperty, noun: string): Pick<PropertyLexicon, 'mor
     return {
       more: ['more than', 'above', 'over', 'greater than', 'higher than'],
       less: ['less than', 'below', 'under', 'lower than'],
-      most: [`highest ${noun}`, `largest ${noun}`, `most ${noun}`, `top ${noun}`],
+      most: [`highest ${noun}`, `largest ${noun}`, `top ${noun}`, `maximum ${noun}`],
       least: [`lowest ${noun}`, `smallest ${noun}`, `least ${noun}`],
     };
   }
@@ -208,6 +210,14 @@ function scaleWords(p: SchemaProperty, noun: string): PropertyLexicon['scale'] {
     best: ['best', 'top', ...(part ? [`highest ${part}`, `top ${part}`, `best ${part}`] : [])],
     worst: ['worst', ...(part ? [`lowest ${part}`, `worst ${part}`] : [])],
   };
+}
+
+/** "type", "kind", "sort", "category": nouns that name a kind of something (WordNet: "kind" or a direct hyponym of it). */
+function isKindNoun(word: string): boolean {
+  const wn = wordNet();
+  const kind = wn.senses('kind', 'n')[0];
+  if (!kind) return false;
+  return wn.senses(singular(word), 'n').slice(0, 2).some((s) => s.offset === kind.offset || s.pointers.some((q) => q.symbol === '@' && q.offset === kind.offset));
 }
 
 /** "parents" is a noun, "borders" / "contains" are verbs: the reading the tagged corpus sees at least twice as often. */
@@ -403,6 +413,15 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
         lex.ask.push(`was {a} ${f.participle} in {b}`);
       } else {
         lex.objectQ.push('what {o} is {x}', '{x} {o}');
+        // "food type": a kind of something — "arabic food", "what kind of food is X"
+        const words = object.singular[0].split(' ');
+        if (words.length === 2 && isKindNoun(words[1])) {
+          const a = words[0];
+          lex.subjects.push(`{S} with {x} ${a}`, `{S} for {x} ${a}`);
+          lex.subjectQ.push(`{S} with {x} ${a}`, ...(subject.place ? [`where can i get {x} ${a}`, `where is there {x} ${a}`] : []));
+          lex.objectQ.push(`what kind of ${a} is {x}`, `what kind of ${a} does {x} have`, `what type of ${a} is {x}`);
+          lex.ask.push(`does {a} have {b} ${a}`, `is {a} a {b} place`.replace(' place', ' {s}'));
+        }
         // "is Heat a thriller": only when the values are categories (few, shared by many subjects)
         if (p.objects * 5 <= p.subjects && lex.wh === 'what') lex.ask.push('is {a} {b}', 'is {a} a {b}');
       }

@@ -291,7 +291,8 @@ function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjectiv
   const noun = np.noun ?? nounOf(ctx.rng, ctx.lex.thing);
   if (!noun) return undefined;
   const poss = np.mods.filter((m) => m.kind === 'poss').map((m) => m.text);
-  const pre = np.mods.filter((m) => m.kind === 'pre').map((m) => m.text);
+  // "good sushi restaurants": adjectives before the entity modifiers
+  const pre = np.mods.filter((m) => m.kind === 'pre').sort((a, b) => Number(/\u27e6/.test(a.text)) - Number(/\u27e6/.test(b.text))).map((m) => m.text);
   const post = np.mods.filter((m) => m.kind === 'post').map((m) => m.text);
   const head = [...poss, ...(adjective ? [adjective] : []), ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
   // comparisons follow without "and": "movies starring X released after 2000"
@@ -374,8 +375,8 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
         ? ['is newer', 'is more recent', 'came out later', ...(participle ? [`was ${participle} later`, `was ${participle} last`] : [])]
         : ['is older', 'came out first', 'came first', 'is earlier', ...(participle ? [`was ${participle} first`, `was ${participle} earlier`] : [])]
       : f.max
-        ? [`has the higher ${n}`, `has a higher ${n}`, `has more ${n}`, `has the better ${n}`]
-        : [`has the lower ${n}`, `has a lower ${n}`, `has less ${n}`];
+        ? [`has the higher ${n}`, `has a higher ${n}`, ...(p.scale ? [`has the better ${n}`, 'is better', 'is rated higher'] : [`has a larger ${n}`])]
+        : [`has the lower ${n}`, `has a lower ${n}`, ...(p.scale ? [`has the worse ${n}`, 'is worse'] : [`has a smaller ${n}`])];
     const w = rng.pick(words);
     const frames = [`which ${w}, {a} or {b}`, `{a} or {b}, which ${w}`, `which ${w}: {a} or {b}`, `which one ${w}, {a} or {b}`, `between {a} and {b}, which ${w}`];
     const frame = rng.pick(frames);
@@ -488,6 +489,14 @@ function argcountQuestion(ctx: Ctx, f: Extract<SForm, { op: 'argcount' }>): { te
   const sg = np && npText(ctx, np, false);
   const pl = np && npText(ctx, np, true);
   if (!sg || !pl) return undefined;
+  const pv = lexOf(ctx, f.rel).verb;
+  if (f.rel.inv && pv && pv.agent === 'object') {
+    // counted through a verb the members do: "which of Heat's actors starred in the most movies", "… wrote the most films"
+    const particle = pv.particle ?? (lexOf(ctx, f.rel).shape === 'verb' ? 'in' : undefined); // "starred in", as the verb templates say
+    const verb = particle ? `${pv.past} ${particle}` : pv.past;
+    const frame = rng.pick([`which {sg} ${verb} ${w} ${n.pl}`, `{sg} who ${verb} ${w} ${n.pl}`, `which of the {pl} ${verb} ${w} ${n.pl}`]);
+    return { text: frame.replace('{sg}', sg).replace('{pl}', pl), t: `argmaxcount:verb:${frame}` };
+  }
   const frame = rng.pick([`which {sg} has ${w} ${n.pl}`, `{sg} with ${w} ${n.pl}`, `which of the {pl} has ${w} ${n.pl}`, `the {sg} with ${w} ${n.pl}`, `what {sg} has ${w} ${n.pl}`]);
   return { text: frame.replace('{sg}', sg).replace('{pl}', pl), t: `argmaxcount:${frame}` };
 }

@@ -131,7 +131,8 @@ export class Sampler {
   }
 
   private pickProp(props: SchemaProperty[]): SchemaProperty {
-    return this.rng.weighted(props, (p) => Math.sqrt(p.count) + 10);
+    // values with few distinct levels (a rating, an age) are compared more often than near-unique numbers (a house number)
+    return this.rng.weighted(props, (p) => (Math.sqrt(p.count) + 10) / (isValued(p) ? 1 + Math.log10(Math.max(1, p.objects)) : 1));
   }
 
   private async set(form: SForm, min = 1, max = MAX_SET): Promise<SetForm | undefined> {
@@ -212,6 +213,12 @@ export class Sampler {
     const r = this.pickProp(this.valueProps);
     let base: SetForm | undefined = await this.valuedSet(r, 3);
     if (!base) return undefined;
+    if (base.form.op === 'join' && this.rng.chance(0.35)) {
+      // three constraints: "good french restaurants in palo alto"
+      const cs = (await this.constraints(this.rng.pick(base.items), base.form, true)).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
+      const both = cs.length ? await this.set({ op: 'and', a: base.form, b: this.rng.pick(cs) }, 2) : undefined;
+      if (both) base = both;
+    }
     const t = await this.threshold(base, r);
     if (!t) return undefined;
     const good = this.lexicon?.properties[r.name]?.scale?.threshold;
@@ -315,8 +322,10 @@ export class Sampler {
           const a = await this.join1(1, true);
           b = a && (await this.extend(a));
         }
-        // counts of things, not of distinct literal values
-        return b && b.items.every((i) => i.type === 'uri') ? { op: 'count', arg: b.form } : undefined;
+        // counts of things, not of distinct literal values, nor of a one-valued relation ("how many years of X")
+        if (!b || !b.items.every((i) => i.type === 'uri')) return undefined;
+        if (b.form.op === 'join' && b.form.rel.inv && this.store.prop(b.form.rel.prop).functional) return undefined;
+        return { op: 'count', arg: b.form };
       }
       case 'argmax':
       case 'argmin': {

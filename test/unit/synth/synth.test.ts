@@ -291,6 +291,16 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
     assert.equal(msgs[0][2].content, pairs[0].form);
     assert.ok(msgs[0][0].content.includes('locatedIn'));
     assert.ok(readLexicon(lexOut));
+    // a pack's own lexicon.json is used without --lexicon
+    const pack = path.join(dir, 'pack');
+    fs.mkdirSync(pack);
+    fs.copyFileSync(path.join(packageRoot(), 'fixtures/synth/museums.ttl'), path.join(pack, 'museums.ttl'));
+    fs.writeFileSync(path.join(pack, 'pack.json'), JSON.stringify({ name: 'museums', data: ['museums.ttl'], baseIri: MUSEUMS, vocabularyNamespace: MUSEUMS, labelPredicates: [LABEL] }));
+    fs.writeFileSync(path.join(pack, 'lexicon.json'), JSON.stringify({ classes: { City: { singular: ['township'], plural: ['townships'] } } }));
+    const r2 = await cli(['synth', '--store', pack, '--schema', schemaFile, '--out', out, '--count', '200', '--no-progress']);
+    assert.equal(r2.code, 0, r2.err);
+    const qs2 = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l).question as string);
+    assert.ok(qs2.some((q) => /townships?/i.test(q)), 'the pack lexicon renamed cities');
     fs.writeFileSync(schemaFile, JSON.stringify({ properties: 'x' }));
     const bad = await cli(['synth', '--store', path.join(packageRoot(), 'fixtures/synth/museums.ttl'), '--schema', schemaFile, '--out', out, '--no-progress']);
     assert.notEqual(bad.code, 0);
