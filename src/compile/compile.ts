@@ -36,6 +36,7 @@ import { generateSparql } from './sparql';
  *   (RATIO a b)       COUNT(a) / COUNT(b) as xsd:decimal; PERCENT × 100 (outermost; kind 'value')
  *   (MOSTCOMMON x r)  GROUP BY o of (s r o), s ∈ x, COUNT(DISTINCT s) equal to the MAX of those counts (ties kept)
  *   (ARGMAXCOUNT x r) GROUP BY s ∈ x of (s r o), COUNT(DISTINCT o) equal to the MAX (members with ≥ 1 value)
+ *   (HAS r)           ?x r ?h — the subjects with some r-value (an existence join: "restaurants with an address")
  * Values: where a form compares, orders or aggregates values, an object that is an IRI counts by its label
  * (numeric or date labels: MetaQA's years are entities labelled "1994"), a literal by itself — see valueOf.
  */
@@ -321,6 +322,8 @@ class Compiler {
       }
       case 'tc':
         return [...this.constrain(form.arg, v), ...this.timeConstraint(form.relation, form.value, v)];
+      case 'has':
+        return [bgp(...this.path(form.relation, v, this.fresh('h')))];
       case 'count':
       case 'ask':
       case 'aggregate':

@@ -43,7 +43,7 @@ const CWQ_LANG_FILTER = /FILTER \(!isLiteral\((\?\w+)\) OR lang\(\1\) = '' OR la
 const FREEBASE_TYPE = 'http://rdf.freebase.com/ns/type.object.type';
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/;
-const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT']);
+const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS']);
 
 /** A dateTime at midnight (how compileForm writes a date bound, and how CWQ writes dates) read as that xsd:date. */
 function dateOnly(lit: Literal): Literal {
@@ -937,8 +937,13 @@ class Converter {
     return node.startsWith('?') && node !== this.root && this.degree(node).length === 2 && !this.constrained(node) && !this.compares.has(node) && !this.best.has(node) && !this.extraLeaves.has(node);
   }
 
+  /** A variable that only says "some value exists" (one edge, no constraint): (HAS r) on its node. */
+  private isExistenceLeaf(node: string): boolean {
+    return node.startsWith('?') && node !== this.root && this.degree(node).length === 1 && !this.constrained(node) && !this.compares.has(node) && !this.best.has(node) && !this.extraLeaves.has(node);
+  }
+
   /** From node across e, through pass-through variables, to a value leaf: the relation path, or null. */
-  private walkToLeaf(node: string, e: Edge): { leaf: string; rel: Relation; edges: Edge[] } | null {
+  private walkToLeaf(node: string, e: Edge, isLeaf: (n: string) => boolean = (n) => this.isValueLeaf(n)): { leaf: string; rel: Relation; edges: Edge[] } | null {
     let cur = node;
     let edge = e;
     const steps: Relation[] = [];
@@ -949,7 +954,7 @@ class Converter {
       steps.push(forward ? this.rel(edge.p) : { kind: 'reverse', of: this.rel(edge.p) });
       edges.push(edge);
       if (next === node || edge.used) return null;
-      if (this.isValueLeaf(next)) return { leaf: next, rel: this.chainOf(steps), edges };
+      if (isLeaf(next)) return { leaf: next, rel: this.chainOf(steps), edges };
       if (!this.isPassThrough(next)) return null;
       const prev = edge;
       edge = this.degree(next).find((x) => x !== prev)!;
@@ -1022,6 +1027,13 @@ class Converter {
           argBest = { op: best, rel: leaf.rel };
           this.bestAt.set(leaf.leaf, node);
         }
+        continue;
+      }
+      const exists = this.walkToLeaf(node, e, (n) => this.isExistenceLeaf(n));
+      if (exists) {
+        for (const pe of exists.edges) pe.used = true;
+        this.consumed.add(exists.leaf);
+        parts.push({ kind: 'has', relation: exists.rel });
         continue;
       }
       e.used = true;

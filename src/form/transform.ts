@@ -53,6 +53,8 @@ export function mapRefs(form: Form, m: RefMapper): Form {
       return { kind: 'common', op: form.op, arg: mapRefs(form.arg, m), relation: rel(form.relation) };
     case 'argcount':
       return { kind: 'argcount', op: form.op, arg: mapRefs(form.arg, m), relation: rel(form.relation) };
+    case 'has':
+      return { kind: 'has', relation: rel(form.relation) };
   }
 }
 
@@ -247,6 +249,8 @@ export function skeleton(form: Form): string {
     case 'common':
     case 'argcount':
       return `(${form.op} ${skeleton(form.arg)} ${relationSkeleton(form.relation)})`;
+    case 'has':
+      return `(HAS ${relationSkeleton(form.relation)})`;
     case 'count':
       return `(COUNT ${skeleton(form.arg)})`;
     case 'arg':

@@ -258,6 +258,7 @@ describe('form language v2: ASK, DIFF, OR, aggregates, RATIO, MOSTCOMMON, ARGMAX
     '(LEASTCOMMON (JOIN directed_by [ Alfred Hitchcock ]) has_genre)',
     '(ARGMAXCOUNT State borders)',
     '(ARGMINCOUNT State (R borders))',
+    '(AND Restaurant (HAS houseNumber))',
   ];
   for (const text of forms) {
     it(`parse ∘ print is the identity: ${text}`, () => {
