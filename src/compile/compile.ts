@@ -456,9 +456,10 @@ class Compiler {
     const bound = (rel: Relation, cmp: '<=' | '>=', at: string): Pattern => {
       const a = this.fresh('t');
       const b = this.fresh('t');
+      const value = this.valueOf(b); // a date entity counts by its label, like every compared value
       const exists: S.GroupPattern = {
         type: 'group',
-        patterns: [bgp(...this.path(rel, v, b)), filter(op(cmp, dateValue(b), DF.literal(at, XSD_DATETIME)))],
+        patterns: [bgp(...this.path(rel, v, b)), ...value.patterns, filter(op(cmp, dateValue(value.v), DF.literal(at, XSD_DATETIME)))],
       };
       // sparqljs types EXISTS arguments as expressions; at runtime they are graph patterns.
       const notExists = op('notexists', bgp(...this.path(rel, v, a)) as unknown as S.Expression);

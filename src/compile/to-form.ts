@@ -744,7 +744,18 @@ class Converter {
     };
     const missing = pathOf(a.args as unknown as S.Pattern[]);
     const present = pathOf(b.args as unknown as S.Pattern[]);
-    if (!missing || !present || missing.rest.length > 0 || present.rest.length !== 1) return false;
+    if (!missing || !present || missing.rest.length > 0) return false;
+    // compileForm reads the bound's value through its label (OPTIONAL + BIND) before the date filter
+    try {
+      for (const p of present.rest) {
+        if (p.type === 'optional') this.optional(p);
+        else if (p.type === 'bind') this.bind(p);
+      }
+    } catch {
+      return false;
+    }
+    present.rest = present.rest.filter((p) => p.type !== 'optional' && p.type !== 'bind');
+    if (present.rest.length !== 1) return false;
     if (missing.node !== present.node || missing.preds.join(' ') !== present.preds.join(' ')) return false;
     const f = present.rest[0]!;
     if (f.type !== 'filter' || !isOp(f.expression, '<=', '>=')) return false;
