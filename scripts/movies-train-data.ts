@@ -1,0 +1,80 @@
+/**
+ * The movies parser's training data: MetaQA's training split (less the never-used test slice,
+ * fixtures/metaqa/test.jsonl) mixed with synthetic pairs that `askgraph synth` makes from the movies graph
+ * and its pack lexicon. A held-out share of the synthetic pairs becomes validation data (reporting and
+ * calibration only). The dev sets in ../shared are never read here.
+ *
+ *   node bin/askgraph.js synth --store store/movies --schema store/movies/schema.json --out synth.jsonl --count 50000 --seed 11
+ *   npx tsx scripts/movies-train-data.ts --synth synth.jsonl --out DIR [--metaqa 20000] [--held-out 1500] [--seed 1]
+ *
+ * Writes DIR/train.jsonl, DIR/valid-synth.jsonl (held-out synthetic) and DIR/valid.jsonl (MetaQA validation
+ * sample + held-out synthetic, for the trainer's report).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Command } from 'commander';
+import { packageRoot } from '../src/core';
+
+interface Line {
+  id?: string;
+  question: string;
+  form: string;
+  [k: string]: unknown;
+}
+
+function read(file: string): Line[] {
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+}
+
+function write(file: string, rows: Line[]): void {
+  fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+}
+
+/** mulberry32: a small seeded generator, so the mix is reproducible. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(xs: T[], rand: () => number): T[] {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+const o = new Command()
+  .requiredOption('--synth <file>', 'synthetic pairs from askgraph synth')
+  .requiredOption('--out <dir>', 'output folder')
+  .option('--metaqa <n>', 'MetaQA training questions to mix in (seeded sample)', '20000')
+  .option('--held-out <n>', 'synthetic pairs held out for validation and calibration', '1500')
+  .option('--valid-metaqa <n>', 'MetaQA validation questions in valid.jsonl', '500')
+  .option('--seed <s>', 'seed', '1')
+  .parse()
+  .opts<{ synth: string; out: string; metaqa: string; heldOut: string; validMetaqa: string; seed: string }>();
+
+const root = packageRoot();
+const rand = rng(Number(o.seed));
+const testIds = new Set(read(path.join(root, 'fixtures', 'metaqa', 'test.jsonl')).map((l) => l.id));
+const metaqa = shuffle(read(path.join(root, 'fixtures', 'metaqa', 'train.jsonl')).filter((l) => !testIds.has(l.id)), rand).slice(0, Number(o.metaqa));
+const synth = shuffle(read(o.synth), rand);
+const heldOut = synth.slice(0, Number(o.heldOut));
+const synthTrain = synth.slice(Number(o.heldOut));
+const heldQuestions = new Set(heldOut.map((l) => l.question.toLowerCase()));
+const train = shuffle([...metaqa, ...synthTrain.filter((l) => !heldQuestions.has(l.question.toLowerCase()))], rand).map((l) => ({ id: l.id, question: l.question, form: l.form }));
+const validMeta = read(path.join(root, 'fixtures', 'metaqa', 'valid.jsonl'));
+const stride = Math.max(1, Math.floor(validMeta.length / Number(o.validMetaqa)));
+const valid = [...validMeta.filter((_, i) => i % stride === 0).slice(0, Number(o.validMetaqa)), ...heldOut].map((l) => ({ id: l.id, question: l.question, form: l.form }));
+fs.mkdirSync(o.out, { recursive: true });
+write(path.join(o.out, 'train.jsonl'), train);
+write(path.join(o.out, 'valid-synth.jsonl'), heldOut);
+write(path.join(o.out, 'valid.jsonl'), valid);
+console.log(`train ${train.length} (MetaQA ${metaqa.length}, synthetic ${train.length - metaqa.length}); held-out synthetic ${heldOut.length}; valid ${valid.length}`);
