@@ -6,7 +6,7 @@
  *   npx tsx scripts/bench-parse.ts [--model DIR] [--beam 4 | --beam 1,4,8] [--n 300 | --n all] [--threads 1]
  *                                  [--data fixtures/metaqa/valid.jsonl] [--train fixtures/metaqa/train.jsonl]
  *                                  [--labels pack|none|FILE] [--label-mode soft|hard] [--label-penalty 8]
- *                                  [--errors FILE] [--json]
+ *                                  [--renorm 1|0] [--length-penalty A] [--prune NATS] [--errors FILE] [--json]
  *
  * --labels: restrict copied entity spans to graph labels: 'pack' (default: the triple files of the pack
  * the model folder is in, if any), 'none', or a file (triples `head|relation|tail`, or one label a line).
@@ -65,7 +65,11 @@ async function main(): Promise<void> {
   const labels = labelsArg === 'pack' || labelsArg === 'none' ? labelsArg : readLabelsFile(labelsArg);
   const labelMode = arg('label-mode') as 'soft' | 'hard' | undefined;
   const labelPenalty = arg('label-penalty') ? Number(arg('label-penalty')) : undefined;
-  const parser = await loadParser(modelDir, { threads, labels, labelMode, labelPenalty });
+  // The decoding options of ParserOptions (defaults: renormalised beams, no length penalty, no pruning).
+  const renormalize = arg('renorm') === undefined ? undefined : arg('renorm') !== '0';
+  const lengthPenalty = arg('length-penalty') ? Number(arg('length-penalty')) : undefined;
+  const prune = arg('prune') ? Number(arg('prune')) : undefined;
+  const parser = await loadParser(modelDir, { threads, labels, labelMode, labelPenalty, renormalize, lengthPenalty, prune });
   const loadMs = performance.now() - tLoad;
   console.log(
     `model ${parser.id} (${parser.dir}) loaded in ${loadMs.toFixed(0)} ms; ${n} of ${data.length} questions; threads ${threads ?? 1}` +

@@ -3,3 +3,5 @@ export * from './form';
 export * from './types';
 export * from './paths';
 export * from './answer';
+export * from './text';
+export * from './triples';

@@ -67,6 +67,11 @@ export interface PackConfig {
   excludeTopic?: boolean | 'every-hop';
   /** Model folder (relative) for the parser, if the pack has one. */
   model?: string;
+  /**
+   * Words of this graph's questions that are labels somewhere but never the topic of a question alone
+   * ("movie", "actor" for the movies graph); entity linking skips spans made only of them (LinkOptions).
+   */
+  nonTopicWords?: string[];
 }
 
 // ---------- the pipeline ----------

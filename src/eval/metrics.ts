@@ -12,11 +12,10 @@
  * - gold empty and prediction empty: the system correctly says "no answer" → F1 = Hits@1 = Hit = Acc = 1.
  * - exactly one of them empty: all four are 0 (precision of an empty prediction is taken as 0).
  */
-import type { AnswerItem } from '../core';
+import { foldCase, type AnswerItem } from '../core';
 
-export function normalizeAnswer(s: string): string {
-  return s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
-}
+/** The comparison key of an answer: foldCase (src/core/text.ts). */
+export const normalizeAnswer = foldCase;
 
 const IRI_RE = /^(https?|urn|ftp):/i;
 

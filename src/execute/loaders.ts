@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as oxigraph from 'oxigraph';
-import { AskgraphError } from '../core';
+import { AskgraphError, readTriples } from '../core';
 import { isSafeIri, RDFS_LABEL } from './terms';
 
 /**
@@ -59,14 +59,12 @@ export function ntString(text: string): string {
 }
 
 /**
- * A triple file as N-Triples text chunks: one line = one triple, fields split by `|` (MetaQA) or by
- * tabs (PathQuestion, WC2014) — whichever the first data line uses; fields are trimmed. Every entity
- * (heads and tails alike, as MetaQA treats years and tags as entities) and relation gets rdfs:label.
+ * A triple file as N-Triples text chunks, read by the one triple reader (src/core/triples.ts). Every
+ * entity (heads and tails alike, as MetaQA treats years and tags as entities) and relation gets
+ * rdfs:label.
  */
 export function tripleFileToNTriples(text: string, baseIri: string, name = 'triples'): { chunks: string[]; triples: number } {
   if (!isSafeIri(baseIri)) throw new AskgraphError('DATA_FORMAT', `invalid base IRI: ${baseIri}`);
-  const lines = text.split('\n');
-  let separator: string | null = null;
   const labelled = new Set<string>();
   const chunks: string[] = [];
   let chunk: string[] = [];
@@ -76,17 +74,7 @@ export function tripleFileToNTriples(text: string, baseIri: string, name = 'trip
     labelled.add(iri);
     chunk.push(`<${iri}> <${RDFS_LABEL}> ${ntString(text)} .`);
   };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].replace(/\r$/, '');
-    if (line.trim() === '') continue;
-    if (separator === null) separator = line.includes('\t') ? '\t' : '|';
-    const fields = line.split(separator).map((f) => f.trim());
-    if (fields.length !== 3 || fields.some((f) => f === '')) {
-      throw new AskgraphError('DATA_FORMAT', `${name}:${i + 1}: expected 3 non-empty fields separated by ${separator === '\t' ? 'tabs' : '|'}`, {
-        details: { file: name, line: i + 1, excerpt: line.slice(0, 120) },
-      });
-    }
-    const [h, r, t] = fields;
+  for (const { triple: [h, r, t] } of readTriples(text, name)) {
     const hi = mintEntity(baseIri, h);
     const ri = mintRelation(baseIri, r);
     const ti = mintEntity(baseIri, t);

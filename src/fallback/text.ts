@@ -1,58 +1,10 @@
 /**
- * Question/label text for the readers: tokens, a light suffix stemmer, stop words, and the
- * removal of the topic mention from the question (its words say nothing about the relations).
+ * Question/label text for the readers: the removal of the topic mention from
+ * the question (its words say nothing about the relations). Tokens, the light stemmer and stop words are src/core/text.ts's.
  */
+import { isStopword, stem, words } from '../core/text';
 
-const STOP = new Set(
-  ('a an the of in on at to for by with from and or is are was were be been being do does did ' +
-    'what which who whom whose when where how that this these those it its he she they them their his her ' +
-    'me my you your we our can could would should will shall may might also any some all same ' +
-    'there here as into about than then so if not no yes please give tell list name show find ' +
-    'have has had get got s ?').split(/\s+/),
-);
-
-export function isStopword(w: string): boolean {
-  return STOP.has(w);
-}
-
-/** Lower-cased word tokens (letters/digits; underscores and punctuation split). */
-export function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .normalize('NFKC')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0);
-}
-
-/**
- * Light suffix stemming, enough to match "directed/director/directors" and "written/writer" but
- * deliberately conservative (stems keep ≥ 3 letters). Irregular forms are learned by the vocabulary.
- */
-export function stem(w: string): string {
-  if (w.length <= 3 || /^\p{N}+$/u.test(w)) return w;
-  let s = w;
-  const rules: [RegExp, string][] = [
-    [/ies$/, 'i'],
-    [/(ss)es$/, '$1'],
-    [/ings?$/, ''],
-    [/ers?$/, ''],
-    [/ors?$/, ''],
-    [/ed$/, ''],
-    [/es$/, ''],
-    [/s$/, ''],
-  ];
-  for (const [re, rep] of rules) {
-    const t = s.replace(re, rep);
-    if (t !== s && t.length >= 3) {
-      s = t;
-      break;
-    }
-  }
-  if (s.length > 3 && s.endsWith('e')) s = s.slice(0, -1);
-  if (s.length > 3 && s.endsWith('y')) s = s.slice(0, -1) + 'i'; // country/countries
-  if (s.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(s)) s = s.slice(0, -1); // starr → star
-  return s;
-}
+export { stem };
 
 /** Content terms of a text: stemmed, stop words removed. */
 export function terms(text: string): string[] {

@@ -2,7 +2,7 @@ import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
 import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
-import { normalizeLabel, tokens } from './normalize';
+import { labelTokens as tokens, normalizeLabel } from '../core/text';
 import { fuzzySimilarity } from './similarity';
 import type { RelationHit, RelationRetriever } from './relations';
 import type { Scorer } from './scorers';
