@@ -36,6 +36,3 @@ export type Form =
   | { kind: 'compare'; op: CompareOp; relation: Relation; value: Literal } // (GT r v) = { s : (s r o), o > v }
   | { kind: 'tc'; arg: Form; relation: Relation; value: Literal }; // (TC x r t): x whose r-interval contains t
 
-export const XSD = 'http://www.w3.org/2001/XMLSchema#';
-export const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
-export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';

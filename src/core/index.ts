@@ -5,3 +5,4 @@ export * from './paths';
 export * from './answer';
 export * from './text';
 export * from './triples';
+export * from './rdf';

@@ -1,9 +1,7 @@
-import type { SelectResult, Term, Triple } from '../core';
+import { RDF_LANG_STRING, XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
 
-export const XSD = 'http://www.w3.org/2001/XMLSchema#';
-export const XSD_STRING = XSD + 'string';
-export const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
-export const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+// The constants live in src/core/rdf.ts; re-exported for the stage's own modules.
+export { RDF_LANG_STRING, RDFS_LABEL, XSD, XSD_STRING } from '../core';
 
 /** The RDF/JS term shape shared by Oxigraph and Comunica (only what we read). */
 export interface RdfJsTerm {

@@ -1,4 +1,4 @@
-import type { SelectResult, Term, Triple } from '../core';
+import { XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
 
 /** SPARQL 1.1 result serialisations (JSON, XML, CSV, TSV) and N-Triples for graphs. */
 
@@ -11,7 +11,6 @@ export const MEDIA = {
   turtle: 'text/turtle',
 } as const;
 
-const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 
 function jsonTerm(t: Term): Record<string, string> {
   const o: Record<string, string> = { type: t.type, value: t.value };

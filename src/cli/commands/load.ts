@@ -1,11 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError, PackConfig } from '../../core';
+import { AskgraphError, PackConfig, RDFS_LABEL } from '../../core';
 import { buildStore, PACK_FILE, saveSnapshot } from '../../execute';
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
 
-const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
 
 /**
  * `askgraph load <file…> [--store DIR] [--base IRI]`: builds an embedded store from RDF files (nt, ttl,
