@@ -6,7 +6,7 @@
  *
  * Contents (sections are marked in the file):
  *  1. MetaQA (../shared/data/metaqa/kb.txt): every triple whose head is one of MOVIES, except
- *     has_tags / has_imdb_votes (noise). IRIs by the pack's minting rule (CONTRACTS.md):
+ *     has_tags / has_imdb_votes (noise). IRIs by the pack's minting rule (src/core/README.md):
  *     entity = http://askgraph.dev/movies/entity/ + encodeURIComponent(label), relation = …/relation/ + name,
  *     each with rdfs:label. ONE DEVIATION: release_year objects are typed literals "1994"^^xsd:integer
  *     (MetaQA treats years as entities) so GT/GE/LT/LE/ARGMAX/ARGMIN have numbers to compare.

@@ -8,7 +8,7 @@ import { isSafeIri, RDFS_LABEL } from './terms';
 /**
  * Loading data files into an Oxigraph store: the RDF syntaxes through Oxigraph's own parsers, and the
  * plain triple files of our data sets (`head|relation|tail`, tab-separated `subj rel obj`) by the
- * minting rule of CONTRACTS.md. Used inside the query worker and by `askgraph load`.
+ * minting rule of src/core/README.md. Used inside the query worker and by `askgraph load`.
  */
 
 export type DataFormat = 'nt' | 'nq' | 'ttl' | 'trig' | 'rdfxml' | 'triples';
@@ -43,7 +43,7 @@ export function detectFormat(file: string): DataFormat {
   return format;
 }
 
-// ---------- the minting rule (CONTRACTS.md: the ONLY rule) ----------
+// ---------- the minting rule (src/core/README.md: the ONLY place IRIs are minted) ----------
 
 export function mintEntity(baseIri: string, label: string): string {
   return baseIri + 'entity/' + encodeURIComponent(label);

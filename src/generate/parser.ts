@@ -1,6 +1,6 @@
 /**
  * The shipped parser: a model folder (config.json, tokenizer.model, encoder.onnx, decoder.onnx; see the
- * model-folder contract in CONTRACTS.md) loaded once and used through the Generator interface.
+ * model-folder contract in src/core/README.md) loaded once and used through the Generator interface.
  *
  * generate(): encode the question (sentencepiece ids), run the encoder once (cross-attention keys and
  * values), then the grammar-constrained beam search over the one-step decoder with its KV cache.

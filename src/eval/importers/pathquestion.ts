@@ -139,7 +139,7 @@ export interface PackWriteOptions {
 
 /**
  * Writes a knowledge pack for a triple file: `<dir>/kb.txt` (`head|relation|tail`, the MetaQA triple-file format
- * the execute stage loads with the minting rule of CONTRACTS.md) and `<dir>/pack.json`.
+ * the execute stage loads with the minting rule of src/core/README.md) and `<dir>/pack.json`.
  */
 export function writeTriplePack(kbText: string, dir: string, opts: PackWriteOptions): { triples: number } {
   const triples = readKbTriples(kbText, opts.dropInverse ?? false);
