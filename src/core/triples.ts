@@ -16,7 +16,7 @@ export type TripleFields = [head: string, relation: string, tail: string];
 export type TripleSeparator = '\t' | '|';
 
 /** The separator of a triple file, decided by its first non-blank line (undefined when all lines are blank). */
-export function tripleSeparator(text: string): TripleSeparator | undefined {
+function tripleSeparator(text: string): TripleSeparator | undefined {
   for (const raw of text.split('\n')) {
     if (raw.trim() === '') continue;
     return raw.includes('\t') ? '\t' : '|';

@@ -54,7 +54,7 @@ export function mintRelation(baseIri: string, name: string): string {
 }
 
 /** N-Triples string literal body (ECHAR escapes for the characters that must be escaped). */
-export function ntString(text: string): string {
+function ntString(text: string): string {
   return '"' + text.replace(/[\\"\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '"' ? '\\"' : c === '\n' ? '\\n' : '\\r')) + '"';
 }
 

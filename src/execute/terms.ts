@@ -38,7 +38,7 @@ interface JsonTerm {
 }
 
 /** A SPARQL 1.1 JSON results term (W3C format, also the older "typed-literal") as a Term. */
-export function fromJsonTerm(t: JsonTerm): Term {
+function fromJsonTerm(t: JsonTerm): Term {
   if (t.type === 'uri') return { type: 'uri', value: t.value };
   if (t.type === 'bnode') return { type: 'bnode', value: t.value };
   const out: Term = { type: 'literal', value: t.value };

@@ -30,7 +30,7 @@ export function selectToJson(r: SelectResult): string {
   return JSON.stringify({ head: { vars: r.vars }, results: { bindings } });
 }
 
-export function askToJson(value: boolean): string {
+function askToJson(value: boolean): string {
   return JSON.stringify({ head: {}, boolean: value });
 }
 
@@ -63,7 +63,7 @@ export function selectToXml(r: SelectResult): string {
   return s + '  </results>\n</sparql>\n';
 }
 
-export function askToXml(value: boolean): string {
+function askToXml(value: boolean): string {
   return XML_HEAD + `  <head/>\n  <boolean>${value}</boolean>\n</sparql>\n`;
 }
 
