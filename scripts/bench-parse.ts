@@ -16,6 +16,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Command } from 'commander';
 import { packageRoot } from '../src/core';
 import { formsEqual, parseForm } from '../src/form';
 import { loadParser, readLabelsFile } from '../src/generate';
@@ -28,9 +29,27 @@ interface Example {
   meta?: { hop?: number };
 }
 
+const cli = new Command('bench-parse')
+  .option('--model <dir>', 'model folder (default: the movies model)')
+  .option('--beam <k>', 'beam widths, comma-separated', '4')
+  .option('--n <n>', "questions (or 'all')", '300')
+  .option('--threads <t>', 'onnxruntime threads')
+  .option('--data <file>', 'validation JSON Lines')
+  .option('--train <file>', 'training JSON Lines (for the unseen-entity split)')
+  .option('--labels <src>', "'pack', 'none' or a labels / triple file", 'pack')
+  .option('--label-mode <mode>', 'soft | hard')
+  .option('--label-penalty <nats>', 'soft-mode penalty of a non-label span')
+  .option('--renorm <1|0>', 'renormalise each step over the allowed tokens')
+  .option('--length-penalty <a>', 'length normalisation exponent')
+  .option('--prune <nats>', 'drop live beams this far below the best')
+  .option('--errors <file>', 'write the misses')
+  .option('--json', 'print JSON')
+  .parse();
+const cliOpts = cli.opts<Record<string, string | boolean | undefined>>();
+/** A commander option value by its flag name (e.g. 'label-mode'). */
 function arg(name: string, fallback?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
+  const v = cliOpts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+  return typeof v === 'string' ? v : fallback;
 }
 
 function readJsonl(file: string): Example[] {
@@ -159,7 +178,7 @@ async function main(): Promise<void> {
       unseen: { n: split.unseen.n, em: split.unseen.em / (split.unseen.n || 1), inBeam: split.unseen.inBeam / (split.unseen.n || 1) },
     });
   }
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ model: parser.id, results }));
+  if (cliOpts.json) console.log(JSON.stringify({ model: parser.id, results }));
   await parser.close();
 }
 

@@ -13,6 +13,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Command } from 'commander';
 import type { Executor } from '../src/core';
 import { packageRoot, readTriples, words } from '../src/core';
 import { loadParser } from '../src/generate';
@@ -41,9 +42,23 @@ interface Example {
   topic?: string[];
 }
 
+const cli = new Command('bench-readers')
+  .option('--reader <name>', 'paths | triples | explore', 'paths')
+  .option('--dataset <file|pq2|pq3>', 'data set', 'fixtures/metaqa/valid.jsonl')
+  .option('--n <n>', 'questions per hop (0 = all)', '0')
+  .option('--vocab <train|none>', 'relation vocabulary mined from the training split, or none', 'train')
+  .option('--k <hops>', 'hops (triples) / depth (explore)')
+  .option('--time <ms>', 'time budget per question')
+  .option('--set <reader.option=value>', 'reader option (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+  .option('--scorer <model>', "'model': the parser scores chains as forms")
+  .option('--write-vocabulary <file>', 'write the mined vocabulary')
+  .option('--verbose', 'print every miss')
+  .parse();
+const cliOpts = cli.opts<Record<string, unknown> & { set: string[]; verbose?: boolean }>();
+/** A commander option value by its flag name (e.g. 'write-vocabulary'). */
 function arg(name: string, dflt?: string): string | undefined {
-  const i = process.argv.indexOf('--' + name);
-  return i >= 0 ? process.argv[i + 1] : dflt;
+  const v = cliOpts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+  return typeof v === 'string' ? v : dflt;
 }
 
 /** Answers are compared as their words (src/core/text.ts). */
@@ -150,10 +165,10 @@ async function main(): Promise<void> {
 
   const readerOpts: Record<string, Record<string, number>> = k ? { triples: { hops: Number(k) }, explore: { depth: Number(k) } } : {};
   // --set reader.option=value (tuning), e.g. --set paths.priorWeight=0.3
-  for (let i = 0; i < process.argv.length; i++) {
-    if (process.argv[i] !== '--set') continue;
-    const m = /^(\w+)\.(\w+)=(.*)$/.exec(process.argv[i + 1] ?? '');
-    if (m) (readerOpts[m[1]] ??= {})[m[2]] = Number(m[3]);
+  for (const setting of cliOpts.set) {
+    const m = /^(\w+)\.(\w+)=(.*)$/.exec(setting);
+    if (!m) throw new Error(`--set ${setting}: expected reader.option=value`);
+    (readerOpts[m[1]] ??= {})[m[2]] = Number(m[3]);
   }
   const readers = readersByName([readerName], readerOpts as any);
   type Acc = { n: number; hits1: number; hits: number; f1: number; answered: number; ms: number[]; linkOk: number };
@@ -193,7 +208,7 @@ async function main(): Promise<void> {
       a.linkOk += ex.topic && topics.length && norm(topics[0].label) === norm(ex.topic[0]) ? 1 : 0;
     }
     if (!res.result) for (const f of res.failures) failures.set(f.reason.replace(/\d+/g, 'N'), (failures.get(f.reason.replace(/\d+/g, 'N')) ?? 0) + 1);
-    if (process.argv.includes('--verbose') && !(got.length && gold.has(got[0]))) {
+    if (cliOpts.verbose && !(got.length && gold.has(got[0]))) {
       log(`MISS ${ex.id} ${ex.question} | topics=${topics.map((t) => t.label).join(';')} | got=${got.slice(0, 3).join(';')} | gold=${ex.answers.slice(0, 3).join(';')} | ${res.result?.note ?? res.failures.map((f) => f.reason).join(';')}`);
     }
     if ((i + 1) % 200 === 0) process.stderr.write(`${i + 1}/${examples.length}\n`);

@@ -7,6 +7,7 @@
  * Run: npx tsx scripts/bench-store.ts [--queries N] [--json]
  */
 import { execFileSync } from 'node:child_process';
+import { Command } from 'commander';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -46,9 +47,14 @@ function pct(xs: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  if (args[0] === '--child') return child(args[1], args[2]);
-  const nQueries = Number(args[args.indexOf('--queries') + 1]) || 300;
+  const o = new Command('bench-store')
+    .option('--queries <n>', 'queries timed per store', '300')
+    .option('--child <mode>', '(internal) load one store in this process: kb | snapshot')
+    .argument('[file]', '(internal) the file the child loads')
+    .parse();
+  const opts = o.opts<{ queries: string; child?: string }>();
+  if (opts.child) return child(opts.child, o.args[0]);
+  const nQueries = Number(opts.queries) || 300;
   const kb = path.join(defaultPackDir(), 'kb.txt');
   const snap = path.join(os.tmpdir(), `askgraph-bench-snapshot-${process.pid}.nq`);
   saveSnapshot(buildStore({ files: [kb], baseIri: 'http://askgraph.dev/movies/' }).store, snap);

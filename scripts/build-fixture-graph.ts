@@ -17,6 +17,7 @@
  *     under http://askgraph.dev/pathquestion/ (entity/, relation/), with rdfs:label.
  */
 import * as fs from 'node:fs';
+import { Command } from 'commander';
 import * as path from 'node:path';
 
 const MOVIES = [
@@ -71,8 +72,10 @@ class Minter {
 }
 
 function main(): void {
-  const i = process.argv.indexOf('--data');
-  const data = i >= 0 ? process.argv[i + 1]! : path.resolve(__dirname, '../../shared/data');
+  const { data } = new Command('build-fixture-graph')
+    .option('--data <dir>', 'the shared data folder', path.resolve(__dirname, '../../shared/data'))
+    .parse()
+    .opts<{ data: string }>();
   const out = path.resolve(__dirname, '../fixtures/graphs/movies-small.ttl');
   const movies = new Minter('http://askgraph.dev/movies/');
   const lines: string[] = [
