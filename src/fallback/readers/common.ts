@@ -12,7 +12,7 @@ import type { Reader, ReaderContext, ReaderResult } from '../types';
  * down) become failure values; anything else is a bug and is thrown.
  */
 async function withGuard(ctx: ReaderContext, body: (guard: BudgetGuard) => Promise<ReaderResult>): Promise<ReaderResult> {
-  const guard = guardOf(ctx.executor, ctx.budget);
+  const guard = guardOf(ctx.executor, ctx.budget, ctx.clock);
   try {
     return { ...(await body(guard)), stats: guard.stats() };
   } catch (e) {

@@ -43,33 +43,43 @@ export function pqStore(): OxigraphExecutor {
   return opened(pq);
 }
 
-/** Stand-in that injects latency: the real executor, every call delayed by `delayMs` (for time-budget tests). */
-export class DelayedExecutor implements Executor {
+/** A clock for time budgets that moves only when told to (no timing windows in tests). */
+export class ManualClock {
+  ms = 0;
+  readonly now = (): number => this.ms;
+}
+
+/** Stand-in that injects latency: the real executor, every call moving `clock` on by `costMs` (for time-budget tests). */
+export class SlowExecutorStandIn implements Executor {
   readonly id: string;
-  constructor(private readonly inner: Executor, private readonly delayMs: number) {
-    this.id = `delayed:${inner.id}`;
+  constructor(
+    private readonly inner: Executor,
+    private readonly clock: ManualClock,
+    private readonly costMs: number,
+  ) {
+    this.id = `stand-in:slow:${inner.id}`;
   }
-  private async pause(): Promise<void> {
-    await new Promise((r) => setTimeout(r, this.delayMs));
+  private spend(): void {
+    this.clock.ms += this.costMs;
   }
   async select(query: string, opts?: QueryOptions) {
-    await this.pause();
+    this.spend();
     return this.inner.select(query, opts);
   }
   async ask(query: string, opts?: QueryOptions) {
-    await this.pause();
+    this.spend();
     return this.inner.ask(query, opts);
   }
   async count(query: string, opts?: QueryOptions) {
-    await this.pause();
+    this.spend();
     return this.inner.count(query, opts);
   }
   async construct(query: string, opts?: QueryOptions) {
-    await this.pause();
+    this.spend();
     return this.inner.construct(query, opts);
   }
   async labels(iris: string[], opts?: QueryOptions) {
-    await this.pause();
+    this.spend();
     return this.inner.labels(iris, opts);
   }
   async close(): Promise<void> {}
