@@ -15,7 +15,7 @@ import * as oxigraph from 'oxigraph';
 import { defaultPackDir, packageRoot } from '../src/core';
 import { compileForm } from '../src/compile';
 import { parseForm } from '../src/form';
-import { buildStore, loadSnapshot, openExecutor, runCompiled, saveSnapshot } from '../src/execute';
+import { buildStore, loadPack, loadSnapshot, openExecutor, packCompileOptions, runCompiled, saveSnapshot } from '../src/execute';
 
 const MB = 1024 * 1024;
 const rssMb = () => Math.round((process.memoryUsage().rss / MB) * 10) / 10;
@@ -80,13 +80,14 @@ async function main(): Promise<void> {
 
   const valid = fs.readFileSync(path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { form: string; meta: { hop: number } });
   const latency: Record<string, unknown> = {};
+  const compileOptions = packCompileOptions((await loadPack()).config);
   for (const hop of [1, 2, 3]) {
     const forms = valid.filter((v) => v.meta.hop === hop).slice(0, hop === 1 ? nQueries : Math.ceil(nQueries / 3));
     const ms: number[] = [];
     const withLabels: number[] = [];
     let answers = 0;
     for (const f of forms) {
-      const compiled = compileForm(parseForm(f.form));
+      const compiled = compileForm(parseForm(f.form), compileOptions);
       let t = process.hrtime.bigint();
       await ex.select(compiled.sparql, { timeoutMs: 30000 });
       ms.push(Number(process.hrtime.bigint() - t) / 1e6);
