@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Command } from 'commander';
 import { packageRoot } from '../src/core';
 import { loadParser } from '../src/generate';
 import { createGateway, type AskOptions } from '../src/pipeline';
@@ -22,13 +23,20 @@ interface Example {
   meta: { hop: number; qtype: string };
 }
 
-function flag(name: string): boolean {
-  return process.argv.includes(name);
-}
-function value(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const cli = new Command('bench-ask')
+  .option('--n <n>', 'the first ⌈N/3⌉ questions of each hop (default: all)')
+  .option('--beam <k>', 'beam width')
+  .option('--no-entity-retrieval', 'ablation: no entity retrieval')
+  .option('--no-relation-retrieval', 'ablation: no relation retrieval')
+  .option('--no-adaptive', 'decode the whole beam first')
+  .option('--no-parser', 'the fallback readers alone (topics from entity linking)')
+  .option('--free-copy', 'the parser may copy any question span (no restriction to graph labels)')
+  .option('--model <dir>', 'parser model folder')
+  .option('--fallback <readers>', "'off' or reader names, comma-separated")
+  .option('--out <file>', 'write every row as JSON')
+  .option('--failures <k>', 'misses to print', '10')
+  .parse();
+const o = cli.opts<{ n?: string; beam?: string; entityRetrieval: boolean; relationRetrieval: boolean; adaptive: boolean; parser: boolean; freeCopy?: boolean; model?: string; fallback?: string; out?: string; failures: string }>();
 function pct(xs: number[], p: number): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -38,26 +46,26 @@ function pct(xs: number[], p: number): number {
 async function main(): Promise<void> {
   const file = path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');
   const all: Example[] = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  const n = value('--n') ? Number(value('--n')) : undefined;
+  const n = o.n ? Number(o.n) : undefined;
   const byHop = new Map<number, Example[]>();
   for (const ex of all) byHop.set(ex.meta.hop, [...(byHop.get(ex.meta.hop) ?? []), ex]);
   const examples = n === undefined ? all : [...byHop.values()].flatMap((xs) => xs.slice(0, Math.ceil(n / byHop.size)));
 
   const opts: AskOptions = {};
-  if (value('--beam')) opts.beam = Number(value('--beam'));
-  if (flag('--no-entity-retrieval')) opts.entityRetrieval = false;
-  if (flag('--no-relation-retrieval')) opts.relationRetrieval = false;
-  if (flag('--no-adaptive')) opts.adaptiveBeam = false;
-  if (flag('--no-parser')) opts.noParser = true; // the fallback readers alone (topics from entity linking)
-  const fb = value('--fallback');
+  if (o.beam) opts.beam = Number(o.beam);
+  if (!o.entityRetrieval) opts.entityRetrieval = false;
+  if (!o.relationRetrieval) opts.relationRetrieval = false;
+  if (!o.adaptive) opts.adaptiveBeam = false;
+  if (!o.parser) opts.noParser = true; // the fallback readers alone (topics from entity linking)
+  const fb = o.fallback;
   if (fb) opts.fallback = fb === 'off' ? 'off' : fb.split(',');
 
   const t0 = Date.now();
   // --free-copy: the parser may copy any question span into [ … ] (no restriction to graph labels), which
   // is what entity retrieval has to repair; shows what grounding adds over an unconstrained copy.
-  const freeCopy = flag('--free-copy');
-  const generator = freeCopy ? await loadParser(value('--model') ?? path.join(packageRoot(), 'store', 'movies', 'model'), { labels: 'none' }) : undefined;
-  const gateway = await createGateway({ model: value('--model'), progress: process.stderr, ...(generator ? { generator } : {}) });
+  const freeCopy = o.freeCopy === true;
+  const generator = freeCopy ? await loadParser(o.model ?? path.join(packageRoot(), 'store', 'movies', 'model'), { labels: 'none' }) : undefined;
+  const gateway = await createGateway({ model: o.model, progress: process.stderr, ...(generator ? { generator } : {}) });
   const setupMs = Date.now() - t0;
   gateway.index.warm();
   for (const ex of examples.slice(0, 5)) await gateway.ask(ex.question, opts); // warm-up (JIT, worker, sessions)
@@ -107,13 +115,13 @@ async function main(): Promise<void> {
   const sources = new Map<string, number>();
   for (const r of rows) sources.set(r.source, (sources.get(r.source) ?? 0) + 1);
   console.log('sources: ' + [...sources].map(([s, c]) => `${s} ${c}`).join(', '));
-  const k = Number(value('--failures') ?? 10);
+  const k = Number(o.failures);
   const misses = rows.filter((r) => !r.hit);
   if (k > 0 && misses.length) {
     console.log(`first ${Math.min(k, misses.length)} of ${misses.length} misses:`);
     for (const r of misses.slice(0, k)) console.log(`  ${r.id} [${r.source}] ${r.question}\n     form ${r.form}\n     gold ${r.gold_form}\n     got ${JSON.stringify(r.got)} gold ${JSON.stringify(r.gold)}`);
   }
-  const out = value('--out');
+  const out = o.out;
   if (out) fs.writeFileSync(out, JSON.stringify({ options: opts, version: gateway.version, rows }, null, 1));
 }
 

@@ -4,11 +4,13 @@
  *   npx tsx scripts/bench-ground.ts [--n 1000000] [--queries 2000]
  */
 import { EntityIndex, type LabelEntry } from '../src/ground';
+import { Command } from 'commander';
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : def;
-}
+const cli = new Command('bench-ground')
+  .option('--n <labels>', 'synthetic labels in the index', '1000000')
+  .option('--queries <q>', 'queries timed', '2000')
+  .parse();
+const o = cli.opts<{ n: string; queries: string }>();
 
 // Deterministic PRNG so runs are comparable.
 let seed = 42;
@@ -42,8 +44,8 @@ function pct(xs: number[], p: number): number {
 }
 
 function main(): void {
-  const n = arg('--n', 1_000_000);
-  const q = arg('--queries', 2000);
+  const n = Number(o.n);
+  const q = Number(o.queries);
   const labels: string[] = new Array(n);
   for (let i = 0; i < n; i++) labels[i] = label();
   const entries: LabelEntry[] = labels.map((l, i) => ({ iri: `http://example.org/e/${i}`, label: l }));

@@ -6,7 +6,7 @@
  *   npx tsx scripts/bench-parse.ts [--model DIR] [--beam 4 | --beam 1,4,8] [--n 300 | --n all] [--threads 1]
  *                                  [--data fixtures/metaqa/valid.jsonl] [--train fixtures/metaqa/train.jsonl]
  *                                  [--labels pack|none|FILE] [--label-mode soft|hard] [--label-penalty 8]
- *                                  [--errors FILE] [--json]
+ *                                  [--renorm 1|0] [--length-penalty A] [--prune NATS] [--errors FILE] [--json]
  *
  * --labels: restrict copied entity spans to graph labels: 'pack' (default: the triple files of the pack
  * the model folder is in, if any), 'none', or a file (triples `head|relation|tail`, or one label a line).
@@ -16,6 +16,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Command } from 'commander';
 import { packageRoot } from '../src/core';
 import { formsEqual, parseForm } from '../src/form';
 import { loadParser, readLabelsFile } from '../src/generate';
@@ -28,9 +29,27 @@ interface Example {
   meta?: { hop?: number };
 }
 
+const cli = new Command('bench-parse')
+  .option('--model <dir>', 'model folder (default: the movies model)')
+  .option('--beam <k>', 'beam widths, comma-separated', '4')
+  .option('--n <n>', "questions (or 'all')", '300')
+  .option('--threads <t>', 'onnxruntime threads')
+  .option('--data <file>', 'validation JSON Lines')
+  .option('--train <file>', 'training JSON Lines (for the unseen-entity split)')
+  .option('--labels <src>', "'pack', 'none' or a labels / triple file", 'pack')
+  .option('--label-mode <mode>', 'soft | hard')
+  .option('--label-penalty <nats>', 'soft-mode penalty of a non-label span')
+  .option('--renorm <1|0>', 'renormalise each step over the allowed tokens')
+  .option('--length-penalty <a>', 'length normalisation exponent')
+  .option('--prune <nats>', 'drop live beams this far below the best')
+  .option('--errors <file>', 'write the misses')
+  .option('--json', 'print JSON')
+  .parse();
+const cliOpts = cli.opts<Record<string, string | boolean | undefined>>();
+/** A commander option value by its flag name (e.g. 'label-mode'). */
 function arg(name: string, fallback?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
+  const v = cliOpts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+  return typeof v === 'string' ? v : fallback;
 }
 
 function readJsonl(file: string): Example[] {
@@ -65,7 +84,11 @@ async function main(): Promise<void> {
   const labels = labelsArg === 'pack' || labelsArg === 'none' ? labelsArg : readLabelsFile(labelsArg);
   const labelMode = arg('label-mode') as 'soft' | 'hard' | undefined;
   const labelPenalty = arg('label-penalty') ? Number(arg('label-penalty')) : undefined;
-  const parser = await loadParser(modelDir, { threads, labels, labelMode, labelPenalty });
+  // The decoding options of ParserOptions (defaults: renormalised beams, no length penalty, no pruning).
+  const renormalize = arg('renorm') === undefined ? undefined : arg('renorm') !== '0';
+  const lengthPenalty = arg('length-penalty') ? Number(arg('length-penalty')) : undefined;
+  const prune = arg('prune') ? Number(arg('prune')) : undefined;
+  const parser = await loadParser(modelDir, { threads, labels, labelMode, labelPenalty, renormalize, lengthPenalty, prune });
   const loadMs = performance.now() - tLoad;
   console.log(
     `model ${parser.id} (${parser.dir}) loaded in ${loadMs.toFixed(0)} ms; ${n} of ${data.length} questions; threads ${threads ?? 1}` +
@@ -155,7 +178,7 @@ async function main(): Promise<void> {
       unseen: { n: split.unseen.n, em: split.unseen.em / (split.unseen.n || 1), inBeam: split.unseen.inBeam / (split.unseen.n || 1) },
     });
   }
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ model: parser.id, results }));
+  if (cliOpts.json) console.log(JSON.stringify({ model: parser.id, results }));
   await parser.close();
 }
 

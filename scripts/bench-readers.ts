@@ -2,11 +2,10 @@
  * Reader-only benchmark of the fallback readers (issue 6).
  *
  *   npx tsx scripts/bench-readers.ts --reader paths|triples|explore [--dataset fixtures/metaqa/valid.jsonl | pq2 | pq3] [--n N]
- *     [--vocab train|none] [--k HOPS] [--time MS] [--executor auto|inprocess] [--linker auto|exact]
+ *     [--vocab train|none] [--k HOPS] [--time MS]
  *     [--set reader.option=value] [--scorer model] [--write-vocabulary FILE] [--verbose]
  *
- * Topics come from entity linking on the question WITHOUT brackets: src/ground's linkEntities when it
- * exists, else (say so in the output) an exact-label n-gram match of our own. Reports per hop:
+ * Topics come from entity linking on the question WITHOUT brackets (src/ground's linkEntities). Reports per hop:
  * Hits@1 (first answer gold, READS Appendix C), Hits (any answer gold, GSR's "Hits"), F1, answered
  * rate, the reader's latency p50/p95, and the number of answers that do not exist in the store.
  * The relation vocabulary is mined from the training split only (MetaQA train.jsonl; PathQuestion lines
@@ -14,8 +13,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Command } from 'commander';
 import type { Executor } from '../src/core';
-import { packageRoot } from '../src/core';
+import { packageRoot, readTriples, words } from '../src/core';
+import { loadParser } from '../src/generate';
 import { parseForm } from '../src/form';
 import {
   chainFromForm,
@@ -30,7 +31,8 @@ import {
   type VocabExample,
 } from '../src/fallback';
 import { existsQuery, iri, lit } from '../src/fallback/sparql';
-import { InProcessOxigraph } from '../test/unit/fallback/oxigraph-adapter';
+import { mintEntity, openExecutor, OxigraphExecutor } from '../src/execute';
+import { EntityIndex, linkEntities } from '../src/ground';
 
 interface Example {
   id: string;
@@ -40,12 +42,27 @@ interface Example {
   topic?: string[];
 }
 
+const cli = new Command('bench-readers')
+  .option('--reader <name>', 'paths | triples | explore', 'paths')
+  .option('--dataset <file|pq2|pq3>', 'data set', 'fixtures/metaqa/valid.jsonl')
+  .option('--n <n>', 'questions per hop (0 = all)', '0')
+  .option('--vocab <train|none>', 'relation vocabulary mined from the training split, or none', 'train')
+  .option('--k <hops>', 'hops (triples) / depth (explore)')
+  .option('--time <ms>', 'time budget per question')
+  .option('--set <reader.option=value>', 'reader option (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+  .option('--scorer <model>', "'model': the parser scores chains as forms")
+  .option('--write-vocabulary <file>', 'write the mined vocabulary')
+  .option('--verbose', 'print every miss')
+  .parse();
+const cliOpts = cli.opts<Record<string, unknown> & { set: string[]; verbose?: boolean }>();
+/** A commander option value by its flag name (e.g. 'write-vocabulary'). */
 function arg(name: string, dflt?: string): string | undefined {
-  const i = process.argv.indexOf('--' + name);
-  return i >= 0 ? process.argv[i + 1] : dflt;
+  const v = cliOpts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+  return typeof v === 'string' ? v : dflt;
 }
 
-const norm = (s: string) => s.toLowerCase().normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+/** Answers are compared as their words (src/core/text.ts). */
+const norm = (s: string) => words(s).join(' ');
 
 function readJsonl(file: string): any[] {
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -67,41 +84,6 @@ function readPq(file: string, hop: number): { ex: Example; hops: { name: string;
       const hops = chain.filter((_, j) => j % 2 === 1).map((name) => ({ name, dir: '>' as const }));
       return { ex: { id: `pq${hop}-${i}`, question: q.trim(), answers: [...new Set(answers)], hop, topic: [chain[0]] }, hops, topic: chain[0] };
     });
-}
-
-/** Exact-label n-gram linker (used when src/ground has no linkEntities yet). */
-class ExactLinker {
-  private readonly byLabel = new Map<string, string>();
-  private maxLen = 1;
-  constructor(kbText: string, baseIri: string) {
-    for (const line of kbText.split('\n')) {
-      if (!line.trim()) continue;
-      const f = line.split(line.includes('\t') ? '\t' : '|').map((x) => x.trim());
-      for (const label of [f[0], f[2]]) {
-        if (!label) continue;
-        const k = norm(label);
-        if (!k || this.byLabel.has(k)) continue;
-        this.byLabel.set(k, baseIri + 'entity/' + encodeURIComponent(label));
-        this.maxLen = Math.max(this.maxLen, k.split(' ').length);
-      }
-    }
-  }
-  link(question: string, k = 3): Topic[] {
-    const toks = norm(question).split(' ').filter(Boolean);
-    const used = new Array(toks.length).fill(false);
-    const out: Topic[] = [];
-    for (let n = Math.min(this.maxLen, toks.length); n >= 1; n--) {
-      for (let i = 0; i + n <= toks.length; i++) {
-        if (used.slice(i, i + n).some(Boolean)) continue;
-        const key = toks.slice(i, i + n).join(' ');
-        const hit = this.byLabel.get(key);
-        if (!hit) continue;
-        for (let j = i; j < i + n; j++) used[j] = true;
-        out.push({ iri: hit, label: decodeURIComponent(hit.slice(hit.lastIndexOf('/') + 1)), score: key.length / Math.max(norm(question).length, 1) });
-      }
-    }
-    return out.sort((a, b) => b.score - a.score).slice(0, k);
-  }
 }
 
 function pct(xs: number[], p: number): number {
@@ -159,42 +141,22 @@ async function main(): Promise<void> {
     examples = [...byHop.values()].flatMap((xs) => xs.filter((_, i) => i % Math.max(1, Math.floor(xs.length / n)) === 0).slice(0, n));
   }
 
-  const kbText = fs.readFileSync(kbFile, 'utf8');
-  let executor: Executor;
-  let executorNote: string;
   const t0 = Date.now();
-  const execute = tryRequire('../src/execute');
-  if (execute?.openExecutor && dataset !== 'pq2' && dataset !== 'pq3' && arg('executor', 'auto') !== 'inprocess') {
-    executor = await execute.openExecutor();
-    executorNote = `src/execute openExecutor() (${executor.id})`;
-  } else {
-    executor = InProcessOxigraph.fromTriples(kbText, baseIri);
-    executorNote = 'in-process Oxigraph adapter (test/unit/fallback/oxigraph-adapter.ts)';
+  // The real embedded executor (movies: the pack with its snapshot cache; PathQuestion: its KB file).
+  const executor: Executor = dataset === 'pq2' || dataset === 'pq3' ? await OxigraphExecutor.open({ files: [kbFile], baseIri }) : await openExecutor();
+  const executorNote = executor.id;
+  // The entity index over every head and tail label of the KB (the minting rule gives the IRIs).
+  const entries = new Map<string, { iri: string; label: string }>();
+  for (const { triple } of readTriples(fs.readFileSync(kbFile, 'utf8'), path.basename(kbFile))) {
+    for (const l of [triple[0], triple[2]]) entries.set(l, { iri: mintEntity(baseIri, l), label: l });
   }
-  const ground = tryRequire('../src/ground');
-  let linkNote: string;
-  let link: (q: string) => Promise<Topic[]>;
-  if (ground?.linkEntities && ground?.EntityIndex && arg('linker', 'auto') !== 'exact') {
-    // The index over every entity label of the KB (the minting rule gives the IRIs).
-    const entries = new Map<string, { iri: string; label: string }>();
-    for (const line of kbText.split('\n')) {
-      const f = line.split(line.includes('\t') ? '\t' : '|').map((x) => x.trim());
-      if (f.length !== 3) continue;
-      for (const l of [f[0], f[2]]) if (l) entries.set(l, { iri: baseIri + 'entity/' + encodeURIComponent(l), label: l });
-    }
-    const index = ground.EntityIndex.build(entries.values());
-    link = async (q) => (ground.linkEntities(q, index, { k: 3 }) as Topic[]).map((h) => ({ iri: h.iri, label: h.label, score: h.score }));
-    linkNote = 'src/ground linkEntities (EntityIndex.build over the KB labels)';
-  } else {
-    const linker = new ExactLinker(kbText, baseIri);
-    link = async (q) => linker.link(q);
-    linkNote = 'exact-label n-gram match inside the bench (src/ground linkEntities not available)';
-  }
+  const index = EntityIndex.build(entries.values());
+  const link = async (q: string): Promise<Topic[]> => linkEntities(q, index, { k: 3 }).map((h) => ({ iri: h.iri, label: h.label, score: h.score }));
+  const linkNote = 'src/ground linkEntities (EntityIndex.build over the KB labels)';
   // --scorer model: the parser model scores chains as forms (paths reader), as in the pipeline.
   let scorer: ((q: string, forms: string[]) => Promise<number[]>) | undefined;
   if (arg('scorer') === 'model') {
-    const generate = require('../src/generate');
-    const parser = await generate.loadParser();
+    const parser = await loadParser();
     scorer = (q, forms) => parser.score(q, forms);
     log(`# scorer: parser model ${parser.id}`);
   }
@@ -203,10 +165,10 @@ async function main(): Promise<void> {
 
   const readerOpts: Record<string, Record<string, number>> = k ? { triples: { hops: Number(k) }, explore: { depth: Number(k) } } : {};
   // --set reader.option=value (tuning), e.g. --set paths.priorWeight=0.3
-  for (let i = 0; i < process.argv.length; i++) {
-    if (process.argv[i] !== '--set') continue;
-    const m = /^(\w+)\.(\w+)=(.*)$/.exec(process.argv[i + 1] ?? '');
-    if (m) (readerOpts[m[1]] ??= {})[m[2]] = Number(m[3]);
+  for (const setting of cliOpts.set) {
+    const m = /^(\w+)\.(\w+)=(.*)$/.exec(setting);
+    if (!m) throw new Error(`--set ${setting}: expected reader.option=value`);
+    (readerOpts[m[1]] ??= {})[m[2]] = Number(m[3]);
   }
   const readers = readersByName([readerName], readerOpts as any);
   type Acc = { n: number; hits1: number; hits: number; f1: number; answered: number; ms: number[]; linkOk: number };
@@ -246,7 +208,7 @@ async function main(): Promise<void> {
       a.linkOk += ex.topic && topics.length && norm(topics[0].label) === norm(ex.topic[0]) ? 1 : 0;
     }
     if (!res.result) for (const f of res.failures) failures.set(f.reason.replace(/\d+/g, 'N'), (failures.get(f.reason.replace(/\d+/g, 'N')) ?? 0) + 1);
-    if (process.argv.includes('--verbose') && !(got.length && gold.has(got[0]))) {
+    if (cliOpts.verbose && !(got.length && gold.has(got[0]))) {
       log(`MISS ${ex.id} ${ex.question} | topics=${topics.map((t) => t.label).join(';')} | got=${got.slice(0, 3).join(';')} | gold=${ex.answers.slice(0, 3).join(';')} | ${res.result?.note ?? res.failures.map((f) => f.reason).join(';')}`);
     }
     if ((i + 1) % 200 === 0) process.stderr.write(`${i + 1}/${examples.length}\n`);
@@ -268,13 +230,6 @@ async function main(): Promise<void> {
   await executor.close();
 }
 
-function tryRequire(m: string): any {
-  try {
-    return require(m);
-  } catch {
-    return undefined;
-  }
-}
 
 main().catch((e) => {
   process.stderr.write(`bench-readers: ${(e as Error).stack ?? e}\n`);

@@ -7,6 +7,7 @@
  * Run: npx tsx scripts/bench-store.ts [--queries N] [--json]
  */
 import { execFileSync } from 'node:child_process';
+import { Command } from 'commander';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,7 +15,7 @@ import * as oxigraph from 'oxigraph';
 import { defaultPackDir, packageRoot } from '../src/core';
 import { compileForm } from '../src/compile';
 import { parseForm } from '../src/form';
-import { buildStore, loadSnapshot, openExecutor, runCompiled, saveSnapshot } from '../src/execute';
+import { buildStore, loadPack, loadSnapshot, openExecutor, runCompiled, saveSnapshot } from '../src/execute';
 
 const MB = 1024 * 1024;
 const rssMb = () => Math.round((process.memoryUsage().rss / MB) * 10) / 10;
@@ -46,9 +47,14 @@ function pct(xs: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  if (args[0] === '--child') return child(args[1], args[2]);
-  const nQueries = Number(args[args.indexOf('--queries') + 1]) || 300;
+  const o = new Command('bench-store')
+    .option('--queries <n>', 'queries timed per store', '300')
+    .option('--child <mode>', '(internal) load one store in this process: kb | snapshot')
+    .argument('[file]', '(internal) the file the child loads')
+    .parse();
+  const opts = o.opts<{ queries: string; child?: string }>();
+  if (opts.child) return child(opts.child, o.args[0]);
+  const nQueries = Number(opts.queries) || 300;
   const kb = path.join(defaultPackDir(), 'kb.txt');
   const snap = path.join(os.tmpdir(), `askgraph-bench-snapshot-${process.pid}.nq`);
   saveSnapshot(buildStore({ files: [kb], baseIri: 'http://askgraph.dev/movies/' }).store, snap);
@@ -74,13 +80,14 @@ async function main(): Promise<void> {
 
   const valid = fs.readFileSync(path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { form: string; meta: { hop: number } });
   const latency: Record<string, unknown> = {};
+  const compileOptions = packCompileOptions((await loadPack()).config);
   for (const hop of [1, 2, 3]) {
     const forms = valid.filter((v) => v.meta.hop === hop).slice(0, hop === 1 ? nQueries : Math.ceil(nQueries / 3));
     const ms: number[] = [];
     const withLabels: number[] = [];
     let answers = 0;
     for (const f of forms) {
-      const compiled = compileForm(parseForm(f.form));
+      const compiled = compileForm(parseForm(f.form), compileOptions);
       let t = process.hrtime.bigint();
       await ex.select(compiled.sparql, { timeoutMs: 30000 });
       ms.push(Number(process.hrtime.bigint() - t) / 1e6);

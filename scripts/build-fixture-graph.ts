@@ -6,7 +6,7 @@
  *
  * Contents (sections are marked in the file):
  *  1. MetaQA (../shared/data/metaqa/kb.txt): every triple whose head is one of MOVIES, except
- *     has_tags / has_imdb_votes (noise). IRIs by the pack's minting rule (CONTRACTS.md):
+ *     has_tags / has_imdb_votes (noise). IRIs by the pack's minting rule (src/core/README.md):
  *     entity = http://askgraph.dev/movies/entity/ + encodeURIComponent(label), relation = …/relation/ + name,
  *     each with rdfs:label. ONE DEVIATION: release_year objects are typed literals "1994"^^xsd:integer
  *     (MetaQA treats years as entities) so GT/GE/LT/LE/ARGMAX/ARGMIN have numbers to compare.
@@ -17,6 +17,7 @@
  *     under http://askgraph.dev/pathquestion/ (entity/, relation/), with rdfs:label.
  */
 import * as fs from 'node:fs';
+import { Command } from 'commander';
 import * as path from 'node:path';
 
 const MOVIES = [
@@ -71,8 +72,10 @@ class Minter {
 }
 
 function main(): void {
-  const i = process.argv.indexOf('--data');
-  const data = i >= 0 ? process.argv[i + 1]! : path.resolve(__dirname, '../../shared/data');
+  const { data } = new Command('build-fixture-graph')
+    .option('--data <dir>', 'the shared data folder', path.resolve(__dirname, '../../shared/data'))
+    .parse()
+    .opts<{ data: string }>();
   const out = path.resolve(__dirname, '../fixtures/graphs/movies-small.ttl');
   const movies = new Minter('http://askgraph.dev/movies/');
   const lines: string[] = [

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { Command } from 'commander';
 import { packageRoot } from '../src/core';
 
 interface Args {
@@ -24,22 +25,16 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { connections: 32, duration: 30, cache: false, json: false, timeout: 60 };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const v = () => {
-      const x = argv[++i];
-      if (x === undefined) throw new Error(`${k} needs a value`);
-      return x;
-    };
-    if (k === '--connections') a.connections = Math.min(256, Math.max(1, Number(v())));
-    else if (k === '--duration') a.duration = Math.min(300, Math.max(1, Number(v()))); // bounded
-    else if (k === '--timeout') a.timeout = Number(v());
-    else if (k === '--cache') a.cache = true;
-    else if (k === '--url') a.url = v();
-    else if (k === '--json') a.json = true;
-    else throw new Error(`unknown option ${k}`);
-  }
+  const bounded = (lo: number, hi: number) => (v: string) => Math.min(hi, Math.max(lo, Number(v)));
+  const a = new Command('load-test')
+    .option('--connections <n>', 'concurrent connections (1–256)', bounded(1, 256), 32)
+    .option('--duration <s>', 'seconds (1–300)', bounded(1, 300), 30)
+    .option('--timeout <s>', 'request timeout in seconds', Number, 60)
+    .option('--cache', 'let the answer cache serve repeats', false)
+    .option('--url <url>', 'a running server (loopback only) instead of a fresh one')
+    .option('--json', 'print JSON', false)
+    .parse(argv, { from: 'user' })
+    .opts<Args>();
   if (a.url && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(a.url)) throw new Error('--url must be a loopback http URL');
   return a;
 }

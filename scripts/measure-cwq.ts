@@ -7,6 +7,7 @@
  * Run: npx tsx scripts/measure-cwq.ts [--data DIR] [--json] [--examples N]
  */
 import * as fs from 'node:fs';
+import { Command } from 'commander';
 import * as path from 'node:path';
 import { sparqlToForm, compileForm, parseSparql } from '../src/compile';
 import { parseForm, printForm, formsEqual } from '../src/form';
@@ -15,13 +16,15 @@ import { Form, isAskgraphError } from '../src/core';
 const FREEBASE = 'http://rdf.freebase.com/ns/';
 const OPTS = { vocabularyNamespace: FREEBASE, entityNamespace: FREEBASE, classNamespace: FREEBASE };
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const cli = new Command('measure-cwq')
+  .option('--data <dir>', 'the shared data folder (holding cwq/)')
+  .option('--examples <k>', 'failure examples printed per reason', '3')
+  .option('--json', 'print JSON')
+  .parse();
+const o = cli.opts<{ data?: string; examples: string; json?: boolean }>();
 
 function dataDir(): string {
-  const given = arg('--data');
+  const given = o.data;
   if (given) return given;
   for (const c of [path.resolve(__dirname, '../../shared/data'), path.resolve(__dirname, '../../../shared/data'), '/work/shared/data']) {
     if (fs.existsSync(path.join(c, 'cwq'))) return c;
@@ -41,7 +44,7 @@ function dropTimezones(form: Form): Form {
 
 function main(): void {
   const dir = dataDir();
-  const examples = Number(arg('--examples') ?? 3);
+  const examples = Number(o.examples);
   const t0 = Date.now();
   // ---- CWQ ----
   const cwq = JSON.parse(fs.readFileSync(path.join(dir, 'cwq', 'cwq_test.json'), 'utf8')) as { ID: string; sparql: string; compositionality_type: string }[];
@@ -132,7 +135,7 @@ function main(): void {
     },
     timeMs: Date.now() - t0,
   };
-  if (process.argv.includes('--json')) {
+  if (o.json) {
     console.log(JSON.stringify(report, null, 2));
     return;
   }

@@ -58,14 +58,34 @@ const o = new Command()
   .option('--held-out <n>', 'synthetic pairs held out for validation and calibration', '1500')
   .option('--valid-metaqa <n>', 'MetaQA validation questions in valid.jsonl', '500')
   .option('--seed <s>', 'seed', '1')
+  .option('--schema <file>', 'schema.json of the graph (value ranges)', path.join(packageRoot(), 'store', 'movies', 'schema.json'))
   .parse()
-  .opts<{ synth: string; out: string; metaqa: string; heldOut: string; validMetaqa: string; seed: string }>();
+  .opts<{ schema: string; synth: string; out: string; metaqa: string; heldOut: string; validMetaqa: string; seed: string }>();
 
 const root = packageRoot();
 const rand = rng(Number(o.seed));
 const testIds = new Set(read(path.join(root, 'fixtures', 'metaqa', 'test.jsonl')).map((l) => l.id));
 const metaqa = shuffle(read(path.join(root, 'fixtures', 'metaqa', 'train.jsonl')).filter((l) => !testIds.has(l.id)), rand).slice(0, Number(o.metaqa));
 const synth = shuffle(read(o.synth), rand);
+/**
+ * Comparison constants: the sampler picks round years (decades); people ask "before 1985" as often. A year
+ * literal that the question spells exactly once (not as a decade, "1980s") is replaced, in question and form
+ * together, by a year drawn from the graph's range (schema.json min..max of that property) in 60% of the pairs.
+ */
+function varyYears(rows: Line[], lo: number, hi: number): Line[] {
+  return rows.map((l) => {
+    const years = [...new Set(l.form.replace(/\[[^\]]*\]/g, ' ').match(/(?<![\w.])\d{4}(?![\w.])/g) ?? [])];
+    if (years.length !== 1 || rand() >= 0.6) return l;
+    const y = years[0]!;
+    const inQuestion = l.question.split(y).length - 1;
+    if (inQuestion !== 1 || new RegExp(`${y}'?s`).test(l.question)) return l;
+    const n = String(lo + Math.floor(rand() * (hi - lo + 1)));
+    return { ...l, question: l.question.replace(y, n), form: l.form.split(` ${y})`).join(` ${n})`) };
+  });
+}
+const schema = JSON.parse(fs.readFileSync(o.schema, 'utf8')) as { properties: { valueKind?: string; min?: number; max?: number }[] };
+const yearProp = schema.properties.find((p) => p.valueKind === 'year' && p.min !== undefined && p.max !== undefined);
+if (yearProp) synth.splice(0, synth.length, ...varyYears(synth, yearProp.min!, yearProp.max!));
 const heldOut = synth.slice(0, Number(o.heldOut));
 const synthTrain = synth.slice(Number(o.heldOut));
 const heldQuestions = new Set(heldOut.map((l) => l.question.toLowerCase()));

@@ -76,22 +76,36 @@ def entity_roles(form):
     return roles
 
 
+def read_triples(text, name="triples"):
+    """The rules of src/core/triples.ts (pinned by fixtures/text/cases.json): one line = one triple, blank lines
+    skipped, CRLF accepted; the separator is the tab when the first non-blank line holds one, else `|`, for the
+    whole file; fields trimmed; a line without exactly three non-empty fields raises ValueError (name:line)."""
+    lines = text.split("\n")
+    first = next((l for l in lines if l.strip()), None)
+    sep = "\t" if first is not None and "\t" in first else "|"
+    out = []
+    for i, raw in enumerate(lines):
+        line = raw[:-1] if raw.endswith("\r") else raw
+        if not line.strip():
+            continue
+        fields = [f.strip() for f in line.split(sep)]
+        if len(fields) != 3 or any(f == "" for f in fields):
+            raise ValueError("%s:%d: expected 3 non-empty fields separated by %s" % (name, i + 1, "tabs" if sep == "\t" else "|"))
+        out.append(tuple(fields))
+    return out
+
+
 def read_kb(path):
-    """Triple-file lines `head|relation|tail` or `head<TAB>relation<TAB>tail` (the two layouts src/execute/loaders.ts
-    reads as triple files) -> (labels set, role pools {('head'|'tail', r): [labels]})."""
+    """A triple file (read_triples) -> (labels set, role pools {('head'|'tail', r): [labels]})."""
+    with open(path, encoding="utf-8", newline="") as f:
+        triples = read_triples(f.read(), os.path.basename(path))
     labels = set()
     pools = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            parts = line.split("\t") if "\t" in line else line.split("|")
-            if len(parts) != 3:
-                continue
-            h, r, t = parts
-            labels.add(h)
-            labels.add(t)
-            pools.setdefault(("head", r), set()).add(h)
-            pools.setdefault(("tail", r), set()).add(t)
+    for h, r, t in triples:
+        labels.add(h)
+        labels.add(t)
+        pools.setdefault(("head", r), set()).add(h)
+        pools.setdefault(("tail", r), set()).add(t)
     return labels, {k: sorted(v) for k, v in pools.items()}
 
 

@@ -42,11 +42,12 @@ export interface CompileOptions {
   names?: Record<string, string>;
 }
 
-/** The compile options a knowledge pack sets (pack.json): namespace, label predicates, topic rule, names. */
-export function packCompileOptions(pack: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic' | 'names'>): CompileOptions {
+/** The compile options a knowledge pack sets (pack.json): namespaces, label predicates, topic rule, names. */
+export function packCompileOptions(pack: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic' | 'names'> & { baseIri?: string }): CompileOptions {
   return {
     vocabularyNamespace: pack.vocabularyNamespace,
     labelPredicates: pack.labelPredicates,
+    ...(pack.baseIri !== undefined ? { entityNamespace: pack.baseIri + 'entity/' } : {}),
     ...(pack.excludeTopic !== undefined ? { excludeTopic: pack.excludeTopic } : {}),
     ...(pack.names ? { names: pack.names } : {}),
   };

@@ -52,6 +52,3 @@ export type Form =
 /** What a form's answer is: a set of entities/values, one number, or one boolean. */
 export type AnswerType = 'entities' | 'number' | 'boolean';
 
-export const XSD = 'http://www.w3.org/2001/XMLSchema#';
-export const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
-export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';

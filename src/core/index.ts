@@ -4,3 +4,6 @@ export * from './types';
 export * from './paths';
 export * from './answer';
 export * from './labels';
+export * from './text';
+export * from './triples';
+export * from './rdf';

@@ -4,7 +4,7 @@
  * (src/ground/store-index.ts), the executors' label lookups (src/execute) and schema discovery (src/synth)
  * all use these. A pack turns the local-name fallback on with pack.json `localNameLabels: true`.
  */
-import { RDFS_LABEL } from './form';
+import { RDFS_LABEL } from './rdf';
 
 export const SKOS_PREF_LABEL = 'http://www.w3.org/2004/02/skos/core#prefLabel';
 export const SKOS_ALT_LABEL = 'http://www.w3.org/2004/02/skos/core#altLabel';

@@ -79,6 +79,11 @@ export interface PackConfig {
    * "http://example.org/rest/Restaurant"`); consulted before the namespace when compiling forms.
    */
   names?: Record<string, string>;
+  /**
+   * Words of this graph's questions that are labels somewhere but never the topic of a question alone
+   * ("movie", "actor" for the movies graph); entity linking skips spans made only of them (LinkOptions).
+   */
+  nonTopicWords?: string[];
 }
 
 // ---------- the pipeline ----------

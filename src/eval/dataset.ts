@@ -9,7 +9,7 @@ import type { Example } from './types';
 
 export type DatasetFormat = 'jsonl' | 'metaqa' | 'qald';
 
-export function guessFormat(file: string): DatasetFormat {
+function guessFormat(file: string): DatasetFormat {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.json') return 'qald';
   if (ext === '.txt' || ext === '.tsv') return 'metaqa';

@@ -12,17 +12,17 @@
  * - gold empty and prediction empty: the system correctly says "no answer" → F1 = Hits@1 = Hit = Acc = 1.
  * - exactly one of them empty: all four are 0 (precision of an empty prediction is taken as 0).
  */
-import type { AnswerItem } from '../core';
+import { foldCase, type AnswerItem } from '../core';
 
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * NFKC, lower case, one space. Numbers compare by value ("18", "18.0" and "1.8E1" are one answer; a
+ * foldCase (src/core/text.ts: NFKC, lower case, one space). Numbers compare by value ("18", "18.0" and "1.8E1" are one answer; a
  * count or an aggregate is scored exactly), booleans as "true" / "false" ("1" / "0" of SPARQL's
  * boolean lexical space are not numbers here: only true / false are written by the pipeline and QALD).
  */
 export function normalizeAnswer(s: string): string {
-  const t = s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  const t = foldCase(s);
   if (NUMBER_RE.test(t)) {
     const n = Number(t);
     if (Number.isFinite(n)) return String(Number(n.toPrecision(12)));

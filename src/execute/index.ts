@@ -1,7 +1,18 @@
 /** The stores: embedded Oxigraph (in a worker) and SPARQL endpoints (Comunica), one Executor interface. */
 export { OxigraphExecutor, type OxigraphOptions } from './oxigraph';
 export { EndpointExecutor, type EndpointOptions } from './endpoint';
-export { loadPack, openExecutor, PACK_FILE, type OpenOptions, type StoreExecutor } from './pack';
+export {
+  isEndpointUrl,
+  loadPack,
+  openExecutor,
+  PACK_FILE,
+  packOfStore,
+  resolveStoreSpec,
+  storeDataFiles,
+  type OpenOptions,
+  type StoreExecutor,
+  type StoreSpec,
+} from './pack';
 export { runCompiled, type RunOptions } from './run';
 export {
   buildStore,

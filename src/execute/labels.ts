@@ -1,13 +1,11 @@
 import { Generator } from 'sparqljs';
 import type * as sparqljs from 'sparqljs';
-import { localNameLabel, type QueryOptions, type SelectResult, type Term } from '../core';
+import { localNameLabel, namedNode, variable, type QueryOptions, type SelectResult, type Term } from '../core';
 import { isSafeIri } from './terms';
 
 /** IRIs per label query: VALUES keeps it one query per batch on both Oxigraph and remote endpoints. */
 const BATCH = 500;
 
-const namedNode = (value: string) => ({ termType: 'NamedNode', value }) as unknown as sparqljs.IriTerm;
-const variable = (value: string) => ({ termType: 'Variable', value }) as unknown as sparqljs.VariableTerm;
 
 /** One label query for a batch of IRIs, built as a sparqljs AST (never by string concatenation). */
 export function buildLabelQuery(iris: string[], labelPredicates: string[]): string {

@@ -2,13 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as oxigraph from 'oxigraph';
-import { AskgraphError } from '../core';
+import { AskgraphError, readTriples } from '../core';
 import { isSafeIri, RDFS_LABEL } from './terms';
 
 /**
  * Loading data files into an Oxigraph store: the RDF syntaxes through Oxigraph's own parsers, and the
  * plain triple files of our data sets (`head|relation|tail`, tab-separated `subj rel obj`) by the
- * minting rule of CONTRACTS.md. Used inside the query worker and by `askgraph load`.
+ * minting rule of src/core/README.md. Used inside the query worker and by `askgraph load`.
  */
 
 export type DataFormat = 'nt' | 'nq' | 'ttl' | 'trig' | 'rdfxml' | 'triples';
@@ -43,7 +43,7 @@ export function detectFormat(file: string): DataFormat {
   return format;
 }
 
-// ---------- the minting rule (CONTRACTS.md: the ONLY rule) ----------
+// ---------- the minting rule (src/core/README.md: the ONLY place IRIs are minted) ----------
 
 export function mintEntity(baseIri: string, label: string): string {
   return baseIri + 'entity/' + encodeURIComponent(label);
@@ -54,19 +54,17 @@ export function mintRelation(baseIri: string, name: string): string {
 }
 
 /** N-Triples string literal body (ECHAR escapes for the characters that must be escaped). */
-export function ntString(text: string): string {
+function ntString(text: string): string {
   return '"' + text.replace(/[\\"\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '"' ? '\\"' : c === '\n' ? '\\n' : '\\r')) + '"';
 }
 
 /**
- * A triple file as N-Triples text chunks: one line = one triple, fields split by `|` (MetaQA) or by
- * tabs (PathQuestion, WC2014) — whichever the first data line uses; fields are trimmed. Every entity
- * (heads and tails alike, as MetaQA treats years and tags as entities) and relation gets rdfs:label.
+ * A triple file as N-Triples text chunks, read by the one triple reader (src/core/triples.ts). Every
+ * entity (heads and tails alike, as MetaQA treats years and tags as entities) and relation gets
+ * rdfs:label.
  */
 export function tripleFileToNTriples(text: string, baseIri: string, name = 'triples'): { chunks: string[]; triples: number } {
   if (!isSafeIri(baseIri)) throw new AskgraphError('DATA_FORMAT', `invalid base IRI: ${baseIri}`);
-  const lines = text.split('\n');
-  let separator: string | null = null;
   const labelled = new Set<string>();
   const chunks: string[] = [];
   let chunk: string[] = [];
@@ -76,17 +74,7 @@ export function tripleFileToNTriples(text: string, baseIri: string, name = 'trip
     labelled.add(iri);
     chunk.push(`<${iri}> <${RDFS_LABEL}> ${ntString(text)} .`);
   };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].replace(/\r$/, '');
-    if (line.trim() === '') continue;
-    if (separator === null) separator = line.includes('\t') ? '\t' : '|';
-    const fields = line.split(separator).map((f) => f.trim());
-    if (fields.length !== 3 || fields.some((f) => f === '')) {
-      throw new AskgraphError('DATA_FORMAT', `${name}:${i + 1}: expected 3 non-empty fields separated by ${separator === '\t' ? 'tabs' : '|'}`, {
-        details: { file: name, line: i + 1, excerpt: line.slice(0, 120) },
-      });
-    }
-    const [h, r, t] = fields;
+  for (const { triple: [h, r, t] } of readTriples(text, name)) {
     const hi = mintEntity(baseIri, h);
     const ri = mintRelation(baseIri, r);
     const ti = mintEntity(baseIri, t);

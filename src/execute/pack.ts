@@ -19,6 +19,7 @@ const PackSchema = z.object({
   model: z.string().optional(),
   excludeTopic: z.union([z.boolean(), z.literal('every-hop')]).optional(),
   names: z.record(z.string().min(1), z.string().min(1)).optional(),
+  nonTopicWords: z.array(z.string().min(1)).optional(),
 });
 
 export const PACK_FILE = 'pack.json';
@@ -45,6 +46,48 @@ export async function loadPack(dir?: string): Promise<{ dir: string; config: Pac
     throw new AskgraphError('DATA_FORMAT', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { details: { issues: parsed.error.issues } });
   }
   return { dir: abs, config: parsed.data };
+}
+
+// ---------- store specs: the one place that says what a --store / ASKGRAPH_STORE value is ----------
+
+/** Is this store spec a SPARQL endpoint (an http(s) URL)? */
+export function isEndpointUrl(spec: string | undefined): spec is string {
+  return spec !== undefined && /^https?:\/\//i.test(spec);
+}
+
+/**
+ * What a store spec names: undefined = the embedded movies pack; an http(s) URL = a SPARQL endpoint;
+ * a directory with pack.json = a pack; any other directory = the RDF / triple files in it; else a data file.
+ * `path` is absolute (not for endpoints); a path that does not exist is a NOT_FOUND error.
+ */
+export type StoreSpec = { kind: 'endpoint'; url: string } | { kind: 'pack' | 'dir' | 'file'; path: string };
+
+export function resolveStoreSpec(spec?: string): StoreSpec {
+  if (isEndpointUrl(spec)) return { kind: 'endpoint', url: spec };
+  const target = path.resolve(spec ?? defaultPackDir());
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    throw new AskgraphError('NOT_FOUND', `no store at ${target}`);
+  }
+  if (!stat.isDirectory()) return { kind: 'file', path: target };
+  return { kind: fs.existsSync(path.join(target, PACK_FILE)) ? 'pack' : 'dir', path: target };
+}
+
+/** The pack a store spec names (undefined = the embedded pack), or undefined for an endpoint, a plain folder or a file. */
+export async function packOfStore(spec?: string): Promise<{ dir: string; config: PackConfig } | undefined> {
+  const s = resolveStoreSpec(spec);
+  return s.kind === 'pack' ? loadPack(s.path) : undefined;
+}
+
+
+/** The data files behind a store spec (a pack's data, a folder's data files, the file), [] for an endpoint. */
+export function storeDataFiles(spec: StoreSpec, config?: PackConfig): string[] {
+  if (spec.kind === 'endpoint') return [];
+  if (spec.kind === 'file') return [spec.path];
+  if (spec.kind === 'pack' && config?.data) return config.data.map((f) => path.resolve(spec.path, f));
+  return dataFilesIn(spec.path);
 }
 
 export interface OpenOptions {
@@ -75,30 +118,24 @@ function dataFilesIn(dir: string): string[] {
  * a file = that file (e.g. a snapshot .nq written by `askgraph load`).
  */
 export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promise<StoreExecutor> {
-  if (spec !== undefined && /^https?:\/\//i.test(spec)) {
-    return new EndpointExecutor(spec, { labelPredicates: opts.labelPredicates, localNameLabels: opts.localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs });
+  const store = resolveStoreSpec(spec);
+  if (store.kind === 'endpoint') {
+    return new EndpointExecutor(store.url, { labelPredicates: opts.labelPredicates, localNameLabels: opts.localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs });
   }
-  const target = path.resolve(spec ?? defaultPackDir());
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(target);
-  } catch {
-    throw new AskgraphError('NOT_FOUND', `no store at ${target}`);
-  }
+  const target = store.path;
   let source: StoreSource;
   let labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
   let localNameLabels = opts.localNameLabels ?? false;
-  if (stat.isDirectory() && fs.existsSync(path.join(target, PACK_FILE))) {
+  if (store.kind === 'pack') {
     const { config } = await loadPack(target);
     if (config.endpoint) {
       return new EndpointExecutor(config.endpoint, { labelPredicates: config.labelPredicates, localNameLabels: config.localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs });
     }
     localNameLabels = config.localNameLabels ?? false;
-    const files = config.data ? config.data.map((f) => path.resolve(target, f)) : dataFilesIn(target);
-    source = { files, baseIri: config.baseIri, ...(opts.cache !== false ? { cacheDir: path.join(target, '.cache') } : {}) };
+    source = { files: storeDataFiles(store, config), baseIri: config.baseIri, ...(opts.cache !== false ? { cacheDir: path.join(target, '.cache') } : {}) };
     labelPredicates = config.labelPredicates;
-  } else if (stat.isDirectory()) {
-    const files = dataFilesIn(target);
+  } else if (store.kind === 'dir') {
+    const files = storeDataFiles(store);
     if (files.length === 0) throw new AskgraphError('NOT_FOUND', `no data files (${DATA_EXTENSIONS.join(' ')}) in ${target}`);
     source = { files, baseIri: opts.baseIri ?? `http://askgraph.dev/${encodeURIComponent(path.basename(target))}/` };
   } else {

@@ -1,9 +1,7 @@
-import type { SelectResult, Term, Triple } from '../core';
+import { RDF_LANG_STRING, XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
 
-export const XSD = 'http://www.w3.org/2001/XMLSchema#';
-export const XSD_STRING = XSD + 'string';
-export const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
-export const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+// The constants live in src/core/rdf.ts; re-exported for the stage's own modules.
+export { RDF_LANG_STRING, RDFS_LABEL, XSD, XSD_STRING } from '../core';
 
 /** The RDF/JS term shape shared by Oxigraph and Comunica (only what we read). */
 export interface RdfJsTerm {
@@ -40,7 +38,7 @@ interface JsonTerm {
 }
 
 /** A SPARQL 1.1 JSON results term (W3C format, also the older "typed-literal") as a Term. */
-export function fromJsonTerm(t: JsonTerm): Term {
+function fromJsonTerm(t: JsonTerm): Term {
   if (t.type === 'uri') return { type: 'uri', value: t.value };
   if (t.type === 'bnode') return { type: 'bnode', value: t.value };
   const out: Term = { type: 'literal', value: t.value };

@@ -18,20 +18,26 @@ export class BudgetGuard implements Executor {
   readonly id: string;
   private queries = 0;
   private triples = 0;
-  private readonly start = Date.now();
+  private readonly start: number;
   readonly deadline: number;
 
-  constructor(readonly inner: Executor, readonly budget: ReaderBudget) {
+  /** `now` is the clock of the time budget (milliseconds; tests inject one). */
+  constructor(
+    readonly inner: Executor,
+    readonly budget: ReaderBudget,
+    private readonly now: () => number = Date.now,
+  ) {
     this.id = inner.id;
+    this.start = now();
     this.deadline = this.start + budget.timeMs;
   }
 
   stats(): ReaderStats {
-    return { queries: this.queries, triples: this.triples, timeMs: Date.now() - this.start };
+    return { queries: this.queries, triples: this.triples, timeMs: this.now() - this.start };
   }
 
   remainingMs(): number {
-    return this.deadline - Date.now();
+    return this.deadline - this.now();
   }
 
   /** Rows still allowed; readers use it to size their LIMITs. */
@@ -95,6 +101,6 @@ export class BudgetGuard implements Executor {
 }
 
 /** The guard of this context, creating one if the executor is not guarded yet. */
-export function guardOf(executor: Executor, budget: ReaderBudget): BudgetGuard {
-  return executor instanceof BudgetGuard ? executor : new BudgetGuard(executor, budget);
+export function guardOf(executor: Executor, budget: ReaderBudget, now?: () => number): BudgetGuard {
+  return executor instanceof BudgetGuard ? executor : new BudgetGuard(executor, budget, now);
 }

@@ -43,7 +43,7 @@ export async function runChain(readers: Reader[], ctx: ReaderContext): Promise<C
       failures.push({ reader: reader.name, reason: ok.reason, skipped: true });
       continue;
     }
-    const guard = new BudgetGuard(base, ctx.budget);
+    const guard = new BudgetGuard(base, ctx.budget, ctx.clock);
     let res;
     try {
       res = await reader.read({ ...ctx, executor: guard });

@@ -29,7 +29,7 @@ export function termKey(t: Term): string {
   return t.type === 'literal' ? `"${t.value}"^^${t.datatype ?? ''}@${t.lang ?? ''}` : t.value;
 }
 
-export function labelPredicatesOf(lp?: string[]): string[] {
+function labelPredicatesOf(lp?: string[]): string[] {
   return lp && lp.length ? lp : [RDFS_LABEL];
 }
 

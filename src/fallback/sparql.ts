@@ -2,27 +2,22 @@
  * The readers' SPARQL, built as sparqljs ASTs and generated (never string-concatenated), so IRIs
  * and literals are always escaped correctly.
  */
-import { Generator } from 'sparqljs';
+import { Generator, Wildcard } from 'sparqljs';
 import type * as S from 'sparqljs';
-import type { Term } from '../core';
+import { literal, namedNode, variable, type Term } from '../core';
 
 const generator = new Generator();
 
 type AnyTerm = S.IriTerm | S.LiteralTerm | S.VariableTerm;
 
 export function iri(value: string): S.IriTerm {
-  return { termType: 'NamedNode', value } as unknown as S.IriTerm;
+  return namedNode(value);
 }
 export function v(name: string): S.VariableTerm {
-  return { termType: 'Variable', value: name } as unknown as S.VariableTerm;
+  return variable(name);
 }
 export function lit(value: string, datatype?: string, lang?: string): S.LiteralTerm {
-  return {
-    termType: 'Literal',
-    value,
-    language: lang ?? '',
-    datatype: iri(datatype ?? (lang ? 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString' : 'http://www.w3.org/2001/XMLSchema#string')),
-  } as unknown as S.LiteralTerm;
+  return literal(value, datatype, lang);
 }
 /** A result term back into a query term. */
 export function fromTerm(t: Term): S.IriTerm | S.LiteralTerm {
@@ -36,13 +31,13 @@ function bgp(...triples: S.Triple[]): S.BgpPattern {
   return { type: 'bgp', triples };
 }
 function values(name: string, terms: (S.IriTerm | S.LiteralTerm)[]): S.ValuesPattern {
-  return { type: 'values', values: terms.map((t) => ({ ['?' + name]: t })) } as unknown as S.ValuesPattern;
+  return { type: 'values', values: terms.map((t) => ({ ['?' + name]: t })) };
 }
 function notIn(name: string, terms: S.IriTerm[]): S.FilterPattern {
-  return { type: 'filter', expression: { type: 'operation', operator: 'notin', args: [v(name), terms] } } as unknown as S.FilterPattern;
+  return { type: 'filter', expression: { type: 'operation', operator: 'notin', args: [v(name), terms] } };
 }
 function select(variables: (S.VariableTerm | S.VariableExpression)[], where: S.Pattern[], extra: Partial<S.SelectQuery> = {}): string {
-  const q = { type: 'query', queryType: 'SELECT', prefixes: {}, variables, where, ...extra } as unknown as S.SelectQuery;
+  const q: S.SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, variables, where, ...extra };
   return generator.stringify(q);
 }
 
@@ -55,9 +50,9 @@ function edge(x: AnyTerm, p: AnyTerm, y: AnyTerm, dir: Direction): S.Triple {
 
 /** Degrees (number of non-label edges in one direction) of the given nodes. */
 export function degreeQuery(nodes: (S.IriTerm | S.LiteralTerm)[], dir: Direction, labelPredicates: string[]): string {
-  const count = { expression: { type: 'aggregate', aggregation: 'count', distinct: false, expression: { termType: 'Wildcard', value: '*' } }, variable: v('n') };
-  return select([v('x'), count as unknown as S.VariableExpression], [values('x', nodes), bgp(edge(v('x'), v('p'), v('y'), dir)), notIn('p', labelPredicates.map(iri))], {
-    group: [{ expression: v('x') }] as unknown as S.Grouping[],
+  const count: S.VariableExpression = { expression: { type: 'aggregate', aggregation: 'count', distinct: false, expression: new Wildcard() }, variable: v('n') };
+  return select([v('x'), count], [values('x', nodes), bgp(edge(v('x'), v('p'), v('y'), dir)), notIn('p', labelPredicates.map(iri))], {
+    group: [{ expression: v('x') }],
   });
 }
 
@@ -71,9 +66,9 @@ export function edgesQuery(nodes: (S.IriTerm | S.LiteralTerm)[], dir: Direction,
  * order that any SPARQL 1.1 store computes the same way), first `limit` rows.
  */
 export function sampledEdgesQuery(node: S.IriTerm | S.LiteralTerm, dir: Direction, labelPredicates: string[], limit: number): string {
-  const order = [{ expression: { type: 'operation', operator: 'md5', args: [{ type: 'operation', operator: 'str', args: [v('y')] }] } }];
+  const order: S.Ordering[] = [{ expression: { type: 'operation', operator: 'md5', args: [{ type: 'operation', operator: 'str', args: [v('y')] }] } }];
   return select([v('x'), v('p'), v('y')], [values('x', [node]), bgp(edge(v('x'), v('p'), v('y'), dir)), notIn('p', labelPredicates.map(iri))], {
-    order: order as unknown as S.Ordering[],
+    order,
     limit,
   });
 }
@@ -107,5 +102,5 @@ export function existsQuery(t: S.IriTerm | S.LiteralTerm): string {
     t.termType === 'Literal'
       ? [asObject]
       : [{ type: 'union', patterns: [{ type: 'bgp', triples: [triple(t, v('p'), v('o'))] }, asObject] } as S.UnionPattern];
-  return generator.stringify({ type: 'query', queryType: 'ASK', prefixes: {}, where } as unknown as S.AskQuery);
+  return generator.stringify({ type: 'query', queryType: 'ASK', prefixes: {}, where });
 }

@@ -1,58 +1,11 @@
 /**
- * Question/label text for the readers: tokens, a light suffix stemmer, stop words, and the
- * removal of the topic mention from the question (its words say nothing about the relations).
+ * Question/label text for the readers: the removal of the topic mention from
+ * the question (its words say nothing about the relations). Tokens, the light stemmer and stop words are src/core/text.ts's.
  */
+import MiniSearch from 'minisearch';
+import { isStopword, stem, words } from '../core/text';
 
-const STOP = new Set(
-  ('a an the of in on at to for by with from and or is are was were be been being do does did ' +
-    'what which who whom whose when where how that this these those it its he she they them their his her ' +
-    'me my you your we our can could would should will shall may might also any some all same ' +
-    'there here as into about than then so if not no yes please give tell list name show find ' +
-    'have has had get got s ?').split(/\s+/),
-);
-
-export function isStopword(w: string): boolean {
-  return STOP.has(w);
-}
-
-/** Lower-cased word tokens (letters/digits; underscores and punctuation split). */
-export function words(text: string): string[] {
-  return text
-    .toLowerCase()
-    .normalize('NFKC')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0);
-}
-
-/**
- * Light suffix stemming, enough to match "directed/director/directors" and "written/writer" but
- * deliberately conservative (stems keep ≥ 3 letters). Irregular forms are learned by the vocabulary.
- */
-export function stem(w: string): string {
-  if (w.length <= 3 || /^\p{N}+$/u.test(w)) return w;
-  let s = w;
-  const rules: [RegExp, string][] = [
-    [/ies$/, 'i'],
-    [/(ss)es$/, '$1'],
-    [/ings?$/, ''],
-    [/ers?$/, ''],
-    [/ors?$/, ''],
-    [/ed$/, ''],
-    [/es$/, ''],
-    [/s$/, ''],
-  ];
-  for (const [re, rep] of rules) {
-    const t = s.replace(re, rep);
-    if (t !== s && t.length >= 3) {
-      s = t;
-      break;
-    }
-  }
-  if (s.length > 3 && s.endsWith('e')) s = s.slice(0, -1);
-  if (s.length > 3 && s.endsWith('y')) s = s.slice(0, -1) + 'i'; // country/countries
-  if (s.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(s)) s = s.slice(0, -1); // starr → star
-  return s;
-}
+export { stem };
 
 /** Content terms of a text: stemmed, stop words removed. */
 export function terms(text: string): string[] {
@@ -115,33 +68,29 @@ export function questionContentTerms(question: string, topicLabels: string[]): s
     .map(stem);
 }
 
-/** Okapi BM25 over a small set of short documents (relations, entity labels) — ToG's pruning scorer. */
+/**
+ * Okapi BM25 (k1 1.2, b 0.75) over a small set of short documents (relations, entity labels) — ToG's
+ * pruning scorer — by MiniSearch: documents are term lists, the query its distinct terms (OR); a
+ * document's score is MiniSearch's sum over the matched terms (its "quality" factor, × matched terms,
+ * taken out). MiniSearch measures a document's length in distinct terms.
+ */
 export class Bm25 {
-  private readonly df = new Map<string, number>();
-  private readonly avgLen: number;
-  constructor(private readonly docs: string[][], private readonly k1 = 1.2, private readonly b = 0.75) {
-    let total = 0;
-    for (const d of docs) {
-      total += d.length;
-      for (const t of new Set(d)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
-    }
-    this.avgLen = docs.length ? total / docs.length : 1;
+  private readonly index: MiniSearch<{ id: number; terms: string }>;
+  constructor(private readonly docs: string[][], k1 = 1.2, b = 0.75) {
+    this.index = new MiniSearch<{ id: number; terms: string }>({
+      fields: ['terms'],
+      tokenize: (text) => (text === '' ? [] : text.split(' ')),
+      processTerm: (term) => term,
+      searchOptions: { bm25: { k: k1, b, d: 0 } },
+    });
+    this.index.addAll(docs.map((d, id) => ({ id, terms: d.join(' ') })));
   }
   score(query: string[]): number[] {
-    const n = this.docs.length;
-    return this.docs.map((d) => {
-      const tf = new Map<string, number>();
-      for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
-      let s = 0;
-      for (const q of new Set(query)) {
-        const f = tf.get(q);
-        if (!f) continue;
-        const df = this.df.get(q) ?? 0;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        s += (idf * f * (this.k1 + 1)) / (f + this.k1 * (1 - this.b + (this.b * d.length) / (this.avgLen || 1)));
-      }
-      return s;
-    });
+    const out = new Array<number>(this.docs.length).fill(0);
+    const queries = [...new Set(query)].filter((t) => t !== '');
+    if (queries.length === 0 || this.docs.length === 0) return out;
+    for (const r of this.index.search({ queries, combineWith: 'OR' })) out[r.id as number] = r.score / (r.terms.length || 1);
+    return out;
   }
 }
 

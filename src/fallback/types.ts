@@ -31,6 +31,8 @@ export interface ReaderContext {
   topics: Topic[];
   executor: Executor;
   budget: ReaderBudget;
+  /** The clock of the time budget (milliseconds; default Date.now — tests inject one). */
+  clock?: () => number;
   scorer?: FormScorer;
   /** Mined word statistics per relation (see vocabulary.ts); readers fall back to relation labels without it. */
   relationVocabulary?: RelationVocabulary;

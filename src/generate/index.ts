@@ -15,7 +15,6 @@ export {
   clearParserCache,
   readModelConfig,
   defaultModelDir,
-  normalizeLabel,
   readLabelsFile,
   packLabels,
   OnnxParser,

@@ -1,6 +1,6 @@
 /**
  * The shipped parser: a model folder (config.json, tokenizer.model, encoder.onnx, decoder.onnx; see the
- * model-folder contract in CONTRACTS.md) loaded once and used through the Generator interface.
+ * model-folder contract in src/core/README.md) loaded once and used through the Generator interface.
  *
  * generate(): encode the question (sentencepiece ids), run the encoder once (cross-attention keys and
  * values), then the grammar-constrained beam search over the one-step decoder with its KV cache.
@@ -11,7 +11,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { AskgraphError, Candidate, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir } from '../core';
+import { AskgraphError, Candidate, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir, foldCase, looksLikeTriples, readTriples } from '../core';
 import { canonicalText, parseForm, printForm, printLiteral } from '../form';
 import { beamSearch, logMass, StepDecoder, teacherForce } from './beam';
 import { GrammarConstraint, TargetVocabulary, tokensToFormText } from './constraint';
@@ -77,11 +77,6 @@ export interface ParserOptions extends SessionOptions {
   maximalSpans?: boolean;
 }
 
-/** How labels and spans are compared: lower case, single spaces. */
-export function normalizeLabel(text: string): string {
-  return text.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
 /** Normalised label sets read from files, shared by parsers (keyed by path and mtime). */
 const labelSetCache = new WeakSet<Set<string>>();
 const labelFiles = new Map<string, { mtimeMs: number; set: Set<string> }>();
@@ -105,7 +100,7 @@ export function packLabels(modelDir: string): Set<string> | undefined {
     const mtimeMs = fs.statSync(f).mtimeMs;
     let hit = labelFiles.get(f);
     if (!hit || hit.mtimeMs !== mtimeMs) {
-      const set = new Set([...readLabelsFile(f)].map(normalizeLabel));
+      const set = new Set([...readLabelsFile(f)].map(foldCase));
       labelSetCache.add(set);
       hit = { mtimeMs, set };
       labelFiles.set(f, hit);
@@ -117,17 +112,18 @@ export function packLabels(modelDir: string): Set<string> | undefined {
   return out.size ? out : undefined;
 }
 
-/** Labels from a file: `head|relation|tail` (or tab-separated) triple lines give heads and tails, other lines are labels. */
+/** Labels from a file: a triple file (src/core/triples.ts) gives its heads and tails, any other file one label per line. */
 export function readLabelsFile(file: string): Set<string> {
   if (!fs.existsSync(file)) throw new AskgraphError('NOT_FOUND', `labels file not found: ${file}`);
+  const text = fs.readFileSync(file, 'utf8');
   const out = new Set<string>();
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const parts = line.includes('|') ? line.split('|') : line.split('\t');
-    if (parts.length === 3) {
-      out.add(parts[0]);
-      out.add(parts[2]);
-    } else out.add(line.trim());
+  if (looksLikeTriples(text)) {
+    for (const { triple } of readTriples(text, path.basename(file))) {
+      out.add(triple[0]);
+      out.add(triple[2]);
+    }
+  } else {
+    for (const line of text.split('\n')) if (line.trim()) out.add(line.trim());
   }
   return out;
 }
@@ -165,7 +161,7 @@ export class OnnxParser implements Generator {
     });
     const labels = opts.labels;
     if (labels !== undefined && labels !== 'pack' && labels !== 'none') {
-      this.labelSet = labels instanceof Set && labelSetCache.has(labels) ? labels : new Set([...labels].map(normalizeLabel));
+      this.labelSet = labels instanceof Set && labelSetCache.has(labels) ? labels : new Set([...labels].map(foldCase));
     }
   }
 
@@ -174,9 +170,9 @@ export class OnnxParser implements Generator {
     return this.labelSet?.size ?? 0;
   }
 
-  /** Beams are scored with the grammar-constrained distribution unless turned off (option or ASKGRAPH_BEAM_RENORM=0). */
+  /** Beams are scored with the grammar-constrained distribution unless turned off (ParserOptions.renormalize). */
   get renormalize(): boolean {
-    return this.opts.renormalize ?? process.env.ASKGRAPH_BEAM_RENORM !== '0';
+    return this.opts.renormalize ?? true;
   }
 
   /** The grammar/copy constraint for a question. */
@@ -187,7 +183,7 @@ export class OnnxParser implements Generator {
       relations: intersect(this.opts.relations, relations),
       sourcePieces: pieces,
       spanFilter,
-      spanPenalty: this.opts.labelMode === 'hard' ? undefined : (this.opts.labelPenalty ?? envNumber('ASKGRAPH_LABEL_PENALTY') ?? 8),
+      spanPenalty: this.opts.labelMode === 'hard' ? undefined : (this.opts.labelPenalty ?? 8),
     });
   }
 
@@ -200,7 +196,7 @@ export class OnnxParser implements Generator {
       let text = '';
       for (let e = a; e < n && e - a < 64; e++) {
         text += pieces[e].replace(/▁/g, ' ');
-        if (labels.has(normalizeLabel(text))) spans.push([a, e]);
+        if (labels.has(foldCase(text))) spans.push([a, e]);
       }
     }
     const keep = new Set<number>();
@@ -241,9 +237,9 @@ export class OnnxParser implements Generator {
       maxLength,
       bos: this.config.bos,
       eos: this.config.eos,
-      lengthPenalty: this.opts.lengthPenalty ?? envNumber('ASKGRAPH_BEAM_ALPHA'),
+      lengthPenalty: this.opts.lengthPenalty,
       renormalize: this.renormalize,
-      prune: this.opts.prune ?? envNumber('ASKGRAPH_BEAM_PRUNE'),
+      prune: this.opts.prune,
     });
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
@@ -524,11 +520,6 @@ export function gatherBatch(t: TensorData, order: readonly number[]): TensorData
   return float32Tensor(out, [L, nb, ...rest]);
 }
 
-function envNumber(name: string): number | undefined {
-  const v = process.env[name];
-  return v === undefined || v === '' || !Number.isFinite(Number(v)) ? undefined : Number(v);
-}
-
 function intersect(a?: Iterable<string>, b?: Iterable<string>): Set<string> | undefined {
   if (!a && !b) return undefined;
   if (!a) return new Set(b);
@@ -585,6 +576,7 @@ export function loadParser(modelDir?: string, opts: ParserOptions = {}): Promise
     opts.maximalSpans ?? null,
     opts.labelMode ?? null,
     opts.labelPenalty ?? null,
+    opts.prune ?? null,
   ]);
   let p = cache.get(key);
   if (!p) {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError } from '../core';
-import { NORMALIZATION_VERSION, normalizeLabel } from './normalize';
+import { NORMALIZATION_VERSION, normalizeLabel } from '../core/text';
 import { defaultScorer, type Scorer } from './scorers';
 import { TokenIndex } from './token-index';
 
@@ -174,6 +174,14 @@ export class EntityIndex {
   /** Builds lazily built structures now (for a flat first-query latency). */
   warm(): void {
     this.tokens.warm();
+  }
+
+  /** Words of this graph that are never the topic alone (pack.json `nonTopicWords`); entity linking skips spans made only of them. */
+  nonTopicWords: ReadonlySet<string> = new Set();
+
+  /** Sets the pack's non-topic words (configuration, not saved with the index). */
+  setNonTopicWords(words: Iterable<string>): void {
+    this.nonTopicWords = new Set([...words].map((w) => w.toLowerCase()));
   }
 
   /** Does the normalised text name some entity exactly? (cheap; used by entity linking) */

@@ -1,5 +1,5 @@
 import type { EntityIndex } from './entity-index';
-import { normalizeLabel, surfaceTokens } from './normalize';
+import { normalizeLabel, relationWords, STOP_WORDS, surfaceTokens } from '../core/text';
 
 /** One entity mention found in a free question. */
 export interface EntityLink {
@@ -22,20 +22,34 @@ export interface LinkOptions {
   fuzzyThreshold?: number;
   /** At most this many fuzzy index searches per question. Default 40. */
   maxFuzzySearches?: number;
+  /** Words of this graph that are never the topic alone, besides the stop words and relation words. Default: index.nonTopicWords (pack.json `nonTopicWords`). */
+  nonTopicWords?: Iterable<string>;
 }
 
-// Words that are labels somewhere in most graphs but are almost never the topic when alone.
-const STOP = new Set(
-  ('a an the of in on at to for by with from and or is are was were be been do does did what which who whom whose when where why how ' +
-    'that this these those it its movie movies film films me my i you your he she they them their there here about as than ' +
-    'also same share shared other any all some has have had can could would should will name names list tell show give ' +
-    // question words about films that are also tags / titles in MetaQA, almost never the topic alone
-    'actor actors actress director directors writer writers genre genres language languages year years release released ' +
-    'star stars starred starring directed written wrote type types kind kinds appear appears appeared acted person people').split(' '),
-);
+const relationWordsOfIndex = new WeakMap<EntityIndex, ReadonlySet<string>>();
 
-function allStop(tokens: string[]): boolean {
-  return tokens.every((t) => STOP.has(t));
+/** The words of the graph's relation names, from the relation vocabulary the index was built with. */
+function relationNameWords(index: EntityIndex): ReadonlySet<string> {
+  let set = relationWordsOfIndex.get(index);
+  if (!set) {
+    const relations = Array.isArray(index.meta.relations) ? (index.meta.relations as { name?: unknown }[]) : [];
+    const out = new Set<string>();
+    for (const r of relations) if (typeof r.name === 'string') for (const w of relationWords(r.name).split(' ')) if (w) out.add(w);
+    set = out;
+    relationWordsOfIndex.set(index, set);
+  }
+  return set;
+}
+
+/**
+ * Words that are labels somewhere in a graph but almost never the topic when alone: the stop words, words
+ * sharing a stem with a word of the graph's relation names ("director" ~ directed_by), and the pack's own
+ * `nonTopicWords` (pack.json).
+ */
+function nonTopicTest(index: EntityIndex, extra: Iterable<string> | undefined): (w: string) => boolean {
+  const relWords = relationNameWords(index);
+  const own = new Set(extra ?? []);
+  return (w) => STOP_WORDS.has(w) || own.has(w) || relWords.has(w);
 }
 
 /**
@@ -49,6 +63,7 @@ function allStop(tokens: string[]): boolean {
  */
 export function linkEntities(question: string, index: EntityIndex, opts: LinkOptions = {}): EntityLink[] {
   const k = opts.k ?? 5;
+  const isNonTopic = nonTopicTest(index, opts.nonTopicWords ?? index.nonTopicWords);
   const toks = normalizeLabel(question).split(' ').filter((t) => t !== '');
   const surface = surfaceTokens(question) ?? toks;
   const covered = new Array<boolean>(toks.length).fill(false);
@@ -66,7 +81,7 @@ export function linkEntities(question: string, index: EntityIndex, opts: LinkOpt
       for (let i = 0; i + n <= toks.length; i++) {
         if (!free(i, n)) continue;
         const span = toks.slice(i, i + n);
-        if (allStop(span)) continue;
+        if (span.every(isNonTopic)) continue;
         const text = span.join(' ');
         if (!index.hasExact(text)) continue;
         for (const hit of index.exact(surface.slice(i, i + n).join(' '))) {
@@ -83,7 +98,7 @@ export function linkEntities(question: string, index: EntityIndex, opts: LinkOpt
       for (let i = 0; i + n <= toks.length && budget > 0; i++) {
         if (!free(i, n)) continue;
         const span = toks.slice(i, i + n);
-        if (STOP.has(span[0]) || STOP.has(span[n - 1])) continue;
+        if (isNonTopic(span[0]) || isNonTopic(span[n - 1])) continue;
         const text = span.join(' ');
         if (text.length < 5) continue;
         budget--;

@@ -1,12 +1,11 @@
 import type * as S from 'sparqljs';
-import { DataFactory } from 'rdf-data-factory';
+import { DF } from '../core';
 import { generateSparql, parseSparql } from '../compile';
 
 /**
  * The few SPARQL queries grounding asks of the store. They are written once as templates, parsed into
  * the sparqljs AST, and IRIs / limits are put into the AST as terms — no text concatenation.
  */
-const DF = new DataFactory();
 
 const TEMPLATES = {
   labels: 'SELECT ?s ?l WHERE { VALUES ?p { <urn:x> } ?s ?p ?l FILTER(isIRI(?s)) } LIMIT 1 OFFSET 0',

@@ -18,7 +18,7 @@ export interface Scorer {
   score(input: ScoreInput): number;
 }
 
-export const bm25Scorer: Scorer = { name: 'bm25', score: (x) => x.bm25 };
+const bm25Scorer: Scorer = { name: 'bm25', score: (x) => x.bm25 };
 export const fuzzyScorer: Scorer = { name: 'fuzzy', score: (x) => fuzzySimilarity(x.query, x.label) };
 
 /** Something that embeds a text into a vector (averaged word vectors, or a user's ONNX sentence encoder). */

@@ -2,7 +2,7 @@ import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
 import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
-import { normalizeLabel, tokens } from './normalize';
+import { labelTokens as tokens, normalizeLabel } from '../core/text';
 import { fuzzySimilarity } from './similarity';
 import type { RelationHit, RelationRetriever } from './relations';
 import type { Scorer } from './scorers';
@@ -63,7 +63,7 @@ export interface GroundContext {
 }
 
 /** Every token span of a copied label in the question; the first/last label token may be a cut piece of a question token. */
-export function locateAllInQuestion(label: string, question: string): { start: number; end: number }[] {
+function locateAllInQuestion(label: string, question: string): { start: number; end: number }[] {
   const q = tokens(question);
   const l = tokens(label);
   const out: { start: number; end: number }[] = [];
@@ -95,7 +95,7 @@ export function locateInQuestion(label: string, question: string): { start: numb
  * i.e. the log of P(form) × Π similarities, the similarities read as probabilities of the
  * replacement. An exact match (s = 1) costs nothing; a 0.8 fuzzy match costs ln 0.8 ≈ −0.22.
  */
-export function combinedScore(logProb: number, entityScores: number[], relationScores: number[]): number {
+function combinedScore(logProb: number, entityScores: number[], relationScores: number[]): number {
   let s = logProb;
   for (const x of entityScores) s += Math.log(Math.max(x, 1e-9));
   for (const x of relationScores) s += Math.log(Math.max(x, 1e-9));
@@ -129,7 +129,7 @@ function refName(ref: Ref): string {
 }
 
 /** Puts entity IRIs (by position; undefined = keep) and relation IRIs (by position) into a form. */
-export function groundForm(form: Form, entities: (string | undefined)[], relations: (string | undefined)[]): Form {
+function groundForm(form: Form, entities: (string | undefined)[], relations: (string | undefined)[]): Form {
   let ei = 0;
   let ri = 0;
   return mapRefs(form, {
@@ -163,79 +163,111 @@ function entityIrisOf(form: Form): string[] {
  * A grounded form is yielded once (first occurrence).
  */
 export async function* groundCandidates(candidates: Candidate[], ctx: GroundContext, options: GroundOptions = {}): AsyncGenerator<GroundAttempt> {
-  const o = { ...GROUND_DEFAULTS, entityRetrieval: true, relationRetrieval: true, ...stripUndefined(options) };
-  const seen = new Set<string>();
-  const vocab = ctx.vocabulary ?? new Set<string>();
-  const ns = ctx.vocabularyNamespace;
-  const inVocab = (ref: Ref) => {
-    const iri = relationIri(ref, ns, ctx.names);
-    return iri !== undefined && (vocab.size === 0 || vocab.has(iri));
-  };
-  const make = (c: Candidate, form: Form, es: number[], rs: number[], phase: GroundPhase): GroundAttempt | undefined => {
-    const text = printForm(form);
-    if (seen.has(text)) return undefined;
-    seen.add(text);
-    return { candidate: c, form, text, score: combinedScore(c.logProb, es, rs), entityScores: es, relationScores: rs, phase };
-  };
-  const generatedRelations = (form: Form) => relationRefs(form).map((r) => (inVocab(r) ? relationIri(r, ns, ctx.names) : undefined));
-
+  const run = new GroundRun(ctx, options);
+  const o = run.o;
   if (!o.entityRetrieval || !ctx.index) {
-    // Ablation / no index: the beam forms as generated.
-    for (const c of candidates) {
-      const a = make(c, groundForm(c.form, [], generatedRelations(c.form)), [], [], 'beam');
-      if (a) yield a;
-    }
+    yield* run.asGenerated(candidates); // 1'. ablation / no index
     if (!o.relationRetrieval || !ctx.relations || o.exactOnly) return;
   }
-
   const index = o.entityRetrieval ? ctx.index : undefined;
+  if (index) yield* run.exact(candidates, index); // 1.
+  if (o.exactOnly) return;
+  const byEntity = run.byEntity(candidates, index); // 2.
+  yield* byEntity.fresh;
+  if (!o.relationRetrieval || !ctx.relations) return;
+  yield* await run.byRelation(byEntity.all, ctx.relations); // 3. store queries: only reached when nothing before answered
+}
 
-  // 1. exact short-cut
-  // A copy cut short can itself be a label ("The Godfather" for "The Godfather Part II"): when the
-  // question holds a longer exact mention around the copied span, that entity is tried first (score 1,
-  // the cut copy's own hits × 0.9).
-  let exactLinks: EntityLink[] | undefined;
-  const exactHits = (label: string): EntityHit[] => {
-    const hits = index!.exact(label).slice(0, o.kE);
-    if (hits.length === 0 || !ctx.question) return hits;
-    // every occurrence: a copied "What" may be the question word or the start of "What's Eating Gilbert Grape"
-    const spans = locateAllInQuestion(label, ctx.question);
+/** The state of one groundCandidates call: options, the forms already yielded, and the question's entity links. */
+class GroundRun {
+  readonly o: Required<Omit<GroundOptions, 'exactOnly'>> & Pick<GroundOptions, 'exactOnly'>;
+  private readonly seen = new Set<string>();
+  private readonly vocab: Set<string>;
+  private exactLinks?: EntityLink[];
+  private links?: EntityLink[];
+
+  constructor(
+    private readonly ctx: GroundContext,
+    options: GroundOptions,
+  ) {
+    this.o = { ...GROUND_DEFAULTS, entityRetrieval: true, relationRetrieval: true, ...stripUndefined(options) };
+    this.vocab = ctx.vocabulary ?? new Set<string>();
+  }
+
+  private inVocab(ref: Ref): boolean {
+    const iri = relationIri(ref, this.ctx.vocabularyNamespace, this.ctx.names);
+    return iri !== undefined && (this.vocab.size === 0 || this.vocab.has(iri));
+  }
+
+  /** A new attempt, or undefined when the same grounded form was yielded before. */
+  private make(c: Candidate, form: Form, es: number[], rs: number[], phase: GroundPhase): GroundAttempt | undefined {
+    const text = printForm(form);
+    if (this.seen.has(text)) return undefined;
+    this.seen.add(text);
+    return { candidate: c, form, text, score: combinedScore(c.logProb, es, rs), entityScores: es, relationScores: rs, phase };
+  }
+
+  private generatedRelations(form: Form): (string | undefined)[] {
+    return relationRefs(form).map((r) => (this.inVocab(r) ? relationIri(r, this.ctx.vocabularyNamespace, this.ctx.names) : undefined));
+  }
+
+  /** 1'. The beam forms as generated (labels compile to label matches). */
+  *asGenerated(candidates: Candidate[]): Generator<GroundAttempt> {
+    for (const c of candidates) {
+      const a = this.make(c, groundForm(c.form, [], this.generatedRelations(c.form)), [], [], 'beam');
+      if (a) yield a;
+    }
+  }
+
+  /**
+   * Exact index hits of a copied label. A copy cut short can itself be a label ("The Godfather" for "The
+   * Godfather Part II"): when the question holds a longer exact mention around the copied span, that entity
+   * is tried first (score 1, the cut copy's own hits × 0.9). Every occurrence counts: a copied "What" may be
+   * the question word or the start of "What's Eating Gilbert Grape".
+   */
+  private exactHits(label: string, index: EntityIndex): EntityHit[] {
+    const hits = index.exact(label).slice(0, this.o.kE);
+    const question = this.ctx.question;
+    if (hits.length === 0 || !question) return hits;
+    const spans = locateAllInQuestion(label, question);
     if (spans.length === 0) return hits;
-    exactLinks ??= linkEntities(ctx.question, index!, { k: 20, maxFuzzySearches: 0 });
-    const longer = exactLinks.filter((l) => l.exact && spans.some((at) => l.span.start <= at.start && l.span.end >= at.end && l.span.end - l.span.start > at.end - at.start));
+    this.exactLinks ??= linkEntities(question, index, { k: 20, maxFuzzySearches: 0 });
+    const longer = this.exactLinks.filter((l) => l.exact && spans.some((at) => l.span.start <= at.start && l.span.end >= at.end && l.span.end - l.span.start > at.end - at.start));
     if (longer.length === 0) return hits;
     const seenIri = new Set(longer.map((l) => l.iri));
-    return [...longer.map((l) => ({ iri: l.iri, label: l.label, score: 1, exact: true })), ...hits.filter((h) => !seenIri.has(h.iri)).map((h) => ({ ...h, score: 0.9 * h.score }))].slice(0, o.kE);
-  };
-  if (index) {
+    return [...longer.map((l) => ({ iri: l.iri, label: l.label, score: 1, exact: true })), ...hits.filter((h) => !seenIri.has(h.iri)).map((h) => ({ ...h, score: 0.9 * h.score }))].slice(0, this.o.kE);
+  }
+
+  /** 1. The exact short-cut: beam forms whose labels all match exactly and whose relations are in the vocabulary. */
+  *exact(candidates: Candidate[], index: EntityIndex): Generator<GroundAttempt> {
     for (const c of candidates) {
       const refs = entityRefs(c.form);
       const rels = relationRefs(c.form);
-      if (!rels.every(inVocab)) continue;
-      const lists: EntityHit[][] = refs.map((r) => (r.kind === 'label' ? exactHits(r.label) : [{ iri: '', label: '', score: 1, exact: true }]));
+      if (!rels.every((r) => this.inVocab(r))) continue;
+      const lists: EntityHit[][] = refs.map((r) => (r.kind === 'label' ? this.exactHits(r.label, index) : [{ iri: '', label: '', score: 1, exact: true }]));
       if (lists.some((l) => l.length === 0)) continue;
-      for (const p of permute(lists, o.k1)) {
-        const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), generatedRelations(c.form));
-        const a = make(c, form, p.picks.map((h) => h.score), rels.map(() => 1), 'exact');
+      for (const p of permute(lists, this.o.k1)) {
+        const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), this.generatedRelations(c.form));
+        const a = this.make(c, form, p.picks.map((h) => h.score), rels.map(() => 1), 'exact');
         if (a) yield a;
       }
     }
   }
 
-  if (o.exactOnly) return;
-
-  // 2. PermuteByEntity
-  // Index hits, plus entities linked in the question: around the copied span (0.9 × link score), or —
-  // when the copy is garbled and cannot be located — any link, weighted by its similarity to the copy.
-  let links: EntityLink[] | undefined;
-  const entityHits = (label: string): EntityHit[] => {
-    const hits = index!.search(label, { k: o.kE, threshold: o.tE, always: true, ...(ctx.scorer ? { scorer: ctx.scorer } : {}) });
-    if (!ctx.question) return hits;
-    const spans = locateAllInQuestion(label, ctx.question);
-    links ??= linkEntities(ctx.question, index!, { k: 10 });
+  /**
+   * Index hits of a copied label, plus entities linked in the question: around the copied span (0.9 × link
+   * score), or — when the copy is garbled and cannot be located — any link, weighted by its similarity to the copy.
+   */
+  private entityHits(label: string, index: EntityIndex): EntityHit[] {
+    const o = this.o;
+    const question = this.ctx.question;
+    const hits = index.search(label, { k: o.kE, threshold: o.tE, always: true, ...(this.ctx.scorer ? { scorer: this.ctx.scorer } : {}) });
+    if (!question) return hits;
+    const spans = locateAllInQuestion(label, question);
+    this.links ??= linkEntities(question, index, { k: 10 });
     const best = new Map(hits.map((h) => [h.iri, h]));
     const norm = normalizeLabel(label);
-    for (const l of links) {
+    for (const l of this.links) {
       let score: number;
       if (spans.length > 0) {
         if (!spans.some((at) => l.span.end > at.start && l.span.start < at.end)) continue;
@@ -246,58 +278,69 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
       if ((best.get(l.iri)?.score ?? -1) < score) best.set(l.iri, { iri: l.iri, label: l.label, score, exact: false });
     }
     return [...best.values()].filter((h) => h.score >= o.tE).sort((a, b) => b.score - a.score).slice(0, o.kE);
-  };
-  const entityForms: GroundAttempt[] = [];
-  const allEntityForms: GroundAttempt[] = [];
-  for (const c of candidates) {
-    const refs = entityRefs(c.form);
-    const lists: EntityHit[][] = refs.map((r) =>
-      r.kind === 'label' && index ? entityHits(r.label) : [{ iri: '', label: '', score: 1, exact: true }],
-    );
-    if (lists.some((l) => l.length === 0)) continue;
-    const perms = permute(lists, o.k1).filter((p) => p.score >= o.t1);
-    for (const p of perms) {
-      const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), generatedRelations(c.form));
-      const es = p.picks.map((h) => h.score);
-      const text = printForm(form);
-      const item: GroundAttempt = { candidate: c, form, text, score: combinedScore(c.logProb, es, []), entityScores: es, relationScores: [], phase: 'entity' };
-      allEntityForms.push(item);
-      if (!seen.has(text)) entityForms.push(item);
-    }
-  }
-  entityForms.sort((a, b) => b.score - a.score);
-  for (const g of entityForms) {
-    const a = make(g.candidate, g.form, g.entityScores, relationRefs(g.form).map(() => 1), 'entity');
-    if (a) yield a;
   }
 
-  // 3. PermuteByRelation (store queries: only reached when nothing before answered)
-  if (!o.relationRetrieval || !ctx.relations) return;
-  allEntityForms.sort((a, b) => b.score - a.score);
-  const relForms: GroundAttempt[] = [];
-  for (const g of allEntityForms.slice(0, o.k1)) {
-    const ents = entityIrisOf(g.form);
-    if (ents.length === 0) continue;
-    let around: RelationInfo[];
-    try {
-      around = await ctx.relations.neighbourhood(ents, o.hops);
-    } catch {
-      continue; // a timed-out neighbourhood query only removes this form's relation variants
+  /**
+   * 2. PermuteByEntity: `fresh` are the new forms to yield (best first); `all` every entity-grounded form,
+   * already yielded ones included (phase 3 re-grounds their relations).
+   */
+  byEntity(candidates: Candidate[], index: EntityIndex | undefined): { fresh: GroundAttempt[]; all: GroundAttempt[] } {
+    const entityForms: GroundAttempt[] = [];
+    const all: GroundAttempt[] = [];
+    for (const c of candidates) {
+      const refs = entityRefs(c.form);
+      const lists: EntityHit[][] = refs.map((r) => (r.kind === 'label' && index ? this.entityHits(r.label, index) : [{ iri: '', label: '', score: 1, exact: true }]));
+      if (lists.some((l) => l.length === 0)) continue;
+      const perms = permute(lists, this.o.k1).filter((p) => p.score >= this.o.t1);
+      for (const p of perms) {
+        const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), this.generatedRelations(c.form));
+        const es = p.picks.map((h) => h.score);
+        const text = printForm(form);
+        const item: GroundAttempt = { candidate: c, form, text, score: combinedScore(c.logProb, es, []), entityScores: es, relationScores: [], phase: 'entity' };
+        all.push(item);
+        if (!this.seen.has(text)) entityForms.push(item);
+      }
     }
-    const rels = relationRefs(g.candidate.form);
-    const lists: RelationHit[][] = rels.map((r) => ctx.relations!.rank(refName(r), around, o.kR, o.tR));
-    if (lists.some((l) => l.length === 0)) continue;
-    for (const p of permute(lists, o.k2).filter((p) => product(g.entityScores) * p.score >= o.t2)) {
-      const ents2 = entityRefs(g.form).map((r) => (r.kind === 'iri' ? r.iri : undefined));
-      const form = groundForm(g.candidate.form, ents2, p.picks.map((h) => h.iri));
-      const rs = p.picks.map((h) => h.score);
-      relForms.push({ candidate: g.candidate, form, text: printForm(form), score: combinedScore(g.candidate.logProb, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation' });
+    entityForms.sort((a, b) => b.score - a.score);
+    const fresh: GroundAttempt[] = [];
+    for (const g of entityForms) {
+      const a = this.make(g.candidate, g.form, g.entityScores, relationRefs(g.form).map(() => 1), 'entity');
+      if (a) fresh.push(a);
     }
+    return { fresh, all };
   }
-  relForms.sort((a, b) => b.score - a.score);
-  for (const g of relForms) {
-    const a = make(g.candidate, g.form, g.entityScores, g.relationScores, 'relation');
-    if (a) yield a;
+
+  /** 3. PermuteByRelation: for the best entity-grounded forms, the relations around their entities (1–2 hops). */
+  async byRelation(entityForms: GroundAttempt[], relations: RelationRetriever): Promise<GroundAttempt[]> {
+    const o = this.o;
+    const sorted = [...entityForms].sort((a, b) => b.score - a.score);
+    const relForms: GroundAttempt[] = [];
+    for (const g of sorted.slice(0, o.k1)) {
+      const ents = entityIrisOf(g.form);
+      if (ents.length === 0) continue;
+      let around: RelationInfo[];
+      try {
+        around = await relations.neighbourhood(ents, o.hops);
+      } catch {
+        continue; // a timed-out neighbourhood query only removes this form's relation variants
+      }
+      const rels = relationRefs(g.candidate.form);
+      const lists: RelationHit[][] = rels.map((r) => relations.rank(refName(r), around, o.kR, o.tR));
+      if (lists.some((l) => l.length === 0)) continue;
+      for (const p of permute(lists, o.k2).filter((p) => product(g.entityScores) * p.score >= o.t2)) {
+        const ents2 = entityRefs(g.form).map((r) => (r.kind === 'iri' ? r.iri : undefined));
+        const form = groundForm(g.candidate.form, ents2, p.picks.map((h) => h.iri));
+        const rs = p.picks.map((h) => h.score);
+        relForms.push({ candidate: g.candidate, form, text: printForm(form), score: combinedScore(g.candidate.logProb, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation' });
+      }
+    }
+    relForms.sort((a, b) => b.score - a.score);
+    const out: GroundAttempt[] = [];
+    for (const g of relForms) {
+      const a = this.make(g.candidate, g.form, g.entityScores, g.relationScores, 'relation');
+      if (a) out.push(a);
+    }
+    return out;
   }
 }
 

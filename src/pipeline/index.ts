@@ -1,2 +1,2 @@
 export { createGateway, parserConfidence, type Gateway, type GatewayOptions, type ParseResult, type ScoringGenerator } from './gateway';
-export { ASK_DEFAULTS, MAX_QUESTION_LENGTH, validateQuestion, checkAskOptions, type AskOptions } from './options';
+export { ASK_DEFAULTS, AskOptionsSchema, MAX_QUESTION_LENGTH, validateQuestion, checkAskOptions, type AskOptions } from './options';

@@ -1,39 +1,61 @@
+import { z } from 'zod';
 import { AskgraphError } from '../core';
 import type { GroundOptions } from '../ground';
 
 /**
- * Options of one question (CONTRACTS: AskOptions). Defaults:
- *   beam 4          beam width of the parser (bench: beam 1 vs 8 ablation)
- *   fallback        reader chain after the parser: 'off' or reader names (default: the default chain)
- *   timeoutMs 10000 budget of the whole question (generation, grounding, execution, fallback)
- *   kE/tE/kR/tR/k1/t1/k2/t2  Algorithm 1 (see GROUND_DEFAULTS in src/ground/search.ts)
- *   noParser        skip the parser: straight to the fallback chain
- *   strategy        'first-nonempty' (default, ChatKBQA) or 'best-of-n': execute until `bestOf`
- *                   forms gave answers and keep the best-scored one
- *   maxAttempts 24  grounded forms executed at most
- *   adaptiveBeam    greedy form first (exact grounding only); the full beam only when it does not answer
+ * Options of one question: ONE zod schema with the bounds, used by the pipeline (checkAskOptions), the
+ * server (request bodies, src/serve/schemas.ts) and the OpenAPI document (generated from it by
+ * z.toJSONSchema, src/serve/openapi.ts). Defaults are ASK_DEFAULTS below and GROUND_DEFAULTS in
+ * src/ground/search.ts (Algorithm 1: kE/tE/kR/tR/k1/t1/k2/t2).
  */
-export interface AskOptions extends Pick<GroundOptions, 'kE' | 'tE' | 'kR' | 'tR' | 'k1' | 't1' | 'k2' | 't2' | 'entityRetrieval' | 'relationRetrieval' | 'hops'> {
-  beam?: number;
-  fallback?: 'off' | string[];
-  timeoutMs?: number;
-  noParser?: boolean;
-  strategy?: 'first-nonempty' | 'best-of-n';
-  bestOf?: number;
-  maxAttempts?: number;
-  /**
-   * Greedy form first (exact grounding only), the full beam and Algorithm 1 only if it does not
-   * answer. Default true; false always decodes the whole beam first.
-   */
-  adaptiveBeam?: boolean;
-  /** Per-query timeout for each executed form. Default 3000 ms (bounded by what is left of timeoutMs). */
-  queryTimeoutMs?: number;
-  /**
-   * Answer even when the question has words the parser was never shown or the calibrated confidence is
-   * below the model's threshold (src/pipeline/abstain.ts, calibration.ts). For calibration and ablations.
-   */
-  noAbstain?: boolean;
-}
+const count = (max: number) => z.number().int().min(1).max(max);
+const unit = z.number().min(0).max(1);
+
+export const AskOptionsObject = z.object({
+  beam: count(32).optional().describe('beam width of the parser (default 4)'),
+  fallback: z
+    .union([z.literal('off'), z.array(z.string().min(1).max(64)).max(16)])
+    .optional()
+    .describe("reader chain after the parser: 'off' or reader names (default: the default chain)"),
+  timeoutMs: count(600_000).optional().describe('budget of the whole question: generation, grounding, execution, fallback (default 10000)'),
+  kE: count(100).optional().describe('Algorithm 1: entity candidates per mention'),
+  tE: unit.optional().describe('Algorithm 1: entity score threshold'),
+  kR: count(100).optional().describe('Algorithm 1: relation candidates per slot'),
+  tR: unit.optional().describe('Algorithm 1: relation score threshold'),
+  k1: count(1000).optional().describe('Algorithm 1: entity permutations kept'),
+  t1: unit.optional().describe('Algorithm 1: entity permutation threshold'),
+  k2: count(10_000).optional().describe('Algorithm 1: relation permutations kept'),
+  t2: unit.optional().describe('Algorithm 1: relation permutation threshold'),
+  noParser: z.boolean().optional().describe('skip the parser: straight to the fallback chain'),
+  strategy: z
+    .enum(['first-nonempty', 'best-of-n'])
+    .optional()
+    .describe("'first-nonempty' (default, ChatKBQA) or 'best-of-n': execute until bestOf forms gave answers and keep the best-scored one"),
+  bestOf: count(100).optional().describe('forms with answers compared by best-of-n (default 3)'),
+  maxAttempts: count(1000).optional().describe('grounded forms executed at most (default 24)'),
+  adaptiveBeam: z
+    .boolean()
+    .optional()
+    .describe('greedy form first (exact grounding only), the full beam and Algorithm 1 only if it does not answer (default true)'),
+  queryTimeoutMs: count(600_000).optional().describe('per-query timeout of each executed form (default 3000, bounded by what is left of timeoutMs)'),
+  entityRetrieval: z.boolean().optional().describe('ablation: ground entities through the entity index (default true)'),
+  relationRetrieval: z.boolean().optional().describe('ablation: retrieve relations among the grounded entities\' neighbours (default true)'),
+  hops: z.union([z.literal(1), z.literal(2)]).optional().describe('neighbourhood depth of relation retrieval'),
+  noAbstain: z
+    .boolean()
+    .optional()
+    .describe('answer even when the question has words the parser was never shown or the calibrated confidence is below the threshold (calibration, ablations)'),
+});
+
+/** The schema of requests: unknown options are an error. */
+export const AskOptionsSchema = AskOptionsObject.strict();
+
+export type AskOptions = z.infer<typeof AskOptionsObject>;
+
+// The grounding options are GroundOptions' own (checked here at compile time).
+type GroundKeys = 'kE' | 'tE' | 'kR' | 'tR' | 'k1' | 't1' | 'k2' | 't2' | 'entityRetrieval' | 'relationRetrieval' | 'hops';
+const _groundOptionsAgree: Pick<GroundOptions, GroundKeys> = {} as Pick<AskOptions, GroundKeys>;
+void _groundOptionsAgree;
 
 export const ASK_DEFAULTS = {
   beam: 4,
@@ -64,32 +86,13 @@ export function validateQuestion(question: unknown): string {
   return q;
 }
 
-function positiveInt(name: string, v: unknown, max: number): void {
-  if (v === undefined) return;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) throw new AskgraphError('BAD_REQUEST', `${name} must be an integer in 1..${max}, got ${String(v)}`);
-}
-
-function unit(name: string, v: unknown): void {
-  if (v === undefined) return;
-  if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new AskgraphError('BAD_REQUEST', `${name} must be a number in [0, 1], got ${String(v)}`);
-}
-
-/** BAD_REQUEST for out-of-range options (they come from HTTP bodies and CLI flags). */
+/** BAD_REQUEST for out-of-range options (they come from HTTP bodies and CLI flags); unknown keys are ignored here. */
 export function checkAskOptions(o: AskOptions): void {
-  positiveInt('beam', o.beam, 32);
-  positiveInt('kE', o.kE, 100);
-  positiveInt('kR', o.kR, 100);
-  positiveInt('k1', o.k1, 1000);
-  positiveInt('k2', o.k2, 10000);
-  positiveInt('bestOf', o.bestOf, 100);
-  positiveInt('maxAttempts', o.maxAttempts, 1000);
-  positiveInt('timeoutMs', o.timeoutMs, 600000);
-  positiveInt('queryTimeoutMs', o.queryTimeoutMs, 600000);
-  for (const k of ['tE', 'tR', 't1', 't2'] as const) unit(k, o[k]);
-  if (o.fallback !== undefined && o.fallback !== 'off' && !(Array.isArray(o.fallback) && o.fallback.every((x) => typeof x === 'string'))) {
-    throw new AskgraphError('BAD_REQUEST', "fallback must be 'off' or a list of reader names");
-  }
-  if (o.strategy !== undefined && o.strategy !== 'first-nonempty' && o.strategy !== 'best-of-n') {
-    throw new AskgraphError('BAD_REQUEST', "strategy must be 'first-nonempty' or 'best-of-n'");
+  const r = AskOptionsObject.safeParse(o);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new AskgraphError('BAD_REQUEST', `invalid options: ${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`, {
+      details: { issues: r.error.issues.slice(0, 10).map((x) => ({ path: x.path.join('.'), message: x.message })) },
+    });
   }
 }

@@ -8,7 +8,7 @@ export interface ServeParseResult {
 }
 
 /**
- * What the server needs from the pipeline's Gateway (CONTRACTS: createGateway → Gateway). Typed
+ * What the server needs from the pipeline's Gateway (src/pipeline: createGateway → Gateway). Typed
  * structurally so the real gateway and test stand-ins both fit.
  */
 export interface ServeGateway {

@@ -1,4 +1,14 @@
+import { z } from 'zod';
 import type { ServeConfig } from './config';
+import { AskOptionsSchema, CompileBodySchema, DiffBodySchema, ParseBodySchema } from './schemas';
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema> };
+
+/** A request schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), generated from its zod schema. */
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+  return rest;
+}
 
 /** The OpenAPI 3.1 document of every route (served at /openapi.json; a test checks it covers the app's routes). */
 export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
@@ -7,14 +17,16 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
   const security = cfg.apiKeys.length > 0 ? [{ apiKey: [] }] : [];
   const jsonBody = (ref: string) => ({ required: true, content: { 'application/json': { schema: { $ref: ref } } } });
   const ok = (ref: string, description: string) => ({ description, content: { 'application/json': { schema: { $ref: ref } } } });
+  const askOptions = jsonSchemaOf(AskOptionsSchema);
+  const option = (name: string) => askOptions.properties![name];
   const askParams = [
     { name: 'question', in: 'query', required: true, schema: { type: 'string', maxLength: cfg.limits.questionChars } },
     { name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'qald'] } },
-    { name: 'beam', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 32 } },
+    { name: 'beam', in: 'query', schema: option('beam') },
     { name: 'fallback', in: 'query', description: '"off" or a comma-separated list of reader names', schema: { type: 'string' } },
-    { name: 'noParser', in: 'query', schema: { type: 'boolean' } },
-    { name: 'adaptiveBeam', in: 'query', description: 'false = decode the whole beam first (the inspector default)', schema: { type: 'boolean' } },
-    { name: 'timeoutMs', in: 'query', schema: { type: 'integer', minimum: 1 } },
+    { name: 'noParser', in: 'query', schema: option('noParser') },
+    { name: 'adaptiveBeam', in: 'query', description: 'false = decode the whole beam first (the inspector default)', schema: option('adaptiveBeam') },
+    { name: 'timeoutMs', in: 'query', schema: option('timeoutMs') },
   ];
   const sparqlResults = {
     'application/sparql-results+json': {},
@@ -98,74 +110,60 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } } },
       '/': { get: { summary: 'The web inspector (HTML)', responses: { '200': { description: 'HTML page', content: { 'text/html': {} } } } } },
     },
-    components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
-      responses: {
-        Error: { description: 'An error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      },
-      schemas: {
-        Error: {
+    components: apiComponents(cfg, askOptions),
+  };
+}
+
+/** The shared components: security scheme, the error response, and the request / answer schemas. */
+function apiComponents(cfg: ServeConfig, askOptions: JsonSchema): Record<string, unknown> {
+  return {
+  securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+  responses: {
+    Error: { description: 'An error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+  },
+  schemas: {
+    Error: {
+      type: 'object',
+      required: ['error'],
+      properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } } } },
+    },
+    AskOptions: askOptions,
+    AskRequest: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['question'],
+      properties: { question: { type: 'string', minLength: 1, maxLength: cfg.limits.questionChars }, options: { $ref: '#/components/schemas/AskOptions' } },
+    },
+    ParseRequest: jsonSchemaOf(ParseBodySchema),
+    CompileRequest: jsonSchemaOf(CompileBodySchema),
+    DiffRequest: jsonSchemaOf(DiffBodySchema),
+    GerbilForm: { type: 'object', properties: { query: { type: 'string' }, question: { type: 'string' }, lang: { type: 'string' } } },
+    AnswerItem: {
+      type: 'object',
+      required: ['value', 'label', 'type'],
+      properties: { value: { type: 'string' }, label: { type: ['string', 'null'] }, type: { enum: ['uri', 'literal'] }, datatype: { type: 'string' } },
+    },
+    Answer: {
+      type: 'object',
+      required: ['question', 'answers', 'form', 'groundedForm', 'sparql', 'source', 'confidence', 'beam', 'trace', 'timings'],
+      properties: {
+        question: { type: 'string' },
+        answers: { type: 'array', items: { $ref: '#/components/schemas/AnswerItem' } },
+        form: { type: ['string', 'null'] },
+        groundedForm: { type: ['string', 'null'] },
+        sparql: { type: ['string', 'null'] },
+        source: { type: 'string', description: 'parser | fallback:<reader> | none' },
+        confidence: { type: 'number' },
+        beam: { type: 'array', items: { type: 'object', properties: { form: { type: 'string' }, logProb: { type: 'number' } } } },
+        trace: { type: 'array', items: { type: 'object' } },
+        evidence: { type: 'array', items: { type: 'object' } },
+        timings: {
           type: 'object',
-          required: ['error'],
-          properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } } } },
+          properties: { generate: { type: 'number' }, ground: { type: 'number' }, execute: { type: 'number' }, fallback: { type: 'number' }, total: { type: 'number' } },
         },
-        AskOptions: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            beam: { type: 'integer', minimum: 1, maximum: 32 },
-            fallback: { oneOf: [{ const: 'off' }, { type: 'array', items: { type: 'string' } }] },
-            timeoutMs: { type: 'integer', minimum: 1 },
-            kE: { type: 'integer' }, tE: { type: 'number' }, kR: { type: 'integer' }, tR: { type: 'number' },
-            k1: { type: 'integer' }, t1: { type: 'number' }, k2: { type: 'integer' }, t2: { type: 'number' },
-            noParser: { type: 'boolean' },
-            strategy: { enum: ['first-nonempty', 'best-of-n'] },
-            bestOf: { type: 'integer', minimum: 1, maximum: 100 },
-            maxAttempts: { type: 'integer', minimum: 1, maximum: 1000 },
-            adaptiveBeam: { type: 'boolean' },
-            queryTimeoutMs: { type: 'integer', minimum: 1 },
-            entityRetrieval: { type: 'boolean' },
-            relationRetrieval: { type: 'boolean' },
-            hops: { enum: [1, 2] },
-          },
-        },
-        AskRequest: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['question'],
-          properties: { question: { type: 'string', minLength: 1, maxLength: cfg.limits.questionChars }, options: { $ref: '#/components/schemas/AskOptions' } },
-        },
-        ParseRequest: { type: 'object', additionalProperties: false, required: ['question'], properties: { question: { type: 'string' }, beam: { type: 'integer', minimum: 1, maximum: 32 } } },
-        CompileRequest: { type: 'object', additionalProperties: false, required: ['form'], properties: { form: { type: 'string' } } },
-        DiffRequest: { type: 'object', additionalProperties: false, required: ['a', 'b'], properties: { a: { type: 'string' }, b: { type: 'string' } } },
-        GerbilForm: { type: 'object', properties: { query: { type: 'string' }, question: { type: 'string' }, lang: { type: 'string' } } },
-        AnswerItem: {
-          type: 'object',
-          required: ['value', 'label', 'type'],
-          properties: { value: { type: 'string' }, label: { type: ['string', 'null'] }, type: { enum: ['uri', 'literal'] }, datatype: { type: 'string' } },
-        },
-        Answer: {
-          type: 'object',
-          required: ['question', 'answers', 'form', 'groundedForm', 'sparql', 'source', 'confidence', 'beam', 'trace', 'timings'],
-          properties: {
-            question: { type: 'string' },
-            answers: { type: 'array', items: { $ref: '#/components/schemas/AnswerItem' } },
-            form: { type: ['string', 'null'] },
-            groundedForm: { type: ['string', 'null'] },
-            sparql: { type: ['string', 'null'] },
-            source: { type: 'string', description: 'parser | fallback:<reader> | none' },
-            confidence: { type: 'number' },
-            beam: { type: 'array', items: { type: 'object', properties: { form: { type: 'string' }, logProb: { type: 'number' } } } },
-            trace: { type: 'array', items: { type: 'object' } },
-            evidence: { type: 'array', items: { type: 'object' } },
-            timings: {
-              type: 'object',
-              properties: { generate: { type: 'number' }, ground: { type: 'number' }, execute: { type: 'number' }, fallback: { type: 'number' }, total: { type: 'number' } },
-            },
-          },
-        },
-        Qald: { type: 'object', required: ['questions'], properties: { questions: { type: 'array', items: { type: 'object' } } } },
       },
     },
-  };
+    Qald: { type: 'object', required: ['questions'], properties: { questions: { type: 'array', items: { type: 'object' } } } },
+  },
+};
 }

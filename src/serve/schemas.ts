@@ -1,33 +1,11 @@
 import { z } from 'zod';
 import { AskgraphError } from '../core';
+import { AskOptionsObject, AskOptionsSchema } from '../pipeline/options';
 
 /** zod schemas of every request the server accepts; `validate` turns failures into BAD_REQUEST / QUESTION_INVALID. */
 
-/** AskOptions of the pipeline (CONTRACTS), bounded so a request cannot ask for unbounded work. */
-export const AskOptionsSchema = z
-  .object({
-    beam: z.number().int().min(1).max(32).optional(),
-    fallback: z.union([z.literal('off'), z.array(z.string().min(1).max(64)).max(16)]).optional(),
-    timeoutMs: z.number().int().min(1).max(600_000).optional(),
-    kE: z.number().int().min(1).max(100).optional(),
-    tE: z.number().min(0).max(1).optional(),
-    kR: z.number().int().min(1).max(100).optional(),
-    tR: z.number().min(0).max(1).optional(),
-    k1: z.number().int().min(1).max(1000).optional(),
-    t1: z.number().min(0).max(1).optional(),
-    k2: z.number().int().min(1).max(10_000).optional(),
-    t2: z.number().min(0).max(1).optional(),
-    noParser: z.boolean().optional(),
-    strategy: z.enum(['first-nonempty', 'best-of-n']).optional(),
-    bestOf: z.number().int().min(1).max(100).optional(),
-    maxAttempts: z.number().int().min(1).max(1000).optional(),
-    adaptiveBeam: z.boolean().optional(),
-    queryTimeoutMs: z.number().int().min(1).max(600_000).optional(),
-    entityRetrieval: z.boolean().optional(),
-    relationRetrieval: z.boolean().optional(),
-    hops: z.union([z.literal(1), z.literal(2)]).optional(),
-  })
-  .strict();
+/** AskOptions: the pipeline's one schema (src/pipeline/options.ts), bounded so a request cannot ask for unbounded work. */
+export { AskOptionsSchema };
 export type AskOptionsInput = z.infer<typeof AskOptionsSchema>;
 
 export const AskBodySchema = z.object({ question: z.string(), options: AskOptionsSchema.optional() }).strict();
@@ -51,7 +29,7 @@ export const AskQuerySchema = z
   })
   .strict();
 
-export const ParseBodySchema = z.object({ question: z.string(), beam: z.number().int().min(1).max(32).optional() }).strict();
+export const ParseBodySchema = z.object({ question: z.string(), beam: AskOptionsObject.shape.beam }).strict();
 export const CompileBodySchema = z.object({ form: z.string().min(1) }).strict();
 export const DiffBodySchema = z.object({ a: z.string().min(1), b: z.string().min(1) }).strict();
 

@@ -1,4 +1,4 @@
-import type { SelectResult, Term, Triple } from '../core';
+import { XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
 
 /** SPARQL 1.1 result serialisations (JSON, XML, CSV, TSV) and N-Triples for graphs. */
 
@@ -11,7 +11,6 @@ export const MEDIA = {
   turtle: 'text/turtle',
 } as const;
 
-const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 
 function jsonTerm(t: Term): Record<string, string> {
   const o: Record<string, string> = { type: t.type, value: t.value };
@@ -31,7 +30,7 @@ export function selectToJson(r: SelectResult): string {
   return JSON.stringify({ head: { vars: r.vars }, results: { bindings } });
 }
 
-export function askToJson(value: boolean): string {
+function askToJson(value: boolean): string {
   return JSON.stringify({ head: {}, boolean: value });
 }
 
@@ -64,7 +63,7 @@ export function selectToXml(r: SelectResult): string {
   return s + '  </results>\n</sparql>\n';
 }
 
-export function askToXml(value: boolean): string {
+function askToXml(value: boolean): string {
   return XML_HEAD + `  <head/>\n  <boolean>${value}</boolean>\n</sparql>\n`;
 }
 

@@ -193,6 +193,41 @@ export function standInGateway(executor: Executor = new InProcessExecutor()): St
   return g;
 }
 
+/** The real gateway seen through a recorder: every ask is recorded (and, to inject latency, delayed by `delayMs`). */
+export interface RecordedGateway extends ServeGateway {
+  askCalls: { question: string; opts: Record<string, unknown> }[];
+  /** Injected latency of ask (ms): a stand-in for a slow pipeline. */
+  delayMs: number;
+  /** Writable, so a test can play a changed model or store (answer-cache keys). */
+  version: string;
+}
+
+export function recordedGateway(real: Gateway): RecordedGateway {
+  const g: RecordedGateway = {
+    askCalls: [],
+    delayMs: 0,
+    version: real.version,
+    get executor() {
+      return real.executor;
+    },
+    get generator() {
+      return real.generator;
+    },
+    get pack() {
+      return real.pack;
+    },
+    async ask(question, opts = {}) {
+      g.askCalls.push({ question, opts });
+      if (g.delayMs) await new Promise((r) => setTimeout(r, g.delayMs));
+      return real.ask(question, opts);
+    },
+    parse: (question, opts) => real.parse(question, opts),
+    compile: (formText) => real.compile(formText),
+    async close() {}, // the real gateway is shared; its owner closes it
+  };
+  return g;
+}
+
 export async function startTestServer(gateway: ServeGateway, config: ServeConfigInput = {}, logger?: import('pino').Logger): Promise<RunningServer> {
   // rate limiting off unless a test configures it (the suites send hundreds of requests from one address)
   return startServer({ port: 0, host: '127.0.0.1', logLevel: 'silent', rateLimit: { perMinute: 0, burst: 1 }, ...config }, { gateway, logger });

@@ -1,11 +1,18 @@
 import { strict as assert } from 'node:assert';
-import { getJson, postJson, standInGateway, startTestServer } from './serve-helpers';
+import { createGateway, type Gateway } from '../../src/pipeline';
+import { getJson, postJson, recordedGateway, startTestServer } from './serve-helpers';
 
 const ASK = '/v1/ask?question=' + encodeURIComponent('who directed Heat');
 
-describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gateway)', () => {
+describe('serve: API keys, rate limiting, CORS, request timeout (real gateway; latency injected where a test needs a slow pipeline)', () => {
+  let real: Gateway;
+  before(async function () {
+    this.timeout(120_000);
+    real = await createGateway();
+  });
+  after(() => real.close());
   it('API keys: API routes need a configured X-API-Key; health, metrics, OpenAPI and the page stay open', async () => {
-    const srv = await startTestServer(standInGateway(), { apiKeys: ['key-alpha-123', 'key-beta-4567'] });
+    const srv = await startTestServer(recordedGateway(real), { apiKeys: ['key-alpha-123', 'key-beta-4567'] });
     try {
       const missing = await getJson(srv.url + ASK);
       assert.equal(missing.status, 401);
@@ -33,7 +40,7 @@ describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gatewa
   });
 
   it('rate limiting: a token bucket per key gives 429 RATE_LIMITED with Retry-After; other keys are unaffected', async () => {
-    const srv = await startTestServer(standInGateway(), { apiKeys: ['key-alpha-123', 'key-beta-4567'], rateLimit: { perMinute: 6, burst: 3 } });
+    const srv = await startTestServer(recordedGateway(real), { apiKeys: ['key-alpha-123', 'key-beta-4567'], rateLimit: { perMinute: 6, burst: 3 } });
     try {
       const h = { 'x-api-key': 'key-alpha-123' };
       for (let i = 0; i < 3; i++) assert.equal((await getJson(srv.url + ASK, { headers: h })).status, 200, `request ${i}`);
@@ -51,7 +58,7 @@ describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gatewa
   });
 
   it('rate limiting without keys is per client address', async () => {
-    const srv = await startTestServer(standInGateway(), { rateLimit: { perMinute: 1, burst: 2 } });
+    const srv = await startTestServer(recordedGateway(real), { rateLimit: { perMinute: 1, burst: 2 } });
     try {
       assert.equal((await getJson(srv.url + ASK)).status, 200);
       assert.equal((await getJson(srv.url + ASK)).status, 200);
@@ -62,7 +69,7 @@ describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gatewa
   });
 
   it('CORS: configured origins get Access-Control-Allow-Origin and preflights; others get none', async () => {
-    const srv = await startTestServer(standInGateway(), { cors: { origins: ['https://qa.example.org'] } });
+    const srv = await startTestServer(recordedGateway(real), { cors: { origins: ['https://qa.example.org'] } });
     try {
       const ok = await fetch(srv.url + ASK, { headers: { origin: 'https://qa.example.org' } });
       assert.equal(ok.headers.get('access-control-allow-origin'), 'https://qa.example.org');
@@ -81,14 +88,14 @@ describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gatewa
     } finally {
       await srv.close();
     }
-    const none = await startTestServer(standInGateway());
+    const none = await startTestServer(recordedGateway(real));
     try {
       const r = await fetch(none.url + ASK, { headers: { origin: 'https://qa.example.org' } });
       assert.equal(r.headers.get('access-control-allow-origin'), null, 'no CORS unless configured');
     } finally {
       await none.close();
     }
-    const star = await startTestServer(standInGateway(), { cors: { origins: ['*'] } });
+    const star = await startTestServer(recordedGateway(real), { cors: { origins: ['*'] } });
     try {
       const r = await fetch(star.url + ASK, { headers: { origin: 'https://anything.example' } });
       assert.equal(r.headers.get('access-control-allow-origin'), '*');
@@ -98,7 +105,7 @@ describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gatewa
   });
 
   it('admission control: beyond running + queued questions → 503 SERVER_BUSY with Retry-After; the others are answered', async () => {
-    const g = standInGateway();
+    const g = recordedGateway(real);
     g.delayMs = 400;
     const srv = await startTestServer(g, { concurrency: { asks: 1, queue: 1 }, cache: { max: 0, ttlMs: 1 } });
     try {
@@ -118,7 +125,7 @@ describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gatewa
   });
 
   it('a request that times out while queued never runs the pipeline', async () => {
-    const g = standInGateway();
+    const g = recordedGateway(real);
     g.delayMs = 500;
     const srv = await startTestServer(g, { concurrency: { asks: 1, queue: 10 }, cache: { max: 0, ttlMs: 1 }, timeouts: { requestMs: 300, queryMs: 200, maxQueryMs: 300 } });
     try {
@@ -132,7 +139,7 @@ describe('serve: API keys, rate limiting, CORS, request timeout (stand-in gatewa
   });
 
   it('per-request timeout: a slow pipeline gives 504 REQUEST_TIMEOUT while /healthz keeps answering', async () => {
-    const g = standInGateway();
+    const g = recordedGateway(real);
     g.delayMs = 1500;
     const srv = await startTestServer(g, { timeouts: { requestMs: 300, queryMs: 1000, maxQueryMs: 2000 } });
     try {

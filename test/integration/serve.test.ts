@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { RunningServer } from '../../src/serve';
-import { entity, getJson, postJson, standInGateway, startTestServer, type StandIn } from './serve-helpers';
+import { createGateway, type Gateway } from '../../src/pipeline';
+import { entity, getJson, postJson, recordedGateway, startTestServer, type RecordedGateway } from './serve-helpers';
 
 function noStack(body: unknown): void {
   const s = JSON.stringify(body);
@@ -16,14 +17,20 @@ function assertError(r: { status: number; body: any }, status: number, code: str
   noStack(r.body);
 }
 
-describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
+describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, grounding, compiler)', () => {
+  let real: Gateway;
   let srv: RunningServer;
-  let g: StandIn;
-  before(async () => {
-    g = standInGateway();
+  let g: RecordedGateway;
+  before(async function () {
+    this.timeout(120_000);
+    real = await createGateway();
+    g = recordedGateway(real);
     srv = await startTestServer(g, { cache: { max: 100, ttlMs: 60_000 } });
   });
-  after(() => srv.close());
+  after(async () => {
+    await srv.close();
+    await real.close();
+  });
 
   it('GET /healthz answers ok with the store id and version', async () => {
     const r = await getJson(srv.url + '/healthz');
@@ -67,7 +74,8 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
       assert.deepEqual(q.question, [{ language: 'en', string: 'who directed Heat' }]);
       assert.match(q.query.sparql, /SELECT/);
       assert.deepEqual(q.answers[0].head.vars, ['uri']);
-      assert.deepEqual(q.answers[0].results.bindings, [{ uri: { type: 'uri', value: entity('Michael Mann') } }]);
+      // MetaQA has two films titled Heat
+      assert.deepEqual(q.answers[0].results.bindings.map((b: any) => b.uri.value).sort(), [entity('Michael Mann'), entity('Paul Morrissey')]);
     }
   });
 
@@ -103,14 +111,20 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
     assert.equal(p.status, 200);
     assert.equal(p.body.beam, 3);
     assert.deepEqual(Object.keys(p.body), ['question', 'model', 'beam', 'timeMs', 'candidates']);
-    assert.deepEqual(p.body.candidates[1], { rank: 1, form: '(JOIN (R written_by) [ who directed Heat ])', logProb: -1.1 });
+    assert.equal(p.body.candidates.length, 3);
+    assert.deepEqual(p.body.candidates[0].form, '(JOIN (R directed_by) [ Heat ])');
+    p.body.candidates.forEach((c: any, i: number) => {
+      assert.equal(c.rank, i);
+      if (i > 0) assert.ok(p.body.candidates[i - 1].logProb >= c.logProb);
+    });
     const c = await postJson(srv.url + '/v1/compile', { form: '(JOIN (R directed_by) [ Heat ])' });
     assert.equal(c.status, 200);
     assert.match(c.body.sparql, /SELECT DISTINCT \?x/);
     assert.deepEqual(Object.keys(c.body), ['sparql', 'kind', 'answerVar', 'topicEntities']);
     const bad = await postJson(srv.url + '/v1/compile', { form: '(JOIN' });
     assertError(bad, 400, 'FORM_SYNTAX');
-    assert.deepEqual(bad.body.error.details, { line: 1, column: 1 });
+    assert.equal(typeof bad.body.error.details.line, 'number');
+    assert.equal(typeof bad.body.error.details.column, 'number');
   });
 
   describe('request validation and errors', () => {
@@ -175,21 +189,21 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
       assert.ok(hits >= 2, m);
     });
     it('a different gateway version (model or store) does not see the old entries', async () => {
-      const g2 = standInGateway();
+      const g2 = recordedGateway(real);
       const s2 = await startTestServer(g2, { cache: { max: 10, ttlMs: 60_000 } });
       try {
         const q = '/v1/ask?question=' + encodeURIComponent('who directed Heat');
         assert.equal((await fetch(s2.url + q)).headers.get('x-cache'), 'miss');
         assert.equal((await fetch(s2.url + q)).headers.get('x-cache'), 'hit');
-        (g2 as { version: string }).version = 'stand-in-store+other-model';
+        g2.version = real.version + '+other-model';
         assert.equal((await fetch(s2.url + q)).headers.get('x-cache'), 'miss');
       } finally {
         await s2.close();
       }
     });
     it('identical concurrent asks share one pipeline run', async () => {
-      const g4 = standInGateway();
-      g4.delayMs = 200;
+      const g4 = recordedGateway(real);
+      g4.delayMs = 200; // a slow pipeline, so the five requests overlap
       const s4 = await startTestServer(g4, { cache: { max: 10, ttlMs: 60_000 } });
       try {
         const q = '/v1/ask?question=' + encodeURIComponent('who directed Heat');
@@ -205,7 +219,7 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
       }
     });
     it('entries expire after the TTL', async () => {
-      const g3 = standInGateway();
+      const g3 = recordedGateway(real);
       const s3 = await startTestServer(g3, { cache: { max: 10, ttlMs: 150 } });
       try {
         const q = '/v1/ask?question=' + encodeURIComponent('who directed Heat');
@@ -230,7 +244,7 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
     assert.match(m, /^askgraph_stage_duration_seconds_bucket\{stage="execute",le="\+Inf"\} \d+$/m);
     assert.match(m, /^askgraph_errors_total\{code="NOT_FOUND"\} \d+$/m);
     assert.match(m, /^askgraph_errors_total\{code="BAD_REQUEST"\} \d+$/m);
-    assert.match(m, /^askgraph_fallback_rate 0$/m);
+    assert.match(m, /^askgraph_fallback_rate [0-9.]+$/m);
     assert.match(m, /^askgraph_answers_total\{source="parser"\} \d+$/m);
     // every sample line is "name{labels} value"
     for (const line of m.split('\n').filter((l) => l && !l.startsWith('#'))) assert.match(line, /^[a-z_]+(\{[^}]*\})? [0-9.e+-]+$|^[a-z_]+(\{[^}]*\})? \+Inf$/, line);
@@ -277,7 +291,7 @@ describe('serve: real server on 127.0.0.1 (stand-in gateway)', () => {
         cb();
       },
     });
-    const s2 = await startTestServer(standInGateway(), {}, pino({ level: 'info' }, sink));
+    const s2 = await startTestServer(recordedGateway(real), {}, pino({ level: 'info' }, sink));
     try {
       await fetch(s2.url + '/v1/ask?question=' + encodeURIComponent('who directed Heat secret-token-42'), { headers: { 'x-request-id': 'req-log-1', 'x-api-key': 'not-logged-key' } });
       await new Promise((r) => setTimeout(r, 50));

@@ -24,6 +24,8 @@ export function virtuosoScript(...args: string[]): string {
 }
 
 let started = false;
+/** True when this test run started the server (then the run stops it again: npm test leaves nothing running). */
+let startedHere = false;
 
 /** Starts Virtuoso if needed; throws (the test fails) when it cannot. */
 export function ensureVirtuoso(): void {
@@ -32,9 +34,17 @@ export function ensureVirtuoso(): void {
     virtuosoScript('status');
   } catch {
     virtuosoScript('start');
+    startedHere = true;
   }
   started = true;
 }
+
+// A root hook (this module is imported by the Virtuoso test files): stop the server this run started.
+after(function () {
+  this.timeout(120_000);
+  if (startedHere) virtuosoScript('stop');
+  started = startedHere = false;
+});
 
 export function graphEndpoint(graph: string): string {
   return `${ENDPOINT}?default-graph-uri=${encodeURIComponent(graph)}`;

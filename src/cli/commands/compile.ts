@@ -1,4 +1,5 @@
-import { compileForm, type CompileOptions } from '../../compile';
+import { compileForm, packCompileOptions, type CompileOptions } from '../../compile';
+import { loadPack } from '../../execute';
 import { parseForm } from '../../form';
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
@@ -17,16 +18,16 @@ interface CompileOpts {
 
 /**
  * `askgraph compile "<form>" [--ns IRI] [--label-predicate IRI…] [--no-exclude-topic] [--json]`: prints the
- * SPARQL a logical form compiles to. Needs no store: bare relation names resolve against --ns (default
- * http://askgraph.dev/movies/relation/), [ label ] entities compile to a label match.
+ * SPARQL a logical form compiles to. Needs no store: bare relation names resolve against --ns (default: the
+ * embedded pack's vocabulary namespace, read from its pack.json), [ label ] entities compile to a label match.
  */
 export const register: RegisterCommand = (program, io) => {
   program
     .command('compile')
     .description('print the SPARQL a logical form compiles to (no store needed)')
     .argument('<form>', 'a logical form, e.g. "(JOIN (R directed_by) [ Forrest Gump ])"')
-    .option('--ns <iri>', 'vocabulary namespace for bare relation names (default http://askgraph.dev/movies/relation/)')
-    .option('--entity-ns <iri>', 'namespace for bare entity ids such as m.0abc (default http://askgraph.dev/movies/entity/)')
+    .option('--ns <iri>', "vocabulary namespace for bare relation names (default: the embedded pack's)")
+    .option('--entity-ns <iri>', "namespace for bare entity ids such as m.0abc (default: the embedded pack's, <baseIri>entity/)")
     .option('--class-ns <iri>', 'namespace for bare class names (default: the vocabulary namespace)')
     .option('--type-predicate <iri>', 'predicate of class constraints (default rdf:type)')
     .option('--label-predicate <iri...>', 'label predicates [ label ] entities match on (default rdfs:label)')
@@ -34,11 +35,13 @@ export const register: RegisterCommand = (program, io) => {
     .option('--no-exclude-topic', 'keep the topic entities in the answers')
     .option('--limit <n>', 'LIMIT of the SELECT')
     .option('--json', 'print {sparql, kind, answerVar, topicEntities} as JSON')
-    .action((formText: string, opts: CompileOpts) => {
+    .action(async (formText: string, opts: CompileOpts) => {
+      // namespaces not given come from the embedded pack (the compiler has no graph of its own)
+      const pack = opts.ns === undefined || opts.entityNs === undefined ? packCompileOptions((await loadPack()).config) : undefined;
       const options: CompileOptions = {
         excludeTopic: opts.excludeTopic,
-        ...(opts.ns !== undefined ? { vocabularyNamespace: opts.ns } : {}),
-        ...(opts.entityNs !== undefined ? { entityNamespace: opts.entityNs } : {}),
+        vocabularyNamespace: opts.ns ?? pack!.vocabularyNamespace,
+        entityNamespace: opts.entityNs ?? pack!.entityNamespace,
         ...(opts.classNs !== undefined ? { classNamespace: opts.classNs } : {}),
         ...(opts.typePredicate !== undefined ? { typePredicate: opts.typePredicate } : {}),
         ...(opts.labelPredicate !== undefined ? { labelPredicates: opts.labelPredicate } : {}),

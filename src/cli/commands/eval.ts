@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { AskgraphError } from '../../core';
-import { loadPack, openExecutor } from '../../execute';
+import { openExecutor, packOfStore } from '../../execute';
 import {
   loadDataset,
   markdownReport,
@@ -118,9 +118,7 @@ export const register: RegisterCommand = (program, io) => {
       let runner: ExampleRunner;
       let close: () => Promise<void>;
       if (flags.oracle) {
-        const isUrl = flags.store !== undefined && /^https?:/i.test(flags.store);
-        const packDir = isUrl ? undefined : flags.store;
-        const pack = !isUrl && (packDir === undefined || fs.existsSync(path.join(packDir, 'pack.json'))) ? (await loadPack(packDir)).config : undefined;
+        const pack = (await packOfStore(flags.store))?.config;
         const executor = await openExecutor(flags.store);
         runner = oracleRunner({ executor, ...(pack ? { pack } : {}), ...(timeoutMs ? { timeoutMs } : {}), keepTopic: flags.keepTopic === true });
         close = () => executor.close();

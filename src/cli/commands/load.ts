@@ -7,6 +7,7 @@ import { describeLabelSources, discoverLabelSources } from '../../synth/discover
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
 
+
 /**
  * `askgraph load <file…> [--store DIR] [--base IRI]`: builds an embedded store from RDF files (nt, ttl,
  * nq, trig, rdf/owl/xml) and triple files (.txt `head|rel|tail`, .tsv / tab-separated), saves it as

@@ -1,9 +1,7 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { AnswerItem, AskgraphError, SelectResult, Term, Triple } from '../../core';
 import { compileForm, packCompileOptions, type CompileOptions } from '../../compile';
 import { parseForm, printForm } from '../../form';
-import { loadPack, openExecutor, PACK_FILE, runCompiled } from '../../execute';
+import { openExecutor, packOfStore, runCompiled } from '../../execute';
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -26,14 +24,10 @@ function showAnswer(a: AnswerItem): string {
   return a.label !== null ? `${a.label}\t<${a.value}>` : `<${a.value}>`;
 }
 
-/** Compile options from the store's pack (vocabulary namespace, label predicates); --ns overrides. */
+/** Compile options from the store's pack (src/compile packCompileOptions); --ns overrides. */
 async function compileOptions(store: string | undefined, ns: string | undefined): Promise<CompileOptions> {
-  let opts: CompileOptions = {};
-  const isUrl = store !== undefined && /^https?:\/\//i.test(store);
-  if (!isUrl && (store === undefined || fs.existsSync(path.join(store, PACK_FILE)))) {
-    const { config } = await loadPack(store);
-    opts = { ...packCompileOptions(config), entityNamespace: config.baseIri + 'entity/' };
-  }
+  const pack = await packOfStore(store);
+  const opts: CompileOptions = pack ? packCompileOptions(pack.config) : {};
   if (ns) opts.vocabularyNamespace = ns;
   return opts;
 }

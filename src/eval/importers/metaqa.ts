@@ -2,7 +2,7 @@
  * MetaQA → examples. The qtype path gives the gold form, in the direction the triples go:
  * `movie_to_director` from a movie is (JOIN (R directed_by) x); `director_to_movie` is (JOIN directed_by x).
  * The question keeps its bracketed version in meta.bracketed; `question` is the bracket-free one users type.
- * Split rule (CONTRACTS.md): 0-based line number in its hop file % 20 == 7 → valid.
+ * Split rule (src/core/README.md, "Data splits"): 0-based line number in its hop file % 20 == 7 → valid.
  */
 import * as path from 'node:path';
 import { AskgraphError } from '../../core';

@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError, Form, RDFS_LABEL, Relation } from '../../core';
+import { AskgraphError, Form, RDFS_LABEL, Relation, readTriples, type TripleFields } from '../../core';
 import { printForm } from '../../form';
 import { readText, splitLines } from '../jsonl';
 import type { Example } from '../types';
@@ -117,20 +117,16 @@ export const PATH_DATASETS: Record<string, { questions: string; kb: string; kind
   'wc-p2': { questions: 'wc2014/WC-P2.txt', kb: 'wc2014/WC2014.txt', kind: 'wc' },
 };
 
-/** Reads a KB file `subj<TAB>rel<TAB>obj` (or `|`-separated), dropping `_inverse` triples when asked; duplicates removed. */
-export function readKbTriples(text: string, dropInverse: boolean): [string, string, string][] {
+/** The triples of a KB file (read by src/core/triples.ts), dropping `_inverse` triples when asked; duplicates removed. */
+export function readKbTriples(text: string, dropInverse: boolean, name = 'kb'): TripleFields[] {
   const seen = new Set<string>();
-  const out: [string, string, string][] = [];
-  for (const line of splitLines(text)) {
-    if (!line.trim()) continue;
-    const cols = line.includes('\t') ? line.split('\t') : line.split('|');
-    if (cols.length !== 3) throw new AskgraphError('DATA_FORMAT', `KB line is not a triple: ${line}`);
-    const [s, r, o] = cols.map((c) => c.trim());
-    if (dropInverse && r.endsWith(INVERSE_SUFFIX)) continue;
-    const key = `${s}\t${r}\t${o}`;
+  const out: TripleFields[] = [];
+  for (const { triple } of readTriples(text, name)) {
+    if (dropInverse && triple[1].endsWith(INVERSE_SUFFIX)) continue;
+    const key = triple.join('\t');
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push([s, r, o]);
+    out.push(triple);
   }
   return out;
 }
@@ -143,7 +139,7 @@ export interface PackWriteOptions {
 
 /**
  * Writes a knowledge pack for a triple file: `<dir>/kb.txt` (`head|relation|tail`, the MetaQA triple-file format
- * the execute stage loads with the minting rule of CONTRACTS.md) and `<dir>/pack.json`.
+ * the execute stage loads with the minting rule of src/core/README.md) and `<dir>/pack.json`.
  */
 export function writeTriplePack(kbText: string, dir: string, opts: PackWriteOptions): { triples: number } {
   const triples = readKbTriples(kbText, opts.dropInverse ?? false);

@@ -11,8 +11,8 @@ import type { Reader, ReaderContext, ReaderResult } from '../types';
  * Runs a reader body with its budget guard. Budget exhaustion and store errors (timeouts, endpoint
  * down) become failure values; anything else is a bug and is thrown.
  */
-export async function withGuard(ctx: ReaderContext, body: (guard: BudgetGuard) => Promise<ReaderResult>): Promise<ReaderResult> {
-  const guard = guardOf(ctx.executor, ctx.budget);
+async function withGuard(ctx: ReaderContext, body: (guard: BudgetGuard) => Promise<ReaderResult>): Promise<ReaderResult> {
+  const guard = guardOf(ctx.executor, ctx.budget, ctx.clock);
   try {
     return { ...(await body(guard)), stats: guard.stats() };
   } catch (e) {
@@ -48,7 +48,7 @@ export function excludeTopics(ctx: ReaderContext): boolean {
   return ctx.excludeTopics !== false;
 }
 
-export async function testTopics(ctx: ReaderContext): Promise<true | { reason: string }> {
+async function testTopics(ctx: ReaderContext): Promise<true | { reason: string }> {
   if (!ctx.topics.length) return { reason: 'no topic entities were grounded' };
   if (!ctx.question.trim()) return { reason: 'empty question' };
   return true;

@@ -96,7 +96,7 @@ describe('compile: sparqlToForm', () => {
           { kind: 'join', relation: { kind: 'rel', ref: { kind: 'iri', iri: 'http://dbpedia.org/ontology/author' } }, arg: { kind: 'entity', ref: { kind: 'iri', iri: 'http://dbpedia.org/resource/Danielle_Steel' } } },
         ],
       });
-      // The AST compiles back to the class constraint (printing a class IRI is a grammar gap, see CONTRACTS STATUS).
+      // The AST compiles back to the class constraint (printing a class IRI is a grammar gap of grammar/logical-form.ebnf).
       assert.match(compileForm(form).sparql, /\?x <http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#type> <http:\/\/dbpedia\.org\/ontology\/Book>/);
     });
 

@@ -95,9 +95,10 @@ describe('eval importers: PathQuestion / PQL / WC2014', () => {
   });
 
   it('KB files: tab or | separated, duplicates and (optionally) `_inverse` triples dropped', () => {
-    const t = readKbTriples('a\tr\tb\nb\tr_inverse\ta\na\tr\tb\nc|s|d\n', true);
+    const t = readKbTriples('a\tr\tb\nb\tr_inverse\ta\na\tr\tb\nc\ts\td\n', true);
     assert.deepEqual(t, [['a', 'r', 'b'], ['c', 's', 'd']]);
+    assert.deepEqual(readKbTriples('c|s|d\n', false), [['c', 's', 'd']]);
     assert.equal(readKbTriples('a\tr\tb\nb\tr_inverse\ta\n', false).length, 2);
-    assert.throws(() => readKbTriples('a\tb\n', false), /not a triple/);
+    assert.throws(() => readKbTriples('a\tb\n', false, 'kb.txt'), /kb\.txt:1: expected 3 non-empty fields/);
   });
 });

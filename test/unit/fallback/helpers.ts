@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { packageRoot } from '../../../src/core';
+import { packageRoot, type Executor, type QueryOptions } from '../../../src/core';
 import { parseForm } from '../../../src/form';
 import { vocabularyFromExamples, type ReaderContext, type RelationVocabulary, type Topic } from '../../../src/fallback';
-import { InProcessOxigraph } from './oxigraph-adapter';
+import { OxigraphExecutor } from '../../../src/execute';
 
 export const MOVIES = 'http://askgraph.dev/movies/';
 export const PQ = 'http://askgraph.dev/pq2/';
@@ -13,18 +13,76 @@ function fixture(name: string): string {
   return path.join(packageRoot(), 'test', 'unit', 'fallback', name);
 }
 
-let movies: InProcessOxigraph | undefined;
-/** 948 MetaQA triples: every movie directed by Roman Polanski or Robert Zemeckis or starring Tom Hanks. */
-export function moviesStore(): InProcessOxigraph {
-  movies ??= InProcessOxigraph.fromTriples(fs.readFileSync(fixture('movies-mini.txt'), 'utf8'), MOVIES);
-  return movies;
+let movies: OxigraphExecutor | undefined;
+let pq: OxigraphExecutor | undefined;
+
+// The real embedded executor (worker thread, the loader's triple reader), opened once for every fallback test file.
+before(async function () {
+  this.timeout(20000);
+  movies ??= await OxigraphExecutor.open({ files: [fixture('movies-mini.txt')], baseIri: MOVIES }, { id: 'oxigraph:movies-mini' });
+  pq ??= await OxigraphExecutor.open({ files: [fixture('pq-2h-kb.txt')], baseIri: PQ }, { id: 'oxigraph:pq-2h' });
+});
+after(async () => {
+  await movies?.close();
+  await pq?.close();
+  movies = pq = undefined;
+});
+
+function opened(ex: OxigraphExecutor | undefined): OxigraphExecutor {
+  if (!ex) throw new Error('the fallback test stores are opened in a root before() hook of helpers.ts');
+  return ex;
 }
 
-let pq: InProcessOxigraph | undefined;
+/** 948 MetaQA triples: every movie directed by Roman Polanski or Robert Zemeckis or starring Tom Hanks. */
+export function moviesStore(): OxigraphExecutor {
+  return opened(movies);
+}
+
 /** The PathQuestion PQ-2H knowledge base (1,211 triples). */
-export function pqStore(): InProcessOxigraph {
-  pq ??= InProcessOxigraph.fromTriples(fs.readFileSync(fixture('pq-2h-kb.txt'), 'utf8'), PQ);
-  return pq;
+export function pqStore(): OxigraphExecutor {
+  return opened(pq);
+}
+
+/** A clock for time budgets that moves only when told to (no timing windows in tests). */
+export class ManualClock {
+  ms = 0;
+  readonly now = (): number => this.ms;
+}
+
+/** Stand-in that injects latency: the real executor, every call moving `clock` on by `costMs` (for time-budget tests). */
+export class SlowExecutorStandIn implements Executor {
+  readonly id: string;
+  constructor(
+    private readonly inner: Executor,
+    private readonly clock: ManualClock,
+    private readonly costMs: number,
+  ) {
+    this.id = `stand-in:slow:${inner.id}`;
+  }
+  private spend(): void {
+    this.clock.ms += this.costMs;
+  }
+  async select(query: string, opts?: QueryOptions) {
+    this.spend();
+    return this.inner.select(query, opts);
+  }
+  async ask(query: string, opts?: QueryOptions) {
+    this.spend();
+    return this.inner.ask(query, opts);
+  }
+  async count(query: string, opts?: QueryOptions) {
+    this.spend();
+    return this.inner.count(query, opts);
+  }
+  async construct(query: string, opts?: QueryOptions) {
+    this.spend();
+    return this.inner.construct(query, opts);
+  }
+  async labels(iris: string[], opts?: QueryOptions) {
+    this.spend();
+    return this.inner.labels(iris, opts);
+  }
+  async close(): Promise<void> {}
 }
 
 let vocab: RelationVocabulary | undefined;

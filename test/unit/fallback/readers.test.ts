@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ExploreReader, isFailure, PathReader, runChain, TripleReader, type ReaderSuccess } from '../../../src/fallback';
 import { existsQuery, iri } from '../../../src/fallback/sparql';
-import { ctx, MOVIES, moviesStore, PQ, pqStore, topic } from './helpers';
+import { ctx, ManualClock, MOVIES, moviesStore, PQ, pqStore, SlowExecutorStandIn, topic } from './helpers';
 
 function ok(r: unknown): ReaderSuccess {
   assert.ok(!isFailure(r as never), `reader failed: ${JSON.stringify(r)}`);
@@ -143,15 +143,15 @@ describe('fallback readers on a real Oxigraph store (MetaQA subset)', function (
   });
 
   it('the chain reports each reader that ran out (time) and falls through', async () => {
-    const slow = moviesStore();
-    slow.delayMs = 30;
-    try {
-      const res = await runChain([new TripleReader(), new PathReader()], ctx('who directed Cast Away', [topic(MOVIES, 'Cast Away')], { budget: { timeMs: 50, maxQueries: 100, maxTriples: 100000 } }));
-      assert.equal(res.result, undefined);
-      assert.deepEqual(res.failures.map((f) => [f.reader, f.exhausted]), [['triples', 'time'], ['paths', 'time']]);
-    } finally {
-      slow.delayMs = 0;
-    }
+    // every query costs 30 ms of a 50 ms budget on an injected clock: each reader runs out after its second query
+    const clock = new ManualClock();
+    const slow = new SlowExecutorStandIn(moviesStore(), clock, 30);
+    const res = await runChain(
+      [new TripleReader(), new PathReader()],
+      ctx('who directed Cast Away', [topic(MOVIES, 'Cast Away')], { executor: slow, clock: clock.now, budget: { timeMs: 50, maxQueries: 100, maxTriples: 100000 } }),
+    );
+    assert.equal(res.result, undefined);
+    assert.deepEqual(res.failures.map((f) => [f.reader, f.exhausted]), [['triples', 'time'], ['paths', 'time']]);
   });
 });
 

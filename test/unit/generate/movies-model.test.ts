@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultPackDir } from '../../../src/core';
+import { defaultPackDir, packageRoot } from '../../../src/core';
 import { formsEqual, parseForm } from '../../../src/form';
 import { loadParser } from '../../../src/generate';
 
@@ -21,5 +21,22 @@ describe('generate/movies-model: the shipped movies parser', function () {
     const top = r.candidates[0].text;
     assert.ok(top.includes('[ Forrest Gump ]') && top.includes('directed_by'), top);
     assert.ok(formsEqual(r.candidates[0].form, parseForm('(JOIN (R directed_by) [ Forrest Gump ])')), top);
+  });
+
+  it('keeps its accuracy: greedy top-1 exact match >= 98% on every 10th MetaQA validation question (196; measured 100% on 2026-11-23)', async () => {
+    const rows = fs
+      .readFileSync(path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as { question: string; form: string })
+      .filter((_, i) => i % 10 === 0);
+    assert.equal(rows.length, 196);
+    const parser = await loadParser();
+    const misses: string[] = [];
+    for (const r of rows) {
+      const top = (await parser.generate(r.question, { beam: 1 })).candidates[0];
+      if (!top || !formsEqual(top.form, parseForm(r.form))) misses.push(`${r.question} → ${top?.text ?? '(none)'}`);
+    }
+    assert.ok(misses.length <= Math.floor(0.02 * rows.length), `${misses.length} of ${rows.length} wrong:\n${misses.join('\n')}`);
   });
 });

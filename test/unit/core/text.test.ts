@@ -1,0 +1,39 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { AskgraphError, foldCase, letterWords, normalizeLabel, packageRoot, readTriples, STOP_WORDS } from '../../../src/core';
+
+/** The rules shared with the Python trainer (train/test_askgraph_data.py reads the same file). */
+interface Cases {
+  triples: { name: string; text: string; triples?: string[][]; errorLine?: number }[];
+  letterWords: { text: string; words: string[] }[];
+  letterWordsKnownPythonDivergence: { text: string; words: string[] }[];
+  foldCase: { text: string; key: string }[];
+  normalizeLabel: { text: string; key: string }[];
+}
+const cases = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'fixtures', 'text', 'cases.json'), 'utf8')) as Cases;
+
+describe('core text rules (fixtures/text/cases.json)', () => {
+  for (const c of cases.triples) {
+    it(`triple files: ${c.name}`, () => {
+      if (c.errorLine !== undefined) {
+        assert.throws(
+          () => [...readTriples(c.text, 'kb.txt')],
+          (e: unknown) => e instanceof AskgraphError && e.code === 'DATA_FORMAT' && e.message.startsWith(`kb.txt:${c.errorLine}: `),
+        );
+      } else {
+        assert.deepEqual([...readTriples(c.text, 'kb.txt')].map((t) => t.triple), c.triples);
+      }
+    });
+  }
+  it('letter words (the words of words.json)', () => {
+    for (const c of [...cases.letterWords, ...cases.letterWordsKnownPythonDivergence]) assert.deepEqual(letterWords(c.text), c.words, c.text);
+  });
+  it('foldCase and normalizeLabel', () => {
+    for (const c of cases.foldCase) assert.equal(foldCase(c.text), c.key, c.text);
+    for (const c of cases.normalizeLabel) assert.equal(normalizeLabel(c.text), c.key, c.text);
+  });
+  it('the stop list names no graph (no movies words)', () => {
+    for (const w of ['movie', 'movies', 'film', 'films', 'actor', 'director', 'genre', 'starred']) assert.ok(!STOP_WORDS.has(w), w);
+  });
+});
