@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as oxigraph from 'oxigraph';
 import { defaultPackDir, packageRoot } from '../src/core';
-import { compileForm } from '../src/compile';
+import { compileForm, packCompileOptions } from '../src/compile';
 import { parseForm } from '../src/form';
 import { buildStore, loadPack, loadSnapshot, openExecutor, runCompiled, saveSnapshot } from '../src/execute';
 

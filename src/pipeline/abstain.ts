@@ -12,8 +12,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
+import { letterWords } from '../core';
 
-const WORD = /[\p{L}]+/gu;
 
 export type KnownWords = ReadonlySet<string>;
 
@@ -26,10 +26,8 @@ export function loadKnownWords(modelDir: string | undefined): KnownWords | undef
   return new Set(Object.keys(data.words ?? {}));
 }
 
-/** Lower-cased words of a text (letters only: digits and punctuation never make a word unexplained). */
-export function wordsOf(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
-}
+/** Lower-cased words of a text (letters only: digits and punctuation never make a word unexplained), as words.json. */
+export const wordsOf = letterWords;
 
 /** A copied entity mention and the graph label it grounds to (undefined when it grounds to none). */
 export interface Mention {

@@ -141,6 +141,7 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
       indexKey = indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint);
       index = await loadOrBuildStoreIndex(executor, indexKey, indexOpts);
     }
+    index.setNonTopicWords(pack.config.nonTopicWords ?? []);
     let generator = opts.generator;
     if (!generator) {
       const modelDir = opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
