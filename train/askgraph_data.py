@@ -151,7 +151,9 @@ def find_mention(question, label):
     return first
 
 
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+def _letter_words(text):
+    """Runs of letters (str.isalpha), as src/core/text.ts letterWords: digits, "½" and punctuation split words."""
+    return "".join(ch if ch.isalpha() else " " for ch in text).split()
 
 
 def question_words(examples):
@@ -166,7 +168,7 @@ def question_words(examples):
                 a = find_mention(q, t[1])
                 if a >= 0:
                     keep[a:a + len(t[1])] = " " * len(t[1])
-        for w in _WORD.findall("".join(keep).lower()):
+        for w in _letter_words("".join(keep).lower()):
             counts[w] = counts.get(w, 0) + 1
     return counts
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """askgraph trainer: JSON Lines {question, form} -> model folder (tokenizer, ONNX encoder + decoder step
-with KV cache, config.json, golden.json, report.json, REPORT.md). See /work/team/CONTRACTS.md
+with KV cache, config.json, golden.json, report.json, REPORT.md). See src/core/README.md
 ("Model folder contract") for the folder format.
 
 Progress: one JSON object per line on stdout ({"event": ...}); human text on stderr.
