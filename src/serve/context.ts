@@ -7,7 +7,7 @@ import type { ServeConfig } from './config';
 import type { ServeGateway } from './gateway';
 import type { ServeMetrics } from './metrics';
 import type { AskOptionsInput } from './schemas';
-import { DEFAULT_ASK_TIMEOUT_MS } from './stages';
+import { DEFAULT_ASK_TIMEOUT_MS, type QueryChecker } from './stages';
 
 /** What every route handler shares: the gateway, config, metrics, cache and logger of one app. */
 export interface ServeContext {
@@ -21,6 +21,8 @@ export interface ServeContext {
   /** Asks running now, by cache key: identical concurrent questions share one pipeline run. */
   inflight: Map<string, Promise<Answer>>;
   diff?: (a: string, b: string) => unknown;
+  /** Parses and checks /sparql queries off the main thread. */
+  checker: QueryChecker;
 }
 
 /** Rejects with `code` after `ms` unless `p` settles first (the timer never keeps the process alive). */

@@ -8,6 +8,8 @@ import { diffForms, type FormDiff } from '../form';
 import { ASK_DEFAULTS, createGateway } from '../pipeline';
 import type { ServeGateway } from './gateway';
 
+export { QueryChecker, runUserQuery, OxigraphExecutor, type CheckedQuery, type UserQueryResult, type StoreHealth } from '../execute';
+
 export type ReadQueryKind = 'select' | 'ask' | 'construct' | 'describe';
 
 /**
