@@ -42,6 +42,27 @@ function cacheable(a: Answer): boolean {
   return !a.trace.some((t) => t.outcome === 'timeout' || (t.error && TRANSIENT.has(String(t.error.code))));
 }
 
+/** Failures of the service itself (not of one candidate form): with no answer they make the request fail. */
+const FAILURES = new Set([...TRANSIENT, 'MODEL_ERROR', 'INTERNAL']);
+
+/**
+ * Errors are errors: a question without answers whose trace shows a timed-out query, a store or
+ * upstream failure or a broken parser is answered with that error's status (504 / 503 / 502 / 500),
+ * never a 200 "no answer"; details.trace lists the failed steps. (A fallback reader that spent its
+ * own exploration budget is not a failure: that is an honest "no answer".)
+ */
+export function failureOf(a: Answer): AskgraphError | undefined {
+  if (a.answers.length > 0) return undefined;
+  const failed = a.trace.filter((t) => (t.outcome === 'timeout' && t.stage !== 'fallback') || (t.error && FAILURES.has(String(t.error.code))));
+  if (failed.length === 0) return undefined;
+  const timedOut = failed.some((t) => t.outcome === 'timeout' || t.error?.code === 'QUERY_TIMEOUT' || t.error?.code === 'REQUEST_TIMEOUT');
+  const first = failed.find((t) => t.error)?.error;
+  const code = (timedOut ? 'QUERY_TIMEOUT' : (first?.code ?? 'INTERNAL')) as 'QUERY_TIMEOUT';
+  const trace = failed.slice(0, 10).map((t) => ({ stage: t.stage, outcome: t.outcome, ...(t.error ? { code: t.error.code, message: t.error.message.slice(0, 200) } : {}) }));
+  const why = timedOut ? 'a query timed out' : `${first?.code ?? 'an error'}: ${first?.message ?? ''}`.slice(0, 300);
+  return new AskgraphError(code, `the question could not be answered because ${why}`, { details: { trace } });
+}
+
 /**
  * Answers a question through the cache: key = gateway version + store id + question + options.
  * Identical concurrent asks share one run (counted as hits). Records cache hits/misses, stage latencies
@@ -89,6 +110,8 @@ async function runAsk(ctx: ServeContext, req: Request, key: string, question: st
   }
   const source = answer.source === 'parser' ? 'parser' : answer.source.startsWith('fallback') ? 'fallback' : 'none';
   ctx.metrics.answers.inc({ source });
+  const failure = failureOf(answer);
+  if (failure) throw failure;
   if (cacheable(answer)) ctx.cache.set(key, answer);
   return answer;
 }

@@ -121,9 +121,11 @@ export function sparqlRouter(ctx: ServeContext): Router {
 
   r.get('/sparql', handle);
   r.post('/sparql', form, text, handle);
-  r.all('/sparql', (_req, res) => {
+  // any other method on /sparql (not a route of its own: OpenAPI has no "any method")
+  r.use('/sparql', (req, res, next) => {
+    if (req.path !== '/') return next();
     res.setHeader('Allow', 'GET, HEAD, POST, OPTIONS');
-    throw new AskgraphError('METHOD_NOT_ALLOWED', 'the SPARQL endpoint takes GET and POST');
+    next(new AskgraphError('METHOD_NOT_ALLOWED', `the SPARQL endpoint takes GET and POST, not ${req.method}`));
   });
   return r;
 }
