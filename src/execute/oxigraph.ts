@@ -58,7 +58,11 @@ type Ok = WorkerReply & { ok: true };
 function spawnStoreProcess(): ChildProcess {
   const ext = path.extname(__filename);
   const file = path.join(__dirname, 'oxigraph-worker' + ext);
-  const execArgv = ext === '.ts' ? ['--require', require.resolve('tsx/cjs')] : [];
+  // --no-turbo-inline-js-wasm-calls: with it on (Node 20's default) V8 aborts the process ("Fatal error
+  // … unreachable code" in Deoptimizer::DoComputeBuiltinContinuation, SIGTRAP) when optimised code that
+  // inlined a call into Oxigraph's wasm deoptimises — the CONSTRUCT … n-triples crash of issue 15, which
+  // took the whole gateway down while the store ran in a worker thread of the gateway's process.
+  const execArgv = ['--no-turbo-inline-js-wasm-calls', ...(ext === '.ts' ? ['--require', require.resolve('tsx/cjs')] : [])];
   return fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 

@@ -53,13 +53,19 @@ const FAILURES = new Set([...TRANSIENT, 'MODEL_ERROR', 'INTERNAL']);
  */
 export function failureOf(a: Answer): AskgraphError | undefined {
   if (a.answers.length > 0) return undefined;
-  const failed = a.trace.filter((t) => (t.outcome === 'timeout' && t.stage !== 'fallback') || (t.error && FAILURES.has(String(t.error.code))));
+  const outOfTime = (t: Answer['trace'][number]) => (t.outcome === 'timeout' && t.stage !== 'fallback') || (t.outcome === 'skipped' && t.note === 'time budget spent');
+  const failed = a.trace.filter((t) => outOfTime(t) || (t.error && FAILURES.has(String(t.error.code))));
   if (failed.length === 0) return undefined;
-  const timedOut = failed.some((t) => t.outcome === 'timeout' || t.error?.code === 'QUERY_TIMEOUT' || t.error?.code === 'REQUEST_TIMEOUT');
+  const timedOut = failed.some((t) => outOfTime(t) || t.error?.code === 'QUERY_TIMEOUT' || t.error?.code === 'REQUEST_TIMEOUT');
   const first = failed.find((t) => t.error)?.error;
   const code = (timedOut ? 'QUERY_TIMEOUT' : (first?.code ?? 'INTERNAL')) as 'QUERY_TIMEOUT';
-  const trace = failed.slice(0, 10).map((t) => ({ stage: t.stage, outcome: t.outcome, ...(t.error ? { code: t.error.code, message: t.error.message.slice(0, 200) } : {}) }));
-  const why = timedOut ? 'a query timed out' : `${first?.code ?? 'an error'}: ${first?.message ?? ''}`.slice(0, 300);
+  const trace = failed.slice(0, 10).map((t) => ({
+    stage: t.stage,
+    outcome: t.outcome,
+    ...(t.error ? { code: t.error.code, message: t.error.message.slice(0, 200) } : {}),
+    ...(t.note ? { note: t.note.slice(0, 200) } : {}),
+  }));
+  const why = timedOut ? 'its time budget ran out (a query timed out, or no time was left to run one)' : `${first?.code ?? 'an error'}: ${first?.message ?? ''}`.slice(0, 300);
   return new AskgraphError(code, `the question could not be answered because ${why}`, { details: { trace } });
 }
 
