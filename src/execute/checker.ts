@@ -40,7 +40,11 @@ export class QueryChecker {
 
   check(text: string, limits: UserQueryLimits): Promise<CheckedQuery> {
     if (this.closed) return Promise.reject(new AskgraphError('SERVER_BUSY', 'the query checker is closed'));
-    precheckQuery(text, limits);
+    try {
+      precheckQuery(text, limits);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     if (this.queue.length >= this.opts.maxQueue) {
       return Promise.reject(new AskgraphError('SERVER_BUSY', `${this.queue.length} queries are waiting to be checked; retry later`));
     }
