@@ -277,7 +277,7 @@ export class OxigraphExecutor implements Executor {
   readonly labelPredicates: string[];
 
   private readonly main: StoreProcess;
-  private user: StoreProcess | undefined;
+  private users: StoreProcess[] = [];
   private readonly defaultTimeoutMs: number;
 
   private constructor(
@@ -315,7 +315,7 @@ export class OxigraphExecutor implements Executor {
 
   /** Store processes started for user queries (0 while there is no user lane). */
   get userGeneration(): number {
-    return this.user?.generation ?? 0;
+    return this.users.reduce((n, p) => n + p.generation, 0);
   }
 
   /** Resolves when the pipeline's store process has the store loaded. */
@@ -323,24 +323,30 @@ export class OxigraphExecutor implements Executor {
     return this.main.whenReady();
   }
 
-  /** Starts the separate store process for user queries (idempotent); resolves when it is loaded. */
-  async openUserLane(): Promise<void> {
-    if (!this.user) {
-      this.user = new StoreProcess(this.source, this.defaultTimeoutMs);
-      this.user.start();
+  /**
+   * Starts the separate store processes for user queries (idempotent; `processes` of them, each a copy
+   * of the store in memory); resolves when they are loaded.
+   */
+  async openUserLane(processes = 1): Promise<void> {
+    while (this.users.length < processes) {
+      const p = new StoreProcess(this.source, this.defaultTimeoutMs);
+      p.start();
+      this.users.push(p);
     }
-    await this.user.whenReady();
+    await Promise.all(this.users.map((p) => p.whenReady()));
   }
 
   /** The state of each store process (no paths). */
   health(): { pipeline: StoreHealth; user?: StoreHealth } {
     const h = (p: StoreProcess): StoreHealth => ({ state: p.state, restarts: Math.max(0, p.generation - 1), queued: p.queued, ...(p.lastRestart ? { lastRestart: p.lastRestart } : {}) });
-    return { pipeline: h(this.main), ...(this.user ? { user: h(this.user) } : {}) };
+    const out: Record<string, StoreHealth> = { pipeline: h(this.main) };
+    this.users.forEach((p, i) => (out[i === 0 ? 'user' : `user${i + 1}`] = h(p)));
+    return out as { pipeline: StoreHealth; user?: StoreHealth };
   }
 
   /** Fault injection for tests: kills a store process as a crash would. */
   killStoreProcess(lane: 'pipeline' | 'user' = 'pipeline'): void {
-    (lane === 'user' ? this.user : this.main)?.kill();
+    (lane === 'user' ? this.users[0] : this.main)?.kill();
   }
 
   private run(query: string, form: QueryForm, opts?: QueryOptions): Promise<Ok> {
@@ -375,7 +381,9 @@ export class OxigraphExecutor implements Executor {
    */
   async runChecked(checked: CheckedQuery, opts: UserQueryOptions = {}): Promise<UserQueryResult> {
     if (checked.service) throw new AskgraphError('FEDERATION_FORBIDDEN', 'SERVICE (federated query) is not available on the embedded store');
-    const lane = this.user ?? this.main;
+    // the user process that is ready and least busy (the pipeline's when there is none)
+    const rank = (p: StoreProcess) => (p.state === 'ready' ? 0 : 1_000_000) + p.queued;
+    const lane = this.users.length ? this.users.reduce((a, b) => (rank(b) < rank(a) ? b : a)) : this.main;
     const dataset = opts.dataset ?? checked.dataset;
     const reply = await lane.send(
       (id) => ({ id, op: 'query', query: checked.run, form: checked.form, ...(dataset ? { dataset } : {}), ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}) }),
@@ -400,6 +408,6 @@ export class OxigraphExecutor implements Executor {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.main.close(), this.user?.close()]);
+    await Promise.all([this.main.close(), ...this.users.map((p) => p.close())]);
   }
 }

@@ -174,6 +174,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       }
       who = 'key:' + d.toString('hex').slice(0, 16);
     }
+    res.locals.client = who;
     const wait = buckets.take(who);
     if (wait > 0) {
       res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));

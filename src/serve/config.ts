@@ -82,8 +82,12 @@ export const ServeConfigSchema = z
         allowService: z.boolean().default(false),
         /** Remote store: FROM / FROM NAMED forwarded to the upstream only when true (400 DATASET_UNSUPPORTED otherwise). */
         allowDataset: z.boolean().default(false),
-        /** Embedded store: user queries in a store process of their own (a second copy of the store in memory). */
+        /** Embedded store: user queries in store processes of their own (each a copy of the store in memory). */
         isolate: z.boolean().default(true),
+        /** How many such processes (queries go to the least busy one). */
+        processes: z.number().int().min(1).max(16).default(1),
+        /** Queries one client (API key, or address without keys) may have running or waiting at once; more is 429. */
+        perClient: z.number().int().min(1).max(1000).default(2),
       })
       .strict()
       .default({
@@ -96,6 +100,8 @@ export const ServeConfigSchema = z
         allowService: false,
         allowDataset: false,
         isolate: true,
+        processes: 1,
+        perClient: 2,
       }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
@@ -172,6 +178,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if ((v = e('SPARQL_ALLOW_SERVICE'))) set(['sparql', 'allowService'], boolOf(v, 'ASKGRAPH_SPARQL_ALLOW_SERVICE'));
   if ((v = e('SPARQL_ALLOW_DATASET'))) set(['sparql', 'allowDataset'], boolOf(v, 'ASKGRAPH_SPARQL_ALLOW_DATASET'));
   if ((v = e('SPARQL_ISOLATE'))) set(['sparql', 'isolate'], boolOf(v, 'ASKGRAPH_SPARQL_ISOLATE'));
+  if ((v = e('SPARQL_PROCESSES'))) set(['sparql', 'processes'], intOf(v, 'ASKGRAPH_SPARQL_PROCESSES'));
+  if ((v = e('SPARQL_PER_CLIENT'))) set(['sparql', 'perClient'], intOf(v, 'ASKGRAPH_SPARQL_PER_CLIENT'));
   return out;
 }
 

@@ -35,7 +35,7 @@ export async function startServer(
   const ownGateway = !opts.gateway;
   const gateway = opts.gateway ?? (await openGateway(cfg));
   // user queries (/sparql) get a store process of their own: question answering keeps its capacity
-  if (cfg.sparql.isolate && gateway.executor instanceof OxigraphExecutor) await gateway.executor.openUserLane();
+  if (cfg.sparql.isolate && gateway.executor instanceof OxigraphExecutor) await gateway.executor.openUserLane(cfg.sparql.processes);
   const app = createApp(gateway, cfg, { logger });
   const server = app.listen(cfg.port, cfg.host);
   answerClientErrors(server);

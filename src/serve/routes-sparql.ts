@@ -51,13 +51,16 @@ export function sparqlRouter(ctx: ServeContext): Router {
   const text = express.text({ limit, type: ['application/sparql-query', 'application/sparql-update'] });
   const s = ctx.config.sparql;
   const limits = { maxQueryBytes: s.maxQueryBytes, maxDepth: s.maxDepth, maxPatterns: s.maxPatterns, maxRows: s.maxRows };
+  /** /sparql queries running or waiting, by client. */
+  const inflight = new Map<string, number>();
+  const parseParams = (known: Record<string, unknown>) => validate(SparqlParamsSchema, known, 'SPARQL protocol parameters');
 
   const handle = async (req: Request, res: Response) => {
     const ct = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const fromBody = req.method === 'POST' && ct === 'application/x-www-form-urlencoded' ? (req.body as Record<string, unknown>) : {};
     const all: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...fromBody };
     const known = Object.fromEntries(SPARQL_PARAM_KEYS.filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
-    const params = validate(SparqlParamsSchema, known, 'SPARQL protocol parameters');
+    const params = parseParams(known);
     if (ct === 'application/sparql-update' || params.update !== undefined) {
       throw new AskgraphError('UPDATE_FORBIDDEN', 'this endpoint is read-only: SPARQL updates are refused');
     }
@@ -80,6 +83,24 @@ export function sparqlRouter(ctx: ServeContext): Router {
     }
     if (query === undefined || query.trim() === '') throw new AskgraphError('BAD_REQUEST', 'missing SPARQL query (parameter "query")');
 
+    // a per-client share of the store: one client cannot queue the user store process full
+    const client = String(res.locals.client ?? 'anonymous');
+    const mine = inflight.get(client) ?? 0;
+    if (mine >= s.perClient) {
+      res.setHeader('Retry-After', '1');
+      throw new AskgraphError('RATE_LIMITED', `${mine} SPARQL queries of this client are running or waiting; at most ${s.perClient} at once`);
+    }
+    inflight.set(client, mine + 1);
+    try {
+      await run(req, res, query, params, formatParam);
+    } finally {
+      const n = (inflight.get(client) ?? 1) - 1;
+      if (n > 0) inflight.set(client, n);
+      else inflight.delete(client);
+    }
+  };
+
+  const run = async (req: Request, res: Response, query: string, params: ReturnType<typeof parseParams>, formatParam: string | undefined) => {
     // size and nesting here (linear), the one parse in the checker worker
     const checked = await ctx.checker.check(query, limits);
     const kind = checked.form === 'SELECT' ? 'select' : checked.form === 'ASK' ? 'ask' : 'graph';

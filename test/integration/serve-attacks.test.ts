@@ -57,7 +57,7 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
   before(async () => {
     g = await createGateway();
     ex = g.executor as OxigraphExecutor;
-    srv = await startTestServer(g, { timeouts: { requestMs: 12_000, queryMs: 10_000, maxQueryMs: 60_000 }, cache: { max: 0, ttlMs: 1, maxBytes: 1024 } });
+    srv = await startTestServer(g, { timeouts: { requestMs: 12_000, queryMs: 10_000, maxQueryMs: 60_000 }, cache: { max: 0, ttlMs: 1, maxBytes: 1024 }, sparql: { perClient: 32 } });
     await assertServing(srv.url);
   });
   after(async () => {
@@ -154,6 +154,7 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
     }
     const results = await Promise.all(attacks);
     for (const r of results) assert.ok([200, 400, 503, 504].includes(r.status), JSON.stringify(r.body).slice(0, 200));
+    assert.ok(results.some((r) => r.status === 400 && r.body.error.code === 'QUERY_TOO_COMPLEX'), 'the checker refused them');
     assert.ok(Math.max(...health) < 1000, `healthz took ${health.join(', ')} ms`);
     await assertServing(srv.url);
   });
@@ -177,6 +178,30 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
     assert.ok(c.ms >= 1000, 'the cartesian query was still running while the questions were answered');
     assert.ok(Math.max(...answers) < 5000, `questions took ${answers.join(', ')} ms`);
     await assertServing(srv.url);
+  });
+
+  it('a per-client share and a pool: a second /sparql query of a client while its first runs is 429; another client is served by a second store process', async () => {
+    await ex.openUserLane(2); // a second user store process
+    const keys = { one: 'client-one-key', two: 'client-two-key' };
+    const one = await startTestServer(g, { apiKeys: [keys.one, keys.two], sparql: { perClient: 1 }, timeouts: { requestMs: 12_000, queryMs: 3000, maxQueryMs: 3000 } });
+    try {
+      const cart = sparqlPost(one.url, CARTESIAN, { 'x-api-key': keys.one });
+      await new Promise((r) => setTimeout(r, 300));
+      const second = await sparqlPost(one.url, GUMP_DIRECTOR, { 'x-api-key': keys.one });
+      assert.equal(second.status, 429);
+      assert.equal(second.body.error.code, 'RATE_LIMITED');
+      assert.equal(second.headers.get('retry-after'), '1');
+      const other = await sparqlPost(one.url, GUMP_DIRECTOR, { 'x-api-key': keys.two });
+      assert.equal(other.status, 200, JSON.stringify(other.body));
+      assert.equal(other.body.results.bindings[0].d.value, entity('Robert Zemeckis'));
+      const c = await cart;
+      assert.equal(c.status, 504, JSON.stringify(c.body));
+      assert.equal((await sparqlPost(one.url, GUMP_DIRECTOR, { 'x-api-key': keys.one })).status, 200);
+      const h = await getJson(one.url + '/healthz');
+      assert.ok(h.body.storeProcesses.user2, JSON.stringify(h.body));
+    } finally {
+      await one.close();
+    }
   });
 
   it('errors are errors: a question that runs out of time is 504 QUERY_TIMEOUT with the failed steps, not 200 "no answer"', async () => {
