@@ -157,7 +157,9 @@ async function main(): Promise<void> {
     const { cmd, args: cargs } = serveCommand(port);
     const log = fs.openSync(logFile, 'w');
     child = spawn(cmd, cargs, {
-      env: { ...process.env, ASKGRAPH_CACHE_MAX: '0', ASKGRAPH_RATE_LIMIT_PER_MINUTE: '0', ASKGRAPH_LOG_LEVEL: 'warn' },
+      // one client address plays every attacker: no rate limit, and a per-client share large enough that
+      // the hostile queries reach the checker and the store instead of being refused with 429
+      env: { ...process.env, ASKGRAPH_CACHE_MAX: '0', ASKGRAPH_RATE_LIMIT_PER_MINUTE: '0', ASKGRAPH_SPARQL_PER_CLIENT: '64', ASKGRAPH_LOG_LEVEL: 'warn' },
       stdio: ['ignore', log, log],
     });
     process.stderr.write(`soak: starting the server on ${url} (log ${logFile})\n`);
