@@ -55,6 +55,12 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   };
   ctx.metrics.gauge('askgraph_asks_running', 'Questions (ask, parse) running in the pipeline now.', () => ctx.admission.active);
   ctx.metrics.gauge('askgraph_asks_queued', 'Questions waiting for a pipeline slot now.', () => ctx.admission.queued);
+  if (gateway.executor instanceof OxigraphExecutor) {
+    const ex = gateway.executor;
+    const sum = (f: (h: StoreHealth) => number) => () => Object.values(ex.health()).reduce((n, h) => n + (h ? f(h) : 0), 0);
+    ctx.metrics.gauge('askgraph_store_restarts', 'Store processes restarted since start (timeouts, traps, crashes), all lanes.', sum((h) => h.restarts));
+    ctx.metrics.gauge('askgraph_store_processes_not_ready', 'Store processes starting, restarting or failed now.', sum((h) => (h.state === 'ready' ? 0 : 1)));
+  }
   const buckets = new TokenBuckets(cfg.rateLimit);
   const keyDigests = cfg.apiKeys.map(digest);
   const started = Date.now();

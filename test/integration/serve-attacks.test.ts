@@ -120,6 +120,9 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
     assert.equal(ex.userGeneration, gen + 1);
     const after = await getJson(srv.url + '/healthz');
     assert.equal(after.body.status, 'ok');
+    const m = await (await fetch(srv.url + '/metrics')).text();
+    assert.match(m, /^askgraph_store_restarts [1-9]\d*$/m);
+    assert.match(m, /^askgraph_store_processes_not_ready 0$/m);
     assert.equal(after.body.storeProcesses.user.restarts, gen);
   });
 
