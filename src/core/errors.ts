@@ -28,6 +28,18 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SERVER_BUSY: 503,
+  /** A user query over the size / nesting / pattern limits (checked before it is parsed or run). */
+  QUERY_TOO_COMPLEX: 400,
+  /** SERVICE (federation) in a user query: refused unless the server allows it. */
+  FEDERATION_FORBIDDEN: 403,
+  /** FROM / FROM NAMED / default-graph-uri / named-graph-uri where the store does not take a dataset. */
+  DATASET_UNSUPPORTED: 400,
+  /** A result over the configured row / byte cap (the query should page with LIMIT / OFFSET). */
+  RESULT_TOO_LARGE: 422,
+  /** The request's method is not allowed on the route (the response carries Allow). */
+  METHOD_NOT_ALLOWED: 405,
+  /** The request's header block is over the server's limit. */
+  HEADERS_TOO_LARGE: 431,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

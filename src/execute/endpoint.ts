@@ -3,6 +3,8 @@ import { countFromSelect } from './count';
 import { lookupLabels, withLocalNameLabels } from './labels';
 import { expectForm, queryByForm } from './readonly';
 import { fromRdfJs, isSafeIri, RdfJsTerm, RDFS_LABEL, tripleFromRdfJs } from './terms';
+import type { UserQueryResult } from './oxigraph';
+import type { CheckedQuery } from './user-query';
 
 export interface EndpointOptions {
   labelPredicates?: string[];
@@ -160,6 +162,17 @@ export class EndpointExecutor implements Executor {
 
   async select(query: string, opts?: QueryOptions): Promise<SelectResult> {
     expectForm(query, 'SELECT');
+    return this.selectParsed(query, opts);
+  }
+
+  /** A user query checked by analyseQuery (not parsed again here; Comunica parses it once more). */
+  async runChecked(checked: CheckedQuery, opts?: QueryOptions): Promise<UserQueryResult> {
+    if (checked.form === 'SELECT') return { form: 'SELECT', result: await this.selectParsed(checked.run, opts) };
+    if (checked.form === 'ASK') return { form: 'ASK', value: await this.askParsed(checked.run, opts) };
+    return { form: checked.form, triples: await this.constructParsed(checked.run, opts) };
+  }
+
+  private selectParsed(query: string, opts?: QueryOptions): Promise<SelectResult> {
     return this.call(query, opts, async (r) => {
       if (r.resultType !== 'bindings') throw new AskgraphError('ENDPOINT_ERROR', `expected bindings, got ${r.resultType}`);
       const meta = r.metadata ? await r.metadata() : { variables: [] };
@@ -176,6 +189,10 @@ export class EndpointExecutor implements Executor {
 
   async ask(query: string, opts?: QueryOptions): Promise<boolean> {
     expectForm(query, 'ASK');
+    return this.askParsed(query, opts);
+  }
+
+  private askParsed(query: string, opts?: QueryOptions): Promise<boolean> {
     return this.call(query, opts, async (r) => (await r.execute()) === true);
   }
 
@@ -185,6 +202,10 @@ export class EndpointExecutor implements Executor {
 
   async construct(query: string, opts?: QueryOptions): Promise<Triple[]> {
     expectForm(query, 'CONSTRUCT', 'DESCRIBE');
+    return this.constructParsed(query, opts);
+  }
+
+  private constructParsed(query: string, opts?: QueryOptions): Promise<Triple[]> {
     return this.call(query, opts, async (r) => {
       const quads = await ((await r.execute()) as ResultStream<{ subject: RdfJsTerm; predicate: RdfJsTerm; object: RdfJsTerm }>).toArray();
       return quads.map(tripleFromRdfJs);

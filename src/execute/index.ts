@@ -1,5 +1,8 @@
 /** The stores: embedded Oxigraph (in a worker) and SPARQL endpoints (Comunica), one Executor interface. */
-export { OxigraphExecutor, type OxigraphOptions } from './oxigraph';
+export { OxigraphExecutor, type OxigraphOptions, type StoreHealth, type StoreState, type UserQueryResult } from './oxigraph';
+export { runUserQuery, type UserRunOptions } from './public-query';
+export { QueryChecker } from './checker';
+export { analyseQuery, precheckQuery, DEFAULT_USER_QUERY_LIMITS, type CheckedQuery, type UserQueryLimits, type QueryDataset } from './user-query';
 export { EndpointExecutor, type EndpointOptions } from './endpoint';
 export {
   isEndpointUrl,

@@ -1,12 +1,13 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { AskgraphError, ErrorCode, ERROR_STATUS, Executor, QueryOptions, SelectResult, Triple } from '../core';
 import type { BuildInfo, StoreSource } from './loaders';
-import type { WorkerReply, WorkerRequest, WorkerStatus } from './protocol';
+import type { WorkerDataset, WorkerReply, WorkerRequest, WorkerStatus } from './protocol';
 import { expectForm, queryByForm, QueryForm } from './readonly';
 import { isSafeIri, parseJsonAsk, parseJsonSelect, RDFS_LABEL } from './terms';
 import { countFromSelect } from './count';
 import { withLocalNameLabels } from './labels';
+import type { CheckedQuery } from './user-query';
 
 export interface OxigraphOptions {
   /** Identity for traces / cache keys; default "oxigraph:" + the first data file. */
@@ -18,6 +19,29 @@ export interface OxigraphOptions {
   defaultTimeoutMs?: number;
 }
 
+/** What a store process is doing: loading (first start), ready, restarting after a failure, or failed for good. */
+export type StoreState = 'starting' | 'ready' | 'restarting' | 'failed';
+
+export interface StoreHealth {
+  state: StoreState;
+  /** Processes started after the first one (after a timeout kill, a trap, a crash). */
+  restarts: number;
+  /** Queries waiting + running. */
+  queued: number;
+  /** The last reason for a restart (no paths). */
+  lastRestart?: string;
+}
+
+/** Result of a user query (the /sparql route), by form. */
+export type UserQueryResult = { form: 'SELECT'; result: SelectResult } | { form: 'ASK'; value: boolean } | { form: 'CONSTRUCT' | 'DESCRIBE'; triples: Triple[] };
+
+export interface UserQueryOptions extends QueryOptions {
+  /** Graphs from the protocol's default-graph-uri / named-graph-uri (they replace the query's FROM). */
+  dataset?: WorkerDataset;
+  /** Result cap in bytes (see WorkerRequest). */
+  maxBytes?: number;
+}
+
 interface Job {
   id: number;
   request: WorkerRequest;
@@ -27,108 +51,100 @@ interface Job {
   timeoutMs: number;
 }
 
+type Ok = WorkerReply & { ok: true };
+
 /**
- * Starts the query worker. It must run compiled (dist/…/oxigraph-worker.js) and from the sources under
- * tsx: the worker file sits next to this one with the same extension, and a .ts worker first loads tsx's
- * require hook (mocha's --require does not reach workers through process.execArgv).
+ * Starts a store process. It must run compiled (dist/…/oxigraph-worker.js) and from the sources under
+ * tsx: the file sits next to this one with the same extension, and a .ts child first loads tsx's
+ * require hook.
  */
-function spawnWorker(source: StoreSource): Worker {
+function spawnStoreProcess(): ChildProcess {
   const ext = path.extname(__filename);
   const file = path.join(__dirname, 'oxigraph-worker' + ext);
-  if (ext === '.ts') {
-    const tsx = require.resolve('tsx/cjs');
-    return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(file)});`, { eval: true, workerData: source });
-  }
-  return new Worker(file, { workerData: source });
+  // --no-turbo-inline-js-wasm-calls: with it on (Node 20's default) V8 aborts the process ("Fatal error
+  // … unreachable code" in Deoptimizer::DoComputeBuiltinContinuation, SIGTRAP) when optimised code that
+  // inlined a call into Oxigraph's wasm deoptimises — the CONSTRUCT … n-triples crash of issue 15, which
+  // took the whole gateway down while the store ran in a worker thread of the gateway's process.
+  const execArgv = ['--no-turbo-inline-js-wasm-calls', ...(ext === '.ts' ? ['--require', require.resolve('tsx/cjs')] : [])];
+  return fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 
-/**
- * The embedded store: Oxigraph (wasm) inside a worker thread that holds the store. Queries go by message
- * one at a time; a call's timeout covers its wait in the queue and its run. A query still running at its
- * timeout terminates the worker (QUERY_TIMEOUT) and a fresh worker reloads the store from its source
- * (the snapshot when there is one); waiting queries run once it is ready.
- */
-export class OxigraphExecutor implements Executor {
-  readonly id: string;
-  readonly labelPredicates: string[];
-  readonly localNameLabels: boolean;
-  /** How the current worker built its store (size, load time, snapshot or sources). */
-  info: BuildInfo | undefined;
-  /** Number of workers started (1 + restarts); for tests and the trace. */
-  generation = 0;
+/** Restart delays after consecutive failures without a successful query in between (ms). */
+const BACKOFF = [0, 250, 1000, 3000, 5000];
 
-  private worker: Worker | undefined;
-  private ready = false;
+/**
+ * One store process with its queue and its supervisor. Queries go by message one at a time; a call's
+ * timeout covers its wait in the queue and its run. A query still running at its timeout kills the
+ * process (QUERY_TIMEOUT); a store failure (wasm trap, out of memory, the process dying for any reason)
+ * fails the running query with STORE_UNAVAILABLE. Either way a fresh process reloads the store from
+ * its source (the snapshot when there is one) and the waiting queries run once it is ready.
+ */
+class StoreProcess {
+  info: BuildInfo | undefined;
+  generation = 0;
+  state: StoreState = 'starting';
+  lastRestart: string | undefined;
+
+  private child: ChildProcess | undefined;
   private readyWaiters: { resolve: () => void; reject: (e: AskgraphError) => void }[] = [];
   private fatal: AskgraphError | undefined;
   private queue: Job[] = [];
   private running: Job | undefined;
   private nextId = 1;
   private closed = false;
-  private readonly defaultTimeoutMs: number;
+  private failures = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
 
-  private constructor(
+  constructor(
     private readonly source: StoreSource,
-    opts: OxigraphOptions,
-  ) {
-    this.id = opts.id ?? 'oxigraph:' + (source.files[0] ?? 'empty');
-    this.labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
-    this.localNameLabels = opts.localNameLabels ?? false;
-    this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 30_000;
+    private readonly defaultTimeoutMs: number,
+  ) {}
+
+  get queued(): number {
+    return this.queue.length + (this.running ? 1 : 0);
   }
 
-  /** Starts the worker and resolves once the store is loaded (rejects with the load error). */
-  static async open(source: StoreSource, opts: OxigraphOptions = {}): Promise<OxigraphExecutor> {
-    const ex = new OxigraphExecutor(source, opts);
-    ex.start();
-    try {
-      await ex.whenReady();
-    } catch (e) {
-      await ex.close();
-      throw e;
-    }
-    return ex;
-  }
-
-  /** Resolves when a worker has the store loaded. */
   whenReady(): Promise<void> {
     if (this.fatal) return Promise.reject(this.fatal);
-    if (this.ready) return Promise.resolve();
+    if (this.state === 'ready') return Promise.resolve();
     return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
   }
 
-  private start(): void {
-    this.ready = false;
+  start(): void {
+    this.restartTimer = undefined;
+    if (this.closed || this.fatal) return;
     this.generation++;
-    const worker = spawnWorker(this.source);
-    this.worker = worker;
-    worker.on('message', (msg: WorkerStatus | WorkerReply) => {
-      if (worker !== this.worker) return;
+    const child = spawnStoreProcess();
+    this.child = child;
+    child.on('message', (msg: WorkerStatus | WorkerReply) => {
+      if (child !== this.child) return;
       if ('type' in msg) this.onStatus(msg);
       else this.onReply(msg);
     });
-    worker.on('error', (err) => {
-      if (worker !== this.worker) return;
-      this.onCrash(`the store worker failed: ${err.message}`);
+    child.on('error', (err) => {
+      if (child !== this.child) return;
+      this.onCrash(`the store process failed: ${err.message}`);
     });
-    worker.on('exit', (code) => {
-      if (worker !== this.worker || this.closed) return;
-      this.onCrash(`the store worker exited (code ${code})`);
+    child.on('exit', (code, signal) => {
+      if (child !== this.child || this.closed) return;
+      this.onCrash(`the store process exited (${signal ?? 'code ' + code})`);
     });
+    child.send({ id: 0, op: 'init', source: this.source } satisfies WorkerRequest);
   }
 
   private onStatus(msg: WorkerStatus): void {
     if (msg.type === 'ready') {
       this.info = msg.info;
-      this.ready = true;
+      this.state = 'ready';
       for (const w of this.readyWaiters.splice(0)) w.resolve();
       this.pump();
     } else {
       const code = (msg.error.code in ERROR_STATUS ? msg.error.code : 'STORE_UNAVAILABLE') as ErrorCode;
       this.fatal = new AskgraphError(code, msg.error.message);
+      this.state = 'failed';
       for (const w of this.readyWaiters.splice(0)) w.reject(this.fatal);
       for (const job of this.queue.splice(0)) this.fail(job, this.fatal);
-      this.stopWorker();
+      this.stopChild();
     }
   }
 
@@ -137,30 +153,50 @@ export class OxigraphExecutor implements Executor {
     if (!job || job.id !== reply.id) return;
     this.running = undefined;
     clearTimeout(job.timer);
-    if (reply.ok) job.resolve(reply);
-    else {
+    if (reply.ok) {
+      this.failures = 0;
+      job.resolve(reply);
+    } else {
       const code = (reply.error.code in ERROR_STATUS ? reply.error.code : 'UNSUPPORTED') as ErrorCode;
-      job.reject(new AskgraphError(code, reply.error.message));
+      job.reject(new AskgraphError(code, reply.error.message, reply.error.details ? { details: reply.error.details } : {}));
+      if (reply.fatal) {
+        // the process exits by itself after this reply; do not wait for it
+        this.restart(`store failure: ${reply.error.message.slice(0, 200)}`);
+        return;
+      }
     }
     this.pump();
   }
 
-  /** The worker died on its own (e.g. wasm out of memory): fail the running query, start a new worker. */
+  /** The process died on its own (V8 fatal error, killed by the OS …): fail the running query, start a new one. */
   private onCrash(message: string): void {
     const job = this.running;
     this.running = undefined;
-    if (job) this.fail(job, new AskgraphError('STORE_UNAVAILABLE', message));
-    this.stopWorker();
-    if (!this.closed && !this.fatal) this.start();
+    if (job) this.fail(job, new AskgraphError('STORE_UNAVAILABLE', `${message}; the store is being restarted`));
+    this.restart(message);
   }
 
-  private stopWorker(): void {
-    const w = this.worker;
-    this.worker = undefined;
-    this.ready = false;
-    if (w) {
-      w.removeAllListeners('message');
-      void w.terminate();
+  private restart(reason: string): void {
+    this.stopChild();
+    if (this.closed || this.fatal) return;
+    this.lastRestart = reason;
+    this.state = 'restarting';
+    const delay = BACKOFF[Math.min(this.failures, BACKOFF.length - 1)];
+    this.failures++;
+    clearTimeout(this.restartTimer);
+    if (delay === 0) this.start();
+    else this.restartTimer = setTimeout(() => this.start(), delay);
+  }
+
+  private stopChild(): void {
+    const c = this.child;
+    this.child = undefined;
+    if (this.state === 'ready') this.state = 'restarting';
+    if (c) {
+      c.removeAllListeners('message');
+      c.on('error', () => undefined);
+      if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      if (c.connected) c.disconnect();
     }
   }
 
@@ -170,11 +206,11 @@ export class OxigraphExecutor implements Executor {
   }
 
   private pump(): void {
-    if (this.running || !this.ready || !this.worker || this.closed) return;
+    if (this.running || this.state !== 'ready' || !this.child || this.closed) return;
     const job = this.queue.shift();
     if (!job) return;
     this.running = job;
-    this.worker.postMessage(job.request);
+    this.child.send(job.request);
   }
 
   private onTimeout(job: Job): void {
@@ -186,19 +222,15 @@ export class OxigraphExecutor implements Executor {
       return;
     }
     if (this.running === job) {
-      // Oxigraph cannot be interrupted: terminate the worker and rebuild the store in a fresh one.
+      // Oxigraph cannot be interrupted: kill the process and rebuild the store in a fresh one.
       this.running = undefined;
       job.reject(e);
-      this.stopWorker();
-      if (!this.closed) this.start();
+      this.failures = 0; // a timeout is the query's fault, not the store's: restart at once
+      this.restart(`a query exceeded its ${job.timeoutMs} ms timeout`);
     }
   }
 
-  private run(query: string, form: QueryForm, opts?: QueryOptions): Promise<WorkerReply & { ok: true }> {
-    return this.send((id) => ({ id, op: 'query', query, form }), opts);
-  }
-
-  private send(request: (id: number) => WorkerRequest, opts?: QueryOptions): Promise<WorkerReply & { ok: true }> {
+  send(request: (id: number) => WorkerRequest, opts?: QueryOptions): Promise<Ok> {
     if (this.closed) return Promise.reject(new AskgraphError('STORE_UNAVAILABLE', 'the executor is closed'));
     if (this.fatal) return Promise.reject(this.fatal);
     const timeoutMs = opts?.timeoutMs ?? this.defaultTimeoutMs;
@@ -209,6 +241,121 @@ export class OxigraphExecutor implements Executor {
       this.queue.push(job);
       this.pump();
     });
+  }
+
+  /** Kills the process as if it had crashed (fault injection for tests of the supervisor). */
+  kill(): void {
+    this.child?.kill('SIGKILL');
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.restartTimer);
+    const e = new AskgraphError('STORE_UNAVAILABLE', 'the executor was closed');
+    for (const job of this.queue.splice(0)) this.fail(job, e);
+    if (this.running) this.fail(this.running, e);
+    this.running = undefined;
+    for (const w of this.readyWaiters.splice(0)) w.reject(e);
+    const c = this.child;
+    this.child = undefined;
+    if (c) {
+      c.removeAllListeners();
+      c.on('error', () => undefined);
+      const gone = new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+      c.kill('SIGKILL');
+      await gone;
+    }
+  }
+}
+
+/**
+ * The embedded store: Oxigraph (wasm) in supervised child processes that each hold the store. The
+ * pipeline's queries run in one; queries written by users (/sparql) run in a second one once
+ * openUserLane() was called, so a user's cartesian product or a query that crashes the store never
+ * takes capacity from question answering (and costs the user lane a restart, not the pipeline).
+ */
+export class OxigraphExecutor implements Executor {
+  readonly id: string;
+  readonly labelPredicates: string[];
+  readonly localNameLabels: boolean;
+
+  private readonly main: StoreProcess;
+  private users: StoreProcess[] = [];
+  private readonly defaultTimeoutMs: number;
+
+  private constructor(
+    private readonly source: StoreSource,
+    opts: OxigraphOptions,
+  ) {
+    this.id = opts.id ?? 'oxigraph:' + (source.files[0] ?? 'empty');
+    this.labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
+    this.localNameLabels = opts.localNameLabels ?? false;
+    this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 30_000;
+    this.main = new StoreProcess(source, this.defaultTimeoutMs);
+  }
+
+  /** Starts the store process and resolves once the store is loaded (rejects with the load error). */
+  static async open(source: StoreSource, opts: OxigraphOptions = {}): Promise<OxigraphExecutor> {
+    const ex = new OxigraphExecutor(source, opts);
+    ex.main.start();
+    try {
+      await ex.main.whenReady();
+    } catch (e) {
+      await ex.close();
+      throw e;
+    }
+    return ex;
+  }
+
+  /** How the pipeline's store process built its store (size, load time, snapshot or sources). */
+  get info(): BuildInfo | undefined {
+    return this.main.info;
+  }
+
+  /** Store processes started for the pipeline (1 + restarts); for tests and the trace. */
+  get generation(): number {
+    return this.main.generation;
+  }
+
+  /** Store processes started for user queries (0 while there is no user lane). */
+  get userGeneration(): number {
+    return this.users.reduce((n, p) => n + p.generation, 0);
+  }
+
+  /** Resolves when the pipeline's store process has the store loaded. */
+  whenReady(): Promise<void> {
+    return this.main.whenReady();
+  }
+
+  /**
+   * Starts the separate store processes for user queries (idempotent; `processes` of them, each a copy
+   * of the store in memory); resolves when they are loaded.
+   */
+  async openUserLane(processes = 1): Promise<void> {
+    while (this.users.length < processes) {
+      const p = new StoreProcess(this.source, this.defaultTimeoutMs);
+      p.start();
+      this.users.push(p);
+    }
+    await Promise.all(this.users.map((p) => p.whenReady()));
+  }
+
+  /** The state of each store process (no paths). */
+  health(): { pipeline: StoreHealth; user?: StoreHealth } {
+    const h = (p: StoreProcess): StoreHealth => ({ state: p.state, restarts: Math.max(0, p.generation - 1), queued: p.queued, ...(p.lastRestart ? { lastRestart: p.lastRestart } : {}) });
+    const out: Record<string, StoreHealth> = { pipeline: h(this.main) };
+    this.users.forEach((p, i) => (out[i === 0 ? 'user' : `user${i + 1}`] = h(p)));
+    return out as { pipeline: StoreHealth; user?: StoreHealth };
+  }
+
+  /** Fault injection for tests: kills a store process as a crash would. */
+  killStoreProcess(lane: 'pipeline' | 'user' = 'pipeline'): void {
+    (lane === 'user' ? this.users[0] : this.main)?.kill();
+  }
+
+  private run(query: string, form: QueryForm, opts?: QueryOptions): Promise<Ok> {
+    return this.main.send((id) => ({ id, op: 'query', query, form }), opts);
   }
 
   async select(query: string, opts?: QueryOptions): Promise<SelectResult> {
@@ -233,11 +380,30 @@ export class OxigraphExecutor implements Executor {
     return (reply as { triples: Triple[] }).triples;
   }
 
-  /** Labels by index lookups inside the worker (not SPARQL: see oxigraph-worker.ts), one message per call. */
+  /**
+   * A user query already checked by analyseQuery (parsed once, off the main thread): runs its capped
+   * text in the user lane (the pipeline's process when there is none) with its dataset.
+   */
+  async runChecked(checked: CheckedQuery, opts: UserQueryOptions = {}): Promise<UserQueryResult> {
+    if (checked.service) throw new AskgraphError('FEDERATION_FORBIDDEN', 'SERVICE (federated query) is not available on the embedded store');
+    // the user process that is ready and least busy (the pipeline's when there is none)
+    const rank = (p: StoreProcess) => (p.state === 'ready' ? 0 : 1_000_000) + p.queued;
+    const lane = this.users.length ? this.users.reduce((a, b) => (rank(b) < rank(a) ? b : a)) : this.main;
+    const dataset = opts.dataset ?? checked.dataset;
+    const reply = await lane.send(
+      (id) => ({ id, op: 'query', query: checked.run, form: checked.form, ...(dataset ? { dataset } : {}), ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}) }),
+      opts,
+    );
+    if (checked.form === 'SELECT') return { form: 'SELECT', result: parseJsonSelect((reply as { json: string }).json) };
+    if (checked.form === 'ASK') return { form: 'ASK', value: parseJsonAsk((reply as { json: string }).json) };
+    return { form: checked.form, triples: (reply as { triples: Triple[] }).triples };
+  }
+
+  /** Labels by index lookups inside the store process (not SPARQL: see oxigraph-worker.ts), one message per call. */
   async labels(iris: string[], opts?: QueryOptions): Promise<Map<string, string>> {
     const wanted = [...new Set(iris.filter(isSafeIri))];
     if (wanted.length === 0) return new Map();
-    const reply = await this.send((id) => ({ id, op: 'labels', iris: wanted, predicates: this.labelPredicates }), opts);
+    const reply = await this.main.send((id) => ({ id, op: 'labels', iris: wanted, predicates: this.labelPredicates }), opts);
     const found = new Map((reply as { labels: [string, string][] }).labels);
     return this.localNameLabels ? withLocalNameLabels(wanted, found) : found;
   }
@@ -248,18 +414,6 @@ export class OxigraphExecutor implements Executor {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    const e = new AskgraphError('STORE_UNAVAILABLE', 'the executor was closed');
-    for (const job of this.queue.splice(0)) this.fail(job, e);
-    if (this.running) this.fail(this.running, e);
-    this.running = undefined;
-    for (const w of this.readyWaiters.splice(0)) w.reject(e);
-    const w = this.worker;
-    this.worker = undefined;
-    if (w) {
-      w.removeAllListeners();
-      await w.terminate();
-    }
+    await Promise.all([this.main.close(), ...this.users.map((p) => p.close())]);
   }
 }

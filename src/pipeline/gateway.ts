@@ -386,7 +386,9 @@ class PipelineGateway implements Gateway {
       try {
         next = await attempts.next();
       } catch (e) {
-        trace.push({ stage: 'ground', outcome: 'error', error: { code: 'INTERNAL', message: (e as Error).message }, timeMs: performance.now() - tgr });
+        // a store failure during grounding keeps its code (the server turns it into its status)
+        const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
+        trace.push({ stage: 'ground', outcome: 'error', error: { code, message: (e as Error).message }, timeMs: performance.now() - tgr });
         break;
       }
       timings.ground += performance.now() - tgr;

@@ -8,13 +8,13 @@ import { AnswerCache } from './cache';
 import { parseServeConfig, type ServeConfig, type ServeConfigInput } from './config';
 import type { ServeContext } from './context';
 import type { ServeGateway } from './gateway';
-import { toHttpError } from './http-errors';
+import { redactPaths, toHttpError } from './http-errors';
 import { ServeMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics';
 import { openApiDocument } from './openapi';
 import { TokenBuckets } from './rate-limit';
 import { apiRouter } from './routes-api';
 import { sparqlRouter } from './routes-sparql';
-import { diffFormsText } from './stages';
+import { diffFormsText, OxigraphExecutor, QueryChecker, type StoreHealth } from './stages';
 
 export interface AppOptions {
   logger?: Logger;
@@ -51,9 +51,16 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
     inflight: new Map(),
     admission: new Admission({ concurrency: cfg.concurrency.asks, queue: cfg.concurrency.queue }),
     diff: diffFormsText,
+    checker: new QueryChecker({ timeoutMs: cfg.sparql.parseTimeoutMs, maxQueue: 256 }),
   };
   ctx.metrics.gauge('askgraph_asks_running', 'Questions (ask, parse) running in the pipeline now.', () => ctx.admission.active);
   ctx.metrics.gauge('askgraph_asks_queued', 'Questions waiting for a pipeline slot now.', () => ctx.admission.queued);
+  if (gateway.executor instanceof OxigraphExecutor) {
+    const ex = gateway.executor;
+    const sum = (f: (h: StoreHealth) => number) => () => Object.values(ex.health()).reduce((n, h) => n + (h ? f(h) : 0), 0);
+    ctx.metrics.gauge('askgraph_store_restarts', 'Store processes restarted since start (timeouts, traps, crashes), all lanes.', sum((h) => h.restarts));
+    ctx.metrics.gauge('askgraph_store_processes_not_ready', 'Store processes starting, restarting or failed now.', sum((h) => (h.state === 'ready' ? 0 : 1)));
+  }
   const buckets = new TokenBuckets(cfg.rateLimit);
   const keyDigests = cfg.apiKeys.map(digest);
   const started = Date.now();
@@ -124,11 +131,20 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   });
 
   // open routes
+  // Health: the store processes' real state (never a query, so it answers while queries run), no paths.
+  // 200 "ok" when every store process is ready, 200 "degraded" while one (re)starts, 503 "failed" when
+  // the store cannot be loaded any more.
   app.get('/healthz', (_req, res) => {
-    res.json({
-      status: 'ok',
-      version: gateway.version,
-      store: gateway.executor.id,
+    const ex = gateway.executor;
+    const lanes: Record<string, StoreHealth> = ex instanceof OxigraphExecutor ? ex.health() : {};
+    for (const l of Object.values(lanes)) if (l.lastRestart) l.lastRestart = redactPaths(l.lastRestart);
+    const states = Object.values(lanes).map((l) => l.state);
+    const status = states.includes('failed') ? 'failed' : states.some((x) => x !== 'ready') ? 'degraded' : 'ok';
+    res.status(status === 'failed' ? 503 : 200).json({
+      status,
+      version: redactPaths(gateway.version),
+      store: redactPaths(ex.id),
+      ...(Object.keys(lanes).length ? { storeProcesses: lanes } : {}),
       model: gateway.generator?.id ?? null,
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
     });
@@ -164,6 +180,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       }
       who = 'key:' + d.toString('hex').slice(0, 16);
     }
+    res.locals.client = who;
     const wait = buckets.take(who);
     if (wait > 0) {
       res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
@@ -186,6 +203,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
     res.locals.errorCode = body.error.code;
     if (res.headersSent) return;
     if (body.error.code === 'SERVER_BUSY') res.setHeader('Retry-After', '1');
+    if (status >= 500) body.error.message = redactPaths(body.error.message);
     res.status(status).json(body);
   }
 

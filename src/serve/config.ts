@@ -64,6 +64,45 @@ export const ServeConfigSchema = z
       .object({ asks: z.number().int().min(1).max(256).default(DEFAULT_ASKS), queue: z.number().int().min(0).max(100_000).default(1024) })
       .strict()
       .default({ asks: DEFAULT_ASKS, queue: 1024 }),
+    /**
+     * The public /sparql endpoint: limits checked before a query runs (400 QUERY_TOO_COMPLEX), the
+     * result cap (422 RESULT_TOO_LARGE), federation and dataset policy, and whether the embedded store
+     * runs user queries in a store process of their own (so question answering keeps its capacity).
+     */
+    sparql: z
+      .object({
+        maxQueryBytes: z.number().int().min(256).max(16 * 1024 * 1024).default(32 * 1024),
+        maxDepth: z.number().int().min(4).max(1000).default(48),
+        maxPatterns: z.number().int().min(10).max(1_000_000).default(1000),
+        maxRows: z.number().int().min(1).max(10_000_000).default(10_000),
+        maxResultBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(32 * 1024 * 1024),
+        /** A query whose parse takes longer is refused (QUERY_TOO_COMPLEX); parsing runs off the main thread. */
+        parseTimeoutMs: z.number().int().min(50).default(2000),
+        /** SERVICE clauses: refused (403 FEDERATION_FORBIDDEN) unless true; a remote upstream would otherwise fetch any URL. */
+        allowService: z.boolean().default(false),
+        /** Remote store: FROM / FROM NAMED forwarded to the upstream only when true (400 DATASET_UNSUPPORTED otherwise). */
+        allowDataset: z.boolean().default(false),
+        /** Embedded store: user queries in store processes of their own (each a copy of the store in memory). */
+        isolate: z.boolean().default(true),
+        /** How many such processes (queries go to the least busy one). */
+        processes: z.number().int().min(1).max(16).default(1),
+        /** Queries one client (API key, or address without keys) may have running or waiting at once; more is 429. */
+        perClient: z.number().int().min(1).max(1000).default(2),
+      })
+      .strict()
+      .default({
+        maxQueryBytes: 32 * 1024,
+        maxDepth: 48,
+        maxPatterns: 1000,
+        maxRows: 10_000,
+        maxResultBytes: 32 * 1024 * 1024,
+        parseTimeoutMs: 2000,
+        allowService: false,
+        allowDataset: false,
+        isolate: true,
+        processes: 1,
+        perClient: 2,
+      }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();
@@ -86,6 +125,12 @@ function intOf(value: string, key: string): number {
   const n = Number(value);
   if (!Number.isFinite(n)) throw new AskgraphError('BAD_REQUEST', `config: ${key} must be a number, got "${value}"`);
   return n;
+}
+
+function boolOf(value: string, key: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new AskgraphError('BAD_REQUEST', `config: ${key} must be true or false, got "${value}"`);
 }
 
 function listOf(value: string): string[] {
@@ -128,6 +173,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if ((v = e('CONCURRENCY'))) set(['concurrency', 'asks'], intOf(v, 'ASKGRAPH_CONCURRENCY'));
   if ((v = e('QUEUE'))) set(['concurrency', 'queue'], intOf(v, 'ASKGRAPH_QUEUE'));
   if ((v = e('LOG_LEVEL'))) set(['logLevel'], v);
+  if ((v = e('SPARQL_MAX_ROWS'))) set(['sparql', 'maxRows'], intOf(v, 'ASKGRAPH_SPARQL_MAX_ROWS'));
+  if ((v = e('SPARQL_MAX_RESULT_BYTES'))) set(['sparql', 'maxResultBytes'], intOf(v, 'ASKGRAPH_SPARQL_MAX_RESULT_BYTES'));
+  if ((v = e('SPARQL_ALLOW_SERVICE'))) set(['sparql', 'allowService'], boolOf(v, 'ASKGRAPH_SPARQL_ALLOW_SERVICE'));
+  if ((v = e('SPARQL_ALLOW_DATASET'))) set(['sparql', 'allowDataset'], boolOf(v, 'ASKGRAPH_SPARQL_ALLOW_DATASET'));
+  if ((v = e('SPARQL_ISOLATE'))) set(['sparql', 'isolate'], boolOf(v, 'ASKGRAPH_SPARQL_ISOLATE'));
+  if ((v = e('SPARQL_PROCESSES'))) set(['sparql', 'processes'], intOf(v, 'ASKGRAPH_SPARQL_PROCESSES'));
+  if ((v = e('SPARQL_PER_CLIENT'))) set(['sparql', 'perClient'], intOf(v, 'ASKGRAPH_SPARQL_PER_CLIENT'));
   return out;
 }
 

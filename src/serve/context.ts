@@ -7,7 +7,7 @@ import type { ServeConfig } from './config';
 import type { ServeGateway } from './gateway';
 import type { ServeMetrics } from './metrics';
 import type { AskOptionsInput } from './schemas';
-import { DEFAULT_ASK_TIMEOUT_MS } from './stages';
+import { DEFAULT_ASK_TIMEOUT_MS, type QueryChecker } from './stages';
 
 /** What every route handler shares: the gateway, config, metrics, cache and logger of one app. */
 export interface ServeContext {
@@ -21,6 +21,8 @@ export interface ServeContext {
   /** Asks running now, by cache key: identical concurrent questions share one pipeline run. */
   inflight: Map<string, Promise<Answer>>;
   diff?: (a: string, b: string) => unknown;
+  /** Parses and checks /sparql queries off the main thread. */
+  checker: QueryChecker;
 }
 
 /** Rejects with `code` after `ms` unless `p` settles first (the timer never keeps the process alive). */
@@ -38,6 +40,33 @@ const TRANSIENT = new Set(['QUERY_TIMEOUT', 'REQUEST_TIMEOUT', 'ENDPOINT_DOWN', 
 
 function cacheable(a: Answer): boolean {
   return !a.trace.some((t) => t.outcome === 'timeout' || (t.error && TRANSIENT.has(String(t.error.code))));
+}
+
+/** Failures of the service itself (not of one candidate form): with no answer they make the request fail. */
+const FAILURES = new Set([...TRANSIENT, 'MODEL_ERROR', 'INTERNAL']);
+
+/**
+ * Errors are errors: a question without answers whose trace shows a timed-out query, a store or
+ * upstream failure or a broken parser is answered with that error's status (504 / 503 / 502 / 500),
+ * never a 200 "no answer"; details.trace lists the failed steps. (A fallback reader that spent its
+ * own exploration budget is not a failure: that is an honest "no answer".)
+ */
+export function failureOf(a: Answer): AskgraphError | undefined {
+  if (a.answers.length > 0) return undefined;
+  const outOfTime = (t: Answer['trace'][number]) => (t.outcome === 'timeout' && t.stage !== 'fallback') || (t.outcome === 'skipped' && t.note === 'time budget spent');
+  const failed = a.trace.filter((t) => outOfTime(t) || (t.error && FAILURES.has(String(t.error.code))));
+  if (failed.length === 0) return undefined;
+  const timedOut = failed.some((t) => outOfTime(t) || t.error?.code === 'QUERY_TIMEOUT' || t.error?.code === 'REQUEST_TIMEOUT');
+  const first = failed.find((t) => t.error)?.error;
+  const code = (timedOut ? 'QUERY_TIMEOUT' : (first?.code ?? 'INTERNAL')) as 'QUERY_TIMEOUT';
+  const trace = failed.slice(0, 10).map((t) => ({
+    stage: t.stage,
+    outcome: t.outcome,
+    ...(t.error ? { code: t.error.code, message: t.error.message.slice(0, 200) } : {}),
+    ...(t.note ? { note: t.note.slice(0, 200) } : {}),
+  }));
+  const why = timedOut ? 'its time budget ran out (a query timed out, or no time was left to run one)' : `${first?.code ?? 'an error'}: ${first?.message ?? ''}`.slice(0, 300);
+  return new AskgraphError(code, `the question could not be answered because ${why}`, { details: { trace } });
 }
 
 /**
@@ -87,6 +116,8 @@ async function runAsk(ctx: ServeContext, req: Request, key: string, question: st
   }
   const source = answer.source === 'parser' ? 'parser' : answer.source.startsWith('fallback') ? 'fallback' : 'none';
   ctx.metrics.answers.inc({ source });
+  const failure = failureOf(answer);
+  if (failure) throw failure;
   if (cacheable(answer)) ctx.cache.set(key, answer);
   return answer;
 }

@@ -4,7 +4,8 @@ import pino, { type Logger } from 'pino';
 import { createApp, type AskgraphApp } from './app';
 import { parseServeConfig, type ServeConfig, type ServeConfigInput } from './config';
 import type { ServeGateway } from './gateway';
-import { openGateway } from './stages';
+import { openGateway, OxigraphExecutor } from './stages';
+import { answerClientErrors } from './client-errors';
 
 export { createApp, publicDir, type AskgraphApp, type AppOptions } from './app';
 export { loadServeConfig, parseServeConfig, configFromEnv, ServeConfigSchema, type ServeConfig, type ServeConfigInput, type ServeFlags } from './config';
@@ -33,8 +34,11 @@ export async function startServer(
   const logger = opts.logger ?? pino({ level: cfg.logLevel, base: { service: 'askgraph' } });
   const ownGateway = !opts.gateway;
   const gateway = opts.gateway ?? (await openGateway(cfg));
+  // user queries (/sparql) get a store process of their own: question answering keeps its capacity
+  if (cfg.sparql.isolate && gateway.executor instanceof OxigraphExecutor) await gateway.executor.openUserLane(cfg.sparql.processes);
   const app = createApp(gateway, cfg, { logger });
   const server = app.listen(cfg.port, cfg.host);
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -60,6 +64,7 @@ export async function startServer(
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await app.locals.ctx.checker.close();
         if (ownGateway) await gateway.close();
       })()),
   };

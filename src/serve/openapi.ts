@@ -34,11 +34,18 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
     'text/csv': {},
     'text/tab-separated-values': {},
     'application/n-triples': {},
+    'text/turtle': {},
+    'application/rdf+xml': {},
+    'application/ld+json': {},
+    'application/n-quads': {},
+    'application/trig': {},
   };
   const sparqlParams = [
     { name: 'query', in: 'query', schema: { type: 'string' } },
     { name: 'timeout', in: 'query', description: `per-query timeout in ms (≤ ${cfg.timeouts.maxQueryMs})`, schema: { type: 'integer' } },
-    { name: 'format', in: 'query', description: 'json | xml | csv | tsv | nt | ttl (overrides Accept)', schema: { type: 'string' } },
+    { name: 'format', in: 'query', description: 'a format name or media type (overrides Accept): json | xml | csv | tsv for results; nt | ttl | xml (RDF/XML) | json (JSON-LD) | nq | trig for graphs; `output` and `results` are read the same way, other parameters are ignored', schema: { type: 'string' } },
+    { name: 'default-graph-uri', in: 'query', description: 'embedded store: the default graph (replaces FROM); refused (400) with a remote store', schema: { type: 'string' } },
+    { name: 'named-graph-uri', in: 'query', schema: { type: 'string' } },
   ];
   const qaldParams = [
     { name: 'question', in: 'query', schema: { type: 'string' } },
@@ -83,7 +90,7 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
         post: { summary: 'Structural diff of two logical forms', security, requestBody: jsonBody('#/components/schemas/DiffRequest'), responses: { '200': { description: 'The diff (as `askgraph diff --json`)' }, ...errors(400, 401, 413, 422, 429) } },
       },
       '/sparql': {
-        get: { summary: 'SPARQL 1.1 Protocol query (read-only)', parameters: sparqlParams, security, responses: { '200': { description: 'Results', content: sparqlResults }, ...errors(400, 401, 403, 406, 422, 429, 502, 504) } },
+        get: { summary: 'SPARQL 1.1 Protocol query (read-only)', parameters: sparqlParams, security, responses: { '200': { description: 'Results, or the service description without a query', content: sparqlResults }, ...errors(400, 401, 403, 406, 422, 429, 502, 503, 504) } },
         post: {
           summary: 'SPARQL 1.1 Protocol query via POST (read-only; updates are refused with 403)',
           parameters: sparqlParams.slice(1),
@@ -95,7 +102,7 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
               'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
             },
           },
-          responses: { '200': { description: 'Results', content: sparqlResults }, ...errors(400, 401, 403, 406, 413, 415, 422, 429, 502, 504) },
+          responses: { '200': { description: 'Results', content: sparqlResults }, ...errors(400, 401, 403, 406, 413, 415, 422, 429, 502, 503, 504) },
         },
       },
       '/qald': {

@@ -1,25 +1,66 @@
 import express, { type Request, type Response, Router } from 'express';
-import { AskgraphError } from '../core';
+import { AskgraphError, type Triple } from '../core';
 import { type ServeContext, withDeadline } from './context';
-import { SparqlParamsSchema, validate } from './schemas';
-import { FORMAT_ALIASES, OFFERS, serializeAsk, serializeSelect, triplesToNTriples } from './sparql-results';
-import { classifyQuery } from './stages';
+import { SPARQL_PARAM_KEYS, SparqlParamsSchema, validate } from './schemas';
+import { mediaForFormat, OFFERS, serializeAsk, serializeGraph, serializeSelect } from './sparql-results';
+import { runUserQuery } from './stages';
+
+const SD = 'http://www.w3.org/ns/sparql-service-description#';
+const FORMATS = 'http://www.w3.org/ns/formats/';
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+
+/** The SPARQL 1.1 Service Description of this endpoint (GET /sparql without a query). */
+function serviceDescription(endpoint: string): Triple[] {
+  const svc = { type: 'bnode' as const, value: 'service' };
+  const ds = { type: 'bnode' as const, value: 'dataset' };
+  const g = { type: 'bnode' as const, value: 'defaultGraph' };
+  const iri = (value: string) => ({ type: 'uri' as const, value });
+  const t = (s: Triple['s'], p: string, o: Triple['o']): Triple => ({ s, p: iri(p), o });
+  return [
+    t(svc, RDF_TYPE, iri(SD + 'Service')),
+    t(svc, SD + 'endpoint', iri(endpoint)),
+    t(svc, SD + 'supportedLanguage', iri(SD + 'SPARQL11Query')),
+    t(svc, SD + 'feature', iri(SD + 'UnionDefaultGraph')),
+    ...['SPARQL_Results_JSON', 'SPARQL_Results_XML', 'SPARQL_Results_CSV', 'SPARQL_Results_TSV', 'N-Triples', 'Turtle', 'RDF_XML', 'JSON-LD', 'N-Quads', 'TriG'].map((f) =>
+      t(svc, SD + 'resultFormat', iri(FORMATS + f)),
+    ),
+    t(svc, SD + 'defaultDataset', ds),
+    t(ds, RDF_TYPE, iri(SD + 'Dataset')),
+    t(ds, SD + 'defaultGraph', g),
+    t(g, RDF_TYPE, iri(SD + 'Graph')),
+  ];
+}
+
+function list(v: string | string[] | undefined): string[] {
+  return (v === undefined ? [] : Array.isArray(v) ? v : [v]).filter((x) => x !== '');
+}
 
 /**
  * SPARQL 1.1 Protocol, read-only: query via GET, urlencoded POST, or an application/sparql-query
- * body. Any update (update= field, application/sparql-update body, or an update in query=) is refused
- * with 403 UPDATE_FORBIDDEN before it reaches the store.
+ * body; unknown parameters are ignored; `format` / `output` / `results` name a result format (else
+ * Accept decides); GET without a query gives the service description; other methods 405 with Allow.
+ * Any update is refused with 403 UPDATE_FORBIDDEN before it reaches the store. A query is checked once
+ * before it runs (size and nesting on the main thread, the parse in the checker worker: 400
+ * QUERY_TOO_COMPLEX), runs in the store's user lane with the row / byte caps (422 RESULT_TOO_LARGE)
+ * and the federation / dataset policy of runUserQuery.
  */
 export function sparqlRouter(ctx: ServeContext): Router {
   const r = Router();
   const limit = ctx.config.limits.bodyBytes;
-  const form = express.urlencoded({ limit, extended: false, parameterLimit: 20 });
+  const form = express.urlencoded({ limit, extended: false, parameterLimit: 100 });
   const text = express.text({ limit, type: ['application/sparql-query', 'application/sparql-update'] });
+  const s = ctx.config.sparql;
+  const limits = { maxQueryBytes: s.maxQueryBytes, maxDepth: s.maxDepth, maxPatterns: s.maxPatterns, maxRows: s.maxRows };
+  /** /sparql queries running or waiting, by client. */
+  const inflight = new Map<string, number>();
+  const parseParams = (known: Record<string, unknown>) => validate(SparqlParamsSchema, known, 'SPARQL protocol parameters');
 
   const handle = async (req: Request, res: Response) => {
     const ct = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const fromBody = req.method === 'POST' && ct === 'application/x-www-form-urlencoded' ? (req.body as Record<string, unknown>) : {};
-    const params = validate(SparqlParamsSchema, { ...(req.query as Record<string, unknown>), ...fromBody }, 'SPARQL protocol parameters');
+    const all: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...fromBody };
+    const known = Object.fromEntries(SPARQL_PARAM_KEYS.filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
+    const params = parseParams(known);
     if (ct === 'application/sparql-update' || params.update !== undefined) {
       throw new AskgraphError('UPDATE_FORBIDDEN', 'this endpoint is read-only: SPARQL updates are refused');
     }
@@ -30,42 +71,82 @@ export function sparqlRouter(ctx: ServeContext): Router {
     } else if (req.method === 'POST' && ct !== 'application/x-www-form-urlencoded') {
       throw new AskgraphError('UNSUPPORTED_MEDIA_TYPE', `POST /sparql needs application/sparql-query or application/x-www-form-urlencoded, not "${ct || 'none'}"`);
     }
-    if (query === undefined || query.trim() === '') throw new AskgraphError('BAD_REQUEST', 'missing SPARQL query (parameter "query")');
-    const graphs = [params['default-graph-uri'], params['named-graph-uri']].flat().filter((g) => g !== undefined && g !== '');
-    if (graphs.length > 0) throw new AskgraphError('UNSUPPORTED', 'default-graph-uri / named-graph-uri are not supported; use FROM in the query');
-
-    const kind = classifyQuery(query); // SPARQL_SYNTAX / UPDATE_FORBIDDEN before anything runs
-    const offers = kind === 'select' ? OFFERS.select : kind === 'ask' ? OFFERS.ask : OFFERS.graph;
-    let media: string | false;
-    if (params.format !== undefined) {
-      const m = FORMAT_ALIASES[params.format.toLowerCase()] ?? params.format.toLowerCase();
-      media = (offers as readonly string[]).includes(m) ? m : false;
-    } else {
-      media = req.accepts([...offers]);
+    const formatParam = params.format ?? params.output ?? params.results;
+    if (query === undefined && req.method !== 'POST') {
+      // SPARQL 1.1 Service Description
+      const media = (formatParam && mediaForFormat(formatParam, 'graph')) || req.accepts([...OFFERS.graph]);
+      res.vary('Accept');
+      if (!media) throw new AskgraphError('NOT_ACCEPTABLE', `no acceptable format for the service description; offered: ${OFFERS.graph.join(', ')}`);
+      res.setHeader('Content-Type', media + '; charset=utf-8');
+      res.send(serializeGraph(serviceDescription(`${req.protocol}://${req.get('host') ?? 'localhost'}/sparql`), media));
+      return;
     }
+    if (query === undefined || query.trim() === '') throw new AskgraphError('BAD_REQUEST', 'missing SPARQL query (parameter "query")');
+
+    // a per-client share of the store: one client cannot queue the user store process full
+    const client = String(res.locals.client ?? 'anonymous');
+    const mine = inflight.get(client) ?? 0;
+    if (mine >= s.perClient) {
+      res.setHeader('Retry-After', '1');
+      throw new AskgraphError('RATE_LIMITED', `${mine} SPARQL queries of this client are running or waiting; at most ${s.perClient} at once`);
+    }
+    inflight.set(client, mine + 1);
+    try {
+      await run(req, res, query, params, formatParam);
+    } finally {
+      const n = (inflight.get(client) ?? 1) - 1;
+      if (n > 0) inflight.set(client, n);
+      else inflight.delete(client);
+    }
+  };
+
+  const run = async (req: Request, res: Response, query: string, params: ReturnType<typeof parseParams>, formatParam: string | undefined) => {
+    // size and nesting here (linear), the one parse in the checker worker
+    const checked = await ctx.checker.check(query, limits);
+    const kind = checked.form === 'SELECT' ? 'select' : checked.form === 'ASK' ? 'ask' : 'graph';
+    const offers = OFFERS[kind];
+    const media = (formatParam && mediaForFormat(formatParam, kind)) || req.accepts([...offers]);
     res.vary('Accept');
     if (!media) {
-      throw new AskgraphError('NOT_ACCEPTABLE', `no acceptable result format for a ${kind.toUpperCase()} query; offered: ${offers.join(', ')}`);
+      throw new AskgraphError('NOT_ACCEPTABLE', `no acceptable result format for a ${checked.form} query; offered: ${offers.join(', ')}`);
     }
+    const defaults = list(params['default-graph-uri']);
+    const named = list(params['named-graph-uri']);
+    const dataset = defaults.length || named.length ? { default: defaults, named } : undefined;
 
     // never longer than the request may take: a query outliving its request would only block the store
     const t = ctx.config.timeouts;
     const timeoutMs = Math.min(params.timeout ?? t.queryMs, t.maxQueryMs, t.requestMs);
-    ctx.metrics.sparqlQueries.inc({ kind });
-    const ex = ctx.gateway.executor;
-    // The executor enforces timeoutMs itself (kills the Oxigraph worker); the deadline here is a backstop.
-    const grace = timeoutMs + 2000;
-    let body: string;
-    if (kind === 'select') body = serializeSelect(await withDeadline(ex.select(query, { timeoutMs }), grace, 'QUERY_TIMEOUT', 'the query'), media);
-    else if (kind === 'ask') body = serializeAsk(await withDeadline(ex.ask(query, { timeoutMs }), grace, 'QUERY_TIMEOUT', 'the query'), media);
-    else body = triplesToNTriples(await withDeadline(ex.construct(query, { timeoutMs }), grace, 'QUERY_TIMEOUT', 'the query'));
+    ctx.metrics.sparqlQueries.inc({ kind: checked.form.toLowerCase() });
+    // The executor enforces timeoutMs itself (kills the store process); the deadline here is a backstop.
+    const result = await withDeadline(
+      runUserQuery(ctx.gateway.executor, checked, {
+        timeoutMs,
+        maxRows: s.maxRows,
+        maxBytes: s.maxResultBytes,
+        allowService: s.allowService,
+        allowDataset: s.allowDataset,
+        ...(dataset ? { dataset } : {}),
+      }),
+      timeoutMs + 2000,
+      'QUERY_TIMEOUT',
+      'the query',
+    );
+    const body =
+      result.form === 'SELECT' ? serializeSelect(result.result, media) : result.form === 'ASK' ? serializeAsk(result.value, media) : serializeGraph(result.triples, media);
     if (res.headersSent) return;
-    const charset = media.startsWith('text/') || media.includes('json') || media.includes('xml') || media.includes('n-triples') ? '; charset=utf-8' : '';
+    const charset = media.startsWith('text/') || media.includes('json') || media.includes('xml') || media.includes('n-') || media.includes('trig') ? '; charset=utf-8' : '';
     res.setHeader('Content-Type', media + charset);
     res.send(body);
   };
 
   r.get('/sparql', handle);
   r.post('/sparql', form, text, handle);
+  // any other method on /sparql (not a route of its own: OpenAPI has no "any method")
+  r.use('/sparql', (req, res, next) => {
+    if (req.path !== '/') return next();
+    res.setHeader('Allow', 'GET, HEAD, POST, OPTIONS');
+    next(new AskgraphError('METHOD_NOT_ALLOWED', `the SPARQL endpoint takes GET and POST, not ${req.method}`));
+  });
   return r;
 }

@@ -41,9 +41,15 @@ export const SparqlParamsSchema = z
     'default-graph-uri': z.union([z.string(), z.array(z.string())]).optional(),
     'named-graph-uri': z.union([z.string(), z.array(z.string())]).optional(),
     timeout: intString.optional(),
-    format: z.string().max(32).optional(),
+    /** Result format by name or media type; SPARQLWrapper sends the same value as format, output and results. */
+    format: z.string().max(64).optional(),
+    output: z.string().max(64).optional(),
+    results: z.string().max(64).optional(),
   })
   .strict();
+
+/** The SPARQL protocol parameters /sparql reads; any other parameter is ignored, as the protocol allows. */
+export const SPARQL_PARAM_KEYS = ['query', 'update', 'default-graph-uri', 'named-graph-uri', 'timeout', 'format', 'output', 'results'] as const;
 
 /** QALD / GERBIL QA: question in `query` (GERBIL) or `question`, language in `lang`. */
 export const QaldParamsSchema = z

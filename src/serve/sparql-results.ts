@@ -1,6 +1,10 @@
-import { XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
+import { AskgraphError, XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
 
-/** SPARQL 1.1 result serialisations (JSON, XML, CSV, TSV) and N-Triples for graphs. */
+/**
+ * SPARQL 1.1 result serialisations (JSON, XML, CSV, TSV) and graph serialisations (N-Triples, N-Quads,
+ * Turtle, TriG, N3 — all written as N-Triples lines, which each of them reads —, RDF/XML and JSON-LD).
+ * Results reach this file already bounded by the /sparql row and byte caps.
+ */
 
 export const MEDIA = {
   json: 'application/sparql-results+json',
@@ -9,8 +13,14 @@ export const MEDIA = {
   tsv: 'text/tab-separated-values',
   ntriples: 'application/n-triples',
   turtle: 'text/turtle',
+  nquads: 'application/n-quads',
+  trig: 'application/trig',
+  n3: 'text/n3',
+  rdfxml: 'application/rdf+xml',
+  jsonld: 'application/ld+json',
 } as const;
 
+const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 
 function jsonTerm(t: Term): Record<string, string> {
   const o: Record<string, string> = { type: t.type, value: t.value };
@@ -108,24 +118,118 @@ export function triplesToNTriples(triples: Triple[]): string {
   return triples.map((t) => `${ntTerm(t.s)} ${ntTerm(t.p)} ${ntTerm(t.o)} .\n`).join('');
 }
 
+/** XML 1.0 cannot carry these characters at all (not even as references). */
+const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+/** The longest suffix of a predicate IRI that is an XML NCName (RDF/XML writes predicates as QNames). */
+const NCNAME_SUFFIX = /[A-Za-z_\u00C0-\uFFFD][A-Za-z0-9_.\-\u00B7\u00C0-\uFFFD]*$/;
+
+function xmlText(s: string, what: string): string {
+  if (XML_FORBIDDEN.test(s)) throw new AskgraphError('NOT_ACCEPTABLE', `${what} holds a character that XML cannot carry; ask for N-Triples, Turtle or JSON-LD`);
+  return xmlEscape(s).replace(/\r/g, '&#13;');
+}
+
+/**
+ * RDF/XML: one rdf:Description per subject, predicates as QNames with a namespace declared on the
+ * property element (a predicate IRI without an NCName suffix cannot be written in RDF/XML: 406).
+ */
+export function triplesToRdfXml(triples: Triple[]): string {
+  const bySubject = new Map<string, { s: Term; props: Triple[] }>();
+  for (const t of triples) {
+    const key = t.s.type + ' ' + t.s.value;
+    let e = bySubject.get(key);
+    if (!e) bySubject.set(key, (e = { s: t.s, props: [] }));
+    e.props.push(t);
+  }
+  const node = (t: Term) => (t.type === 'bnode' ? `rdf:nodeID="${bnodeId(t.value)}"` : `rdf:about="${xmlText(t.value, 'an IRI')}"`);
+  let out = `<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF xmlns:rdf="${RDF}">\n`;
+  for (const { s, props } of bySubject.values()) {
+    out += `  <rdf:Description ${node(s)}>\n`;
+    for (const { p, o } of props) {
+      const m = NCNAME_SUFFIX.exec(p.value);
+      if (!m || m.index === 0) throw new AskgraphError('NOT_ACCEPTABLE', `the predicate <${p.value}> cannot be written in RDF/XML; ask for N-Triples, Turtle or JSON-LD`);
+      const ns = xmlText(p.value.slice(0, m.index), 'an IRI');
+      const el = 'p:' + m[0];
+      const open = `    <${el} xmlns:p="${ns}"`;
+      if (o.type === 'uri') out += `${open} rdf:resource="${xmlText(o.value, 'an IRI')}"/>\n`;
+      else if (o.type === 'bnode') out += `${open} rdf:nodeID="${bnodeId(o.value)}"/>\n`;
+      else {
+        const attr = o.lang ? ` xml:lang="${xmlText(o.lang, 'a language tag')}"` : o.datatype && o.datatype !== XSD_STRING ? ` rdf:datatype="${xmlText(o.datatype, 'an IRI')}"` : '';
+        out += `${open}${attr}>${xmlText(o.value, 'a literal')}</${el}>\n`;
+      }
+    }
+    out += '  </rdf:Description>\n';
+  }
+  return out + '</rdf:RDF>\n';
+}
+
+function bnodeId(v: string): string {
+  return 'b' + v.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/** JSON-LD in expanded form (no context to guess): one node object per subject. */
+export function triplesToJsonLd(triples: Triple[]): string {
+  const nodes = new Map<string, Record<string, unknown[]> & { '@id'?: string }>();
+  const id = (t: Term) => (t.type === 'bnode' ? '_:' + bnodeId(t.value) : t.value);
+  for (const { s, p, o } of triples) {
+    const key = id(s);
+    let n = nodes.get(key);
+    if (!n) nodes.set(key, (n = { '@id': key } as Record<string, unknown[]> & { '@id': string }));
+    const value =
+      o.type === 'literal'
+        ? { '@value': o.value, ...(o.lang ? { '@language': o.lang } : o.datatype && o.datatype !== XSD_STRING ? { '@type': o.datatype } : {}) }
+        : { '@id': id(o) };
+    ((n[p.value] ??= []) as unknown[]).push(value);
+  }
+  return JSON.stringify([...nodes.values()]);
+}
+
 /** Offered media types per result kind, best first (the first is the default for Accept: *\/*). */
 export const OFFERS = {
   select: [MEDIA.json, 'application/json', MEDIA.xml, 'application/xml', 'text/xml', MEDIA.csv, MEDIA.tsv],
   ask: [MEDIA.json, 'application/json', MEDIA.xml, 'application/xml', 'text/xml'],
-  graph: [MEDIA.ntriples, MEDIA.turtle, 'text/plain'],
+  graph: [MEDIA.ntriples, MEDIA.turtle, MEDIA.rdfxml, MEDIA.jsonld, MEDIA.nquads, MEDIA.trig, MEDIA.n3, 'application/xml', 'text/xml', 'application/json', 'text/plain'],
 } as const;
 
-/** `?format=` shortcuts (for browsers and curl users). */
-export const FORMAT_ALIASES: Record<string, string> = {
-  json: MEDIA.json,
-  xml: MEDIA.xml,
-  csv: MEDIA.csv,
-  tsv: MEDIA.tsv,
-  nt: MEDIA.ntriples,
-  ntriples: MEDIA.ntriples,
-  turtle: MEDIA.turtle,
-  ttl: MEDIA.turtle,
+/**
+ * `format=` / `output=` / `results=` values (SPARQLWrapper sends all three; browsers and curl users
+ * use them too), by result kind: "xml" and "json" name SPARQL results for SELECT / ASK and RDF/XML /
+ * JSON-LD for graphs, as SPARQLWrapper means them.
+ */
+const FORMAT_ALIASES: Record<'results' | 'graph', Record<string, string>> = {
+  results: { json: MEDIA.json, xml: MEDIA.xml, csv: MEDIA.csv, tsv: MEDIA.tsv },
+  graph: {
+    nt: MEDIA.ntriples,
+    ntriples: MEDIA.ntriples,
+    'n-triples': MEDIA.ntriples,
+    turtle: MEDIA.turtle,
+    ttl: MEDIA.turtle,
+    n3: MEDIA.n3,
+    xml: MEDIA.rdfxml,
+    rdf: MEDIA.rdfxml,
+    'rdf+xml': MEDIA.rdfxml,
+    rdfxml: MEDIA.rdfxml,
+    json: MEDIA.jsonld,
+    'json-ld': MEDIA.jsonld,
+    jsonld: MEDIA.jsonld,
+    nq: MEDIA.nquads,
+    nquads: MEDIA.nquads,
+    'n-quads': MEDIA.nquads,
+    trig: MEDIA.trig,
+  },
 };
+
+/** The media type a format parameter names for a result kind, if it names one that is offered. */
+export function mediaForFormat(value: string, kind: 'select' | 'ask' | 'graph'): string | undefined {
+  const v = value.trim().toLowerCase();
+  const m = FORMAT_ALIASES[kind === 'graph' ? 'graph' : 'results'][v] ?? v;
+  return (OFFERS[kind] as readonly string[]).includes(m) ? m : undefined;
+}
+
+export function serializeGraph(triples: Triple[], media: string): string {
+  if (media === MEDIA.rdfxml || media === 'application/xml' || media === 'text/xml') return triplesToRdfXml(triples);
+  if (media === MEDIA.jsonld || media === 'application/json') return triplesToJsonLd(triples);
+  return triplesToNTriples(triples);
+}
 
 export function serializeSelect(r: SelectResult, media: string): string {
   if (media === MEDIA.csv) return selectToCsv(r);

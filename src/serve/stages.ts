@@ -1,24 +1,12 @@
 /**
  * The one file of src/serve that reaches into other stages, so an API move elsewhere is adapted here only.
  */
-import { AskgraphError } from '../core';
-import { queryKind } from '../compile';
 import { parseForm } from '../form';
 import { diffForms, type FormDiff } from '../form';
 import { ASK_DEFAULTS, createGateway } from '../pipeline';
 import type { ServeGateway } from './gateway';
 
-export type ReadQueryKind = 'select' | 'ask' | 'construct' | 'describe';
-
-/**
- * Classifies a SPARQL request text: a read query kind, or UPDATE_FORBIDDEN for any update
- * (INSERT/DELETE/DROP/LOAD/CLEAR/CREATE/…), SPARQL_SYNTAX when it does not parse.
- */
-export function classifyQuery(text: string): ReadQueryKind {
-  const kind = queryKind(text);
-  if (kind === 'update') throw new AskgraphError('UPDATE_FORBIDDEN', 'this endpoint is read-only: SPARQL updates are refused');
-  return kind;
-}
+export { QueryChecker, runUserQuery, OxigraphExecutor, type CheckedQuery, type UserQueryResult, type StoreHealth } from '../execute';
 
 /** The structural diff of two forms, as `askgraph diff a b --json` prints it (FORM_SYNTAX when one does not parse). */
 export function diffFormsText(a: string, b: string): FormDiff {

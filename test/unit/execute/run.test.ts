@@ -74,6 +74,40 @@ describe('execute: runCompiled (fake executor)', () => {
   });
 });
 
+describe('execute: runCompiled retries once when the store process died under the query', () => {
+  it('STORE_UNAVAILABLE then rows → answers; twice STORE_UNAVAILABLE → the error; other errors are not retried', async () => {
+    const compiled: CompiledQuery = { sparql: 'SELECT ?x WHERE {}', answerVar: 'x', kind: 'select', topicEntities: [] };
+    const rows: SelectResult = { vars: ['x'], rows: [{ x: { type: 'uri', value: E('Robert Zemeckis') } }] };
+    let calls = 0;
+    const flaky = new FakeExecutor(rows);
+    flaky.select = async () => {
+      if (calls++ === 0) throw new AskgraphError('STORE_UNAVAILABLE', 'the store process exited (SIGKILL); the store is being restarted');
+      return rows;
+    };
+    const out = await runCompiled(flaky, compiled, { timeoutMs: 5000 });
+    assert.equal(out.status, 'answers');
+    assert.equal(calls, 2);
+    let downCalls = 0;
+    const down = new FakeExecutor(rows);
+    down.select = async () => {
+      downCalls++;
+      throw new AskgraphError('STORE_UNAVAILABLE', 'closed');
+    };
+    const d = await runCompiled(down, compiled);
+    assert.equal(d.status, 'error');
+    assert.equal(d.error?.code, 'STORE_UNAVAILABLE');
+    assert.equal(downCalls, 2);
+    let syntaxCalls = 0;
+    const bad = new FakeExecutor(rows);
+    bad.select = async () => {
+      syntaxCalls++;
+      throw new AskgraphError('SPARQL_SYNTAX', 'x');
+    };
+    assert.equal((await runCompiled(bad, compiled)).status, 'error');
+    assert.equal(syntaxCalls, 1);
+  });
+});
+
 describe('execute: runCompiled on Oxigraph with compiled forms', function () {
   this.timeout(60000);
   let ex: StoreExecutor;

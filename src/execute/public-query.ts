@@ -1,0 +1,61 @@
+import { AskgraphError, type Executor, type Triple } from '../core';
+import { EndpointExecutor } from './endpoint';
+import { OxigraphExecutor, type UserQueryOptions, type UserQueryResult } from './oxigraph';
+import type { CheckedQuery } from './user-query';
+
+export interface UserRunOptions extends UserQueryOptions {
+  /** Most rows (SELECT) or triples (CONSTRUCT / DESCRIBE); more is RESULT_TOO_LARGE. */
+  maxRows: number;
+  /** Remote store: forward SERVICE to the upstream (default: refused). */
+  allowService?: boolean;
+  /** Remote store: forward FROM / FROM NAMED to the upstream (default: refused). */
+  allowDataset?: boolean;
+}
+
+function tooLarge(what: string, max: number): AskgraphError {
+  return new AskgraphError('RESULT_TOO_LARGE', `the result has more than ${max} ${what}; add a LIMIT of at most ${max} (and page with OFFSET)`, {
+    details: { [what === 'bytes' ? 'maxBytes' : 'maxRows']: max },
+  });
+}
+
+function graphBytes(triples: Triple[]): number {
+  let n = 0;
+  for (const t of triples) n += t.s.value.length + t.p.value.length + t.o.value.length + 12;
+  return n;
+}
+
+/**
+ * Runs a user query (already checked by analyseQuery) with the public endpoint's policy:
+ * - embedded Oxigraph: in its user store process; FROM / FROM NAMED and the protocol's dataset are
+ *   honoured; SERVICE is refused (the embedded store has no HTTP client);
+ * - a remote endpoint: SERVICE and FROM / FROM NAMED are refused unless allowed (a federating
+ *   upstream would otherwise fetch any URL for anyone: an SSRF relay); the protocol's graph
+ *   parameters are refused (the upstream's dataset is the one configured with --store).
+ * Results over maxRows (rows, or triples of a graph) or maxBytes are RESULT_TOO_LARGE.
+ */
+export async function runUserQuery(ex: Executor, checked: CheckedQuery, opts: UserRunOptions): Promise<UserQueryResult> {
+  let result: UserQueryResult;
+  if (ex instanceof OxigraphExecutor) {
+    result = await ex.runChecked(checked, opts);
+  } else {
+    if (checked.service && !opts.allowService) {
+      throw new AskgraphError('FEDERATION_FORBIDDEN', 'SERVICE (federated query) is refused by this endpoint (server setting sparql.allowService)');
+    }
+    if (opts.dataset) {
+      throw new AskgraphError('DATASET_UNSUPPORTED', 'default-graph-uri / named-graph-uri are not supported with a remote store; the dataset is the upstream endpoint\'s');
+    }
+    if (checked.dataset && !opts.allowDataset) {
+      throw new AskgraphError('DATASET_UNSUPPORTED', 'FROM / FROM NAMED are refused by this endpoint (server setting sparql.allowDataset)');
+    }
+    if (ex instanceof EndpointExecutor) result = await ex.runChecked(checked, opts);
+    else if (checked.form === 'SELECT') result = { form: 'SELECT', result: await ex.select(checked.run, opts) };
+    else if (checked.form === 'ASK') result = { form: 'ASK', value: await ex.ask(checked.run, opts) };
+    else result = { form: checked.form, triples: await ex.construct(checked.run, opts) };
+  }
+  if (result.form === 'SELECT' && result.result.rows.length > opts.maxRows) throw tooLarge('rows', opts.maxRows);
+  if ((result.form === 'CONSTRUCT' || result.form === 'DESCRIBE') && result.triples.length > opts.maxRows) throw tooLarge('triples', opts.maxRows);
+  if (opts.maxBytes !== undefined && (result.form === 'CONSTRUCT' || result.form === 'DESCRIBE') && graphBytes(result.triples) > opts.maxBytes) {
+    throw tooLarge('bytes', opts.maxBytes);
+  }
+  return result;
+}

@@ -1,0 +1,154 @@
+import type { SparqlQuery } from 'sparqljs';
+import { AskgraphError } from '../core';
+import { generateSparql, parseSparql } from '../compile';
+import type { QueryForm } from './readonly';
+
+/**
+ * Checks of SPARQL written by users (the /sparql endpoint), before a store sees it:
+ *  1. precheckQuery: a linear scan on the main thread (size, bracket nesting depth) — the only work a
+ *     request does on the main thread, so no query text can block other routes (sparqljs' parser grows
+ *     much faster than linearly with nesting, and Oxigraph's evaluator overflows on deep or very long
+ *     queries);
+ *  2. analyseQuery: one sparqljs parse (in the checker worker, see checker.ts): form, updates refused,
+ *     pattern count, SERVICE, the query's FROM / FROM NAMED dataset, and the text to run with the row
+ *     cap applied as a LIMIT (so a cartesian product stops at maxRows + 1 solutions instead of being
+ *     materialised).
+ */
+export interface UserQueryLimits {
+  /** Longest query text in bytes (UTF-8). */
+  maxQueryBytes: number;
+  /** Deepest nesting of { ( [ brackets. */
+  maxDepth: number;
+  /** Most triple patterns + graph patterns + expressions in one query. */
+  maxPatterns: number;
+  /** Most result rows (SELECT) or solutions (CONSTRUCT / DESCRIBE) sent back; more is RESULT_TOO_LARGE. */
+  maxRows: number;
+}
+
+export const DEFAULT_USER_QUERY_LIMITS: UserQueryLimits = { maxQueryBytes: 32 * 1024, maxDepth: 48, maxPatterns: 1000, maxRows: 10_000 };
+
+export interface QueryDataset {
+  default: string[];
+  named: string[];
+}
+
+export interface CheckedQuery {
+  form: QueryForm;
+  /** The text a store runs: the user's query, with LIMIT maxRows + 1 when it had none (or a larger one). */
+  run: string;
+  /** True when `run` carries the cap's LIMIT: maxRows + 1 rows back means the result was too large. */
+  capped: boolean;
+  /** The query uses SERVICE (federation). */
+  service: boolean;
+  /** FROM / FROM NAMED of the query, when it has any. */
+  dataset?: QueryDataset;
+  /** Size of the query's algebra (see countPatterns). */
+  patterns: number;
+}
+
+const IRI_REF = /<[^<>"{}|^`\\\u0000-\u0020]*>/y;
+
+/**
+ * Size and nesting depth by a single pass over the text that skips strings, IRIs and comments.
+ * Throws QUERY_TOO_COMPLEX (400) before any parser runs.
+ */
+export function precheckQuery(text: string, limits: UserQueryLimits): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > limits.maxQueryBytes) {
+    throw new AskgraphError('QUERY_TOO_COMPLEX', `the query has ${bytes} bytes; at most ${limits.maxQueryBytes} are accepted`, {
+      details: { bytes, maxQueryBytes: limits.maxQueryBytes },
+    });
+  }
+  let depth = 0;
+  let max = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x28 || c === 0x5b) {
+      // { ( [
+      if (++depth > max) {
+        max = depth;
+        if (max > limits.maxDepth) {
+          throw new AskgraphError('QUERY_TOO_COMPLEX', `the query nests brackets deeper than ${limits.maxDepth} levels`, {
+            details: { maxDepth: limits.maxDepth },
+          });
+        }
+      }
+    } else if (c === 0x7d || c === 0x29 || c === 0x5d) {
+      depth = Math.max(0, depth - 1);
+    } else if (c === 0x23) {
+      // # comment to the end of the line
+      const eol = text.indexOf('\n', i);
+      i = eol < 0 ? n : eol;
+    } else if (c === 0x22 || c === 0x27) {
+      // "…", '…', """…""", '''…''' (escapes skip the next character)
+      const q = text[i];
+      const long = text.startsWith(q + q + q, i);
+      const close = long ? q + q + q : q;
+      let j = i + close.length;
+      while (j < n && !text.startsWith(close, j)) j += text[j] === '\\' ? 2 : 1;
+      i = j + close.length - 1;
+    } else if (c === 0x3c) {
+      // an IRI, or the < operator
+      IRI_REF.lastIndex = i;
+      if (IRI_REF.test(text)) i = IRI_REF.lastIndex - 1;
+    }
+  }
+}
+
+/** Nodes of the sparqljs AST that cost evaluation: triples, graph patterns, operations. */
+function countPatterns(node: unknown, depth = 0): number {
+  if (depth > 400 || node === null || typeof node !== 'object') return 0;
+  if (Array.isArray(node)) {
+    let n = 0;
+    for (const x of node) n += countPatterns(x, depth + 1);
+    return n;
+  }
+  const o = node as Record<string, unknown>;
+  // terms (NamedNode, Literal, Variable …) carry termType and cost nothing
+  if (typeof o.termType === 'string') return 0;
+  let n = 0;
+  if (typeof o.type === 'string' || ('subject' in o && 'predicate' in o && 'object' in o)) n = 1;
+  for (const [k, v] of Object.entries(o)) if (k !== 'prefixes' && v && typeof v === 'object') n += countPatterns(v, depth + 1);
+  return n;
+}
+
+function usesService(node: unknown, depth = 0): boolean {
+  if (depth > 400 || node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return node.some((x) => usesService(x, depth + 1));
+  const o = node as Record<string, unknown>;
+  if (o.type === 'service') return true;
+  return Object.entries(o).some(([k, v]) => k !== 'prefixes' && v !== null && typeof v === 'object' && usesService(v, depth + 1));
+}
+
+/**
+ * Parses once and checks (see the file comment). Throws SPARQL_SYNTAX, UPDATE_FORBIDDEN or
+ * QUERY_TOO_COMPLEX. The caller decides what SERVICE and the dataset mean for its store.
+ */
+export function analyseQuery(text: string, limits: UserQueryLimits): CheckedQuery {
+  precheckQuery(text, limits);
+  const parsed = parseSparql(text) as SparqlQuery;
+  if (parsed.type === 'update') {
+    const ops = parsed.updates.map((u) => ('updateType' in u ? u.updateType : u.type)).join(', ');
+    throw new AskgraphError('UPDATE_FORBIDDEN', `this endpoint is read-only: SPARQL updates are refused (${ops || 'update'})`);
+  }
+  const patterns = countPatterns(parsed);
+  if (patterns > limits.maxPatterns) {
+    throw new AskgraphError('QUERY_TOO_COMPLEX', `the query has ${patterns} patterns and expressions; at most ${limits.maxPatterns} are accepted`, {
+      details: { patterns, maxPatterns: limits.maxPatterns },
+    });
+  }
+  const form = parsed.queryType;
+  const from = parsed.from;
+  const dataset = from && (from.default.length > 0 || from.named.length > 0) ? { default: from.default.map((g) => g.value), named: from.named.map((g) => g.value) } : undefined;
+  let run = text;
+  let capped = false;
+  // sparqljs' types give CONSTRUCT no solution modifiers, but its parser reads them for every form
+  const mod = parsed as { limit?: number; values?: unknown };
+  if (form !== 'ASK' && (mod.limit === undefined || mod.limit > limits.maxRows)) {
+    capped = true;
+    if (mod.limit === undefined && mod.values === undefined) run = text + '\nLIMIT ' + (limits.maxRows + 1);
+    else run = generateSparql({ ...parsed, limit: limits.maxRows + 1 } as SparqlQuery);
+  }
+  return { form, run, capped, service: usesService(parsed.where ?? []), ...(dataset ? { dataset } : {}), patterns };
+}
