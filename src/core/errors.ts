@@ -28,6 +28,10 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SERVER_BUSY: 503,
+  /** The server's address is taken by another process (listen EADDRINUSE). */
+  PORT_IN_USE: 503,
+  /** The server cannot listen on its address (no permission, address not on this machine, …). */
+  LISTEN_FAILED: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

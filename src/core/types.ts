@@ -88,6 +88,8 @@ export interface GenerateResult {
   candidates: Candidate[];
   /** Outputs dropped because they did not parse (HTTP generator) — always 0 for the constrained decoder. */
   dropped: number;
+  /** The dropped outputs and why (HTTP generator: does not parse, relation not in the graph, entity not in the question). */
+  rejected?: { text: string; reason: string }[];
   timeMs: number;
 }
 

@@ -85,6 +85,13 @@ export class OxigraphExecutor implements Executor {
     return ex;
   }
 
+  /** Starts the worker without waiting for the load (queries wait for it; whenReady() reports a load error). */
+  static openInBackground(source: StoreSource, opts: OxigraphOptions = {}): OxigraphExecutor {
+    const ex = new OxigraphExecutor(source, opts);
+    ex.start();
+    return ex;
+  }
+
   /** Resolves when a worker has the store loaded. */
   whenReady(): Promise<void> {
     if (this.fatal) return Promise.reject(this.fatal);

@@ -52,6 +52,11 @@ export interface OpenOptions {
   defaultTimeoutMs?: number;
   /** Use/write the snapshot cache in <pack>/.cache (default true). */
   cache?: boolean;
+  /**
+   * Resolve as soon as the embedded store's worker has started (default: once it has loaded the data).
+   * Queries wait for the load; `whenReady()` rejects with the load error. Lets callers load a model meanwhile.
+   */
+  background?: boolean;
 }
 
 export type StoreExecutor = OxigraphExecutor | EndpointExecutor;
@@ -98,5 +103,6 @@ export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promi
   for (const f of source.files) {
     if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `data file of ${target} is missing: ${f}`);
   }
-  return OxigraphExecutor.open(source, { id: 'oxigraph:' + target, labelPredicates, defaultTimeoutMs: opts.defaultTimeoutMs });
+  const oxOpts = { id: 'oxigraph:' + target, labelPredicates, defaultTimeoutMs: opts.defaultTimeoutMs };
+  return opts.background ? OxigraphExecutor.openInBackground(source, oxOpts) : OxigraphExecutor.open(source, oxOpts);
 }

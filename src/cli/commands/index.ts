@@ -1,28 +1,22 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
-import { register as askCommand } from './ask';
-import { register as compileCommand } from './compile';
-import { register as diffCommand } from './diff';
-import { register as evalCommand } from './eval';
-import { register as importCommand } from './import';
-import { register as parseCommand } from './parse';
-import { register as loadCommand } from './load';
-import { register as runCommand } from './run';
-import { register as serveCommand } from './serve';
-import { register as trainCommand } from './train';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-// Each command's file registers it; the order here is the order in `askgraph --help`.
-export const COMMANDS: RegisterCommand[] = [
-  askCommand,
-  compileCommand,
-  diffCommand,
-  evalCommand,
-  importCommand,
-  parseCommand,
-  loadCommand,
-  runCommand,
-  serveCommand,
-  trainCommand,
+/**
+ * Each command's file registers it; the order here is the order in `askgraph --help`. The modules are
+ * required on demand: `askgraph ask` loads the pipeline only, not the server, the trainer or the
+ * evaluation harness (cold start: see src/cli/README.md).
+ */
+export const COMMANDS: { name: string; load: () => RegisterCommand }[] = [
+  { name: 'ask', load: () => require('./ask').register },
+  { name: 'compile', load: () => require('./compile').register },
+  { name: 'diff', load: () => require('./diff').register },
+  { name: 'eval', load: () => require('./eval').register },
+  { name: 'import', load: () => require('./import').register },
+  { name: 'parse', load: () => require('./parse').register },
+  { name: 'load', load: () => require('./load').register },
+  { name: 'run', load: () => require('./run').register },
+  { name: 'serve', load: () => require('./serve').register },
+  { name: 'train', load: () => require('./train').register },
 ];
