@@ -152,7 +152,7 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
     if (!generator && opts.generatorUrl !== undefined) {
       if (opts.model !== undefined) throw new AskgraphError('BAD_REQUEST', 'give either a parser model or a generator URL, not both');
       const ns = pack.config.vocabularyNamespace;
-      const relations = ((index.meta.relations as RelationInfo[] | undefined) ?? []).filter((r) => r.iri.startsWith(ns)).map((r) => r.iri.slice(ns.length));
+      const relations = ((index.meta.relations as RelationInfo[] | undefined) ?? []).filter((r) => r.iri.startsWith(ns)).map((r) => r.iri.slice(ns.length)).sort();
       generator = new HttpGenerator({ url: opts.generatorUrl, ...(opts.generatorModel ? { model: opts.generatorModel } : {}), relations });
     }
     if (!generator) {
