@@ -67,6 +67,10 @@ export interface PackConfig {
   excludeTopic?: boolean | 'every-hop';
   /** Model folder (relative) for the parser, if the pack has one. */
   model?: string;
+  /** For people (the inspector's overview): a title, one or two sentences on what the graph covers, example questions. */
+  title?: string;
+  description?: string;
+  examples?: string[];
 }
 
 // ---------- the pipeline ----------

@@ -16,6 +16,9 @@ const PackSchema = z.object({
   aliasPredicates: z.array(z.string().min(1)).optional(),
   model: z.string().optional(),
   excludeTopic: z.union([z.boolean(), z.literal('every-hop')]).optional(),
+  title: z.string().min(1).optional(),
+  description: z.string().min(1).optional(),
+  examples: z.array(z.string().min(1)).optional(),
 });
 
 export const PACK_FILE = 'pack.json';
