@@ -6,7 +6,7 @@ export type RegisterCommand = (program: Command, io: CliIO) => void;
 /**
  * Each command's file registers it; the order here is the order in `askgraph --help`. The modules are
  * required on demand: `askgraph ask` loads the pipeline only, not the server, the trainer or the
- * evaluation harness (cold start: see src/cli/README.md).
+ * evaluation harness (cold start: see the README, "Many questions, fast").
  */
 export const COMMANDS: { name: string; load: () => RegisterCommand }[] = [
   { name: 'ask', load: () => require('./ask').register },
