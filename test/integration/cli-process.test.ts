@@ -45,7 +45,10 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
   });
 
   it('every other start-up failure of serve ends with a coded one-line error and exit 2, never a hang', () => {
+    const bad = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-bad-store-'));
+    fs.writeFileSync(path.join(bad, 'bad.nt'), 'this is not N-Triples <<\n');
     const cases: [string[], RegExp][] = [
+      [['serve', '--port', '0', '--store', bad], /^askgraph: DATA_FORMAT: bad\.nt: /],
       [['serve', '--port', '0', '--store', path.join(os.tmpdir(), 'askgraph-no-such-store')], /^askgraph: NOT_FOUND: no store at /],
       [['serve', '--port', '0', '--model', path.join(os.tmpdir(), 'askgraph-no-such-model')], /^askgraph: MODEL_UNAVAILABLE: /],
       [['serve', '--port', '0', '--host', '203.0.113.7'], /^askgraph: LISTEN_FAILED: cannot listen on 203\.0\.113\.7:0/],
@@ -59,6 +62,7 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
       assert.match(r.err, want);
       assert.doesNotMatch(r.err, /\n\s+at /, 'no stack');
     }
+    fs.rmSync(bad, { recursive: true, force: true });
   });
 
   it('`askgraph ask … | head -1`: the first line, and no EPIPE error when head closes the pipe', () => {
