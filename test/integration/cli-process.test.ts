@@ -4,7 +4,7 @@
  * error; a reader that closes the pipe early does not cause a stack trace; --file answers many questions.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -80,6 +80,35 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
       assert.equal(one.err, '');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('askgraph ask at a terminal (a pseudo-terminal from util-linux `script`): an interactive loop, answers as lines arrive, Ctrl-D ends it', async () => {
+    const cmd = [process.execPath, ...CLI, 'ask'].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    const until = async (re: RegExp) => {
+      const t0 = Date.now();
+      while (!re.test(out)) {
+        if (Date.now() - t0 > 60_000) throw new Error(`no ${re} in ${JSON.stringify(out)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    try {
+      await until(/askgraph> /);
+      child.stdin!.write('who directed Heat\r');
+      await until(/Michael Mann/);
+      child.stdin!.write('what genre is Heat\r');
+      await until(/Crime/);
+      child.stdin!.write('\x04');
+      assert.equal(await exited, 0);
+      const text = out.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace(/\r/g, '');
+      assert.match(text, /one question a line; Ctrl-D ends/);
+      assert.match(text, / {2}Michael Mann\n {2}Paul Morrissey\n {2}\(parser, confidence 1\.00, form \(JOIN \(R directed_by\) \[ Heat \]\)\)/);
+    } finally {
+      child.kill();
     }
   });
 

@@ -86,10 +86,16 @@ function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): 
  * question under it. Lines are answered as they arrive, so `--file -` at a terminal is an interactive loop.
  */
 async function askMany(io: CliIO, gateway: Gateway, input: NodeJS.ReadableStream, askOpts: AskOptions, opts: AskCliOpts, prompt: boolean): Promise<number> {
-  const rl = readline.createInterface({ input, crlfDelay: Infinity, terminal: false });
+  // at a terminal: line editing and history, the prompt on stderr (stdout stays answers only)
+  const rl = prompt
+    ? readline.createInterface({ input, output: io.stderr, terminal: true, historySize: 200, prompt: 'askgraph> ' })
+    : readline.createInterface({ input, crlfDelay: Infinity, terminal: false });
   let n = 0;
   let failed = 0;
-  if (prompt) io.stderr.write('askgraph> ');
+  if (prompt) {
+    writeLine(io.stderr, 'askgraph: one question a line; Ctrl-D ends.');
+    rl.prompt();
+  }
   for await (const raw of rl) {
     n++;
     const line = raw.trim();
@@ -98,7 +104,7 @@ async function askMany(io: CliIO, gateway: Gateway, input: NodeJS.ReadableStream
         const answer = await gateway.ask(line, askOpts);
         if (opts.json) writeLine(io.stdout, JSON.stringify(answer));
         else {
-          writeLine(io.stdout, line);
+          if (!prompt) writeLine(io.stdout, line); // at a terminal the question is already on the screen
           printAnswer(io, answer, opts, '  ');
         }
       } catch (e) {
@@ -108,7 +114,7 @@ async function askMany(io: CliIO, gateway: Gateway, input: NodeJS.ReadableStream
         writeLine(io.stderr, `askgraph: line ${n}: ${err.code}: ${err.message.split('\n')[0]}`);
       }
     }
-    if (prompt) io.stderr.write('askgraph> ');
+    if (prompt) rl.prompt();
   }
   if (prompt) writeLine(io.stderr);
   return failed;
