@@ -99,7 +99,11 @@ async function buildOverview(ctx: ServeContext): Promise<Overview> {
   ];
   if (labelPreds.length) {
     const values = labelPreds.map((p) => `<${p}>`).join(' ');
-    tries.push(ex.count(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { VALUES ?lp { ${values} } ?s ?lp ?l . FILTER(isIRI(?s)) }`, { timeoutMs }).then((n) => void (overview.store.entities = n)));
+    // entities: labelled IRIs outside the vocabulary namespace (relations and classes are labelled too)
+    const notVocabulary = ns && SAFE_IRI.test(ns) ? ` && !STRSTARTS(STR(?s), "${ns}")` : '';
+    tries.push(
+      ex.count(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { VALUES ?lp { ${values} } ?s ?lp ?l . FILTER(isIRI(?s)${notVocabulary}) }`, { timeoutMs }).then((n) => void (overview.store.entities = n)),
+    );
   }
   await Promise.allSettled(tries);
   return overview;
