@@ -135,9 +135,14 @@
     $('question').value = q;
     $('ask-form').requestSubmit();
   }
-  api('v1/overview', { headers: headers() })
-    .then(renderOverview)
-    .catch((e) => setStatus($('health'), 'overview: ' + e.message, true));
+  function loadOverview() {
+    api('v1/overview', { headers: headers() })
+      .then((o) => {
+        setStatus($('health'), '');
+        renderOverview(o);
+      })
+      .catch((e) => setStatus($('health'), 'overview: ' + e.message + (/UNAUTHORIZED/.test(e.message) ? ' (enter the API key under options)' : ''), true));
+  }
 
   // ---------- ask ----------
   const state = { answer: null };
@@ -152,7 +157,9 @@
     } catch (e) {
       /* storage disabled */
     }
+    loadOverview();
   });
+  loadOverview();
 
   $('ask-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
