@@ -17,7 +17,7 @@ import { compileForm } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
 import { parseForm } from '../form';
-import { HttpGenerator, loadParser } from '../generate';
+import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
 import {
   filesFingerprint,
@@ -128,6 +128,8 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
   const executor: Executor = opts.executor ?? (await openExecutor(opts.store ?? pack.dir, { background: true }));
   const storeReady = (executor as { whenReady?: () => Promise<void> }).whenReady?.() ?? Promise.resolve();
   storeReady.catch(() => undefined); // awaited below; a load error must not be an unhandled rejection meanwhile
+  // The generator's modules (onnxruntime, sentencepiece) load after the store's worker has started.
+  const { HttpGenerator, loadParser } = require('../generate') as typeof GenerateModule;
   try {
     const indexOpts = {
       labelPredicates: pack.config.labelPredicates,
