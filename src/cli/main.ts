@@ -19,7 +19,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   // help, version and unknown commands register them all.
   const first = argv.find((a) => !a.startsWith('-'));
   const only = COMMANDS.find((c) => c.name === first);
-  for (const c of only ? [only] : COMMANDS) c.load()(program, io);
+  const versionOnly = first === undefined && argv.length > 0 && argv.every((a) => a === '-V' || a === '--version');
+  if (!versionOnly) for (const c of only ? [only] : COMMANDS) c.load()(program, io);
   const json = argv.includes('--json');
   try {
     await program.parseAsync(argv, { from: 'user' });
