@@ -252,14 +252,14 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     // STAND-IN API responses (page.route): the boolean and numeric answer types come from another branch's
     // forms; here the inspector's rendering of the documented Answer shape is checked.
     const XSD = 'http://www.w3.org/2001/XMLSchema#';
-    const answer = (question: string, item: object, extra: object) => ({
-      question, answers: [item], form: '(ASK x)', groundedForm: '(ASK x)', sparql: 'ASK {}', source: 'parser', confidence: 0.97,
-      beam: [{ form: '(ASK x)', logProb: -0.01 }], trace: [], timings: { generate: 1, ground: 0, execute: 1, fallback: 0, total: 2 }, ...extra,
+    const answer = (question: string, form: string, item: object, extra: object) => ({
+      question, answers: [item], form, groundedForm: form, sparql: 'ASK { }', source: 'parser', confidence: 0.97,
+      beam: [{ form, logProb: -0.01 }], trace: [], timings: { generate: 1, ground: 0, execute: 1, fallback: 0, total: 2 }, ...extra,
     });
     const replies: Record<string, object> = {
-      'did Steven Spielberg direct Jaws': answer('did Steven Spielberg direct Jaws', { type: 'literal', value: 'true', datatype: XSD + 'boolean' }, { answerType: 'boolean' }),
-      'did Ron Howard direct Jaws': answer('did Ron Howard direct Jaws', { type: 'literal', value: 'false', datatype: XSD + 'boolean' }, {}),
-      'how many films did Tom Hanks star in': answer('how many films did Tom Hanks star in', { type: 'literal', value: '32', datatype: XSD + 'integer' }, { answerType: 'number' }),
+      'did Steven Spielberg direct Jaws': answer('did Steven Spielberg direct Jaws', '(ASK (AND [ Jaws ] (JOIN directed_by [ Steven Spielberg ])))', { type: 'literal', value: 'true', datatype: XSD + 'boolean' }, { answerType: 'boolean' }),
+      'did Ron Howard direct Jaws': answer('did Ron Howard direct Jaws', '(ASK (AND [ Jaws ] (JOIN directed_by [ Ron Howard ])))', { type: 'literal', value: 'false', datatype: XSD + 'boolean' }, {}),
+      'how many films did Tom Hanks star in': answer('how many films did Tom Hanks star in', '(COUNT (JOIN starred_actors [ Tom Hanks ]))', { type: 'literal', value: '32', datatype: XSD + 'integer' }, { answerType: 'number' }),
     };
     await page.route('**/v1/ask', (route) => {
       const q = JSON.parse(route.request().postData() ?? '{}').question as string;
@@ -274,11 +274,13 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
       await ask('did Steven Spielberg direct Jaws');
       assert.equal(await page.textContent('#big-answer .big'), 'Yes');
       assert.equal(await page.isVisible('#answers'), false);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(SHOTS, '06-yes.png') });
       await ask('did Ron Howard direct Jaws'); // no answerType: read from the xsd:boolean datatype
       assert.equal(await page.textContent('#big-answer .big'), 'No');
       await ask('how many films did Tom Hanks star in');
       assert.equal(await page.textContent('#big-answer .big.number'), '32');
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(SHOTS, '07-number.png') });
     } finally {
       await page.unroute('**/v1/ask');
