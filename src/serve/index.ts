@@ -54,7 +54,7 @@ async function listen(server: http.Server, port: number, host: string): Promise<
  */
 export async function startServer(
   config: ServeConfigInput | ServeConfig = {},
-  opts: { gateway?: ServeGateway; logger?: Logger } = {},
+  opts: { gateway?: ServeGateway; logger?: Logger; onListening?: (url: string) => void } = {},
 ): Promise<RunningServer> {
   const cfg = parseServeConfig(config);
   const logger = opts.logger ?? pino({ level: cfg.logLevel, base: { service: 'askgraph' } });
@@ -65,6 +65,10 @@ export async function startServer(
   };
   const server = http.createServer((req, res) => handler(req, res));
   await listen(server, cfg.port, cfg.host);
+  const port = (server.address() as AddressInfo).port;
+  const host = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;
+  const url = `http://${host}:${port}`;
+  opts.onListening?.(url);
   let gateway: ServeGateway;
   let app: AskgraphApp;
   try {
@@ -80,9 +84,6 @@ export async function startServer(
   server.headersTimeout = 20_000;
   server.requestTimeout = cfg.timeouts.requestMs + 5_000;
   server.keepAliveTimeout = 5_000;
-  const port = (server.address() as AddressInfo).port;
-  const host = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;
-  const url = `http://${host}:${port}`;
   logger.info({ url, store: gateway.executor.id, version: gateway.version }, 'askgraph gateway listening');
   let closed: Promise<void> | undefined;
   return {

@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../../src/core';
+import { startServer } from '../../src/serve';
 
 const root = packageRoot();
 const CLI = __filename.endsWith('.ts')
@@ -44,16 +45,30 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
     }
   });
 
+  it('serve takes the port before loading: a request during the load gets 503 STORE_UNAVAILABLE with Retry-After, then the app answers', async () => {
+    let early: Promise<Response> | undefined;
+    const srv = await startServer({ port: 0, logLevel: 'silent' }, { onListening: (url) => (early = fetch(url + '/v1/overview')) });
+    try {
+      const r = await early!;
+      assert.equal(r.status, 503);
+      assert.equal(r.headers.get('retry-after'), '2');
+      assert.equal((await r.json()).error.code, 'STORE_UNAVAILABLE');
+      assert.equal((await fetch(srv.url + '/v1/overview')).status, 200);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('every other start-up failure of serve ends with a coded one-line error and exit 2, never a hang', () => {
     const bad = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-bad-store-'));
     fs.writeFileSync(path.join(bad, 'bad.nt'), 'this is not N-Triples <<\n');
     const cases: [string[], RegExp][] = [
-      [['serve', '--port', '0', '--store', bad], /^askgraph: DATA_FORMAT: bad\.nt: /],
-      [['serve', '--port', '0', '--store', path.join(os.tmpdir(), 'askgraph-no-such-store')], /^askgraph: NOT_FOUND: no store at /],
-      [['serve', '--port', '0', '--model', path.join(os.tmpdir(), 'askgraph-no-such-model')], /^askgraph: MODEL_UNAVAILABLE: /],
-      [['serve', '--port', '0', '--host', '203.0.113.7'], /^askgraph: LISTEN_FAILED: cannot listen on 203\.0\.113\.7:0/],
-      [['serve', '--port', '0', '--generator', 'not a url'], /^askgraph: BAD_REQUEST: invalid server configuration at generator\.url/],
-      [['serve', '--port', '0', '--generator', 'http://127.0.0.1:9/v1', '--model', 'x'], /^askgraph: BAD_REQUEST: give either a parser model or a generator URL/],
+      [['serve', '--port', '0', '--store', bad], /^askgraph: DATA_FORMAT: bad\.nt: /m],
+      [['serve', '--port', '0', '--store', path.join(os.tmpdir(), 'askgraph-no-such-store')], /^askgraph: NOT_FOUND: no store at /m],
+      [['serve', '--port', '0', '--model', path.join(os.tmpdir(), 'askgraph-no-such-model')], /^askgraph: MODEL_UNAVAILABLE: /m],
+      [['serve', '--port', '0', '--host', '203.0.113.7'], /^askgraph: LISTEN_FAILED: cannot listen on 203\.0\.113\.7:0/m],
+      [['serve', '--port', '0', '--generator', 'not a url'], /^askgraph: BAD_REQUEST: invalid server configuration at generator\.url/m],
+      [['serve', '--port', '0', '--generator', 'http://127.0.0.1:9/v1', '--model', 'x'], /^askgraph: BAD_REQUEST: give either a parser model or a generator URL/m],
     ];
     for (const [args, want] of cases) {
       const r = run(args, { ms: 60_000 });
@@ -61,6 +76,8 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
       assert.match(r.err, want);
       assert.doesNotMatch(r.err, /\n\s+at /, 'no stack');
+      // at most the "listening …; loading" line before the error
+      assert.ok(r.err.trim().split('\n').length <= 2, r.err);
     }
     fs.rmSync(bad, { recursive: true, force: true });
   });

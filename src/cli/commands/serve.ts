@@ -44,7 +44,10 @@ export const register: RegisterCommand = (program, io) => {
       const config = loadServeConfig(opts, io.env);
       // request logs go to the command's stdout (JSON lines), messages for people to stderr
       const logger = pino({ level: config.logLevel, base: { service: 'askgraph' } }, io.stdout as unknown as pino.DestinationStream);
-      const server: RunningServer = await startServer(config, { logger });
+      const server: RunningServer = await startServer(config, {
+        logger,
+        onListening: (url) => writeLine(io.stderr, `askgraph: listening on ${url}; loading the store and the model…`),
+      });
       writeLine(io.stderr, `askgraph: serving ${server.url} (store ${server.gateway.executor.id}); inspector at ${server.url}/`);
       await new Promise<void>((resolve) => {
         const stop = () => {
