@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startServer, type RunningServer } from '../../src/serve';
+import { loadServeConfig, startServer, type RunningServer } from '../../src/serve';
 import { cli } from '../helpers/cli';
 
 interface StandIn {
@@ -101,6 +101,14 @@ describe('--generator: an OpenAI-compatible server writes the forms (local stand
     const a = JSON.parse(down.out);
     assert.equal(a.source, 'none');
     assert.ok(a.trace.some((t: { error?: { code: string } }) => t.error?.code === 'ENDPOINT_DOWN'), JSON.stringify(a.trace));
+  });
+
+  it('server config: --generator / --generator-model flags, ASKGRAPH_GENERATOR(_MODEL) environment, validated', () => {
+    assert.deepEqual(loadServeConfig({ generator: 'http://127.0.0.1:8000/v1', generatorModel: 'm' }, {}).generator, { url: 'http://127.0.0.1:8000/v1', model: 'm' });
+    assert.deepEqual(loadServeConfig({}, { ASKGRAPH_GENERATOR: 'https://llm.example.org', ASKGRAPH_GENERATOR_MODEL: 'x' }).generator, { url: 'https://llm.example.org', model: 'x' });
+    assert.equal(loadServeConfig({}, {}).generator, undefined);
+    assert.throws(() => loadServeConfig({ generator: 'ftp://x' }, {}), /generator\.url: must be an http\(s\) URL/);
+    assert.throws(() => loadServeConfig({ generatorModel: 'm' }, {}), /generator\.url/);
   });
 
   it('askgraph serve with config generator.url: /v1/ask answers through the stand-in, /healthz names it', async () => {
