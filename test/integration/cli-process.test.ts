@@ -100,6 +100,14 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
     }
   });
 
+  it('the text output flags a doubtful answer (confidence below 0.8) and not a confident one', () => {
+    const doubtful = run(['ask', 'what is the weather in Paris']);
+    assert.equal(doubtful.code, 0, doubtful.err);
+    assert.match(doubtful.out, /^source: {5}parser {2}\(confidence 0\.[67]\d — doubtful, check the form or the evidence\)$/m);
+    const sure = run(['ask', 'who directed Forrest Gump']);
+    assert.match(sure.out, /^source: {5}parser {2}\(confidence 1\.00\)$/m);
+  });
+
   it('askgraph ask at a terminal (a pseudo-terminal from util-linux `script`): an interactive loop, answers as lines arrive, Ctrl-D ends it', async () => {
     const cmd = [process.execPath, ...CLI, 'ask'].map((a) => `'${a}'`).join(' ');
     const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -68,7 +68,9 @@ function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): 
     return;
   }
   out('');
-  out(`source:     ${answer.source}  (confidence ${answer.confidence.toFixed(2)})`);
+  // as in the inspector: fallback answers (≤ 0.6) and parser answers below 0.8 are flagged
+  const doubtful = answer.answers.length > 0 && answer.confidence < 0.8 ? ' — doubtful, check the form or the evidence' : '';
+  out(`source:     ${answer.source}  (confidence ${answer.confidence.toFixed(2)}${doubtful})`);
   if (answer.form) out(`form:       ${answer.form}`);
   if (answer.groundedForm && answer.groundedForm !== answer.form) out(`grounded:   ${answer.groundedForm}`);
   if (answer.sparql) {
