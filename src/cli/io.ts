@@ -5,6 +5,8 @@ export interface CliIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
+  /** Questions for `ask --file -` (and the interactive loop); the bin passes process.stdin. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** Thrown by commands to end with a given exit code without an error message (e.g. diff: 1 = different). */

@@ -15,7 +15,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     .version(JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-  for (const register of COMMANDS) register(program, io);
+  // Only the command being run is loaded (its module pulls in its stage: the pipeline, the server, …);
+  // help, version and unknown commands register them all.
+  const first = argv.find((a) => !a.startsWith('-'));
+  const only = COMMANDS.find((c) => c.name === first);
+  const versionOnly = first === undefined && argv.length > 0 && argv.every((a) => a === '-V' || a === '--version');
+  if (!versionOnly) for (const c of only ? [only] : COMMANDS) c.load()(program, io);
   const json = argv.includes('--json');
   try {
     await program.parseAsync(argv, { from: 'user' });

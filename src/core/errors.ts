@@ -40,6 +40,10 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   /** The request's header block is over the server's limit. */
   HEADERS_TOO_LARGE: 431,
+  /** The server's address is taken by another process (listen EADDRINUSE). */
+  PORT_IN_USE: 503,
+  /** The server cannot listen on its address (no permission, address not on this machine, …). */
+  LISTEN_FAILED: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -84,6 +84,10 @@ export interface PackConfig {
    * ("movie", "actor" for the movies graph); entity linking skips spans made only of them (LinkOptions).
    */
   nonTopicWords?: string[];
+  /** For people (the inspector's overview): a title, one or two sentences on what the graph covers, example questions. */
+  title?: string;
+  description?: string;
+  examples?: string[];
 }
 
 // ---------- the pipeline ----------
@@ -105,6 +109,8 @@ export interface GenerateResult {
   candidates: Candidate[];
   /** Outputs dropped because they did not parse (HTTP generator) — always 0 for the constrained decoder. */
   dropped: number;
+  /** The dropped outputs and why (HTTP generator: does not parse, relation not in the graph, entity not in the question). */
+  rejected?: { text: string; reason: string }[];
   timeMs: number;
 }
 

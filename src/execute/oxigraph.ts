@@ -308,6 +308,13 @@ export class OxigraphExecutor implements Executor {
     return ex;
   }
 
+  /** Starts the store process without waiting for the load (queries wait for it; whenReady() reports a load error). */
+  static openInBackground(source: StoreSource, opts: OxigraphOptions = {}): OxigraphExecutor {
+    const ex = new OxigraphExecutor(source, opts);
+    ex.main.start();
+    return ex;
+  }
+
   /** How the pipeline's store process built its store (size, load time, snapshot or sources). */
   get info(): BuildInfo | undefined {
     return this.main.info;

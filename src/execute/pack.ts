@@ -20,6 +20,9 @@ const PackSchema = z.object({
   excludeTopic: z.union([z.boolean(), z.literal('every-hop')]).optional(),
   names: z.record(z.string().min(1), z.string().min(1)).optional(),
   nonTopicWords: z.array(z.string().min(1)).optional(),
+  title: z.string().min(1).optional(),
+  description: z.string().min(1).optional(),
+  examples: z.array(z.string().min(1)).optional(),
 });
 
 export const PACK_FILE = 'pack.json';
@@ -100,6 +103,11 @@ export interface OpenOptions {
   defaultTimeoutMs?: number;
   /** Use/write the snapshot cache in <pack>/.cache (default true). */
   cache?: boolean;
+  /**
+   * Resolve as soon as the embedded store's worker has started (default: once it has loaded the data).
+   * Queries wait for the load; `whenReady()` rejects with the load error. Lets callers load a model meanwhile.
+   */
+  background?: boolean;
 }
 
 export type StoreExecutor = OxigraphExecutor | EndpointExecutor;
@@ -145,5 +153,6 @@ export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promi
   for (const f of source.files) {
     if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `data file of ${target} is missing: ${f}`);
   }
-  return OxigraphExecutor.open(source, { id: 'oxigraph:' + target, labelPredicates, localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs });
+  const oxOpts = { id: 'oxigraph:' + target, labelPredicates, localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs };
+  return opts.background ? OxigraphExecutor.openInBackground(source, oxOpts) : OxigraphExecutor.open(source, oxOpts);
 }

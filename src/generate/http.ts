@@ -9,7 +9,7 @@
  * else a rank prior log(1/(r+1)) in the order the endpoint gave them (documented, not a model score).
  */
 import { AskgraphError, Candidate, Form, GenerateOptions, GenerateResult, Generator } from '../core';
-import { canonicalText, parseForm, printForm } from '../form';
+import { canonicalText, entityRefs, parseForm, printForm, relationRefs } from '../form';
 
 export interface HttpGeneratorOptions {
   /** Base URL, e.g. http://127.0.0.1:8000 or http://127.0.0.1:8000/v1 (env ASKGRAPH_LLM_URL). */
@@ -22,8 +22,13 @@ export interface HttpGeneratorOptions {
   mode?: 'lines' | 'n';
   /** Per-request timeout in ms (default 30000). */
   timeoutMs?: number;
-  /** Relation names the model should use (listed in the prompt). */
+  /**
+   * Relation names of the graph: listed in the prompt and, as in the constrained decoder, the only names a
+   * form may use (a form with another name is dropped with its reason).
+   */
   relations?: string[];
+  /** As the decoder's copy constraint: entity labels must be spelled in the question (case and spacing aside). Default true. */
+  copyEntities?: boolean;
   /** Few-shot examples for the prompt. */
   examples?: { question: string; form: string }[];
   /** Replaces the default system prompt. */
@@ -112,13 +117,18 @@ export class HttpGenerator implements Generator {
 
     const parsed: { form: Form; text: string; logProb: number | null }[] = [];
     const seen = new Set<string>();
-    let dropped = 0;
+    const rejected: { text: string; reason: string }[] = [];
     for (const o of ordered) {
       let form: Form;
       try {
         form = parseForm(o.text);
-      } catch {
-        dropped++;
+      } catch (e) {
+        rejected.push({ text: o.text, reason: `does not parse: ${(e as Error).message.split('\n')[0]}` });
+        continue;
+      }
+      const reason = this.violation(form, question);
+      if (reason) {
+        rejected.push({ text: o.text, reason });
         continue;
       }
       const key = canonicalText(form);
@@ -135,8 +145,28 @@ export class HttpGenerator implements Generator {
       logProb: real ? (c.logProb as number) : Math.log(1 / (i + 1)),
       rank: i,
     }));
-    this.droppedTotal += dropped;
-    return { candidates: top, dropped, timeMs: performance.now() - t0 };
+    this.droppedTotal += rejected.length;
+    return { candidates: top, dropped: rejected.length, rejected, timeMs: performance.now() - t0 };
+  }
+
+  /**
+   * The constrained decoder's rules, checked on a finished form: relation names from the graph's list
+   * (when one is given) and entity labels copied from the question. Returns why a form breaks them.
+   */
+  private violation(form: Form, question: string): string | undefined {
+    const allowed = this.opts.relations;
+    if (allowed?.length) {
+      for (const r of relationRefs(form)) {
+        if (r.kind === 'name' && !allowed.includes(r.name)) return `relation "${r.name}" is not a relation of the graph`;
+      }
+    }
+    if (this.opts.copyEntities !== false) {
+      const q = squash(question);
+      for (const e of entityRefs(form)) {
+        if (e.kind === 'label' && !q.includes(squash(e.label))) return `entity "${e.label}" is not spelled in the question`;
+      }
+    }
+    return undefined;
   }
 
   private async post(body: unknown): Promise<unknown> {
@@ -173,6 +203,11 @@ export class HttpGenerator implements Generator {
       throw new AskgraphError('ENDPOINT_ERROR', `${this.endpoint}: response is not JSON: ${text.slice(0, 100)}`);
     }
   }
+}
+
+/** Lower case, one space between words: "Forrest  gump" and "forrest Gump" compare equal. */
+function squash(s: string): string {
+  return s.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 /** The candidate forms in a reply: one per non-empty line, without list markers, code fences or quotes. */

@@ -73,11 +73,12 @@ interface SavedIndex {
  * normalised. An exact hash map gives exact hits in O(1); a token inverted index (TokenIndex, with
  * typo and prefix expansion through MiniSearch's radix tree) generates candidates sublinearly; a
  * pluggable scorer re-ranks the short candidate list. Only iris and labels are saved; the
- * structures are rebuilt on load (≈ 0.1 s for the movies graph).
+ * structures are rebuilt on load (≈ 0.1 s for the movies graph), the token index on its first search.
  */
 export class EntityIndex {
   private constructor(
-    private readonly tokens: TokenIndex,
+    /** Built on the first token search when loaded from a file: exact lookups (most questions) never need it. */
+    private tokenIndex: TokenIndex | undefined,
     private readonly iris: string[],
     private readonly docIri: Int32Array,
     private readonly docLabel: string[],
@@ -87,6 +88,10 @@ export class EntityIndex {
   ) {}
 
   private iriMap: Map<string, number> | undefined;
+
+  private get tokens(): TokenIndex {
+    return (this.tokenIndex ??= new TokenIndex(this.norms));
+  }
 
   get size(): number {
     return this.docLabel.length;
@@ -139,7 +144,8 @@ export class EntityIndex {
       if (list) list.push(i);
       else exactMap.set(n, [i]);
     }
-    const tokens = new TokenIndex(norms, onProgress);
+    // a fresh build makes the token index now (with progress); a loaded one when first searched
+    const tokens = savedNorms ? undefined : new TokenIndex(norms, onProgress);
     onProgress?.(norms.length);
     return new EntityIndex(tokens, iris, docIri, docLabel, norms, exactMap, meta);
   }

@@ -17,7 +17,7 @@ import { compileForm, packCompileOptions } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
 import { answerTypeOf, parseForm } from '../form';
-import { loadParser } from '../generate';
+import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
 import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, type ExpectedAnswer, type KnownWords } from './abstain';
 import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
@@ -46,6 +46,14 @@ export interface GatewayOptions {
   model?: string;
   /** A ready generator (tests, HTTP generator); replaces `model`. */
   generator?: ScoringGenerator;
+  /**
+   * An OpenAI-compatible chat/completions server that writes the forms (replaces `model`): its forms are
+   * held to the decoder's rules (the graph's relation names, entities copied from the question), then
+   * grounded, executed and traced like the parser's. Bearer token from ASKGRAPH_LLM_KEY.
+   */
+  generatorUrl?: string;
+  /** Model name sent to generatorUrl (default "default", or ASKGRAPH_LLM_MODEL). */
+  generatorModel?: string;
   /** A ready executor; replaces `store` (the gateway does not close it). */
   executor?: Executor;
   /** A ready entity index; else loaded from / built into the cache. */
@@ -119,7 +127,13 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
   const storeIsPack = opts.store !== undefined && !/^https?:\/\//i.test(opts.store) && fs.existsSync(path.join(path.resolve(opts.store), 'pack.json'));
   const pack = await loadPack(opts.pack ?? (storeIsPack ? opts.store : undefined));
   const ownExecutor = !opts.executor;
-  const executor: Executor = opts.executor ?? (await openExecutor(opts.store ?? pack.dir));
+  // The embedded store loads in its worker while this thread loads the entity index and the parser
+  // (cold `askgraph ask`: the store load and the model load overlap instead of adding up).
+  const executor: Executor = opts.executor ?? (await openExecutor(opts.store ?? pack.dir, { background: true }));
+  const storeReady = (executor as { whenReady?: () => Promise<void> }).whenReady?.() ?? Promise.resolve();
+  storeReady.catch(() => undefined); // awaited below; a load error must not be an unhandled rejection meanwhile
+  // The generator's modules (onnxruntime, sentencepiece) load after the store's worker has started.
+  const { HttpGenerator, loadParser } = require('../generate') as typeof GenerateModule;
   try {
     const indexOpts = {
       labelPredicates: pack.config.labelPredicates,
@@ -139,10 +153,17 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
       // A changed data file must rebuild the index: fingerprint the pack's data files, or the store file / folder.
       const fingerprint = isUrl ? '' : filesFingerprint(packStore ? (pack.config.data ?? []).map((f) => path.resolve(pack.dir, f)) : storeFiles(opts.store!));
       indexKey = indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint);
+      if (!fs.existsSync(indexKey)) await storeReady; // building the index queries the store: wait for its load (and its error)
       index = await loadOrBuildStoreIndex(executor, indexKey, indexOpts);
     }
     index.setNonTopicWords(pack.config.nonTopicWords ?? []);
     let generator = opts.generator;
+    if (!generator && opts.generatorUrl !== undefined) {
+      if (opts.model !== undefined) throw new AskgraphError('BAD_REQUEST', 'give either a parser model or a generator URL, not both');
+      const ns = pack.config.vocabularyNamespace;
+      const relations = ((index.meta.relations as RelationInfo[] | undefined) ?? []).filter((r) => r.iri.startsWith(ns)).map((r) => r.iri.slice(ns.length)).sort();
+      generator = new HttpGenerator({ url: opts.generatorUrl, ...(opts.generatorModel ? { model: opts.generatorModel } : {}), relations });
+    }
     if (!generator) {
       const modelDir = opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
       // A pack without a parser model is still askable: the fallback readers answer (trace: "no parser model").
@@ -150,6 +171,7 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
       // already holds them, so the pack's triple files are not read a second time.
       if (modelDir) generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
     }
+    await storeReady;
     const modelDir = opts.generator ? undefined : opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
     return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer, loadKnownWords(modelDir), loadCalibration(modelDir));
   } catch (e) {
@@ -364,7 +386,9 @@ class PipelineGateway implements Gateway {
     const tg = performance.now();
     try {
       const res = await this.generator!.generate(q, { beam });
-      run.trace.push({ stage: 'generate', outcome: res.candidates.length ? 'answers' : 'empty', answerCount: res.candidates.length, note: `beam ${beam}: ${res.candidates.length} forms`, timeMs: res.timeMs });
+      const dropped = res.dropped ? `, ${res.dropped} dropped` : '';
+      run.trace.push({ stage: 'generate', outcome: res.candidates.length ? 'answers' : 'empty', answerCount: res.candidates.length, note: `beam ${beam}: ${res.candidates.length} forms${dropped}`, timeMs: res.timeMs });
+      for (const r of res.rejected ?? []) run.trace.push({ stage: 'generate', beamForm: r.text, outcome: 'empty', note: `dropped: ${r.reason}`, timeMs: 0 });
       return res.candidates;
     } catch (e) {
       const err = e instanceof AskgraphError ? e : new AskgraphError('MODEL_ERROR', (e as Error).message, { cause: e });

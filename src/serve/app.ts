@@ -13,6 +13,7 @@ import { ServeMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics';
 import { openApiDocument } from './openapi';
 import { TokenBuckets } from './rate-limit';
 import { apiRouter } from './routes-api';
+import { inspectorRouter } from './routes-inspector';
 import { sparqlRouter } from './routes-sparql';
 import { diffFormsText, OxigraphExecutor, QueryChecker, type StoreHealth } from './stages';
 
@@ -190,6 +191,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   });
 
   app.use(apiRouter(ctx));
+  app.use(inspectorRouter(ctx));
   app.use(sparqlRouter(ctx));
 
   app.use((req, _res, next) => {

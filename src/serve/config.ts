@@ -24,6 +24,15 @@ export const ServeConfigSchema = z
     /** Parser model dir (undefined = the pack's model). */
     model: z.string().min(1).optional(),
     pack: z.string().min(1).optional(),
+    /** An OpenAI-compatible chat/completions server that writes the forms instead of the parser model. */
+    generator: z
+      .object({
+        url: z.string().regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL'),
+        /** Model name sent to the server (default "default"). */
+        model: z.string().min(1).optional(),
+      })
+      .strict()
+      .optional(),
     /** When non-empty, API routes need header X-API-Key with one of these. */
     apiKeys: z.array(z.string().min(8, 'API keys must have at least 8 characters')).default([]),
     /** Token bucket per API key (or per client address without keys). perMinute 0 = off. */
@@ -119,6 +128,8 @@ export interface ServeFlags {
   pack?: string;
   config?: string;
   logLevel?: string;
+  generator?: string;
+  generatorModel?: string;
 }
 
 function intOf(value: string, key: string): number {
@@ -158,6 +169,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if ((v = e('STORE'))) set(['store'], v);
   if ((v = e('MODEL'))) set(['model'], v);
   if ((v = e('PACK'))) set(['pack'], v);
+  if ((v = e('GENERATOR'))) set(['generator', 'url'], v);
+  if ((v = e('GENERATOR_MODEL'))) set(['generator', 'model'], v);
   if ((v = e('API_KEYS'))) set(['apiKeys'], listOf(v));
   if ((v = e('CORS_ORIGINS'))) set(['cors', 'origins'], listOf(v));
   if ((v = e('RATE_LIMIT_PER_MINUTE'))) set(['rateLimit', 'perMinute'], intOf(v, 'ASKGRAPH_RATE_LIMIT_PER_MINUTE'));
@@ -191,6 +204,7 @@ function configFromFlags(flags: ServeFlags): Record<string, unknown> {
   if (flags.model !== undefined) out.model = flags.model;
   if (flags.pack !== undefined) out.pack = flags.pack;
   if (flags.logLevel !== undefined) out.logLevel = flags.logLevel;
+  if (flags.generator !== undefined || flags.generatorModel !== undefined) out.generator = { url: flags.generator, model: flags.generatorModel };
   return out;
 }
 

@@ -89,6 +89,17 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
       '/v1/diff': {
         post: { summary: 'Structural diff of two logical forms', security, requestBody: jsonBody('#/components/schemas/DiffRequest'), responses: { '200': { description: 'The diff (as `askgraph diff --json`)' }, ...errors(400, 401, 413, 422, 429) } },
       },
+      '/v1/overview': {
+        get: { summary: 'What the graph covers (title, description, counts, relations, classes), the model card and example questions (for the inspector)', security, responses: { '200': { description: 'The overview' }, ...errors(401, 429) } },
+      },
+      '/v1/labels': {
+        post: {
+          summary: 'Labels of IRIs (at most 500), for showing labels first',
+          security,
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { iris: { type: 'array', items: { type: 'string' }, maxItems: 500 } }, required: ['iris'] } } } },
+          responses: { '200': { description: '{labels: {iri: label}}' }, ...errors(400, 401, 413, 429, 502, 504) },
+        },
+      },
       '/sparql': {
         get: { summary: 'SPARQL 1.1 Protocol query (read-only)', parameters: sparqlParams, security, responses: { '200': { description: 'Results, or the service description without a query', content: sparqlResults }, ...errors(400, 401, 403, 406, 422, 429, 502, 503, 504) } },
         post: {

@@ -10,8 +10,9 @@ import { entity, startTestServer } from './serve-helpers';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-/** Where the screenshot is kept for people to look at (override with ASKGRAPH_SCREENSHOT). */
-const SHOT = process.env.ASKGRAPH_SCREENSHOT ?? path.join(os.tmpdir(), 'askgraph-inspector.png');
+/** Where the screenshots are kept for people to look at (a gitignored folder; override with ASKGRAPH_SCREENSHOTS). */
+const SHOTS = process.env.ASKGRAPH_SCREENSHOTS ?? path.join(__dirname.replace(/[\\/]dist[\\/]test[\\/].*$/, ''), '.screenshots');
+const SHOT = path.join(SHOTS, 'inspector-full.png');
 
 /** PNG facts without a decoder: size from IHDR, and how varied the inflated pixel bytes are. */
 function pngStats(buf: Buffer): { width: number; height: number; distinctBytes: number; nonWhiteShare: number } {
@@ -38,6 +39,28 @@ function pngStats(buf: Buffer): { width: number; height: number; distinctBytes: 
     if (raw[i] !== 0xff) nonWhite++;
   }
   return { width, height, distinctBytes: seen.size, nonWhiteShare: nonWhite / Math.ceil(raw.length / 7) };
+}
+
+/** Inputs whose placeholder text is wider than the box shows (measured with the input's own font). */
+function clippedPlaceholders(p: Page): Promise<string[]> {
+  return p.$$eval('input[placeholder]', (inputs) =>
+    inputs
+      .filter((i) => (i as HTMLElement).offsetParent !== null)
+      .filter((i) => {
+        const st = getComputedStyle(i);
+        const span = document.createElement('span');
+        span.style.font = st.font;
+        span.style.whiteSpace = 'pre';
+        span.style.position = 'absolute';
+        span.style.visibility = 'hidden';
+        span.textContent = (i as HTMLInputElement).placeholder;
+        document.body.appendChild(span);
+        const text = span.getBoundingClientRect().width;
+        span.remove();
+        return text > i.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) + 0.5;
+      })
+      .map((i) => `${i.id}: "${(i as HTMLInputElement).placeholder}"`),
+  );
 }
 
 describe('browser: the web inspector in real headless Chromium (real pipeline: movies store + parser model)', function () {
@@ -69,9 +92,21 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     await g?.close();
   });
 
-  it('shows the store on load and focuses the question box', async () => {
-    await page.waitForFunction(() => /store oxigraph:/.test(document.getElementById('health')?.textContent ?? ''));
+  it('on load: the graph overview (title, counts, relations), the model by name and training data (not a hash), example questions; focus in the question box', async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.waitForSelector('#examples button');
+    assert.match((await page.getAttribute('#health', 'title')) ?? '', /store oxigraph:/);
+    const health = (await page.textContent('#health')) ?? '';
+    assert.match(health, /^model askgraph-small seq2seq \(3\.3M parameters\), trained on 37,180 questions of metaqa\/train\.jsonl/);
+    assert.doesNotMatch(health, /[0-9a-f]{12}/, 'no hash in the header');
+    assert.equal(await page.textContent('#graph-title'), 'Movies (MetaQA / WikiMovies)');
+    assert.match((await page.textContent('#overview-facts')) ?? '', /^176,825 triples · 43,2\d\d labelled entities · 9 relations$/);
+    const rels = await page.$$eval('#overview-relations li', (li) => li.map((x) => x.textContent));
+    assert.ok(rels.includes('directed_by15,957'), JSON.stringify(rels));
+    assert.ok((await page.$$('#examples button')).length >= 3);
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'question');
+    assert.deepEqual(await clippedPlaceholders(page), []);
+    await page.screenshot({ path: path.join(SHOTS, '01-overview.png') });
   });
 
   it('typing a question and pressing Enter shows answers, the beam, the grounded SPARQL and the trace', async () => {
@@ -83,7 +118,13 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     const beamRows = await page.$$eval('#beam tbody tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent)));
     assert.ok(beamRows.length >= 2, JSON.stringify(beamRows));
     assert.equal(beamRows[0][3], '(JOIN (R directed_by) [ Forrest Gump ])');
-    assert.match(beamRows[0][4] ?? '', /entity\/Forrest%20Gump/);
+    // grounded form: labels first, the IRIs on hover
+    await page.waitForFunction(() => document.querySelector('#beam tbody tr .term[title$="entity/Forrest%20Gump"]')?.textContent === 'Forrest Gump');
+    assert.equal(beamRows[0][4]?.includes('http'), false, beamRows[0][4]);
+    assert.equal(await page.getAttribute('#answers li .label', 'title'), entity('Robert Zemeckis'));
+    assert.equal(await page.textContent('#verdict'), 'Answer');
+    assert.match((await page.getAttribute('#answers-panel', 'class')) ?? '', /\bconfident\b/);
+    assert.equal(await page.isVisible('#reasons'), false);
     assert.equal(beamRows[0][5], 'answers');
     assert.ok(await page.$('#beam tbody tr.winner'));
     // the winning SPARQL, and the per-form SPARQL behind the beam row's button (keyboard shortcut 1)
@@ -97,6 +138,7 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     assert.deepEqual(trace[0], ['generate', 'answers']);
     assert.ok(trace.some(([stage, outcome]) => stage === 'execute' && outcome === 'answers'), JSON.stringify(trace));
     assert.equal(await page.$$eval('#timings tbody tr', (r) => r.length), 5);
+    await page.screenshot({ path: path.join(SHOTS, '02-answer.png') });
   });
 
   it('the copy button puts the SPARQL on the clipboard', async () => {
@@ -112,7 +154,7 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     await page.waitForFunction(() => /row/.test(document.getElementById('sparql-status')?.textContent ?? ''));
     assert.match((await page.inputValue('#sparql')) ?? '', /SELECT DISTINCT \?x/);
     assert.deepEqual(await page.$$eval('#sparql-results thead th', (t) => t.map((x) => x.textContent)), ['?x']);
-    assert.deepEqual(await page.$$eval('#sparql-results tbody td', (t) => t.map((x) => x.textContent)), [entity('Robert Zemeckis')]);
+    assert.deepEqual(await page.$$eval('#sparql-results tbody td', (t) => t.map((x) => [x.textContent, x.getAttribute('title')])), [['Robert Zemeckis', entity('Robert Zemeckis')]]);
     // an update typed in the editor is refused, and shown as an error
     await page.fill('#sparql', 'DROP ALL');
     await page.press('#sparql', 'Control+Enter');
@@ -145,11 +187,123 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     await page.press('#question', 'Enter');
     await page.waitForFunction(() => /^fallback:/.test(document.getElementById('source')?.textContent ?? ''));
     assert.equal(await page.isVisible('#evidence-panel'), true);
-    const firstTriple = await page.$$eval('#evidence .evidence:first-child tbody tr:first-child td', (t) => t.map((x) => x.textContent));
-    assert.deepEqual(firstTriple, ['Forrest Gump', 'directed_by', 'Robert Zemeckis']);
+    const firstTriple = await page.$$eval('#evidence tbody tr:first-child td', (t) => t.map((x) => x.textContent));
+    assert.deepEqual(firstTriple, ['1', 'Forrest Gump', 'directed_by', 'Robert Zemeckis']);
+    assert.equal(await page.getAttribute('#evidence tbody tr:first-child td:nth-child(2)', 'title'), entity('Forrest Gump'));
     assert.ok(((await page.textContent('#trace tbody')) ?? '').includes('skipped'), 'the trace shows the skipped parser');
     await page.uncheck('#opt-noparser');
     await page.click('#ask-form summary');
+  });
+
+  it('a fallback answer with 32 evidence paths stays compact: 3 paths shown, the rest behind one toggle; it is marked doubtful', async () => {
+    await page.click('#ask-form summary');
+    await page.check('#opt-noparser');
+    await page.fill('#question', 'which films did Tom Hanks star in');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => (document.getElementById('raw')?.textContent ?? '').includes('"question": "which films did Tom Hanks star in"'));
+    assert.match((await page.textContent('#source')) ?? '', /^fallback:/);
+    await page.uncheck('#opt-noparser');
+    await page.click('#ask-form summary');
+    assert.equal(await page.textContent('#evidence-count'), '(32 paths, 32 triples)');
+    assert.equal(await page.$$eval('#evidence table', (e) => e.length), 1, 'one table for all paths');
+    assert.equal(await page.$$eval('#evidence tbody tr', (e) => e.length), 8, 'capped at 8 rows');
+    assert.equal(await page.textContent('#evidence .more-evidence'), 'show all 32 paths (24 more triples)');
+    assert.equal(await page.textContent('#verdict'), 'Doubtful answer');
+    assert.match((await page.textContent('#reasons')) ?? '', /fallback reader “paths” from graph evidence/);
+    assert.equal(await page.$$eval('#answers li', (l) => l.length), 12, 'answers capped, the rest behind a button');
+    assert.match((await page.textContent('#answers-more')) ?? '', /show all 32 answers/);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(height < 3200, `page height ${height} px (was 6,769 px with every evidence table open)`);
+    await page.screenshot({ path: path.join(SHOTS, '04-fallback-evidence.png'), fullPage: true });
+    // the button shows the rest
+    await page.click('#evidence .more-evidence');
+    assert.equal(await page.$$eval('#evidence tbody tr', (e) => e.length), 32);
+    assert.equal(await page.isVisible('#beam-panel'), false, 'no empty beam table without the parser');
+  });
+
+  it('a doubtful parser answer looks doubtful: amber verdict, low confidence meter, and the reasons (unsure model, later reading)', async () => {
+    await page.fill('#question', 'what is the weather in Paris');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => (document.getElementById('raw')?.textContent ?? '').includes('"question": "what is the weather in Paris"'));
+    assert.equal(await page.textContent('#source'), 'parser');
+    assert.equal(await page.textContent('#verdict'), 'Doubtful answer');
+    assert.match((await page.getAttribute('#answers-panel', 'class')) ?? '', /\bdoubtful\b/);
+    const reasons = await page.$$eval('#reasons li', (l) => l.map((x) => x.textContent ?? ''));
+    assert.ok(reasons.some((r) => /model was unsure of its reading of the question: it gave this form \d+% probability/.test(r)), JSON.stringify(reasons));
+    assert.ok(reasons.some((r) => /reading #3: the 2 before it found nothing in the graph/.test(r)), JSON.stringify(reasons));
+    assert.ok(Number(await page.getAttribute('#confidence-meter', 'value')) < 0.8);
+    await page.screenshot({ path: path.join(SHOTS, '03-doubtful.png'), fullPage: true });
+  });
+
+  it('"no answer" says why: the names not found in the graph, the fallback readers that had no topic', async () => {
+    await page.fill('#question', 'who directed Qxzvwpt Jrkllmnq');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => (document.getElementById('raw')?.textContent ?? '').includes('"question": "who directed Qxzvwpt Jrkllmnq"'));
+    assert.equal(await page.textContent('#source'), 'none');
+    assert.equal(await page.textContent('#verdict'), 'No answer');
+    assert.equal(await page.$$eval('#answers li', (l) => l.length), 0);
+    const reasons = await page.$$eval('#reasons li', (l) => l.map((x) => x.textContent ?? ''));
+    assert.ok(reasons.some((r) => /of the model’s 4 readings name something not found in the graph \(“Qxzvwpt Jrkllmnq”/.test(r)), JSON.stringify(reasons));
+    assert.ok(reasons.some((r) => /fallback readers \(paths, triples, explore\) found no evidence: no topic entities were grounded/.test(r)), JSON.stringify(reasons));
+    await page.screenshot({ path: path.join(SHOTS, '05-no-answer.png'), fullPage: true });
+  });
+
+  it('yes/no and number answers render as a big Yes/No and a number (answerType, or the literal datatype) — stand-in /v1/ask responses', async () => {
+    // STAND-IN API responses (page.route): the boolean and numeric answer types come from another branch's
+    // forms; here the inspector's rendering of the documented Answer shape is checked.
+    const XSD = 'http://www.w3.org/2001/XMLSchema#';
+    const answer = (question: string, form: string, item: object, extra: object) => ({
+      question, answers: [item], form, groundedForm: form, sparql: 'ASK { }', source: 'parser', confidence: 0.97,
+      beam: [{ form, logProb: -0.01 }], trace: [], timings: { generate: 1, ground: 0, execute: 1, fallback: 0, total: 2 }, ...extra,
+    });
+    const replies: Record<string, object> = {
+      'did Steven Spielberg direct Jaws': answer('did Steven Spielberg direct Jaws', '(ASK (AND [ Jaws ] (JOIN directed_by [ Steven Spielberg ])))', { type: 'literal', value: 'true', datatype: XSD + 'boolean' }, { answerType: 'boolean' }),
+      'did Ron Howard direct Jaws': answer('did Ron Howard direct Jaws', '(ASK (AND [ Jaws ] (JOIN directed_by [ Ron Howard ])))', { type: 'literal', value: 'false', datatype: XSD + 'boolean' }, {}),
+      'how many films did Tom Hanks star in': answer('how many films did Tom Hanks star in', '(COUNT (JOIN starred_actors [ Tom Hanks ]))', { type: 'literal', value: '32', datatype: XSD + 'integer' }, { answerType: 'number' }),
+    };
+    await page.route('**/v1/ask', (route) => {
+      const q = JSON.parse(route.request().postData() ?? '{}').question as string;
+      return replies[q] ? route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(replies[q]) }) : route.continue();
+    });
+    try {
+      const ask = async (q: string) => {
+        await page.fill('#question', q);
+        await page.press('#question', 'Enter');
+        await page.waitForFunction((qq) => (document.getElementById('raw')?.textContent ?? '').includes(qq), q);
+      };
+      await ask('did Steven Spielberg direct Jaws');
+      assert.equal(await page.textContent('#big-answer .big'), 'Yes');
+      assert.equal(await page.isVisible('#answers'), false);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(SHOTS, '06-yes.png') });
+      await ask('did Ron Howard direct Jaws'); // no answerType: read from the xsd:boolean datatype
+      assert.equal(await page.textContent('#big-answer .big'), 'No');
+      await ask('how many films did Tom Hanks star in');
+      assert.equal(await page.textContent('#big-answer .big.number'), '32');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(SHOTS, '07-number.png') });
+    } finally {
+      await page.unroute('**/v1/ask');
+    }
+  });
+
+  it('mobile (390 px wide): no horizontal overflow, the question box and the answer fit; screenshot', async () => {
+    const mobile = await ctx.newPage();
+    try {
+      await mobile.setViewportSize({ width: 390, height: 844 });
+      await mobile.goto(srv.url + '/?q=' + encodeURIComponent('who wrote the films directed by Michael Mann'));
+      await mobile.waitForSelector('#answers li .label');
+      await mobile.waitForSelector('#examples button', { state: 'attached' });
+      const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `page is ${overflow} px wider than the screen`);
+      const q = await mobile.$eval('#question', (e) => e.getBoundingClientRect().width);
+      assert.ok(q > 300, `question box ${q} px wide`);
+      // every placeholder fits in its box (the diff ones used to be clipped)
+      assert.deepEqual(await clippedPlaceholders(mobile), []);
+      await mobile.screenshot({ path: path.join(SHOTS, '08-mobile.png'), fullPage: false });
+    } finally {
+      await mobile.close();
+    }
   });
 
   it('renders hostile text as text: no markup or script from questions, forms or labels', async () => {

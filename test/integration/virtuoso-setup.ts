@@ -23,28 +23,30 @@ export function virtuosoScript(...args: string[]): string {
   }
 }
 
-let started = false;
-/** True when this test run started the server (then the run stops it again: npm test leaves nothing running). */
+let checked = false;
+/** True when this test run started the server (then the root hook test/hooks.ts stops it at the end). */
 let startedHere = false;
 
 /** Starts Virtuoso if needed; throws (the test fails) when it cannot. */
 export function ensureVirtuoso(): void {
-  if (started) return;
+  if (checked) return;
   try {
     virtuosoScript('status');
   } catch {
     virtuosoScript('start');
     startedHere = true;
   }
-  started = true;
+  checked = true;
 }
 
-// A root hook (this module is imported by the Virtuoso test files): stop the server this run started.
-after(function () {
-  this.timeout(120_000);
-  if (startedHere) virtuosoScript('stop');
-  started = startedHere = false;
-});
+/** Stops Virtuoso if this run started it (a server that was already running is left alone). */
+export function stopVirtuosoIfStartedHere(): boolean {
+  if (!startedHere) return false;
+  virtuosoScript('stop');
+  startedHere = false;
+  checked = false;
+  return true;
+}
 
 export function graphEndpoint(graph: string): string {
   return `${ENDPOINT}?default-graph-uri=${encodeURIComponent(graph)}`;

@@ -1,6 +1,8 @@
-import { AskgraphError, type Answer, type AnswerItem } from '../../core';
-import { createGateway, validateQuestion, type AskOptions } from '../../pipeline';
-import { printJson, writeLine } from '../io';
+import * as fs from 'node:fs';
+import * as readline from 'node:readline';
+import { AskgraphError, toAskgraphError, type Answer, type AnswerItem } from '../../core';
+import { createGateway, validateQuestion, type AskOptions, type Gateway } from '../../pipeline';
+import { ExitCode, printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
 
 interface AskCliOpts {
@@ -11,6 +13,9 @@ interface AskCliOpts {
   explain?: boolean;
   fallback?: string;
   timeout?: string;
+  file?: string;
+  generator?: string;
+  generatorModel?: string;
 }
 
 function showAnswer(a: AnswerItem): string {
@@ -52,23 +57,106 @@ function printExplain(write: (s: string) => void, a: Answer): void {
   write(`timings: generate ${ms(t.generate)}, ground ${ms(t.ground)}, execute ${ms(t.execute)}, fallback ${ms(t.fallback)}, total ${ms(t.total)}`);
 }
 
+function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): void {
+  const out = (s: string) => writeLine(io.stdout, indent + s);
+  if (answer.answers.length === 0) out('no answer (nothing in the graph supports one)');
+  for (const a of answer.answers) out(showAnswer(a));
+  if (indent) {
+    // batch / interactive: one line of provenance per question; --explain adds the rest
+    out(`(${answer.source}, confidence ${answer.confidence.toFixed(2)}${answer.form ? `, form ${answer.form}` : ''})`);
+    if (opts.explain) printExplain(out, answer);
+    return;
+  }
+  out('');
+  // as in the inspector: fallback answers (≤ 0.6) and parser answers below 0.8 are flagged
+  const doubtful = answer.answers.length > 0 && answer.confidence < 0.8 ? ' — doubtful, check the form or the evidence' : '';
+  out(`source:     ${answer.source}  (confidence ${answer.confidence.toFixed(2)}${doubtful})`);
+  if (answer.form) out(`form:       ${answer.form}`);
+  if (answer.groundedForm && answer.groundedForm !== answer.form) out(`grounded:   ${answer.groundedForm}`);
+  if (answer.sparql) {
+    out('sparql:');
+    for (const line of answer.sparql.split('\n')) out(`  ${line}`);
+  }
+  if (answer.evidence?.length) out(`evidence:   ${answer.evidence.length} path(s); --json shows them`);
+  if (opts.explain) printExplain(out, answer);
+}
+
+/**
+ * Many questions over one loaded gateway: one question a line (blank lines and lines starting with #
+ * are skipped). --json prints JSON Lines (one Answer per line; a question that fails gives
+ * {"question", "line", "error": {code, message}} and the others go on); otherwise the answers of each
+ * question under it. Lines are answered as they arrive, so `--file -` at a terminal is an interactive loop.
+ */
+async function askMany(io: CliIO, gateway: Gateway, input: NodeJS.ReadableStream, askOpts: AskOptions, opts: AskCliOpts, prompt: boolean): Promise<number> {
+  // at a terminal: line editing and history, the prompt on stderr (stdout stays answers only)
+  const rl = prompt
+    ? readline.createInterface({ input, output: io.stderr, terminal: true, historySize: 200, prompt: 'askgraph> ' })
+    : readline.createInterface({ input, crlfDelay: Infinity, terminal: false });
+  let n = 0;
+  let failed = 0;
+  if (prompt) {
+    writeLine(io.stderr, 'askgraph: one question a line; Ctrl-D ends.');
+    rl.prompt();
+  }
+  for await (const raw of rl) {
+    n++;
+    const line = raw.trim();
+    if (line && !line.startsWith('#')) {
+      try {
+        const answer = await gateway.ask(line, askOpts);
+        if (opts.json) writeLine(io.stdout, JSON.stringify(answer));
+        else {
+          if (!prompt) writeLine(io.stdout, line); // at a terminal the question is already on the screen
+          printAnswer(io, answer, opts, '  ');
+        }
+      } catch (e) {
+        failed++;
+        const err = toAskgraphError(e);
+        if (opts.json) writeLine(io.stdout, JSON.stringify({ question: line, line: n, ...err.toJSON() }));
+        writeLine(io.stderr, `askgraph: line ${n}: ${err.code}: ${err.message.split('\n')[0]}`);
+      }
+    }
+    if (prompt) rl.prompt();
+  }
+  if (prompt) writeLine(io.stderr);
+  return failed;
+}
+
+function openQuestions(file: string, io: CliIO): NodeJS.ReadableStream {
+  if (file === '-') {
+    if (!io.stdin) throw new AskgraphError('BAD_REQUEST', '--file -: no standard input');
+    return io.stdin;
+  }
+  try {
+    if (!fs.statSync(file).isFile()) throw new Error('not a file');
+  } catch (e) {
+    throw new AskgraphError('NOT_FOUND', `cannot read questions file ${file}: ${(e as Error).message}`);
+  }
+  return fs.createReadStream(file, { encoding: 'utf8' });
+}
+
 /**
  * `askgraph ask "<question>" [--store DIR|URL] [--model DIR] [--beam K] [--json] [--explain] [--fallback off|names]`:
- * the whole pipeline (parse → ground → compile → execute → fallback) on one question.
+ * the whole pipeline (parse → ground → compile → execute → fallback) on one question;
+ * `--file questions.txt` (or `-` = standard input) for many, and without a question at a terminal an
+ * interactive loop.
  */
 export const register: RegisterCommand = (program, io) => {
   program
     .command('ask')
     .description('answer a question over a knowledge graph (default: the embedded movies graph and model)')
-    .argument('<question>', 'the question, e.g. "who directed Forrest Gump"')
+    .argument('[question]', 'the question, e.g. "who directed Forrest Gump" (none: --file, or an interactive loop at a terminal)')
+    .option('--file <path>', "questions, one a line ('-' = standard input); with --json prints JSON Lines")
     .option('--store <dir|url>', 'knowledge pack / store folder, data file, or http(s) SPARQL endpoint (default: the embedded movies pack)')
     .option('--model <dir>', "parser model folder (default: the pack's model)")
+    .option('--generator <url>', 'an OpenAI-compatible chat/completions server that writes the forms instead of the parser model')
+    .option('--generator-model <name>', 'model name sent to --generator (default "default")')
     .option('--beam <k>', 'beam width of the parser (default 4)')
     .option('--fallback <off|names>', "fallback readers: 'off' or comma-separated reader names (default: the default chain)")
     .option('--timeout <ms>', 'time budget of the whole question in milliseconds (default 10000)')
     .option('--json', 'print the answer as JSON (answers with IRIs, form, SPARQL, trace, timings)')
     .option('--explain', 'print every attempt (beam form, grounded form, outcome, time)')
-    .action(async (question: string, opts: AskCliOpts) => {
+    .action(async (question: string | undefined, opts: AskCliOpts) => {
       const askOpts: AskOptions = {};
       const beam = intOption('--beam', opts.beam);
       if (beam !== undefined) askOpts.beam = beam;
@@ -77,27 +165,30 @@ export const register: RegisterCommand = (program, io) => {
       if (opts.fallback !== undefined) {
         askOpts.fallback = opts.fallback === 'off' ? 'off' : opts.fallback.split(',').map((s) => s.trim()).filter(Boolean);
       }
-      validateQuestion(question); // reject bad input before loading the store and the model
-      const gateway = await createGateway({ store: opts.store, model: opts.model, progress: io.stderr });
+      if (question !== undefined && opts.file !== undefined) throw new AskgraphError('BAD_REQUEST', 'give either a question or --file, not both');
+      const interactive = question === undefined && opts.file === undefined;
+      if (interactive && !(io.stdin as { isTTY?: boolean } | undefined)?.isTTY) {
+        throw new AskgraphError('BAD_REQUEST', 'no question: give one, or --file questions.txt (--file - reads standard input)');
+      }
+      // reject bad input before loading the store and the model
+      if (question !== undefined) validateQuestion(question);
+      const input = interactive ? io.stdin! : opts.file !== undefined ? openQuestions(opts.file, io) : undefined;
+      if (opts.model !== undefined && opts.generator !== undefined) throw new AskgraphError('BAD_REQUEST', 'give either --model or --generator, not both');
+      const gateway = await createGateway({
+        store: opts.store,
+        model: opts.model,
+        ...(opts.generator !== undefined ? { generatorUrl: opts.generator, generatorModel: opts.generatorModel } : {}),
+        progress: io.stderr,
+      });
       try {
-        const answer = await gateway.ask(question, askOpts);
-        if (opts.json) {
-          printJson(io, answer);
+        if (input) {
+          const failed = await askMany(io, gateway, input, askOpts, opts, interactive);
+          if (failed > 0) throw new ExitCode(2);
           return;
         }
-        const out = (s: string) => writeLine(io.stdout, s);
-        if (answer.answers.length === 0) out('no answer (nothing in the graph supports one)');
-        for (const a of answer.answers) out(showAnswer(a));
-        out('');
-        out(`source:     ${answer.source}  (confidence ${answer.confidence.toFixed(2)})`);
-        if (answer.form) out(`form:       ${answer.form}`);
-        if (answer.groundedForm && answer.groundedForm !== answer.form) out(`grounded:   ${answer.groundedForm}`);
-        if (answer.sparql) {
-          out('sparql:');
-          for (const line of answer.sparql.split('\n')) out(`  ${line}`);
-        }
-        if (answer.evidence?.length) out(`evidence:   ${answer.evidence.length} path(s); --json shows them`);
-        if (opts.explain) printExplain(out, answer);
+        const answer = await gateway.ask(question!, askOpts);
+        if (opts.json) printJson(io, answer);
+        else printAnswer(io, answer, opts);
       } finally {
         await gateway.close();
       }

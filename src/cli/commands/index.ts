@@ -1,32 +1,24 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
-import { register as askCommand } from './ask';
-import { register as compileCommand } from './compile';
-import { register as diffCommand } from './diff';
-import { register as evalCommand } from './eval';
-import { register as importCommand } from './import';
-import { register as initCommand } from './init';
-import { register as parseCommand } from './parse';
-import { register as loadCommand } from './load';
-import { register as runCommand } from './run';
-import { register as serveCommand } from './serve';
-import { register as synthCommand } from './synth';
-import { register as trainCommand } from './train';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-// Each command's file registers it; the order here is the order in `askgraph --help`.
-export const COMMANDS: RegisterCommand[] = [
-  askCommand,
-  compileCommand,
-  diffCommand,
-  evalCommand,
-  importCommand,
-  initCommand,
-  parseCommand,
-  loadCommand,
-  runCommand,
-  serveCommand,
-  synthCommand,
-  trainCommand,
+/**
+ * Each command's file registers it; the order here is the order in `askgraph --help`. The modules are
+ * required on demand: `askgraph ask` loads the pipeline only, not the server, the trainer or the
+ * evaluation harness (cold start: see the README, "Many questions, fast").
+ */
+export const COMMANDS: { name: string; load: () => RegisterCommand }[] = [
+  { name: 'ask', load: () => require('./ask').register },
+  { name: 'compile', load: () => require('./compile').register },
+  { name: 'diff', load: () => require('./diff').register },
+  { name: 'eval', load: () => require('./eval').register },
+  { name: 'import', load: () => require('./import').register },
+  { name: 'init', load: () => require('./init').register },
+  { name: 'parse', load: () => require('./parse').register },
+  { name: 'load', load: () => require('./load').register },
+  { name: 'run', load: () => require('./run').register },
+  { name: 'serve', load: () => require('./serve').register },
+  { name: 'synth', load: () => require('./synth').register },
+  { name: 'train', load: () => require('./train').register },
 ];

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { loadServeConfig, startServer, type RunningServer } from '../../serve';
+import { loadServeConfig, startServer, type RunningServer, type ServeFlags } from '../../serve';
 import { writeLine } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -8,10 +8,12 @@ Configuration (lowest precedence first): defaults < JSON file (--config FILE or 
 < environment < flags. The file holds the same keys as the schema, e.g.
   {"port": 8080, "apiKeys": ["…"], "rateLimit": {"perMinute": 600, "burst": 60},
    "cors": {"origins": ["https://qa.example.org"]}, "cache": {"max": 1000, "ttlMs": 300000},
+   "generator": {"url": "http://127.0.0.1:8000/v1", "model": "my-finetuned-llm"},
    "limits": {"bodyBytes": 65536, "questionChars": 1000},
    "timeouts": {"requestMs": 30000, "queryMs": 10000, "maxQueryMs": 60000},
    "concurrency": {"asks": <cores, at least 2>, "queue": 1024}, "logLevel": "info"}
 Environment: ASKGRAPH_PORT, ASKGRAPH_HOST, ASKGRAPH_STORE, ASKGRAPH_MODEL, ASKGRAPH_PACK,
+  ASKGRAPH_GENERATOR (URL of an OpenAI-compatible server), ASKGRAPH_GENERATOR_MODEL, ASKGRAPH_LLM_KEY (its bearer token),
   ASKGRAPH_API_KEYS (comma-separated), ASKGRAPH_CORS_ORIGINS (comma-separated, * = any),
   ASKGRAPH_RATE_LIMIT_PER_MINUTE (0 = off), ASKGRAPH_RATE_LIMIT_BURST, ASKGRAPH_CACHE_MAX (0 = off),
   ASKGRAPH_CACHE_TTL_MS, ASKGRAPH_CACHE_MAX_BYTES, ASKGRAPH_BODY_LIMIT_BYTES, ASKGRAPH_QUESTION_MAX_CHARS,
@@ -33,14 +35,19 @@ export const register: RegisterCommand = (program, io) => {
     .option('--store <dir|url>', 'pack dir, store dir / snapshot, or SPARQL endpoint URL (default: the embedded movies store)')
     .option('--model <dir>', 'parser model folder (default: the pack\'s model)')
     .option('--pack <dir>', 'knowledge pack folder (pack.json)')
+    .option('--generator <url>', 'an OpenAI-compatible chat/completions server that writes the forms instead of the parser model')
+    .option('--generator-model <name>', 'model name sent to --generator (default "default")')
     .option('--config <file>', 'JSON config file')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent')
     .addHelpText('after', ENV_HELP)
-    .action(async (opts: { port?: string; host?: string; store?: string; model?: string; pack?: string; config?: string; logLevel?: string }) => {
+    .action(async (opts: ServeFlags) => {
       const config = loadServeConfig(opts, io.env);
       // request logs go to the command's stdout (JSON lines), messages for people to stderr
       const logger = pino({ level: config.logLevel, base: { service: 'askgraph' } }, io.stdout as unknown as pino.DestinationStream);
-      const server: RunningServer = await startServer(config, { logger });
+      const server: RunningServer = await startServer(config, {
+        logger,
+        onListening: (url) => writeLine(io.stderr, `askgraph: listening on ${url}; loading the store and the model…`),
+      });
       writeLine(io.stderr, `askgraph: serving ${server.url} (store ${server.gateway.executor.id}); inspector at ${server.url}/`);
       await new Promise<void>((resolve) => {
         const stop = () => {

@@ -51,10 +51,98 @@
     return body;
   }
 
-  // ---------- health ----------
-  api('healthz', { headers: headers() })
-    .then((h) => setStatus($('health'), 'store ' + h.store + ' · model ' + (h.model || 'none')))
-    .catch((e) => setStatus($('health'), 'health: ' + e.message, true));
+  // ---------- labels (IRIs are shown by label; the IRI is on hover) ----------
+  const labelCache = new Map();
+  const SAFE_IRI = /^[^\s<>"{}|^`\\]+$/;
+  function localName(iri) {
+    const m = /[^/#]+$/.exec(iri);
+    try {
+      return m ? decodeURIComponent(m[0]) : iri;
+    } catch (e) {
+      return m ? m[0] : iri;
+    }
+  }
+  /** Fetches labels for IRIs not seen yet (at most 500 at a time); unknown ones fall back to their local name. */
+  async function fetchLabels(iris) {
+    const missing = [...new Set(iris)].filter((i) => SAFE_IRI.test(i) && !labelCache.has(i)).slice(0, 500);
+    if (missing.length === 0) return;
+    try {
+      const r = await api('v1/labels', { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ iris: missing }) });
+      for (const i of missing) labelCache.set(i, (r.labels && r.labels[i]) || null);
+    } catch (e) {
+      /* labels are a nicety: keep local names */
+    }
+  }
+  function labelOf(iri) {
+    return labelCache.get(iri) || localName(iri);
+  }
+  const IRI_IN_FORM = /<([^<>\s]+)>/g;
+  /** A grounded form for people: each <IRI> shows its label (or local name), the IRI on hover. */
+  function prettyForm(text) {
+    const code = el('code', { class: 'pretty', 'data-form': text });
+    fillPretty(code, String(text));
+    return code;
+  }
+  function fillPretty(code, text) {
+    clear(code);
+    let last = 0;
+    text.replace(IRI_IN_FORM, (m, iri, at) => {
+      if (at > last) code.appendChild(document.createTextNode(text.slice(last, at)));
+      code.appendChild(el('span', { class: 'term', title: iri }, labelOf(iri)));
+      last = at + m.length;
+      return m;
+    });
+    if (last < text.length) code.appendChild(document.createTextNode(text.slice(last)));
+  }
+  function irisIn(text) {
+    const out = [];
+    String(text || '').replace(IRI_IN_FORM, (_m, iri) => (out.push(iri), ''));
+    return out;
+  }
+
+  // ---------- overview: the graph, the model, example questions ----------
+  const nf = new Intl.NumberFormat('en');
+  function renderOverview(o) {
+    document.title = 'askgraph · ' + o.pack.title;
+    $('graph-title').textContent = o.pack.title;
+    const m = o.model;
+    let model = 'no parser model';
+    if (m && m.kind === 'seq2seq') {
+      model = 'model ' + m.name + (m.parameters ? ' (' + (m.parameters / 1e6).toFixed(1) + 'M parameters)' : '');
+      if (m.trainedOn) model += ', trained on ' + nf.format(m.trainedOn.questions) + ' questions of ' + m.trainedOn.data + (m.trainMinutes ? ' in ' + m.trainMinutes + ' min' : '');
+    } else if (m) model = 'forms by ' + m.name + (m.endpoint ? ' at ' + m.endpoint : '');
+    const health = $('health');
+    health.textContent = model;
+    health.title = 'store ' + o.store.id + (m ? ' · model id ' + m.id : '');
+    $('overview-desc').textContent = o.pack.description || '';
+    const facts = [];
+    if (typeof o.store.triples === 'number') facts.push(nf.format(o.store.triples) + ' triples');
+    if (typeof o.store.entities === 'number') facts.push(nf.format(o.store.entities) + ' labelled entities');
+    facts.push(o.store.relations.length + ' relations');
+    if (o.store.classes.length) facts.push(o.store.classes.length + ' classes');
+    $('overview-facts').textContent = facts.join(' · ');
+    const rels = clear($('overview-relations'));
+    for (const r of o.store.relations) rels.appendChild(el('li', { title: r.iri }, el('span', {}, r.name), typeof r.count === 'number' ? el('span', { class: 'count' }, nf.format(r.count)) : null));
+    const cls = clear($('overview-classes'));
+    $('overview-classes-row').hidden = o.store.classes.length === 0;
+    for (const c of o.store.classes) cls.appendChild(el('li', { title: c.iri }, el('span', {}, c.name), el('span', { class: 'count' }, nf.format(c.count))));
+    const ex = clear($('examples'));
+    $('examples-row').hidden = o.examples.length === 0;
+    for (const q of o.examples) ex.appendChild(el('li', {}, el('button', { type: 'button', class: 'example', onclick: () => askExample(q) }, q)));
+    $('overview').hidden = false;
+  }
+  function askExample(q) {
+    $('question').value = q;
+    $('ask-form').requestSubmit();
+  }
+  function loadOverview() {
+    api('v1/overview', { headers: headers() })
+      .then((o) => {
+        setStatus($('health'), '');
+        renderOverview(o);
+      })
+      .catch((e) => setStatus($('health'), 'overview: ' + e.message + (/UNAUTHORIZED/.test(e.message) ? ' (enter the API key under options)' : ''), true));
+  }
 
   // ---------- ask ----------
   const state = { answer: null };
@@ -69,7 +157,9 @@
     } catch (e) {
       /* storage disabled */
     }
+    loadOverview();
   });
+  loadOverview();
 
   $('ask-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -104,22 +194,128 @@
     return typeof n === 'number' && isFinite(n) ? n.toFixed(digits) : '';
   }
 
+  const XSD = 'http://www.w3.org/2001/XMLSchema#';
+  const NUMERIC = ['integer', 'decimal', 'double', 'float', 'long', 'int', 'short', 'nonNegativeInteger', 'positiveInteger', 'nonPositiveInteger', 'negativeInteger', 'unsignedLong', 'unsignedInt'].map((t) => XSD + t);
+  /** 'boolean' | 'number' | 'entities': the answer's answerType, else read from a single literal's datatype. */
+  function answerTypeOf(a) {
+    if (a.answerType === 'boolean' || a.answerType === 'number' || a.answerType === 'entities') return a.answerType;
+    const items = a.answers || [];
+    if (items.length === 1 && items[0].type === 'literal') {
+      if (items[0].datatype === XSD + 'boolean') return 'boolean';
+      if (NUMERIC.includes(items[0].datatype)) return 'number';
+    }
+    return 'entities';
+  }
+  function formatNumber(v) {
+    const n = Number(v);
+    if (!isFinite(n)) return String(v);
+    return Number.isInteger(n) ? nf.format(n) : nf.format(Math.round(n * 1000) / 1000);
+  }
+
+  /** Below this confidence a parser answer is shown as doubtful (parser answers live on [0.6, 1], fallback ≤ 0.6). */
+  const CONFIDENT = 0.8;
+
+  /** Why an answer may be wrong, from the answer, its beam and its trace (empty: nothing to flag). */
+  function doubts(a) {
+    const out = [];
+    const src = String(a.source || 'none');
+    if (src.indexOf('fallback:') === 0) {
+      out.push('Answered by the fallback reader “' + src.slice(9) + '” from graph evidence, not from a reading of the whole question: check the evidence below.');
+      return out;
+    }
+    if (src !== 'parser') return out;
+    const beam = a.beam || [];
+    const rank = beam.findIndex((b) => b.form === a.form);
+    const p = rank >= 0 ? Math.exp(beam[rank].logProb) : null;
+    if (p !== null && p < 0.5) out.push('The model was unsure of its reading of the question: it gave this form ' + (p < 0.01 ? 'less than 1%' : Math.round(p * 100) + '%') + ' probability.');
+    if (rank > 0) out.push('This is the model’s reading #' + (rank + 1) + ': ' + (rank === 1 ? 'the first one' : 'the ' + rank + ' before it') + ' found nothing in the graph.');
+    const win = (a.trace || []).find((t) => t.stage === 'execute' && t.outcome === 'answers' && t.groundedForm === a.groundedForm);
+    const phase = win && win.note ? String(win.note).split(' ')[0] : 'exact';
+    if (phase !== 'exact') out.push('Weak grounding: the names in the form matched the graph only approximately (' + phase + ' retrieval), so the answer may be about something else.');
+    if (out.length === 0 && typeof a.confidence === 'number' && a.confidence < CONFIDENT) out.push('Low confidence (' + fmt(a.confidence, 2) + ').');
+    return out;
+  }
+
+  /** Why there is no answer, in words, from the trace. */
+  function whyNone(a) {
+    const trace = a.trace || [];
+    const out = [];
+    const gen = trace.filter((t) => t.stage === 'generate');
+    const genErr = gen.find((t) => t.outcome === 'error');
+    const skipped = gen.find((t) => t.outcome === 'skipped');
+    if (skipped) out.push('The parser was not used (' + (skipped.note === 'noParser' ? 'option “no parser”' : skipped.note || 'no model') + ').');
+    else if (genErr) out.push('The parser failed: ' + genErr.error.code + ': ' + genErr.error.message);
+    const forms = (a.beam || []).length;
+    const ungrounded = trace.filter((t) => t.stage === 'ground' && t.outcome === 'empty');
+    const ran = trace.filter((t) => t.stage === 'execute' && t.outcome !== 'skipped');
+    const empty = ran.filter((t) => t.outcome === 'empty');
+    const failed = ran.filter((t) => t.outcome === 'error' || t.outcome === 'timeout');
+    const dropped = gen.filter((t) => /^dropped: /.test(t.note || ''));
+    if (dropped.length) out.push(dropped.length + ' generated form(s) were dropped: ' + dropped[0].note.slice(9) + (dropped.length > 1 ? ', …' : '') + '.');
+    if (forms && ungrounded.length) {
+      const names = new Set();
+      for (const t of ungrounded) String(t.beamForm || '').replace(/\[ ([^\]]+) \]/g, (_m, n) => (names.add(n), ''));
+      out.push(ungrounded.length + ' of the model’s ' + forms + ' readings name something not found in the graph' + (names.size ? ' (' + [...names].slice(0, 3).map((n) => '“' + n + '”').join(', ') + ')' : '') + '.');
+    }
+    if (empty.length) out.push(empty.length + ' quer' + (empty.length === 1 ? 'y' : 'ies') + ' ran and matched nothing in the graph.');
+    if (failed.length) out.push(failed.length + ' quer' + (failed.length === 1 ? 'y' : 'ies') + ' failed or timed out (' + [...new Set(failed.map((t) => (t.error && t.error.code) || t.outcome))].join(', ') + ').');
+    const readers = trace.filter((t) => t.stage === 'fallback');
+    if (readers.length === 0) out.push('No fallback reader ran' + ($('opt-nofallback').checked ? ' (option “no fallback”).' : '.'));
+    else {
+      const notes = [...new Set(readers.map((t) => t.note || t.outcome))];
+      out.push('The fallback readers (' + readers.map((t) => t.reader).join(', ') + ') found no evidence: ' + notes.slice(0, 2).join('; ') + '.');
+    }
+    return out;
+  }
+
+  function answerItem(item) {
+    if (item.type === 'literal') return el('li', {}, el('span', { class: 'label', title: item.datatype || '' }, item.value));
+    return el('li', {}, el('span', { class: 'label', title: item.value, 'data-iri': item.label ? undefined : item.value }, item.label || labelOf(item.value)));
+  }
+  const ANSWERS_SHOWN = 12;
+
   function render(a) {
     $('result').hidden = false;
-    // answers
+    $('overview').open = false;
     const src = String(a.source || 'none');
+    const items = a.answers || [];
+    const type = answerTypeOf(a);
+    const why = items.length ? doubts(a) : [];
+    const state = items.length === 0 ? 'none' : why.length ? 'doubtful' : 'confident';
+    const panel = $('answers-panel');
+    panel.className = 'panel verdict ' + state;
     const badge = $('source');
     badge.textContent = src;
     badge.className = 'badge' + (src === 'none' ? ' none' : src.indexOf('fallback') === 0 ? ' fallback' : '');
-    $('confidence').textContent = 'confidence ' + fmt(a.confidence, 2);
-    const list = clear($('answers'));
-    for (const item of a.answers || []) {
-      list.appendChild(el('li', {}, el('span', { class: 'label' }, item.label || item.value), item.label ? el('span', { class: 'iri', title: item.value }, item.value) : null));
+    $('verdict').textContent = state === 'none' ? 'No answer' : state === 'doubtful' ? 'Doubtful answer' : 'Answer';
+    $('confidence').textContent = items.length ? 'confidence ' + fmt(a.confidence, 2) : '';
+    const meter = $('confidence-meter');
+    meter.hidden = items.length === 0;
+    meter.value = Math.max(0, Math.min(1, Number(a.confidence) || 0));
+    const big = clear($('big-answer'));
+    big.hidden = !(items.length === 1 && (type === 'boolean' || type === 'number'));
+    if (!big.hidden) {
+      const v = items[0].value;
+      if (type === 'boolean') {
+        const yes = v === 'true' || v === '1';
+        big.appendChild(el('span', { class: 'big ' + (yes ? 'yes' : 'no'), title: v + ' (xsd:boolean)' }, yes ? 'Yes' : 'No'));
+      } else big.appendChild(el('span', { class: 'big number', title: v + (items[0].datatype ? ' (' + items[0].datatype.replace(XSD, 'xsd:') + ')' : '') }, formatNumber(v)));
     }
-    $('no-answer').hidden = (a.answers || []).length > 0;
+    const list = clear($('answers'));
+    list.hidden = !big.hidden;
+    items.slice(0, ANSWERS_SHOWN).forEach((item) => list.appendChild(answerItem(item)));
+    const more = clear($('answers-more'));
+    if (items.length > ANSWERS_SHOWN && list.hidden === false) {
+      more.appendChild(
+        el('button', { type: 'button', class: 'link', onclick: () => { items.slice(ANSWERS_SHOWN).forEach((item) => list.appendChild(answerItem(item))); clear(more); } }, 'show all ' + items.length + ' answers'),
+      );
+    }
+    const reasons = clear($('reasons'));
+    for (const r of items.length ? why : whyNone(a)) reasons.appendChild(el('li', {}, r));
+    reasons.hidden = reasons.childNodes.length === 0;
     const winner = clear($('winner'));
     if (a.form) winner.appendChild(el('div', {}, el('span', { class: 'muted' }, 'form '), el('code', {}, a.form)));
-    if (a.groundedForm) winner.appendChild(el('div', {}, el('span', { class: 'muted' }, 'grounded '), el('code', {}, a.groundedForm)));
+    if (a.groundedForm) winner.appendChild(el('div', {}, el('span', { class: 'muted' }, 'grounded '), prettyForm(a.groundedForm)));
     if (a.sparql) {
       winner.appendChild(el('pre', { class: 'winner-sparql' }, a.sparql));
       winner.appendChild(sparqlButtons(a.sparql));
@@ -129,6 +325,13 @@
     renderBeam(a);
     renderTrace(a.trace || []);
     $('raw').textContent = JSON.stringify(a, null, 2);
+    // labels for the IRIs on the page (answers without labels, grounded forms), then re-render those parts
+    const iris = items.filter((i) => i.type === 'uri' && !i.label).map((i) => i.value);
+    for (const t of a.trace || []) iris.push(...irisIn(t.groundedForm));
+    fetchLabels(iris).then(() => {
+      for (const code of document.querySelectorAll('#result code.pretty')) fillPretty(code, code.getAttribute('data-form'));
+      for (const span of document.querySelectorAll('#answers .label[data-iri]')) span.textContent = labelOf(span.getAttribute('data-iri'));
+    });
   }
 
   function renderTimings(t) {
@@ -147,19 +350,36 @@
     if (!t) return '';
     return t.label || t.value || '';
   }
+  const EVIDENCE_ROWS = 8;
+  function termCell(t) {
+    return el('td', { title: (t && t.value) || '' }, termText(t));
+  }
+  /**
+   * Evidence, compact and consistent: one table (path, subject, relation, object), the best paths first,
+   * at most EVIDENCE_ROWS triples until "show all"; the path's score and the reader's note on hover.
+   */
   function renderEvidence(ev) {
     $('evidence-panel').hidden = ev.length === 0;
+    const triples = ev.reduce((n, e) => n + (e.triples || []).length, 0);
+    $('evidence-count').textContent = ev.length ? '(' + ev.length + ' path' + (ev.length === 1 ? '' : 's') + ', ' + triples + ' triple' + (triples === 1 ? '' : 's') + ')' : '';
     const box = clear($('evidence'));
+    if (ev.length === 0) return;
+    const rows = [];
     ev.forEach((e, i) => {
-      const head = 'evidence ' + (i + 1) + (typeof e.score === 'number' ? ' · score ' + fmt(e.score, 3) : '') + (e.note ? ' · ' + e.note : '');
-      const tbl = el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, 'subject'), el('th', {}, 'predicate'), el('th', {}, 'object'))));
-      const tb = el('tbody');
-      for (const tr of e.triples || []) {
-        tb.appendChild(el('tr', {}, el('td', { title: tr.s && tr.s.value }, termText(tr.s)), el('td', { title: tr.p && tr.p.value }, termText(tr.p)), el('td', { title: tr.o && tr.o.value }, termText(tr.o))));
-      }
-      tbl.appendChild(tb);
-      box.appendChild(el('div', { class: 'evidence' }, el('div', { class: 'muted' }, head), tbl));
+      (e.triples || []).forEach((tr, j) => {
+        const head = j === 0 ? el('td', { class: 'num path', title: (typeof e.score === 'number' ? 'score ' + fmt(e.score, 3) : '') + (e.note ? ' · ' + e.note : '') }, String(i + 1)) : el('td', { class: 'path' }, '');
+        rows.push(el('tr', { class: j === 0 ? 'path-start' : '' }, head, termCell(tr.s), termCell(tr.p), termCell(tr.o)));
+      });
     });
+    const tb = el('tbody');
+    rows.slice(0, EVIDENCE_ROWS).forEach((r) => tb.appendChild(r));
+    box.appendChild(
+      el('table', { class: 'compact evidence' }, el('thead', {}, el('tr', {}, el('th', { class: 'num' }, 'path'), el('th', {}, 'subject'), el('th', {}, 'relation'), el('th', {}, 'object'))), tb),
+    );
+    if (rows.length > EVIDENCE_ROWS) {
+      const btn = el('button', { type: 'button', class: 'link small more-evidence', onclick: () => { rows.slice(EVIDENCE_ROWS).forEach((r) => tb.appendChild(r)); btn.remove(); } }, 'show all ' + ev.length + ' paths (' + (rows.length - EVIDENCE_ROWS) + ' more triples)');
+      box.appendChild(btn);
+    }
   }
 
   /** The trace entries that belong to a beam form (grounding and execution attempts). */
@@ -169,6 +389,7 @@
 
   function renderBeam(a) {
     const body = clear($('beam').tBodies[0]);
+    $('beam-panel').hidden = (a.beam || []).length === 0;
     const trace = a.trace || [];
     (a.beam || []).forEach((b, i) => {
       const attempts = attemptsFor(trace, b.form);
@@ -186,7 +407,7 @@
         el('td', { class: 'num' }, fmt(b.logProb, 3)),
         el('td', { class: 'num' }, fmt(100 * Math.exp(b.logProb), 1) + '%'),
         el('td', {}, el('code', {}, b.form)),
-        el('td', {}, grounded ? el('code', {}, grounded) : el('span', { class: 'muted' }, '—')),
+        el('td', {}, grounded ? prettyForm(grounded) : el('span', { class: 'muted' }, '—')),
         el('td', { class: 'outcome-' + outcome }, outcome + (last && last.error ? ' (' + last.error.code + ')' : '')),
         el('td', {}, btn, diffBtn),
       );
@@ -202,7 +423,7 @@
     }
     const cell = el('td', { colspan: 7 });
     for (const t of attempts) {
-      if (t.groundedForm) cell.appendChild(el('div', {}, el('span', { class: 'muted' }, 'grounded '), el('code', {}, t.groundedForm), typeof t.score === 'number' ? el('span', { class: 'muted' }, ' · score ' + fmt(t.score, 3)) : null));
+      if (t.groundedForm) cell.appendChild(el('div', {}, el('span', { class: 'muted' }, 'grounded '), prettyForm(t.groundedForm), typeof t.score === 'number' ? el('span', { class: 'muted' }, ' · score ' + fmt(t.score, 3)) : null));
       cell.appendChild(el('pre', {}, t.sparql));
       cell.appendChild(sparqlButtons(t.sparql));
     }
@@ -230,23 +451,28 @@
     }
   }
 
+  const TRACE_ROWS = 12;
+  function traceRow(t) {
+    const why = t.error ? t.error.code + ': ' + t.error.message : t.note || '';
+    const what = t.reader ? el('code', {}, 'reader ' + t.reader) : t.groundedForm ? prettyForm(t.groundedForm) : el('code', {}, t.beamForm || '');
+    if (t.sparql) what.setAttribute('title', t.sparql);
+    return el(
+      'tr',
+      {},
+      el('td', {}, t.stage),
+      el('td', {}, what),
+      el('td', { class: 'outcome-' + t.outcome }, t.outcome),
+      el('td', { class: 'num' }, t.answerCount === undefined ? '' : String(t.answerCount)),
+      el('td', { class: 'note', title: why }, why),
+      el('td', { class: 'num' }, fmt(t.timeMs, 1)),
+    );
+  }
   function renderTrace(trace) {
     const body = clear($('trace').tBodies[0]);
-    for (const t of trace) {
-      const what = t.reader ? 'reader ' + t.reader : t.groundedForm || t.beamForm || '';
-      const why = t.error ? t.error.code + ': ' + t.error.message : t.note || '';
-      body.appendChild(
-        el(
-          'tr',
-          {},
-          el('td', {}, t.stage),
-          el('td', {}, el('code', { title: t.sparql || '' }, what)),
-          el('td', { class: 'outcome-' + t.outcome }, t.outcome),
-          el('td', { class: 'num' }, t.answerCount === undefined ? '' : String(t.answerCount)),
-          el('td', {}, why),
-          el('td', { class: 'num' }, fmt(t.timeMs, 1)),
-        ),
-      );
+    trace.slice(0, TRACE_ROWS).forEach((t) => body.appendChild(traceRow(t)));
+    const more = clear($('trace-more'));
+    if (trace.length > TRACE_ROWS) {
+      more.appendChild(el('button', { type: 'button', class: 'link small', onclick: () => { trace.slice(TRACE_ROWS).forEach((t) => body.appendChild(traceRow(t))); clear(more); } }, 'show all ' + trace.length + ' entries'));
     }
   }
 
@@ -274,10 +500,21 @@
       const vars = (r.head && r.head.vars) || [];
       thead.appendChild(el('tr', {}, ...vars.map((v) => el('th', {}, '?' + v))));
       const rows = (r.results && r.results.bindings) || [];
-      for (const b of rows.slice(0, 500)) {
-        tbody.appendChild(el('tr', {}, ...vars.map((v) => el('td', { class: b[v] && b[v].type === 'uri' ? 'mono' : '' }, b[v] ? b[v].value : ''))));
+      const shown = rows.slice(0, 200);
+      const iris = [];
+      for (const b of shown) for (const v of vars) if (b[v] && b[v].type === 'uri') iris.push(b[v].value);
+      await fetchLabels(iris);
+      for (const b of shown) {
+        tbody.appendChild(
+          el('tr', {}, ...vars.map((v) => {
+            const t = b[v];
+            if (!t) return el('td', {}, '');
+            if (t.type === 'uri') return el('td', { class: 'iri-cell', title: t.value }, labelOf(t.value));
+            return el('td', { title: t.datatype || t['xml:lang'] || '' }, t.value);
+          })),
+        );
       }
-      setStatus($('sparql-status'), rows.length + ' row' + (rows.length === 1 ? '' : 's') + (rows.length > 500 ? ' (first 500 shown)' : '') + ' · ' + ms + ' ms');
+      setStatus($('sparql-status'), rows.length + ' row' + (rows.length === 1 ? '' : 's') + (rows.length > 200 ? ' (first 200 shown)' : '') + ' · ' + ms + ' ms · IRIs shown by label (hover for the IRI)');
     } catch (e) {
       setStatus($('sparql-status'), e.message, true);
     }

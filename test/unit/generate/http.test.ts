@@ -80,7 +80,7 @@ describe('generate/http: HttpGenerator against a local stand-in OpenAI-compatibl
     });
     try {
       const g = new HttpGenerator({ url: srv.url + '/v1', mode: 'n', env: {} });
-      const r = await g.generate('q', { beam: 3 });
+      const r = await g.generate('Tom Hanks or Forrest Gump', { beam: 3 });
       assert.deepEqual(r.candidates.map((c) => c.text), ['(JOIN (R directed_by) [ Forrest Gump ])', '(JOIN starred_actors [ Tom Hanks ])']);
       assert.ok(Math.abs(r.candidates[0].logProb - -0.1) < 1e-9);
       assert.ok(Math.abs(r.candidates[1].logProb - -1.2) < 1e-9);
@@ -91,12 +91,34 @@ describe('generate/http: HttpGenerator against a local stand-in OpenAI-compatibl
     }
   });
 
+  it('(local stand-in server) holds forms to the decoder\'s rules: graph relations only, entities spelled in the question; says why it dropped one', async () => {
+    const srv = await standIn((_b, _q, res) =>
+      reply(res, [msg('(JOIN (R director) [ Forrest Gump ])\n(JOIN (R directed_by) [ Forest Gump ])\n(JOIN (R directed_by) [ forrest gump ])\n(JOIN (R directed_by')]),
+    );
+    try {
+      const g = new HttpGenerator({ url: srv.url, env: {}, relations: ['directed_by', 'starred_actors'] });
+      const r = await g.generate('who directed Forrest Gump', { beam: 4 });
+      assert.deepEqual(r.candidates.map((c) => c.text), ['(JOIN (R directed_by) [ forrest gump ])']);
+      assert.equal(r.dropped, 3);
+      assert.deepEqual(
+        r.rejected!.map((x) => x.reason.replace(/:.*$/, '')),
+        ['relation "director" is not a relation of the graph', 'entity "Forest Gump" is not spelled in the question', 'does not parse'],
+      );
+      assert.match(JSON.stringify(srv.requests[0].messages), /Relations: directed_by, starred_actors/);
+      // copyEntities: false lets a reworded entity through (grounding then decides)
+      const free = await new HttpGenerator({ url: srv.url, env: {}, relations: ['directed_by'], copyEntities: false }).generate('who directed Forrest Gump', { beam: 4 });
+      assert.equal(free.candidates.length, 2);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('reads the endpoint from ASKGRAPH_LLM_URL / _MODEL / _KEY (local stand-in server)', async () => {
     const srv = await standIn((_b, _q, res) => reply(res, [msg('[ Forrest Gump ]')]));
     try {
       const g = new HttpGenerator({ env: { ASKGRAPH_LLM_URL: srv.url, ASKGRAPH_LLM_MODEL: 'm2', ASKGRAPH_LLM_KEY: 'sekret' } });
       assert.match(g.id, /^http:http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions#m2$/);
-      const r = await g.generate('q', { beam: 1 });
+      const r = await g.generate('tell me about forrest  gump', { beam: 1 });
       assert.equal(r.candidates[0].text, '[ Forrest Gump ]');
       assert.equal(srv.requests[0]._auth, 'Bearer sekret');
       assert.throws(() => new HttpGenerator({ env: {} }), (e: unknown) => e instanceof AskgraphError && e.code === 'BAD_REQUEST');

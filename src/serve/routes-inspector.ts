@@ -1,0 +1,132 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { AskgraphError, type PackConfig } from '../core';
+import type { ServeContext } from './context';
+import { validate } from './schemas';
+
+/**
+ * What the web inspector shows besides answers: an overview of the graph and the model
+ * (GET /v1/overview) and labels for IRIs it displays (POST /v1/labels), so people read labels and
+ * see IRIs on hover.
+ */
+
+const SAFE_IRI = /^[^\s<>"{}|^`\\]+$/;
+const LabelsBodySchema = z.object({ iris: z.array(z.string().min(1).max(2000)).max(500) }).strict();
+
+export interface ModelCard {
+  id: string;
+  /** e.g. "askgraph-small seq2seq" or "HTTP generator". */
+  name: string;
+  kind: 'seq2seq' | 'http' | 'other';
+  parameters?: number;
+  /** Training data: the file the trainer read and how many question/form pairs it had. */
+  trainedOn?: { data: string; questions: number; validation?: number };
+  trainMinutes?: number;
+  endpoint?: string;
+}
+
+interface Overview {
+  pack: { name: string; title: string; description?: string };
+  examples: string[];
+  store: { id: string; triples?: number; entities?: number; relations: { name: string; iri: string; count?: number }[]; classes: { name: string; iri: string; count: number }[] };
+  model: ModelCard | null;
+}
+
+function localName(iri: string, ns?: string): string {
+  if (ns && iri.startsWith(ns) && iri.length > ns.length) return decodeURIComponent(iri.slice(ns.length));
+  const m = /[^/#]+$/.exec(iri);
+  try {
+    return m ? decodeURIComponent(m[0]) : iri;
+  } catch {
+    return m ? m[0] : iri;
+  }
+}
+
+/** The model card from the model folder's report.json (written by the trainer), or the HTTP generator's endpoint. */
+export function modelCard(generator: { id: string; dir?: string; endpoint?: string } | undefined): ModelCard | null {
+  if (!generator) return null;
+  if (generator.endpoint) return { id: generator.id, name: `HTTP generator (${generator.id.replace(/^http:.*#/, '')})`, kind: 'http', endpoint: generator.endpoint };
+  if (!generator.dir) return { id: generator.id, name: generator.id, kind: 'other' };
+  let report: Record<string, any> = {};
+  try {
+    report = JSON.parse(fs.readFileSync(path.join(generator.dir, 'report.json'), 'utf8'));
+  } catch {
+    return { id: generator.id, name: generator.id, kind: 'seq2seq' };
+  }
+  const data = /--data\s+(\S+)/.exec(String(report.command ?? ''))?.[1];
+  const card: ModelCard = { id: generator.id, name: `askgraph-${report.size ?? 'custom'} seq2seq`, kind: 'seq2seq' };
+  if (typeof report.params === 'number') card.parameters = report.params;
+  if (data && typeof report.data?.train === 'number') {
+    card.trainedOn = { data: path.basename(path.dirname(data)) + '/' + path.basename(data), questions: report.data.train };
+    if (typeof report.data.valid === 'number') card.trainedOn.validation = report.data.valid;
+  }
+  if (typeof report.trainSeconds === 'number') card.trainMinutes = Math.round(report.trainSeconds / 60);
+  return card;
+}
+
+async function buildOverview(ctx: ServeContext): Promise<Overview> {
+  const g = ctx.gateway;
+  const pack = g.pack as { dir: string; config: PackConfig } | undefined;
+  const cfg = pack?.config;
+  const ns = cfg?.vocabularyNamespace;
+  const ex = g.executor;
+  const timeoutMs = Math.min(ctx.config.timeouts.queryMs, 10_000);
+  const overview: Overview = {
+    pack: { name: cfg?.name ?? 'store', title: cfg?.title ?? cfg?.name ?? ex.id, ...(cfg?.description ? { description: cfg.description } : {}) },
+    examples: cfg?.examples ?? [],
+    store: { id: ex.id, relations: [], classes: [] },
+    model: modelCard(g.generator as { id: string; dir?: string; endpoint?: string } | undefined),
+  };
+  const labelPreds = (cfg?.labelPredicates ?? []).filter((p) => SAFE_IRI.test(p));
+  // Each figure is best effort: a slow or limited endpoint leaves it out rather than failing the page.
+  const tries: Promise<void>[] = [
+    ex.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }', { timeoutMs }).then((n) => void (overview.store.triples = n)),
+    ex
+      .select('SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p ORDER BY DESC(?n) LIMIT 200', { timeoutMs })
+      .then((r) => {
+        const skip = new Set([...(cfg?.labelPredicates ?? []), ...(cfg?.aliasPredicates ?? []), 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type']);
+        overview.store.relations = r.rows
+          .filter((row) => row.p?.type === 'uri' && !skip.has(row.p.value) && (!ns || row.p.value.startsWith(ns)))
+          .map((row) => ({ name: localName(row.p.value, ns), iri: row.p.value, count: Number(row.n?.value) }));
+      }),
+    ex
+      .select('SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) LIMIT 30', { timeoutMs })
+      .then((r) => {
+        overview.store.classes = r.rows.filter((row) => row.c?.type === 'uri').map((row) => ({ name: localName(row.c.value), iri: row.c.value, count: Number(row.n?.value) }));
+      }),
+  ];
+  if (labelPreds.length) {
+    const values = labelPreds.map((p) => `<${p}>`).join(' ');
+    // entities: labelled IRIs outside the vocabulary namespace (relations and classes are labelled too)
+    const notVocabulary = ns && SAFE_IRI.test(ns) ? ` && !STRSTARTS(STR(?s), "${ns}")` : '';
+    tries.push(
+      ex.count(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { VALUES ?lp { ${values} } ?s ?lp ?l . FILTER(isIRI(?s)${notVocabulary}) }`, { timeoutMs }).then((n) => void (overview.store.entities = n)),
+    );
+  }
+  await Promise.allSettled(tries);
+  return overview;
+}
+
+export function inspectorRouter(ctx: ServeContext): Router {
+  const r = Router();
+  let overview: Promise<Overview> | undefined;
+  r.get('/v1/overview', async (_req, res) => {
+    overview ??= buildOverview(ctx);
+    overview.catch(() => (overview = undefined));
+    res.json(await overview);
+  });
+  r.post('/v1/labels', express.json({ limit: ctx.config.limits.bodyBytes }), async (req, res) => {
+    const body = validate(LabelsBodySchema, req.body, 'request body (expected JSON {iris: [...]}, at most 500)');
+    const iris = [...new Set(body.iris)].filter((i) => SAFE_IRI.test(i));
+    if (iris.length === 0) {
+      res.json({ labels: {} });
+      return;
+    }
+    const labels = await ctx.gateway.executor.labels(iris, { timeoutMs: ctx.config.timeouts.queryMs });
+    if (!(labels instanceof Map)) throw new AskgraphError('INTERNAL', 'labels lookup returned no map');
+    res.json({ labels: Object.fromEntries(labels) });
+  });
+  return r;
+}
