@@ -37,7 +37,8 @@ export interface Mention {
 
 /**
  * The question's words that no training question used. Words inside an entity mention count as explained
- * only when they spell (up to a typo) a word of the label the mention grounds to: leftover words must not
+ * when the mention grounds to no label at all (grounding then says which names the graph lacks), else only
+ * when they spell (up to a typo) a word of the label the mention grounds to: leftover words must not
  * hide inside a mention ("made Jaws" → Jaws leaves "made"; "Tom Hanks born" → Tom Hanks leaves "born").
  * A word within one edit of a known word of 4+ letters counts as known (typos of ordinary words are common).
  */
@@ -48,7 +49,9 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
     const t = m.text.trim().toLowerCase();
     if (!t || !rest.includes(t)) continue;
     rest = rest.split(t).join(' ');
-    const labelWords = m.label ? wordsOf(m.label) : [];
+    // A mention that grounds to no label is left to grounding, which says which names the graph lacks.
+    if (!m.label) continue;
+    const labelWords = wordsOf(m.label);
     for (const w of wordsOf(t)) if (!labelWords.some((l) => sameWord(w, l))) leftovers.push(w);
   }
   const out: string[] = [];

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { RunningServer } from '../../src/serve';
@@ -36,7 +37,9 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     const r = await getJson(srv.url + '/healthz');
     assert.equal(r.status, 200);
     assert.equal(r.body.status, 'ok');
-    assert.equal(r.body.store, g.executor.id);
+    // the store's name, never its filesystem path (issue 15)
+    assert.equal(r.body.store, 'oxigraph:' + path.basename(g.executor.id.replace(/^oxigraph:/, '')));
+    assert.ok(!String(r.body.store).includes('/'), 'no path in /healthz');
     assert.equal(r.body.version, g.version);
     assert.ok(r.headers.get('x-request-id'));
   });

@@ -24,8 +24,8 @@ describe('abstention on unexplained words', () => {
     assert.deepEqual(unexplainedWords('who direkted Heat', [{ text: 'Heat', label: 'Heat' }], known), []);
   });
 
-  it('a mention that grounds to nothing explains none of its words', () => {
-    assert.deepEqual(unexplainedWords('who directed blorp', [{ text: 'blorp' }], known), ['blorp']);
+  it('a mention that grounds to nothing is left to grounding (it says which names the graph lacks)', () => {
+    assert.deepEqual(unexplainedWords('who directed blorp', [{ text: 'blorp' }], known), []);
   });
 
   it('digits and punctuation are never words', () => {
