@@ -7,7 +7,7 @@
  */
 import type { Literal } from '../core';
 import { XSD } from '../core';
-import type { SForm, SRel } from './forms';
+import { entitiesOf, type SForm, type SRel } from './forms';
 import type { Lexicon } from './lexicon';
 import { Rng } from './random';
 import type { Edge, Item, PoolEntry, SynthStore, Value } from './store';
@@ -179,9 +179,13 @@ export class Sampler {
   private async constraints(m: Item, not?: SForm, own = false): Promise<SForm[]> {
     if (m.type !== 'uri') return [];
     const notKey = not ? JSON.stringify(not) : '';
+    // and never an entity named like one already in the set's form ("roman polanski movies by Roman Polanski")
+    const taken = new Set(not ? entitiesOf(not).map((e) => e.label.toLowerCase()) : []);
     return (await this.store.edges(m.value))
       .filter((e) => !own || e.out)
-      .map(constraintOf).filter((c): c is SForm => !!c && JSON.stringify(c) !== notKey);
+      .filter((e) => !taken.has((e.other.label ?? '').toLowerCase()))
+      .map(constraintOf)
+      .filter((c): c is SForm => !!c && JSON.stringify(c) !== notKey);
   }
 
   /** A set of entities that share a valued property (for superlatives / aggregates): the neighbours of one subject of r. */
