@@ -395,7 +395,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       lex.subjects = [`{S} ${part}${P} {x}`, `{S} ${P} {x}`, '{x} {S}'];
       lex.subjectQ = [`what is ${part}${P} {x}`, `which {S} are ${part}${P} {x}`, `{S} ${P} {x}`];
       lex.objectQ.push(`what {o} is {x} ${part}${P}`, `which {o} is {x} ${P}`);
-      if (lex.wh === 'where') lex.objectQ.push('where is {x}', `where is {x} ${part}`.trim());
+      if (lex.wh === 'where') lex.objectQ.push('where is {x}', part ? `where is {x} ${part}`.trim() : 'where is {x} located', 'where can i find {x}');
       lex.ask = [`is {a} ${part}${P} {b}`, `is {a} ${P} {b}`];
       break;
     }

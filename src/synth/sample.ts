@@ -202,6 +202,14 @@ export class Sampler {
     return this.set(this.rng.pick(cs), min, max);
   }
 
+  /** Sometimes a second constraint from a member's own edges: "the best italian restaurant in palo alto". */
+  private async narrow(base: SetForm, r: SchemaProperty, p = 0.35): Promise<SetForm> {
+    if (base.form.op !== 'join' || !this.rng.chance(p)) return base;
+    const cs = (await this.constraints(this.rng.pick(base.items), base.form, true)).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
+    const both = cs.length ? await this.set({ op: 'and', a: base.form, b: this.rng.pick(cs) }, 2) : undefined;
+    return both ?? base;
+  }
+
   private classOf(iris: string[]): SchemaClass | undefined {
     return this.store.schema.classes.find((c) => iris.includes(c.iri) && c.count > 0);
   }
@@ -217,12 +225,7 @@ export class Sampler {
     const r = this.pickProp(this.valueProps);
     let base: SetForm | undefined = await this.valuedSet(r, 3);
     if (!base) return undefined;
-    if (base.form.op === 'join' && this.rng.chance(0.35)) {
-      // three constraints: "good french restaurants in palo alto"
-      const cs = (await this.constraints(this.rng.pick(base.items), base.form, true)).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
-      const both = cs.length ? await this.set({ op: 'and', a: base.form, b: this.rng.pick(cs) }, 2) : undefined;
-      if (both) base = both;
-    }
+    base = await this.narrow(base, r); // three constraints: "good french restaurants in palo alto"
     const t = await this.threshold(base, r);
     if (!t) return undefined;
     const good = this.lexicon?.properties[r.name]?.scale?.threshold;
@@ -322,10 +325,10 @@ export class Sampler {
           const a = await this.join1(2, true);
           const cs = a ? await this.constraints(rng.pick(a.items), a.form) : [];
           b = a && cs.length ? await this.set({ op: 'and', a: a.form, b: rng.pick(cs) }) : undefined;
-        } else {
+        } else if (kind < 0.9 || !this.valueProps.length) {
           const a = await this.join1(1, true);
           b = a && (await this.extend(a));
-        }
+        } else b = await this.compare(false); // "how many restaurants in X are rated above 4"
         // counts of things, not of distinct literal values, nor of a one-valued relation ("how many years of X")
         if (!b || !b.items.every((i) => i.type === 'uri')) return undefined;
         if (b.form.op === 'join' && b.form.rel.inv && this.store.prop(b.form.rel.prop).functional) return undefined;
@@ -334,7 +337,8 @@ export class Sampler {
       case 'argmax':
       case 'argmin': {
         const r = this.pickProp(this.valueProps);
-        const b = await this.valuedSet(r);
+        const b0 = await this.valuedSet(r);
+        const b = b0 && (await this.narrow(b0, r, 0.3));
         return b && { op: 'arg', max: op === 'argmax', arg: b.form, rel: rel(r, false) };
       }
       case 'compare':
