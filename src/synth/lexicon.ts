@@ -19,7 +19,7 @@
 import * as fs from 'node:fs';
 import { AskgraphError } from '../core';
 import { relationWords } from '../ground';
-import { stem } from '../fallback/text';
+import { stem } from '../fallback';
 import { conjugate, isParticiple, isPreposition, isPresent3, plural, singular, VerbForms, verbBase } from './morph';
 
 const PREPS = { has: (w: string) => w !== undefined && isPreposition(w) };

@@ -11,7 +11,9 @@ import {
   mergeLexicon,
   readLexicon,
   readSchema,
+  printSForm,
   renderQuestion,
+  Rng,
   Sampler,
   synthesize,
   SynthStore,
@@ -20,8 +22,6 @@ import {
   type SchemaProperty,
   type SynthOperator,
 } from '../../../src/synth';
-import { printSForm } from '../../../src/synth/forms';
-import { Rng } from '../../../src/synth/random';
 import { cli } from '../../helpers/cli';
 
 const MUSEUMS = 'http://askgraph.dev/museums/';
