@@ -690,6 +690,18 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
       tags.push('dropped-word');
     }
   }
+  // how people shorten and wrap questions: "what's", "whats", "can you tell me …", "… please"
+  if (/^(what|who|where) is /.test(text) && rng.chance(0.25)) {
+    text = text.replace(/^(what|who|where) is /, (_m, w: string) => rng.pick([`${w}'s `, `${w}s `]));
+    tags.push('contraction');
+  }
+  if (/^(who|what|which|when|where|how|is|are|was|did|does)\b/.test(text) && rng.chance(0.06)) {
+    text = rng.pick(['can you tell me ', 'do you know ', 'i want to know ', 'tell me ']) + text;
+    tags.push('wrapped');
+  } else if (rng.chance(0.03)) {
+    text += ' please';
+    tags.push('wrapped');
+  }
   if (!lower) text = text.charAt(0).toUpperCase() + text.slice(1);
   const interrogative = /^(who|what|which|when|where|how|is|are|was|were|did|does|do|has|have)\b/i.test(text);
   if (interrogative ? rng.chance(0.6) : rng.chance(0.1)) text += '?';
