@@ -695,7 +695,7 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
     text = text.replace(/^(what|who|where) is /, (_m, w: string) => rng.pick([`${w}'s `, `${w}s `]));
     tags.push('contraction');
   }
-  if (/^(who|what|which|when|where|how|is|are|was|did|does)\b/.test(text) && rng.chance(0.06)) {
+  if (/^(who|what|which|when|where|how)\b/.test(text) && rng.chance(0.06)) {
     text = rng.pick(['can you tell me ', 'do you know ', 'i want to know ', 'tell me ']) + text;
     tags.push('wrapped');
   } else if (rng.chance(0.03)) {
