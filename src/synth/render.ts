@@ -311,12 +311,14 @@ const COUNT = ['how many {np}', 'how many {np} are there', 'number of {np}', 'co
 
 /** A question whose answer is the set f: direct templates for one hop, else a frame around its noun phrase. */
 function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
-  if (f.op === 'join' && f.arg.op === 'ent' && ctx.rng.chance(0.6)) {
+  // subjects nobody named (an untyped graph, the default "thing"): mostly "what did X direct", not "things X directed"
+  const unnamed = f.op === 'join' && !f.rel.inv && !lexOf(ctx, f.rel).subject.singular.length && ctx.lex.thing.singular[0] === 'thing';
+  if (f.op === 'join' && f.arg.op === 'ent' && ctx.rng.chance(unnamed ? 0.85 : 0.6)) {
     const p = lexOf(ctx, f.rel);
     const S = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
     const O = nounOf(ctx.rng, p.object);
     const slots = { x: entText(ctx, f.arg), S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh };
-    const q = pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots);
+    const q = pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots, unnamed ? (t) => !/\{[Ss]\}/.test(t) : undefined) ?? pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots);
     if (q) return { text: q.text, t: `${f.rel.inv ? 'objectQ' : 'subjectQ'}:${q.t}` };
   }
   const np = npOf(ctx, f);
