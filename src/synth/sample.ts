@@ -422,7 +422,7 @@ export class Sampler {
         const usable = edges.filter(
           (e) =>
             (!own || e.prop.name !== own.prop) &&
-            (op === 'argmaxcount' ? !(e.out && e.prop.functional) : e.out && e.prop.objects <= Math.max(50, e.prop.subjects / 5)),
+            (op === 'argmaxcount' ? !(e.out && (e.prop.functional || isValued(e.prop))) : e.out && e.prop.objects <= Math.max(50, e.prop.subjects / 5)),
         );
         if (!usable.length) return undefined;
         const r = relOf(rng.pick(usable));
