@@ -321,6 +321,16 @@ function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefine
     const q = pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots, unnamed ? (t) => !/\{[Ss]\}/.test(t) : undefined) ?? pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots);
     if (q) return { text: q.text, t: `${f.rel.inv ? 'objectQ' : 'subjectQ'}:${q.t}` };
   }
+  if (f.op === 'join' && f.arg.op !== 'ent' && ctx.rng.chance(0.45)) {
+    // a wh-question around a nested set: "who directed the movies Boris Karloff starred in"
+    const p = lexOf(ctx, f.rel);
+    const inner = innerText(ctx, f.arg);
+    const S = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
+    const O = nounOf(ctx.rng, p.object);
+    const x = inner && (/^the /.test(inner) || /\u27e6\d+\u27e7's/.test(inner) ? inner : ctx.rng.chance(0.6) ? `the ${inner}` : inner);
+    const q = x && pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, { x, S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh }, (t) => t.endsWith('{x}') && !t.includes("{x}'s") && /^(who|what|which|when|where)\b/.test(t));
+    if (q) return { text: q.text, t: `nested:${q.t}` };
+  }
   const np = npOf(ctx, f);
   if (!np) return undefined;
   if (f.op === 'join' && f.arg.op === 'ent' && f.rel.inv && lexOf(ctx, f.rel).functional) {

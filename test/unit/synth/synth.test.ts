@@ -228,6 +228,12 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
     }
     assert.ok(n >= 30, `${n} ASK forms`);
     assert.ok(yes / n > 0.25 && yes / n < 0.75, `${yes} of ${n} true`);
+    // one form per fact: membership is always (ASK (AND [member] (JOIN r [entity]))), never through (R r)
+    const lex = buildLexicon(museumSchema());
+    const { examples } = await synthesize(museums, museumSchema(), lex, { count: 200, seed: 2, weights: { ask: 100 } });
+    const asks = examples.filter((e) => e.operator === 'ask');
+    assert.ok(asks.length > 50);
+    for (const e of asks) assert.match(e.form, /^\(ASK \(AND \[ [^\]]+ \] \((JOIN [A-Za-z]+ \[|[GL][TE] )/, e.form);
   });
 
   it('synthesize: mentions are substrings of the questions, forms parse, deterministic for a seed', async function () {
