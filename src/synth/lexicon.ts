@@ -46,8 +46,8 @@ export interface ClassLexicon extends NounEntry {
 
 export interface PropertyLexicon {
   label: string;
-  /** How the label reads: passive "directed by", verb "plays in club", prep "in city", noun "release year". */
-  shape: 'passive' | 'verb' | 'prep' | 'noun';
+  /** How the label reads: passive "directed by", verb "plays in club", prep "in city", noun "release year", nounOf "capital of". */
+  shape: 'passive' | 'verb' | 'prep' | 'noun' | 'nounOf';
   subject: NounEntry;
   object: NounEntry;
   /** wh-word for the object and for the subject. */
@@ -268,7 +268,9 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
 function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
   const classLabel = (iris: string[]): string[] =>
     iris.map((iri) => schema.classes.find((c) => c.iri === iri)).filter((c): c is NonNullable<typeof c> => !!c).map((c) => c.label.toLowerCase());
-  let words = relationWords(p.label || p.name).split(' ').filter((w) => w !== '');
+  // a namespaced name ("people.person.nationality") is said by its last segment
+  const spoken = (p.label || p.name).includes('.') && !/\s/.test(p.label || p.name) ? (p.label || p.name).split('.').pop() || p.name : p.label || p.name;
+  let words = relationWords(spoken).split(' ').filter((w) => w !== '');
   // "has genre", "is aged", "is in country": the copula/possession says nothing by itself
   let possessive = false;
   while (words.length > 1 && COPULA.has(words[0])) {
@@ -280,6 +282,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
   let verb: PropertyLexicon['verb'];
   let prep: string | undefined;
   let objNoun: string | undefined;
+  let ofNoun: string | undefined;
   const first = words[0];
   const last = words[words.length - 1];
   if (words.length >= 2 && PREPS.has(last) && isParticiple(words[words.length - 2])) {
@@ -294,6 +297,11 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       prep = last;
       verb = { ...conjugate(lemma), agent: 'subject', particle: last };
     }
+  } else if (words.length >= 2 && last === 'of' && wordNet().has(singular(words.slice(0, -1).join(' ')), 'n')) {
+    // "capital of", "member of", "author of": the subject is the X of the object
+    shape = 'nounOf';
+    prep = 'of';
+    ofNoun = singular(words.slice(0, -1).join(' '));
   } else if (PREPS.has(first) && words.length >= 2) {
     // "in city", "in language"
     shape = 'prep';
@@ -332,14 +340,15 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     const agent = verb.agent === 'object' ? agentNoun(verb.lemma, ctx) : undefined;
     if (agent) objNouns.push(agent);
   }
-  if (objNouns.length === 0) objNouns.push(words.join(' '));
-  const object = nounEntry(objNouns);
+  if (objNouns.length === 0 && shape !== 'nounOf') objNouns.push(words.join(' '));
+  const object = nounEntry(objNouns, ctx);
   if (!subjNouns.length && verb && verb.agent === 'subject') {
     // "plays in club": its subjects are players (the verb's agent noun, when it is a common word)
     const agent = agentNoun(verb.lemma, ctx, true);
     if (agent) subjNouns.push(agent);
   }
-  const subject = nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)));
+  // "capital of": its subjects are capitals (the class, "city", would lose what the relation says)
+  const subject = ofNoun ? nounEntry([ofNoun], ctx) : nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)), ctx);
   let wh: Wh = p.valueKind === 'year' || p.valueKind === 'date' ? 'when' : whOfNoun(object.singular[0], ctx);
   if (wh === 'when' && p.valueKind === 'number') wh = 'what'; // an age is not a time
   if (p.objectKind === 'literal' && p.valueKind === 'number') wh = 'what';
@@ -399,13 +408,21 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       lex.ask = [`is {a} ${part}${P} {b}`, `is {a} ${P} {b}`];
       break;
     }
+    case 'nounOf': {
+      lex.subjects = ['{S} of {x}', "{x}'s {S}", '{x} {S}'];
+      lex.subjectQ = ['{swh} is the {s} of {x}', 'what is the {s} of {x}', "{x}'s {s}", '{s} of {x}', '{S} of {x}'];
+      lex.objects = ['{O} whose {s} is {x}', '{O} with {s} {x}', '{O} that have {x} as {s}'];
+      lex.objectQ = ['what is {x} the {s} of', '{wh} is {x} the {s} of', 'which {o} has {x} as {s}', '{x} is the {s} of what'];
+      lex.ask = ['is {a} the {s} of {b}', "is {a} {b}'s {s}", 'is {a} a {s} of {b}'];
+      break;
+    }
     case 'noun': {
       const dated = p.valueKind === 'year' || p.valueKind === 'date';
       const deverbal = dated && object.singular[0].split(' ').length > 1 ? verbBase(object.singular[0].split(' ')[0]) : undefined;
       lex.subjects = ['{S} with {o} {x}', '{x} {S}', '{S} whose {o} is {x}'];
       lex.subjectQ = ['which {S} have {o} {x}', 'what has {o} {x}', '{S} with {o} {x}'];
       lex.ask = ['is the {o} of {a} {b}', "is {a}'s {o} {b}", 'does {a} have {o} {b}'];
-      if (deverbal && wordNet().has(deverbal, 'v')) {
+      if (deverbal && wordNet().has(deverbal, 'v') && wordNet().lemmaTagCount(deverbal, 'v') >= 3) {
         const f = conjugate(deverbal);
         lex.subjects.push(`{S} ${f.participle} in {x}`);
         lex.subjectQ.push(`what was ${f.participle} in {x}`);
