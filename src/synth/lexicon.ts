@@ -127,8 +127,10 @@ function synonymsOf(sense: WnSynset | undefined, word: string, max: number): str
     .slice(0, max);
 }
 
-function whOfNoun(noun: string, ctx: Set<string>): Wh {
+function whOfNoun(noun: string | undefined, ctx: Set<string>): Wh {
+  if (!noun) return 'what';
   const head = noun.split(' ').pop() as string;
+  if (!/^\p{L}{3,}$/u.test(head)) return 'what';
   const base = wordNet().baseForms(head, 'n')[0] ?? head;
   const sense = bestSense(base, 'n', ctx);
   if (!sense) return 'what';
@@ -151,7 +153,7 @@ function nounEntry(nouns: string[], ctx?: Set<string>): NounEntry {
 
 function withSynonyms(noun: string, ctx: Set<string>, opts: Required<LexiconOptions>): string[] {
   const out = [noun];
-  if (!opts.synonyms || noun.includes(' ')) return out;
+  if (!opts.synonyms || noun.includes(' ') || !/^\p{L}{3,}$/u.test(noun)) return out;
   const base = wordNet().baseForms(noun, 'n')[0];
   if (!base) return out;
   // only a sense whose gloss shares words with the graph's vocabulary: no "valuation" for a restaurant rating
@@ -239,7 +241,7 @@ const SWAP: Record<string, string> = { S: 'O', O: 'S', s: 'o', o: 's', wh: 'swh'
 function inverseBase(label: string): string | undefined {
   const w = relationWords(label);
   const m = /^(.*\S) inverse$/.exec(w) ?? /^inverse (?:of )?(\S.*)$/.exec(w);
-  return m ? m[1] : undefined;
+  return m && /\p{L}{3,}/u.test(m[1]) && !m[1].split(' ').every((w) => PREPS.has(w)) ? m[1] : undefined;
 }
 
 function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
@@ -316,7 +318,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     shape = 'verb';
     verb = { ...conjugate(lemma), agent: isPresent3(first) ? 'subject' : 'object', ...(particle ? { particle } : {}) };
     objNoun = noun || undefined;
-  } else if (!possessive && words.length === 1 && isPresent3(first) && !nounFirst(first)) {
+  } else if (!possessive && words.length === 1 && !COPULA.has(first) && isPresent3(first) && !nounFirst(first)) {
     // "borders", "contains"
     shape = 'verb';
     verb = { ...conjugate(verbBase(first) as string), agent: 'subject' };
@@ -340,7 +342,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     const agent = verb.agent === 'object' ? agentNoun(verb.lemma, ctx) : undefined;
     if (agent) objNouns.push(agent);
   }
-  if (objNouns.length === 0 && shape !== 'nounOf') objNouns.push(words.join(' '));
+  if (objNouns.length === 0 && shape !== 'nounOf' && shape !== 'verb') objNouns.push(words.join(' '));
   const object = nounEntry(objNouns, ctx);
   if (!subjNouns.length && verb && verb.agent === 'subject') {
     // "plays in club": its subjects are players (the verb's agent noun, when it is a common word)
@@ -364,8 +366,8 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     ...(prep ? { prep } : {}),
     ...(p.functional ? { functional: true } : {}),
     ...(p.valueKind ? { valueKind: p.valueKind } : {}),
-    ...valueWords(p, object.singular[0]),
-    ...(scaleWords(p, object.singular[0]) ? { scale: scaleWords(p, object.singular[0]) } : {}),
+    ...valueWords(p, object.singular[0] ?? relationWords(spoken)),
+    ...(scaleWords(p, object.singular[0] ?? relationWords(spoken)) ? { scale: scaleWords(p, object.singular[0] ?? relationWords(spoken)) } : {}),
     subjects: [],
     subjectQ: [],
     objects: ['{O} of {x}', "{x}'s {O}", '{x} {O}'],

@@ -85,7 +85,7 @@ function endNoun(ctx: Ctx, r: SRel, answerSide: boolean): Noun | undefined {
   const p = lexOf(ctx, r);
   // answer of (JOIN r x): subjects when not inverted, objects when inverted
   const objects = r.inv === answerSide;
-  return nounOf(ctx.rng, objects ? p.object : p.subject) ?? (objects ? undefined : nounOf(ctx.rng, ctx.lex.thing));
+  return nounOf(ctx.rng, objects ? p.object : p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
 }
 
 function endWh(ctx: Ctx, r: SRel): string {
