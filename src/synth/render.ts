@@ -479,6 +479,14 @@ function commonQuestion(ctx: Ctx, f: Extract<SForm, { op: 'common' }>): { text: 
   if (!pl) return undefined;
   const n = endNoun(ctx, { ...f.rel, inv: !f.rel.inv }, true);
   if (!n) return undefined;
+  const p = lexOf(ctx, f.rel);
+  if (f.most && !f.rel.inv && p.verb && p.verb.agent === 'object' && ctx.rng.chance(0.6)) {
+    // the value that acts: "who directed the most Tom Hanks movies", "who starred in the most Spielberg films"
+    const particle = p.verb.particle ?? (p.shape === 'verb' ? 'in' : undefined);
+    const verb = particle ? `${p.verb.past} ${particle}` : p.verb.past;
+    const frame = ctx.rng.pick([`${p.wh} ${verb} the most {pl}`, `which ${n.sg} ${verb} the most {pl}`, `${p.wh} ${verb} most of the {pl}`, `${p.wh} has ${p.verb.participle}${particle ? ' ' + particle : ''} the most {pl}`]);
+    return { text: frame.replace('{pl}', pl), t: `mostcommon:verb:${frame}` };
+  }
   const w = ctx.rng.pick(f.most ? ['most common', 'most frequent', 'most popular', 'commonest'] : ['least common', 'rarest', 'least frequent']);
   const frame = ctx.rng.pick([`${w} ${n.sg} among {pl}`, `what is the ${w} ${n.sg} among {pl}`, `which ${n.sg} is ${w} among {pl}`, `${w} ${n.sg} of {pl}`, `the ${w} ${n.sg} for {pl}`, `what ${n.sg} is ${w} in {pl}`]);
   return { text: frame.replace('{pl}', pl), t: `mostcommon:${frame}` };

@@ -422,7 +422,10 @@ export class Sampler {
         const usable = edges.filter(
           (e) =>
             (!own || e.prop.name !== own.prop) &&
-            (op === 'argmaxcount' ? !(e.out && (e.prop.functional || isValued(e.prop))) : e.out && e.prop.objects <= Math.max(50, e.prop.subjects / 5)),
+            (op === 'argmaxcount'
+              ? !(e.out && (e.prop.functional || isValued(e.prop)))
+              : // most common category ("genre"), or the person who acts most ("who directed the most of X's movies")
+                e.out && (e.prop.objects <= Math.max(50, e.prop.subjects / 5) || this.lexicon?.properties[e.prop.name]?.wh === 'who')),
         );
         if (!usable.length) return undefined;
         const r = relOf(rng.pick(usable));
