@@ -146,7 +146,15 @@ function nounEntry(nouns: string[], ctx?: Set<string>): NounEntry {
   if (ctx && sing.length) {
     const head = sing[0].split(' ').pop() as string;
     const sense = bestSense(wordNet().baseForms(head, 'n')[0] ?? head, 'n', ctx);
-    if (sense && (sense.lexFile === 'noun.artifact' || sense.lexFile === 'noun.location')) entry.place = true;
+    if (sense && (sense.lexFile === 'noun.artifact' || sense.lexFile === 'noun.location')) {
+      entry.place = true;
+      // people call establishments "places" ("good places for thai food"): one time in three; not cities and
+      // regions, where "how many places" would name several classes at once
+      if (sense.lexFile === 'noun.artifact' && !sing.includes('place')) {
+        entry.singular = [sing[0], sing[0], ...sing.slice(1), 'place'];
+        entry.plural = [entry.plural[0], entry.plural[0], ...entry.plural.slice(1), 'places'];
+      }
+    }
   }
   return entry;
 }
