@@ -255,10 +255,17 @@ function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, 
     // containment chains say the outer place only: restaurants in (cities in) the bay area → "restaurants in the bay area"
     const po = lexOf(ctx, f.rel);
     const pi = lexOf(ctx, inner.rel);
+    const x = entText(ctx, inner.arg) as string;
+    const place = ctx.rng.chance(0.4) ? `the ${x}` : x;
     if (po.shape === 'prep' && pi.shape === 'prep' && po.prep === pi.prep) {
-      const x = entText(ctx, inner.arg) as string;
-      const mod = joinMod(ctx, f.rel, ctx.rng.chance(0.4) ? `the ${x}` : x, false, onlyPost, plain);
+      const mod = joinMod(ctx, f.rel, place, false, onlyPost, plain);
       if (mod) return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
+    }
+    if (po.shape === 'noun' && pi.shape === 'prep' && pi.prep) {
+      // "restaurants whose address city is in the bay area"
+      const o = nounOf(ctx.rng, po.object)?.sg ?? po.label;
+      const text = ctx.rng.pick([`whose ${o} is ${pi.prep} ${place}`, `with ${o} ${pi.prep} ${place}`, `with a ${o} ${pi.prep} ${place}`]);
+      return { noun: endNoun(ctx, f.rel, true), mods: [{ kind: 'post', text }], wh: endWh(ctx, f.rel) };
     }
   }
   if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv && !f.rel.inv) {

@@ -202,11 +202,24 @@ export class Sampler {
     return this.set(this.rng.pick(cs), min, max);
   }
 
+  /**
+   * A constraint one hop further along the graph, sometimes: (JOIN inCity [X]) → (JOIN inCity (JOIN inRegion [Y]))
+   * — "chinese restaurants in the bay area", "movies by directors from France".
+   */
+  private async deepen(c: SForm, p: number): Promise<SForm> {
+    if (c.op !== 'join' || c.arg.op !== 'ent' || c.rel.inv || !this.rng.chance(p)) return c;
+    const from = c.arg.iri;
+    const out = (await this.store.edges(from)).filter((e) => e.out && e.other.type === 'uri' && e.other.label && e.other.value !== from);
+    if (!out.length) return c;
+    const e = this.rng.pick(out);
+    return { op: 'join', rel: c.rel, arg: { op: 'join', rel: rel(e.prop, false), arg: itemEnt(e.other) as SForm } };
+  }
+
   /** Sometimes a second constraint from a member's own edges: "the best italian restaurant in palo alto". */
   private async narrow(base: SetForm, r: SchemaProperty, p = 0.35): Promise<SetForm> {
     if (base.form.op !== 'join' || !this.rng.chance(p)) return base;
     const cs = (await this.constraints(this.rng.pick(base.items), base.form, true)).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
-    const both = cs.length ? await this.set({ op: 'and', a: base.form, b: this.rng.pick(cs) }, 2) : undefined;
+    const both = cs.length ? await this.set({ op: 'and', a: base.form, b: await this.deepen(this.rng.pick(cs), 0.25) }, 2) : undefined;
     return both ?? base;
   }
 
@@ -314,7 +327,8 @@ export class Sampler {
         const topic = b.form.op === 'join' && b.form.arg.op === 'ent' ? b.form.arg.iri : '';
         const cs = (await this.constraints(rng.pick(b.items), b.form)).filter((c) => !(c.op === 'join' && c.arg.op === 'ent' && c.arg.iri === topic));
         if (!cs.length) return undefined;
-        const form: SForm = rng.chance(0.5) ? { op: 'and', a: b.form, b: rng.pick(cs) } : { op: 'and', a: rng.pick(cs), b: b.form };
+        const c = await this.deepen(rng.pick(cs), 0.25);
+        const form: SForm = rng.chance(0.5) ? { op: 'and', a: b.form, b: c } : { op: 'and', a: c, b: b.form };
         return (await this.set(form))?.form;
       }
       case 'count': {
