@@ -128,7 +128,13 @@ function valueNoun(ctx: Ctx, r: SRel): string {
   return ctx.rng.pick(p.object.singular.length ? p.object.singular : [p.label]);
 }
 
-function fmtNum(v: string): string {
+/** A number as people write it: 25000, 25,000 or 25k (years are never formatted). */
+function fmtNum(rng: Rng, v: string): string {
+  const n = Number(v);
+  if (!Number.isInteger(n) || Math.abs(n) < 10000) return v;
+  const r = rng.next();
+  if (r < 0.25) return n.toLocaleString('en-US');
+  if (r < 0.35 && n % 1000 === 0) return n % 1000000 === 0 ? `${n / 1000000} million` : `${n / 1000}k`;
   return v;
 }
 
@@ -137,8 +143,8 @@ function cmpMod(ctx: Ctx, f: Extract<SForm, { op: 'cmp' }>): Mod {
   const p = lexOf(ctx, f.rel);
   const dated = p.valueKind === 'year' || p.valueKind === 'date';
   const up = f.cmp === 'GT' || f.cmp === 'GE';
-  const v = fmtNum(f.value.value);
   const rng = ctx.rng;
+  const v = dated ? f.value.value : fmtNum(rng, f.value.value);
   if (dated) {
     const words = up ? (f.cmp === 'GE' ? ['since', 'from', 'after'] : ['after', 'later than']) : f.cmp === 'LT' ? ['before', 'earlier than', 'prior to'] : ['until', 'before', 'up to'];
     const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
@@ -540,12 +546,13 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
     const p = lexOf(ctx, set.rel);
     const rng = ctx.rng;
     const up = set.cmp === 'GT' || set.cmp === 'GE';
-    const v = set.value.value;
-    if (p.scale && Number(v) === p.scale.threshold && rng.chance(0.6)) {
+    const v0 = set.value.value;
+    if (p.scale && Number(v0) === p.scale.threshold && rng.chance(0.6)) {
       return { text: `is ${m} ${rng.pick(up ? p.scale.good : p.scale.bad)}`, t: 'ask:cmp:scale' };
     }
     const n = valueNoun(ctx, set.rel);
     const dated = p.valueKind === 'year' || p.valueKind === 'date';
+    const v = dated ? v0 : fmtNum(rng, v0);
     const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
     const w = dated ? rng.pick(up ? ['after', 'later than'] : ['before', 'earlier than', 'prior to']) : rng.pick(up ? ['above', 'over', 'more than', 'greater than', 'higher than'] : ['below', 'under', 'less than', 'lower than']);
     const frames = dated
@@ -662,6 +669,9 @@ function mention(rng: Rng, raw: string, lower: boolean, tags: string[], person: 
   } else if (/^the /i.test(label) && label.split(' ').length > 2 && r < 0.3) {
     m = label.slice(4);
     tags.push('no-article');
+  } else if (/\S: \S/.test(label) && r < 0.3) {
+    m = label.slice(0, label.indexOf(': ')); // "Star Wars: Episode IV" → "Star Wars"
+    tags.push('no-subtitle');
   }
   if (lower) m = m.toLowerCase();
   if (rng.chance(0.1)) {
