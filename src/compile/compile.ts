@@ -36,6 +36,7 @@ import { generateSparql } from './sparql';
  *   (RATIO a b)       COUNT(a) / COUNT(b) as xsd:decimal; PERCENT × 100 (outermost; kind 'value')
  *   (MOSTCOMMON x r)  GROUP BY o of (s r o), s ∈ x, COUNT(DISTINCT s) equal to the MAX of those counts (ties kept)
  *   (ARGMAXCOUNT x r) GROUP BY s ∈ x of (s r o), COUNT(DISTINCT o) equal to the MAX (members with ≥ 1 value)
+ *   (HAS r)           ?x r ?h — the subjects with some r-value (an existence join: "restaurants with an address")
  * Values: where a form compares, orders or aggregates values, an object that is an IRI counts by its label
  * (numeric or date labels: MetaQA's years are entities labelled "1994"), a literal by itself — see valueOf.
  */
@@ -321,6 +322,8 @@ class Compiler {
       }
       case 'tc':
         return [...this.constrain(form.arg, v), ...this.timeConstraint(form.relation, form.value, v)];
+      case 'has':
+        return [bgp(...this.path(form.relation, v, this.fresh('h')))];
       case 'count':
       case 'ask':
       case 'aggregate':
@@ -453,9 +456,10 @@ class Compiler {
     const bound = (rel: Relation, cmp: '<=' | '>=', at: string): Pattern => {
       const a = this.fresh('t');
       const b = this.fresh('t');
+      const value = this.valueOf(b); // a date entity counts by its label, like every compared value
       const exists: S.GroupPattern = {
         type: 'group',
-        patterns: [bgp(...this.path(rel, v, b)), filter(op(cmp, dateValue(b), DF.literal(at, XSD_DATETIME)))],
+        patterns: [bgp(...this.path(rel, v, b)), ...value.patterns, filter(op(cmp, dateValue(value.v), DF.literal(at, XSD_DATETIME)))],
       };
       // sparqljs types EXISTS arguments as expressions; at runtime they are graph patterns.
       const notExists = op('notexists', bgp(...this.path(rel, v, a)) as unknown as S.Expression);

@@ -43,7 +43,7 @@ const CWQ_LANG_FILTER = /FILTER \(!isLiteral\((\?\w+)\) OR lang\(\1\) = '' OR la
 const FREEBASE_TYPE = 'http://rdf.freebase.com/ns/type.object.type';
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/;
-const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT']);
+const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS']);
 
 /** A dateTime at midnight (how compileForm writes a date bound, and how CWQ writes dates) read as that xsd:date. */
 function dateOnly(lit: Literal): Literal {
@@ -127,8 +127,8 @@ class Converter {
   private terms = new Map<string, NodeTerm>();
   /** ASK rooted at a constant: the constant's key → the root variable standing for it. */
   readonly alias = new Map<string, string>();
-  /** VALUES ?v { <c> … }: the constants a variable is one of (one: an entity; several: OR of entities). */
-  readonly entityParts = new Map<string, string[]>();
+  /** VALUES ?v { <c> … }: per VALUES pattern, the constants a variable is one of (one: an entity; several: OR). */
+  readonly entityParts = new Map<string, string[][]>();
   private literalSets = new Map<string, S.LiteralTerm[]>(); // VALUES ?l { "a" "a"@en }
   private predicateSets = new Map<string, string[]>(); // VALUES ?p { <p1> <p2> }
   private classes = new Map<string, string[]>();
@@ -285,6 +285,7 @@ class Converter {
       }
     };
     visit(where);
+    for (const v of this.varsOf(where)) if (!seen.has(v)) (seen.add(v), nodes.push({ key: v, term: { termType: 'Variable', value: v.slice(1) } as S.VariableTerm }));
     const rank = (n: { key: string; term: NodeTerm }): number => (n.key === '?x' ? 0 : n.term.termType === 'NamedNode' ? 1 : 2);
     const candidates = [...nodes].sort((a, b) => rank(a) - rank(b));
     if (candidates.length === 0) unsupported('ASK without triple patterns');
@@ -295,7 +296,7 @@ class Converter {
       if (c.term.termType === 'NamedNode') {
         root = '?__ask';
         conv.alias.set(c.key, root);
-        conv.entityParts.set(root, [c.key]);
+        conv.entityParts.set(root, [[c.key]]);
         conv.terms.set(c.key, c.term);
       }
       try {
@@ -625,7 +626,7 @@ class Converter {
     }
     if (terms.every((t) => t.termType === 'NamedNode' || t.termType === 'Literal')) {
       for (const t of terms) this.terms.set(key(t as NodeTerm), t as NodeTerm);
-      this.entityParts.set(name, [...(this.entityParts.get(name) ?? []), ...terms.map((t) => key(t as NodeTerm))]);
+      this.entityParts.set(name, [...(this.entityParts.get(name) ?? []), terms.map((t) => key(t as NodeTerm))]);
       return;
     }
     unsupported('VALUES with several rows (not a label match)');
@@ -743,7 +744,18 @@ class Converter {
     };
     const missing = pathOf(a.args as unknown as S.Pattern[]);
     const present = pathOf(b.args as unknown as S.Pattern[]);
-    if (!missing || !present || missing.rest.length > 0 || present.rest.length !== 1) return false;
+    if (!missing || !present || missing.rest.length > 0) return false;
+    // compileForm reads the bound's value through its label (OPTIONAL + BIND) before the date filter
+    try {
+      for (const p of present.rest) {
+        if (p.type === 'optional') this.optional(p);
+        else if (p.type === 'bind') this.bind(p);
+      }
+    } catch {
+      return false;
+    }
+    present.rest = present.rest.filter((p) => p.type !== 'optional' && p.type !== 'bind');
+    if (present.rest.length !== 1) return false;
     if (missing.node !== present.node || missing.preds.join(' ') !== present.preds.join(' ')) return false;
     const f = present.rest[0]!;
     if (f.type !== 'filter' || !isOp(f.expression, '<=', '>=')) return false;
@@ -889,10 +901,34 @@ class Converter {
       this.extraParts.set(anchor, [...(this.extraParts.get(anchor) ?? []), or]);
     }
     for (const group of this.negations) {
+      if (this.superlativeByNegation(group)) continue;
       const anchor = this.anchorOf([group], 'NOT EXISTS / MINUS');
       const form = this.sub().tree(group, anchor);
       this.diffs.set(anchor, [...(this.diffs.get(anchor) ?? []), form]);
     }
+  }
+
+  /**
+   * The negation idiom of a superlative: `?r … r ?x . FILTER NOT EXISTS { ?s … r ?y FILTER(?y > ?x) }` — no
+   * other member has a larger value — is ARGMAX on ?x (`<`: ARGMIN). Like GrailQA's MAX subquery, the inner
+   * pattern is taken to restate the outer set. True when the group was read this way.
+   */
+  private superlativeByNegation(group: S.Pattern[]): boolean {
+    const probe = this.sub();
+    try {
+      probe.patterns(group);
+    } catch {
+      return false;
+    }
+    if (probe.varCompares.length !== 1) return false;
+    const outer = new Set(this.edges.flatMap((e) => [e.s, e.o]));
+    const { a, b, sym } = probe.varCompares[0]!;
+    const [mine, theirs, op] = outer.has(this.aliasOf(b)) && !outer.has(a) ? [this.aliasOf(b), a, sym] : outer.has(this.aliasOf(a)) && !outer.has(b) ? [this.aliasOf(a), b, FLIP[sym]!] : [null, null, null];
+    void theirs;
+    if (!mine || (op !== '>' && op !== '<')) return false;
+    if (this.best.has(mine)) unsupported('two ARGMAX / ARGMIN on one value');
+    this.best.set(mine, op === '>' ? 'ARGMAX' : 'ARGMIN');
+    return true;
   }
 
   private degree(node: string): Edge[] {
@@ -912,8 +948,13 @@ class Converter {
     return node.startsWith('?') && node !== this.root && this.degree(node).length === 2 && !this.constrained(node) && !this.compares.has(node) && !this.best.has(node) && !this.extraLeaves.has(node);
   }
 
+  /** A variable that only says "some value exists" (one edge, no constraint): (HAS r) on its node. */
+  private isExistenceLeaf(node: string): boolean {
+    return node.startsWith('?') && node !== this.root && this.degree(node).length === 1 && !this.constrained(node) && !this.compares.has(node) && !this.best.has(node) && !this.extraLeaves.has(node);
+  }
+
   /** From node across e, through pass-through variables, to a value leaf: the relation path, or null. */
-  private walkToLeaf(node: string, e: Edge): { leaf: string; rel: Relation; edges: Edge[] } | null {
+  private walkToLeaf(node: string, e: Edge, isLeaf: (n: string) => boolean = (n) => this.isValueLeaf(n)): { leaf: string; rel: Relation; edges: Edge[] } | null {
     let cur = node;
     let edge = e;
     const steps: Relation[] = [];
@@ -924,7 +965,7 @@ class Converter {
       steps.push(forward ? this.rel(edge.p) : { kind: 'reverse', of: this.rel(edge.p) });
       edges.push(edge);
       if (next === node || edge.used) return null;
-      if (this.isValueLeaf(next)) return { leaf: next, rel: this.chainOf(steps), edges };
+      if (isLeaf(next)) return { leaf: next, rel: this.chainOf(steps), edges };
       if (!this.isPassThrough(next)) return null;
       const prev = edge;
       edge = this.degree(next).find((x) => x !== prev)!;
@@ -971,8 +1012,7 @@ class Converter {
   private nodeForm(node: string, parent: Edge | null): Form {
     if (!node.startsWith('?')) return this.constantForm(node);
     const parts: Form[] = [];
-    const constants = this.entityParts.get(node);
-    if (constants) parts.push(constants.map((k) => this.constantForm(k)).reduceRight((acc, f) => ({ kind: 'or', args: [f, acc] }) as Form));
+    for (const constants of this.entityParts.get(node) ?? []) parts.push(constants.map((k) => this.constantForm(k)).reduceRight((acc, f) => ({ kind: 'or', args: [f, acc] }) as Form));
     for (const c of this.classes.get(node) ?? []) parts.push(this.classForm(c));
     const label = this.labels.get(node);
     if (label !== undefined) parts.push({ kind: 'entity', ref: { kind: 'label', label } });
@@ -998,6 +1038,13 @@ class Converter {
           argBest = { op: best, rel: leaf.rel };
           this.bestAt.set(leaf.leaf, node);
         }
+        continue;
+      }
+      const exists = this.walkToLeaf(node, e, (n) => this.isExistenceLeaf(n));
+      if (exists) {
+        for (const pe of exists.edges) pe.used = true;
+        this.consumed.add(exists.leaf);
+        parts.push({ kind: 'has', relation: exists.rel });
         continue;
       }
       e.used = true;

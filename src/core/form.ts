@@ -39,14 +39,15 @@ export type Form =
   | { kind: 'arg'; op: ArgOp; arg: Form; relation: Relation } // (ARGMAX x r)
   | { kind: 'compare'; op: CompareOp; relation: Relation; value: Literal } // (GT r v) = { s : (s r o), o > v }
   | { kind: 'tc'; arg: Form; relation: Relation; value: Literal } // (TC x r t): x whose r-interval contains t
-  // ---- form language v2 (grammar/logical-form.ebnf [22]–[28]) ----
+  // ---- form language v2 (grammar/logical-form.ebnf [22]–[29]) ----
   | { kind: 'ask'; arg: Form } // (ASK x): true iff x is non-empty — boolean
   | { kind: 'diff'; args: [Form, Form] } // (DIFF a b) = a \ b
   | { kind: 'or'; args: [Form, Form] } // (OR a b) = a ∪ b
   | { kind: 'aggregate'; op: AggregateOp; arg: Form } // (AVG x) … over the values in x — number
   | { kind: 'ratio'; op: RatioOp; args: [Form, Form] } // (RATIO a b) = |a| / |b|, PERCENT ×100 — number
   | { kind: 'common'; op: CommonOp; arg: Form; relation: Relation } // (MOSTCOMMON x r): the o of (s r o), s ∈ x, reached by the most s
-  | { kind: 'argcount'; op: ArgCountOp; arg: Form; relation: Relation }; // (ARGMAXCOUNT x r): the s ∈ x with the most r-values
+  | { kind: 'argcount'; op: ArgCountOp; arg: Form; relation: Relation } // (ARGMAXCOUNT x r): the s ∈ x with the most r-values
+  | { kind: 'has'; relation: Relation }; // (HAS r) = { s : (s r o) for some o } — "has an address", SQL's join
 
 /** What a form's answer is: a set of entities/values, one number, or one boolean. */
 export type AnswerType = 'entities' | 'number' | 'boolean';

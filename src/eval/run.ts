@@ -34,6 +34,8 @@ export interface ExampleResult {
   goldForm: string | null;
   /** Predicted answers in rank order (labels, or values when there is no label / gold answers are IRIs). */
   predicted: string[];
+  /** The answer type of the answer ('entities' | 'number' | 'boolean'; null when there is no answer). */
+  answerType: Answer['answerType'] | null;
   /** The top form of the beam (the generator's first output), or the winning form when there is no beam. */
   form: string | null;
   groundedForm: string | null;
@@ -202,6 +204,7 @@ export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mod
     gold: ex.answers,
     goldForm,
     predicted,
+    answerType: answer.answers.length > 0 ? (answer.answerType ?? 'entities') : null,
     form: top ?? null,
     groundedForm: answer.groundedForm,
     sparql: answer.sparql,

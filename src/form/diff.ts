@@ -110,6 +110,8 @@ function toTree(f: Form): TreeNode {
     case 'common':
     case 'argcount':
       return op(f.op, [f.relation], [], [toTree(f.arg)]);
+    case 'has':
+      return op('HAS', [f.relation], [], []);
     case 'count':
       return op('COUNT', [], [], [toTree(f.arg)]);
     case 'arg':

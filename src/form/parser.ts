@@ -7,7 +7,7 @@ import { Token, tokenize, syntaxError } from './lexer';
  */
 const COMPARE_OPS: Record<string, CompareOp> = { GT: 'GT', GE: 'GE', LT: 'LT', LE: 'LE', gt: 'GT', ge: 'GE', lt: 'LT', le: 'LE' };
 /** Every operator after "(" in form position ([2] Expression), in grammar order. */
-export const OPERATOR_NAMES = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT'] as const;
+export const OPERATOR_NAMES = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS'] as const;
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/; // [19]
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/; // [21]
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/; // [14]
@@ -171,6 +171,9 @@ class Parser {
       case 'ARGMINCOUNT': // [28]
         form = { kind: 'argcount', op: op.text, arg: this.form(), relation: this.relation('[28] ArgCount') };
         break;
+      case 'HAS': // [29]
+        form = { kind: 'has', relation: this.relation('[29] Has') };
+        break;
       default: {
         const cmp = COMPARE_OPS[op.text];
         if (!cmp) {
@@ -283,6 +286,8 @@ function productionOf(op: string): string {
     case 'ARGMAXCOUNT':
     case 'ARGMINCOUNT':
       return '[28] ArgCount';
+    case 'HAS':
+      return '[29] Has';
     default:
       return '[7] Compare';
   }

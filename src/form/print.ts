@@ -35,6 +35,8 @@ export function printForm(form: Form): string {
     case 'common':
     case 'argcount':
       return `(${form.op} ${printForm(form.arg)} ${printRelation(form.relation)})`;
+    case 'has':
+      return `(HAS ${printRelation(form.relation)})`;
   }
 }
 

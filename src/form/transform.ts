@@ -53,6 +53,8 @@ export function mapRefs(form: Form, m: RefMapper): Form {
       return { kind: 'common', op: form.op, arg: mapRefs(form.arg, m), relation: rel(form.relation) };
     case 'argcount':
       return { kind: 'argcount', op: form.op, arg: mapRefs(form.arg, m), relation: rel(form.relation) };
+    case 'has':
+      return { kind: 'has', relation: rel(form.relation) };
   }
 }
 
@@ -147,19 +149,25 @@ function andOperands(form: Form, kind: 'and' | 'or' = 'and'): Form[] {
  */
 export function normalizeForm(form: Form): Form {
   switch (form.kind) {
-    case 'and':
-    case 'or': {
-      const kind = form.kind;
-      const ops = andOperands(form, kind)
-        .map(normalizeForm)
-        .map((f) => ({ f, key: printForm(f) }))
-        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-        .map((x) => x.f);
-      let acc = ops[ops.length - 1]!;
-      for (let i = ops.length - 2; i >= 0; i--) acc = { kind, args: [ops[i]!, acc] };
-      return acc;
+    case 'and': {
+      // (AND x (DIFF y z)) = (DIFF (AND x y) z): subtractions move outermost, so both spellings are one form
+      const ops = andOperands(form).map(normalizeForm);
+      if (!ops.some((f) => f.kind === 'diff')) return sortedChain('and', ops);
+      const bases: Form[] = [];
+      const subs: Form[] = [];
+      for (const f of ops) {
+        const p = diffParts(f);
+        bases.push(p.base);
+        subs.push(...p.subs);
+      }
+      return diffChain(normalizeForm(sortedChain('and', bases)), subs);
     }
-    case 'diff':
+    case 'or':
+      return sortedChain('or', andOperands(form, 'or').map(normalizeForm));
+    case 'diff': {
+      const p = diffParts({ kind: 'diff', args: [normalizeForm(form.args[0]), normalizeForm(form.args[1])] });
+      return diffChain(p.base, p.subs);
+    }
     case 'ratio':
       return { ...form, args: [normalizeForm(form.args[0]), normalizeForm(form.args[1])] };
     case 'ask':
@@ -178,6 +186,32 @@ export function normalizeForm(form: Form): Form {
     default:
       return form;
   }
+}
+
+function byText(fs: Form[]): Form[] {
+  return fs
+    .map((f) => ({ f, key: printForm(f) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((x) => x.f);
+}
+
+/** Operands ordered by their printed text, rebuilt right-nested. */
+function sortedChain(kind: 'and' | 'or', operands: Form[]): Form {
+  const ops = byText(operands);
+  let acc = ops[ops.length - 1]!;
+  for (let i = ops.length - 2; i >= 0; i--) acc = { kind, args: [ops[i]!, acc] };
+  return acc;
+}
+
+/** (DIFF (DIFF a b) c) → base a, subtractions [b, c] (their order does not matter). */
+function diffParts(f: Form): { base: Form; subs: Form[] } {
+  if (f.kind !== 'diff') return { base: f, subs: [] };
+  const inner = diffParts(f.args[0]);
+  return { base: inner.base, subs: [...inner.subs, f.args[1]] };
+}
+
+function diffChain(base: Form, subs: Form[]): Form {
+  return byText(subs).reduce<Form>((acc, s) => ({ kind: 'diff', args: [acc, s] }), base);
 }
 
 export function canonicalText(form: Form): string {
@@ -215,6 +249,8 @@ export function skeleton(form: Form): string {
     case 'common':
     case 'argcount':
       return `(${form.op} ${skeleton(form.arg)} ${relationSkeleton(form.relation)})`;
+    case 'has':
+      return `(HAS ${relationSkeleton(form.relation)})`;
     case 'count':
       return `(COUNT ${skeleton(form.arg)})`;
     case 'arg':

@@ -5,7 +5,7 @@
  *   top  := expr | '(' ASK expr ')' | '(' AVG|SUM|MAX|MIN expr ')' | '(' RATIO|PERCENT expr expr ')'
  *   expr := '[' piece+ ']' | CLASSNAME | '(' JOIN rel expr ')' | '(' AND expr expr ')' | '(' COUNT expr ')'
  *         | '(' ARGMAX|ARGMIN expr rel ')' | '(' GT|GE|LT|LE rel literal ')' | '(' TC expr rel literal ')'
- *         | '(' DIFF|OR expr expr ')' | '(' MOSTCOMMON|LEASTCOMMON|ARGMAXCOUNT|ARGMINCOUNT expr rel ')'
+ *         | '(' DIFF|OR expr expr ')' | '(' MOSTCOMMON|LEASTCOMMON|ARGMAXCOUNT|ARGMINCOUNT expr rel ')' | '(' HAS rel ')'
  *   rel  := RELNAME | '(' R rel ')'
  *
  * The operators whose answer is a boolean or a number (ASK, the aggregates, RATIO / PERCENT) stand only
@@ -93,7 +93,7 @@ const SPAN_KEY = 1 << 16;
 
 const OPERATORS = [
   'JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'R',
-  'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT',
+  'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS',
 ] as const;
 /** Operators that stand only outermost (their answer is a boolean or a number). */
 const TOP_ONLY = new Set<string>(['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT']);
@@ -122,6 +122,7 @@ const PUSH: Record<string, number[]> = {
   LEASTCOMMON: [REL, EXPR],
   ARGMAXCOUNT: [REL, EXPR],
   ARGMINCOUNT: [REL, EXPR],
+  HAS: [REL],
 };
 type Operator = (typeof OPERATORS)[number];
 

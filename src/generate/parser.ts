@@ -377,6 +377,8 @@ export class OnnxParser implements Generator {
         case 'common':
         case 'argcount':
           return sym('(') && sym(f.op) && walk(f.arg) && rel(f.relation) && sym(')');
+        case 'has':
+          return sym('(') && sym('HAS') && rel(f.relation) && sym(')');
       }
     };
     return walk(form) ? out : null;

@@ -109,7 +109,7 @@ export function importQald(data: unknown, opts: QaldOptions = {}): QaldImport {
       sparql,
       answers,
       topic: topicMap ? Object.values(topicMap) : undefined,
-      meta: { dataset, ...(typeof r.compositionality_type === 'string' ? { qtype: r.compositionality_type } : {}) },
+      meta: { dataset, ...(typeof r.compositionality_type === 'string' ? { qtype: r.compositionality_type } : typeof r.kind === 'string' ? { qtype: r.kind } : {}) },
     });
   });
   return { examples, stats };

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { Parser, Generator } from 'sparqljs';
 import type * as S from 'sparqljs';
-import { compileForm, tcBounds, toRelation } from '../../../src/compile';
+import { compileForm, packCompileOptions, tcBounds, toRelation } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
 import { AskgraphError, Form, RDFS_LABEL, RDF_TYPE, XSD } from '../../../src/core';
 
@@ -72,6 +72,15 @@ describe('compile: compileForm', () => {
       const ts = triples(q.where);
       assert.ok(ts.includes(`?y0 ${NS}directed_by ?x`), ts.join('\n'));
       assert.ok(ts.includes(`?y0 ${NS}release_year ?o0`), ts.join('\n'));
+    });
+
+    it('names (a pack\'s bare name → IRI) resolve relations and classes before the namespaces; packCompileOptions carries them', () => {
+      const names = { Restaurant: 'http://example.org/rest/Restaurant', inCity: 'http://example.org/rest/inCity' };
+      const q = parse(compile('(AND Restaurant (JOIN inCity <http://example.org/rest/city/x>))', packCompileOptions({ vocabularyNamespace: 'http://v/', labelPredicates: [RDFS_LABEL], names })).sparql);
+      assert.deepEqual(triples(q.where), [`?x ${RDF_TYPE} http://example.org/rest/Restaurant`, '?x http://example.org/rest/inCity http://example.org/rest/city/x']);
+      // a name the pack does not list still mints from the namespace
+      assert.ok(triples(parse(compile('(JOIN other [ A ])', { names }).sparql).where).includes(`?x ${NS}other ?e0`));
+      assert.throws(() => compile('(JOIN inCity [ A ])', { names: { inCity: 'not an iri' } }), /not an absolute IRI/);
     });
 
     it('AND with a class: ?x rdf:type <class> plus the other operand', () => {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { compileForm, sparqlToForm } from '../../../src/compile';
+import fc from 'fast-check';
 import { formsEqual, parseForm, printForm } from '../../../src/form';
-import { AskgraphError } from '../../../src/core';
+import { AskgraphError, XSD, type Form, type Relation } from '../../../src/core';
 import { CWQ, GRAILQA } from './data-samples';
 
 const FB = 'http://rdf.freebase.com/ns/';
@@ -122,7 +123,7 @@ describe('compile: sparqlToForm', () => {
       ['SELECT ?x WHERE { ?x :p :a . ?x :q ?v . ?x :r ?w . FILTER(?v > ?w) }', /two variables/],
       ['SELECT ?x WHERE { ?x :p :a { ?x :q :b } UNION { ?y :q :c } }', /UNION that does not share/],
       ['SELECT ((?a - ?b) AS ?d) WHERE { ?x :p ?a . ?x :q ?b }', /arithmetic projection/],
-      ['SELECT ?x WHERE { ?x :p ?y }', /unconstrained variable/],
+      ['SELECT ?x WHERE { ?z :p :a . FILTER(?x != :a) }', /unconstrained variable|not connected/],
       ['SELECT ?x WHERE { ?x :p :a . FILTER regex(str(?x), "a") }', /string matching/],
       ['SELECT ?x WHERE { ?x :p ?v . ?v :q :b . FILTER(?v > 3) }', /not a value of the answer tree/],
       ['SELECT (COUNT(?x) AS ?n) WHERE { ?x :p :a } GROUP BY ?x', /GROUP BY/],
@@ -197,6 +198,8 @@ describe('compile: sparqlToForm', () => {
       '(ARGMAXCOUNT State borders)',
       '(ARGMINCOUNT (JOIN directed_by [ A ]) starred_actors)',
       '(ARGMAX (JOIN (R directed_by) (JOIN starred_actors [ Tom Hanks ])) (JOIN (R directed_by) release_year))',
+      '(AND (JOIN directed_by [ A ]) (HAS written_by))',
+      '(COUNT (AND Restaurant (HAS (R foodType))))',
     ];
     for (const text of roundTrips) {
       it(`compileForm → sparqlToForm: ${text}`, () => {
@@ -216,6 +219,8 @@ describe('compile: sparqlToForm', () => {
       ['SELECT DISTINCT ?x WHERE { ?x r:directed_by e:D . MINUS { ?x r:has_genre e:Drama } }', '(DIFF (JOIN directed_by <http://askgraph.dev/movies/entity/D>) (JOIN has_genre <http://askgraph.dev/movies/entity/Drama>))'],
       ['SELECT ?g WHERE { ?f r:directed_by e:D ; r:has_genre ?g } GROUP BY ?g ORDER BY DESC(COUNT(DISTINCT ?f)) LIMIT 1', '(MOSTCOMMON (JOIN directed_by <http://askgraph.dev/movies/entity/D>) has_genre)'],
       ['SELECT ?f (COUNT(?a) AS ?n) WHERE { ?f r:directed_by e:D ; r:starred_actors ?a } GROUP BY ?f ORDER BY ?n LIMIT 1', '(ARGMINCOUNT (JOIN directed_by <http://askgraph.dev/movies/entity/D>) starred_actors)'],
+      ['SELECT ?x WHERE { ?x r:directed_by e:D ; r:written_by ?w }', '(AND (JOIN directed_by <http://askgraph.dev/movies/entity/D>) (HAS written_by))'],
+      ['SELECT ?x WHERE { ?x r:directed_by ?d . ?d r:born_in ?p }', '(HAS (JOIN directed_by born_in))'],
       ['SELECT (AVG(xsd:integer(?l)) AS ?avg) WHERE { ?f r:directed_by e:D ; r:release_year/rdfs:label ?l }', '(AVG (JOIN (R release_year) (JOIN directed_by <http://askgraph.dev/movies/entity/D>)))'],
       ['SELECT ((100 * ?a / ?b) AS ?p) WHERE { { SELECT (COUNT(DISTINCT ?x) AS ?a) WHERE { ?x r:directed_by e:D ; r:has_genre e:Drama } } { SELECT (COUNT(DISTINCT ?y) AS ?b) WHERE { ?y r:directed_by e:D } } }', '(PERCENT (AND (JOIN directed_by <http://askgraph.dev/movies/entity/D>) (JOIN has_genre <http://askgraph.dev/movies/entity/Drama>)) (JOIN directed_by <http://askgraph.dev/movies/entity/D>))'],
     ];
@@ -234,6 +239,58 @@ describe('compile: sparqlToForm', () => {
     it('refuses what the language cannot say, with a reason', () => {
       assert.match(unsupportedReason(() => sparqlToForm(R + 'SELECT (ABS(xsd:integer(?b) - xsd:integer(?a)) AS ?d) WHERE { e:A r:release_year/rdfs:label ?a . e:B r:release_year/rdfs:label ?b }')), /arithmetic projection/);
       assert.match(unsupportedReason(() => sparqlToForm(R + 'ASK { e:A r:release_year ?a . e:B r:directed_by ?b FILTER(?a < ?b) }')), /two different relations|two variables/);
+    });
+  });
+
+  describe('property: form → SPARQL → form for the v2 productions (fast-check, fixed seed)', () => {
+    const rel: fc.Arbitrary<Relation> = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('directed_by', 'starred_actors', 'has_genre').map((name): Relation => ({ kind: 'rel', ref: { kind: 'name', name } })) },
+      { weight: 1, arbitrary: fc.constantFrom('directed_by', 'written_by').map((name): Relation => ({ kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name } } })) },
+    );
+    const entity: fc.Arbitrary<Form> = fc.oneof(
+      fc.constantFrom('A', 'B', 'C').map((x): Form => ({ kind: 'entity', ref: { kind: 'iri', iri: `http://askgraph.dev/movies/entity/${x}` } })),
+      fc.constantFrom('Heat', 'Jaws').map((label): Form => ({ kind: 'entity', ref: { kind: 'label', label } })),
+    );
+    const cmp: fc.Arbitrary<Form> = fc
+      .record({ op: fc.constantFrom('GT' as const, 'LE' as const), value: fc.integer({ min: 1900, max: 2020 }) })
+      .map(({ op, value }): Form => ({ kind: 'compare', op, relation: { kind: 'rel', ref: { kind: 'name', name: 'release_year' } }, value: { kind: 'literal', value: String(value), datatype: XSD + 'integer' } }));
+    // sets whose every node is a variable with one role (what sparqlToForm reads back): JOIN, AND with
+    // at most one label per node, OR, DIFF below the root, comparisons
+    const { set } = fc.letrec<{ set: Form }>((tie) => ({
+      set: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        entity,
+        fc.record({ relation: rel, arg: tie('set') }).map((x): Form => ({ kind: 'join', ...x })),
+        fc.tuple(fc.record({ relation: rel, arg: entity }).map((x): Form => ({ kind: 'join', ...x })), fc.oneof(cmp, tie('set'))).map(([a, b]): Form => ({ kind: 'and', args: [a, b] })),
+        fc.tuple(tie('set'), tie('set')).map(([a, b]): Form => ({ kind: 'or', args: [a, b] })),
+        fc.tuple(fc.record({ relation: rel, arg: entity }).map((x): Form => ({ kind: 'join', ...x })), tie('set')).map(([a, b]): Form => ({ kind: 'diff', args: [a, b] })),
+      ),
+    }));
+    const top: fc.Arbitrary<Form> = fc.oneof(
+      set,
+      set.map((arg): Form => ({ kind: 'ask', arg })),
+      set.map((arg): Form => ({ kind: 'count', arg })),
+      fc.record({ op: fc.constantFrom('ARGMAX' as const, 'ARGMIN' as const), arg: set }).map(({ op, arg }): Form => ({ kind: 'arg', op, arg, relation: { kind: 'rel', ref: { kind: 'name', name: 'release_year' } } })),
+      fc.record({ op: fc.constantFrom('AVG' as const, 'SUM' as const, 'MAX' as const, 'MIN' as const), arg: set }).map(({ op, arg }): Form => ({ kind: 'aggregate', op, arg: { kind: 'join', relation: { kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name: 'release_year' } } }, arg } })),
+      fc.record({ op: fc.constantFrom('RATIO' as const, 'PERCENT' as const), a: set, b: set }).map(({ op, a, b }): Form => ({ kind: 'ratio', op, args: [a, b] })),
+      fc.record({ op: fc.constantFrom('MOSTCOMMON' as const, 'LEASTCOMMON' as const), arg: set, relation: rel }).map((x): Form => ({ kind: 'common', ...x })),
+      fc.record({ op: fc.constantFrom('ARGMAXCOUNT' as const, 'ARGMINCOUNT' as const), arg: set, relation: rel }).map((x): Form => ({ kind: 'argcount', ...x })),
+    );
+    /** Two label matches on one node are one constraint sparqlToForm refuses (an entity is one label). */
+    const labelsPerNode = (f: Form): boolean => {
+      const own = (g: Form): number => (g.kind === 'entity' && g.ref.kind === 'label' ? 1 : g.kind === 'and' ? own(g.args[0]) + own(g.args[1]) : 0);
+      const kids = (g: Form): Form[] => ('args' in g ? [...g.args] : 'arg' in g ? [g.arg] : []);
+      return own(f) <= 1 && kids(f).every(labelsPerNode);
+    };
+    it('round trips', () => {
+      fc.assert(
+        fc.property(top.filter(labelsPerNode), (f) => {
+          const sparql = compileForm(f).sparql;
+          const back = sparqlToForm(sparql);
+          assert.ok(formsEqual(back, f), `${printForm(f)}\n→ ${printForm(back)}\n${sparql}`);
+        }),
+        { numRuns: 400, seed: 20261123 },
+      );
     });
   });
 });

@@ -1,4 +1,8 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { packageRoot } from '../../../src/core';
 import { compileForm } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
 import { loadPack } from '../../../src/execute';
@@ -30,6 +34,30 @@ describe('compile: the movies pack asks for every-hop topic exclusion', () => {
     try {
       const compiled = gateway.compile('(JOIN (R has_genre) (JOIN directed_by (JOIN (R directed_by) [ Heat ])))');
       assert.match(compiled.sparql, /FILTER\(\?y0 != \?e0\)/);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('compile: a pack\'s names (pack.json "names": bare name → IRI)', () => {
+  it('loadPack keeps them and the gateway compiles bare class / relation names through them', async function () {
+    this.timeout(60_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-names-'));
+    fs.copyFileSync(path.join(packageRoot(), 'fixtures', 'graphs', 'movies-small.ttl'), path.join(dir, 'graph.ttl'));
+    const names = { film: 'http://askgraph.dev/movies/class/film', made_by: 'http://askgraph.dev/movies/relation/directed_by' };
+    fs.writeFileSync(
+      path.join(dir, 'pack.json'),
+      JSON.stringify({ name: 'names-test', data: ['graph.ttl'], baseIri: 'http://askgraph.dev/movies/', vocabularyNamespace: 'http://askgraph.dev/movies/relation/', labelPredicates: ['http://www.w3.org/2000/01/rdf-schema#label'], names }),
+    );
+    assert.deepEqual((await loadPack(dir)).config.names, names);
+    // no parser is needed to compile: a stand-in generator with an empty beam
+    const generator = { id: 'empty-beam', generate: async () => ({ candidates: [], dropped: 0, timeMs: 0 }) };
+    const gateway = await createGateway({ store: dir, cacheDir: path.join(dir, '.cache'), generator });
+    try {
+      const compiled = gateway.compile('(COUNT (AND film (JOIN made_by [ Robert Zemeckis ])))');
+      assert.match(compiled.sparql, /<http:\/\/askgraph\.dev\/movies\/class\/film>/);
+      assert.match(compiled.sparql, /<http:\/\/askgraph\.dev\/movies\/relation\/directed_by>/);
     } finally {
       await gateway.close();
     }

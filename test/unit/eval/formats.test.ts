@@ -20,7 +20,7 @@ const qald = {
     {
       id: '2',
       question: [{ language: 'en', string: 'a union nobody converts' }],
-      query: { sparql: `SELECT ?x WHERE { { ?x <${PQ}relation/spouse> ?y } UNION { ?x <${PQ}relation/parents> ?y } }` },
+      query: { sparql: `SELECT ?x WHERE { { ?x <${PQ}relation/spouse> ?y } UNION { ?z <${PQ}relation/parents> ?y } }` },
       answers: [{ head: { vars: ['x'] }, results: { bindings: [] } }],
     },
   ],

@@ -258,6 +258,7 @@ describe('form language v2: ASK, DIFF, OR, aggregates, RATIO, MOSTCOMMON, ARGMAX
     '(LEASTCOMMON (JOIN directed_by [ Alfred Hitchcock ]) has_genre)',
     '(ARGMAXCOUNT State borders)',
     '(ARGMINCOUNT State (R borders))',
+    '(AND Restaurant (HAS houseNumber))',
   ];
   for (const text of forms) {
     it(`parse ∘ print is the identity: ${text}`, () => {
@@ -305,6 +306,9 @@ describe('form language v2: ASK, DIFF, OR, aggregates, RATIO, MOSTCOMMON, ARGMAX
     assert.ok(formsEqual(parseForm('(OR [ A ] (OR [ B ] [ C ]))'), parseForm('(OR (OR [ C ] [ A ]) [ B ])')));
     assert.ok(!formsEqual(parseForm('(DIFF [ A ] [ B ])'), parseForm('(DIFF [ B ] [ A ])')));
     assert.ok(formsEqual(parseForm('(DIFF (AND [ A ] [ B ]) [ C ])'), parseForm('(DIFF (AND [ B ] [ A ]) [ C ])')));
+    // one set, two spellings: a subtraction inside AND, and subtractions in either order
+    assert.ok(formsEqual(parseForm('(AND [ A ] (DIFF [ B ] [ C ]))'), parseForm('(DIFF (AND [ B ] [ A ]) [ C ])')));
+    assert.ok(formsEqual(parseForm('(DIFF (DIFF [ A ] [ B ]) [ C ])'), parseForm('(DIFF (DIFF [ A ] [ C ]) [ B ])')));
     assert.equal(skeleton(parseForm('(MOSTCOMMON (JOIN r [ A ]) (R s))')), '(MOSTCOMMON (JOIN [] []) (R []))');
     assert.equal(skeleton(parseForm('(OR [ B ] (JOIN r [ A ]))')), skeleton(parseForm('(OR (JOIN s [ C ]) [ D ])')));
   });

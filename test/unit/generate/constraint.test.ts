@@ -180,7 +180,7 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
   });
 
   describe('form language v2 symbols (data-driven: offered only when the model has them)', () => {
-    const V2 = ['ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT'];
+    const V2 = ['ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS'];
     const v2: TargetVocabulary = { ...vocab, symbols: [...vocab.symbols, ...V2, 'film', 'person', '1990'], classes: ['film', 'person'] };
     const k = new GrammarConstraint(v2, SRC);
 
@@ -215,6 +215,7 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
       '( ARGMAXCOUNT person ( R directed_by ) )',
       '( AND ( JOIN starred_actors [ p5 ] ) ( AND ( GE release_year 1990 ) ( LT release_year 1990 ) ) )',
       '( COUNT ( DIFF film ( JOIN directed_by [ p5 ] ) ) )',
+      '( AND film ( HAS ( R directed_by ) ) )',
     ];
     for (const words of accepted) {
       it(`accepts and prints a parseable form: ${words}`, () => {

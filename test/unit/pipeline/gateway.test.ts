@@ -36,6 +36,9 @@ const BEAMS: Record<string, [string, number][]> = {
   ],
   'who is the director of Cast Away': [['(JOIN (R director) [ Cast Away ])', -0.2]],
   'what is the airspeed of an unladen swallow': [['(JOIN (R has_airspeed) [ Unladen Swallow ])', -3]],
+  'did Robert Zemeckis direct Big': [['(ASK (AND [ Big ] (JOIN directed_by [ Robert Zemeckis ])))', -0.1]],
+  'how many films did Robert Zemeckis direct': [['(COUNT (JOIN directed_by [ Robert Zemeckis ]))', -0.1]],
+  'average release year of Tom Hanks films': [['(AVG (JOIN (R release_year) (JOIN starred_actors [ Tom Hanks ])))', -0.1]],
   'who directed Forrest Gump" } UNION { ?s ?p ?o } #': [['(JOIN (R directed_by) [ Forrest Gump" } UNION { ?s ?p ?o } # ])', -0.2]],
 };
 
@@ -52,6 +55,27 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
   });
   after(async () => {
     await gateway?.close();
+  });
+
+  it('answer shapes: a yes/no answer is one xsd:boolean literal, a count / aggregate one typed number; answerType in the answer and the trace', async () => {
+    const XSD = 'http://www.w3.org/2001/XMLSchema#';
+    const no = await gateway.ask('did Robert Zemeckis direct Big');
+    assert.equal(no.source, 'parser');
+    assert.equal(no.answerType, 'boolean');
+    assert.deepEqual(no.answers, [{ value: 'false', label: null, type: 'literal', datatype: XSD + 'boolean' }]);
+    assert.match(no.sparql ?? '', /^ASK/);
+    const executed = no.trace.filter((t) => t.stage === 'execute' && t.outcome === 'answers');
+    assert.deepEqual(executed.map((t) => t.answerType), ['boolean']);
+    const count = await gateway.ask('how many films did Robert Zemeckis direct');
+    assert.equal(count.answerType, 'number');
+    assert.deepEqual(count.answers, [{ value: '5', label: null, type: 'literal', datatype: XSD + 'integer' }]);
+    const avg = await gateway.ask('average release year of Tom Hanks films');
+    assert.equal(avg.answerType, 'number');
+    assert.equal(avg.answers.length, 1);
+    assert.equal(avg.answers[0]!.datatype, XSD + 'decimal');
+    assert.ok(Math.abs(Number(avg.answers[0]!.value) - 1992.8889) < 0.001, avg.answers[0]!.value);
+    const set = await gateway.ask('who directed Forrest Gump');
+    assert.equal(set.answerType, 'entities');
   });
 
   it('answers from an exact beam form, with form, grounded form, SPARQL, trace, timings and confidence', async () => {
