@@ -19,7 +19,7 @@
 import * as fs from 'node:fs';
 import { AskgraphError } from '../core';
 import { relationWords } from '../ground';
-import { stem } from '../fallback/text';
+import { stem } from '../fallback';
 import { conjugate, isParticiple, isPreposition, isPresent3, plural, singular, VerbForms, verbBase } from './morph';
 
 const PREPS = { has: (w: string) => w !== undefined && isPreposition(w) };
@@ -46,8 +46,8 @@ export interface ClassLexicon extends NounEntry {
 
 export interface PropertyLexicon {
   label: string;
-  /** How the label reads: passive "directed by", verb "plays in club", prep "in city", noun "release year". */
-  shape: 'passive' | 'verb' | 'prep' | 'noun';
+  /** How the label reads: passive "directed by", verb "plays in club", prep "in city", noun "release year", nounOf "capital of". */
+  shape: 'passive' | 'verb' | 'prep' | 'noun' | 'nounOf';
   subject: NounEntry;
   object: NounEntry;
   /** wh-word for the object and for the subject. */
@@ -127,8 +127,10 @@ function synonymsOf(sense: WnSynset | undefined, word: string, max: number): str
     .slice(0, max);
 }
 
-function whOfNoun(noun: string, ctx: Set<string>): Wh {
+function whOfNoun(noun: string | undefined, ctx: Set<string>): Wh {
+  if (!noun) return 'what';
   const head = noun.split(' ').pop() as string;
+  if (!/^\p{L}{3,}$/u.test(head)) return 'what';
   const base = wordNet().baseForms(head, 'n')[0] ?? head;
   const sense = bestSense(base, 'n', ctx);
   if (!sense) return 'what';
@@ -144,14 +146,22 @@ function nounEntry(nouns: string[], ctx?: Set<string>): NounEntry {
   if (ctx && sing.length) {
     const head = sing[0].split(' ').pop() as string;
     const sense = bestSense(wordNet().baseForms(head, 'n')[0] ?? head, 'n', ctx);
-    if (sense && (sense.lexFile === 'noun.artifact' || sense.lexFile === 'noun.location')) entry.place = true;
+    if (sense && (sense.lexFile === 'noun.artifact' || sense.lexFile === 'noun.location')) {
+      entry.place = true;
+      // people call establishments "places" ("good places for thai food"): one time in three; not cities and
+      // regions, where "how many places" would name several classes at once
+      if (sense.lexFile === 'noun.artifact' && !sing.includes('place')) {
+        entry.singular = [sing[0], sing[0], ...sing.slice(1), 'place'];
+        entry.plural = [entry.plural[0], entry.plural[0], ...entry.plural.slice(1), 'places'];
+      }
+    }
   }
   return entry;
 }
 
 function withSynonyms(noun: string, ctx: Set<string>, opts: Required<LexiconOptions>): string[] {
   const out = [noun];
-  if (!opts.synonyms || noun.includes(' ')) return out;
+  if (!opts.synonyms || noun.includes(' ') || !/^\p{L}{3,}$/u.test(noun)) return out;
   const base = wordNet().baseForms(noun, 'n')[0];
   if (!base) return out;
   // only a sense whose gloss shares words with the graph's vocabulary: no "valuation" for a restaurant rating
@@ -239,7 +249,7 @@ const SWAP: Record<string, string> = { S: 'O', O: 'S', s: 'o', o: 's', wh: 'swh'
 function inverseBase(label: string): string | undefined {
   const w = relationWords(label);
   const m = /^(.*\S) inverse$/.exec(w) ?? /^inverse (?:of )?(\S.*)$/.exec(w);
-  return m ? m[1] : undefined;
+  return m && /\p{L}{3,}/u.test(m[1]) && !m[1].split(' ').every((w) => PREPS.has(w)) ? m[1] : undefined;
 }
 
 function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
@@ -268,7 +278,9 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
 function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
   const classLabel = (iris: string[]): string[] =>
     iris.map((iri) => schema.classes.find((c) => c.iri === iri)).filter((c): c is NonNullable<typeof c> => !!c).map((c) => c.label.toLowerCase());
-  let words = relationWords(p.label || p.name).split(' ').filter((w) => w !== '');
+  // a namespaced name ("people.person.nationality") is said by its last segment
+  const spoken = (p.label || p.name).includes('.') && !/\s/.test(p.label || p.name) ? (p.label || p.name).split('.').pop() || p.name : p.label || p.name;
+  let words = relationWords(spoken).split(' ').filter((w) => w !== '');
   // "has genre", "is aged", "is in country": the copula/possession says nothing by itself
   let possessive = false;
   while (words.length > 1 && COPULA.has(words[0])) {
@@ -280,6 +292,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
   let verb: PropertyLexicon['verb'];
   let prep: string | undefined;
   let objNoun: string | undefined;
+  let ofNoun: string | undefined;
   const first = words[0];
   const last = words[words.length - 1];
   if (words.length >= 2 && PREPS.has(last) && isParticiple(words[words.length - 2])) {
@@ -294,6 +307,11 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       prep = last;
       verb = { ...conjugate(lemma), agent: 'subject', particle: last };
     }
+  } else if (words.length >= 2 && last === 'of' && wordNet().has(singular(words.slice(0, -1).join(' ')), 'n')) {
+    // "capital of", "member of", "author of": the subject is the X of the object
+    shape = 'nounOf';
+    prep = 'of';
+    ofNoun = singular(words.slice(0, -1).join(' '));
   } else if (PREPS.has(first) && words.length >= 2) {
     // "in city", "in language"
     shape = 'prep';
@@ -308,7 +326,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     shape = 'verb';
     verb = { ...conjugate(lemma), agent: isPresent3(first) ? 'subject' : 'object', ...(particle ? { particle } : {}) };
     objNoun = noun || undefined;
-  } else if (!possessive && words.length === 1 && isPresent3(first) && !nounFirst(first)) {
+  } else if (!possessive && words.length === 1 && !COPULA.has(first) && isPresent3(first) && !nounFirst(first)) {
     // "borders", "contains"
     shape = 'verb';
     verb = { ...conjugate(verbBase(first) as string), agent: 'subject' };
@@ -332,14 +350,15 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     const agent = verb.agent === 'object' ? agentNoun(verb.lemma, ctx) : undefined;
     if (agent) objNouns.push(agent);
   }
-  if (objNouns.length === 0) objNouns.push(words.join(' '));
-  const object = nounEntry(objNouns);
+  if (objNouns.length === 0 && shape !== 'nounOf' && shape !== 'verb') objNouns.push(words.join(' '));
+  const object = nounEntry(objNouns, ctx);
   if (!subjNouns.length && verb && verb.agent === 'subject') {
     // "plays in club": its subjects are players (the verb's agent noun, when it is a common word)
     const agent = agentNoun(verb.lemma, ctx, true);
     if (agent) subjNouns.push(agent);
   }
-  const subject = nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)));
+  // "capital of": its subjects are capitals (the class, "city", would lose what the relation says)
+  const subject = ofNoun ? nounEntry([ofNoun], ctx) : nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)), ctx);
   let wh: Wh = p.valueKind === 'year' || p.valueKind === 'date' ? 'when' : whOfNoun(object.singular[0], ctx);
   if (wh === 'when' && p.valueKind === 'number') wh = 'what'; // an age is not a time
   if (p.objectKind === 'literal' && p.valueKind === 'number') wh = 'what';
@@ -355,8 +374,8 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     ...(prep ? { prep } : {}),
     ...(p.functional ? { functional: true } : {}),
     ...(p.valueKind ? { valueKind: p.valueKind } : {}),
-    ...valueWords(p, object.singular[0]),
-    ...(scaleWords(p, object.singular[0]) ? { scale: scaleWords(p, object.singular[0]) } : {}),
+    ...valueWords(p, object.singular[0] ?? relationWords(spoken)),
+    ...(scaleWords(p, object.singular[0] ?? relationWords(spoken)) ? { scale: scaleWords(p, object.singular[0] ?? relationWords(spoken)) } : {}),
     subjects: [],
     subjectQ: [],
     objects: ['{O} of {x}', "{x}'s {O}", '{x} {O}'],
@@ -395,8 +414,16 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       lex.subjects = [`{S} ${part}${P} {x}`, `{S} ${P} {x}`, '{x} {S}'];
       lex.subjectQ = [`what is ${part}${P} {x}`, `which {S} are ${part}${P} {x}`, `{S} ${P} {x}`];
       lex.objectQ.push(`what {o} is {x} ${part}${P}`, `which {o} is {x} ${P}`);
-      if (lex.wh === 'where') lex.objectQ.push('where is {x}', `where is {x} ${part}`.trim());
+      if (lex.wh === 'where') lex.objectQ.push('where is {x}', part ? `where is {x} ${part}`.trim() : 'where is {x} located', 'where can i find {x}');
       lex.ask = [`is {a} ${part}${P} {b}`, `is {a} ${P} {b}`];
+      break;
+    }
+    case 'nounOf': {
+      lex.subjects = ['{S} of {x}', "{x}'s {S}", '{x} {S}'];
+      lex.subjectQ = ['{swh} is the {s} of {x}', 'what is the {s} of {x}', "{x}'s {s}", '{s} of {x}', '{S} of {x}'];
+      lex.objects = ['{O} whose {s} is {x}', '{O} with {s} {x}', '{O} that have {x} as {s}'];
+      lex.objectQ = ['what is {x} the {s} of', '{wh} is {x} the {s} of', 'which {o} has {x} as {s}', '{x} is the {s} of what'];
+      lex.ask = ['is {a} the {s} of {b}', "is {a} {b}'s {s}", 'is {a} a {s} of {b}'];
       break;
     }
     case 'noun': {
@@ -405,7 +432,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       lex.subjects = ['{S} with {o} {x}', '{x} {S}', '{S} whose {o} is {x}'];
       lex.subjectQ = ['which {S} have {o} {x}', 'what has {o} {x}', '{S} with {o} {x}'];
       lex.ask = ['is the {o} of {a} {b}', "is {a}'s {o} {b}", 'does {a} have {o} {b}'];
-      if (deverbal && wordNet().has(deverbal, 'v')) {
+      if (deverbal && wordNet().has(deverbal, 'v') && wordNet().lemmaTagCount(deverbal, 'v') >= 3) {
         const f = conjugate(deverbal);
         lex.subjects.push(`{S} ${f.participle} in {x}`);
         lex.subjectQ.push(`what was ${f.participle} in {x}`);

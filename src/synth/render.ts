@@ -85,7 +85,7 @@ function endNoun(ctx: Ctx, r: SRel, answerSide: boolean): Noun | undefined {
   const p = lexOf(ctx, r);
   // answer of (JOIN r x): subjects when not inverted, objects when inverted
   const objects = r.inv === answerSide;
-  return nounOf(ctx.rng, objects ? p.object : p.subject) ?? (objects ? undefined : nounOf(ctx.rng, ctx.lex.thing));
+  return nounOf(ctx.rng, objects ? p.object : p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
 }
 
 function endWh(ctx: Ctx, r: SRel): string {
@@ -128,7 +128,13 @@ function valueNoun(ctx: Ctx, r: SRel): string {
   return ctx.rng.pick(p.object.singular.length ? p.object.singular : [p.label]);
 }
 
-function fmtNum(v: string): string {
+/** A number as people write it: 25000, 25,000 or 25k (years are never formatted). */
+function fmtNum(rng: Rng, v: string): string {
+  const n = Number(v);
+  if (!Number.isInteger(n) || Math.abs(n) < 10000) return v;
+  const r = rng.next();
+  if (r < 0.25) return n.toLocaleString('en-US');
+  if (r < 0.35 && n % 1000 === 0) return n % 1000000 === 0 ? `${n / 1000000} million` : `${n / 1000}k`;
   return v;
 }
 
@@ -137,8 +143,8 @@ function cmpMod(ctx: Ctx, f: Extract<SForm, { op: 'cmp' }>): Mod {
   const p = lexOf(ctx, f.rel);
   const dated = p.valueKind === 'year' || p.valueKind === 'date';
   const up = f.cmp === 'GT' || f.cmp === 'GE';
-  const v = fmtNum(f.value.value);
   const rng = ctx.rng;
+  const v = dated ? f.value.value : fmtNum(rng, f.value.value);
   if (dated) {
     const words = up ? (f.cmp === 'GE' ? ['since', 'from', 'after'] : ['after', 'later than']) : f.cmp === 'LT' ? ['before', 'earlier than', 'prior to'] : ['until', 'before', 'up to'];
     const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
@@ -255,10 +261,17 @@ function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, 
     // containment chains say the outer place only: restaurants in (cities in) the bay area → "restaurants in the bay area"
     const po = lexOf(ctx, f.rel);
     const pi = lexOf(ctx, inner.rel);
+    const x = entText(ctx, inner.arg) as string;
+    const place = ctx.rng.chance(0.4) ? `the ${x}` : x;
     if (po.shape === 'prep' && pi.shape === 'prep' && po.prep === pi.prep) {
-      const x = entText(ctx, inner.arg) as string;
-      const mod = joinMod(ctx, f.rel, ctx.rng.chance(0.4) ? `the ${x}` : x, false, onlyPost, plain);
+      const mod = joinMod(ctx, f.rel, place, false, onlyPost, plain);
       if (mod) return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
+    }
+    if (po.shape === 'noun' && pi.shape === 'prep' && pi.prep) {
+      // "restaurants whose address city is in the bay area"
+      const o = nounOf(ctx.rng, po.object)?.sg ?? po.label;
+      const text = ctx.rng.pick([`whose ${o} is ${pi.prep} ${place}`, `with ${o} ${pi.prep} ${place}`, `with a ${o} ${pi.prep} ${place}`]);
+      return { noun: endNoun(ctx, f.rel, true), mods: [{ kind: 'post', text }], wh: endWh(ctx, f.rel) };
     }
   }
   if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv && !f.rel.inv) {
@@ -311,13 +324,25 @@ const COUNT = ['how many {np}', 'how many {np} are there', 'number of {np}', 'co
 
 /** A question whose answer is the set f: direct templates for one hop, else a frame around its noun phrase. */
 function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
-  if (f.op === 'join' && f.arg.op === 'ent' && ctx.rng.chance(0.6)) {
+  // subjects nobody named (an untyped graph, the default "thing"): mostly "what did X direct", not "things X directed"
+  const unnamed = f.op === 'join' && !f.rel.inv && !lexOf(ctx, f.rel).subject.singular.length && ctx.lex.thing.singular[0] === 'thing';
+  if (f.op === 'join' && f.arg.op === 'ent' && ctx.rng.chance(unnamed ? 0.85 : 0.6)) {
     const p = lexOf(ctx, f.rel);
     const S = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
     const O = nounOf(ctx.rng, p.object);
     const slots = { x: entText(ctx, f.arg), S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh };
-    const q = pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots);
+    const q = pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots, unnamed ? (t) => !/\{[Ss]\}/.test(t) : undefined) ?? pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots);
     if (q) return { text: q.text, t: `${f.rel.inv ? 'objectQ' : 'subjectQ'}:${q.t}` };
+  }
+  if (f.op === 'join' && f.arg.op !== 'ent' && ctx.rng.chance(0.45)) {
+    // a wh-question around a nested set: "who directed the movies Boris Karloff starred in"
+    const p = lexOf(ctx, f.rel);
+    const inner = innerText(ctx, f.arg);
+    const S = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
+    const O = nounOf(ctx.rng, p.object);
+    const x = inner && (/^the /.test(inner) || /\u27e6\d+\u27e7's/.test(inner) ? inner : ctx.rng.chance(0.6) ? `the ${inner}` : inner);
+    const q = x && pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, { x, S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh }, (t) => t.endsWith('{x}') && !t.includes("{x}'s") && !/ (is|was) \{x\}$/.test(t) && /^(who|what|which|when|where)\b/.test(t));
+    if (q) return { text: q.text, t: `nested:${q.t}` };
   }
   const np = npOf(ctx, f);
   if (!np) return undefined;
@@ -467,6 +492,14 @@ function commonQuestion(ctx: Ctx, f: Extract<SForm, { op: 'common' }>): { text: 
   if (!pl) return undefined;
   const n = endNoun(ctx, { ...f.rel, inv: !f.rel.inv }, true);
   if (!n) return undefined;
+  const p = lexOf(ctx, f.rel);
+  if (f.most && !f.rel.inv && p.verb && p.verb.agent === 'object' && ctx.rng.chance(0.6)) {
+    // the value that acts: "who directed the most Tom Hanks movies", "who starred in the most Spielberg films"
+    const particle = p.verb.particle ?? (p.shape === 'verb' ? 'in' : undefined);
+    const verb = particle ? `${p.verb.past} ${particle}` : p.verb.past;
+    const frame = ctx.rng.pick([`${p.wh} ${verb} the most {pl}`, `which ${n.sg} ${verb} the most {pl}`, `${p.wh} ${verb} most of the {pl}`, `${p.wh} has ${p.verb.participle}${particle ? ' ' + particle : ''} the most {pl}`]);
+    return { text: frame.replace('{pl}', pl), t: `mostcommon:verb:${frame}` };
+  }
   const w = ctx.rng.pick(f.most ? ['most common', 'most frequent', 'most popular', 'commonest'] : ['least common', 'rarest', 'least frequent']);
   const frame = ctx.rng.pick([`${w} ${n.sg} among {pl}`, `what is the ${w} ${n.sg} among {pl}`, `which ${n.sg} is ${w} among {pl}`, `${w} ${n.sg} of {pl}`, `the ${w} ${n.sg} for {pl}`, `what ${n.sg} is ${w} in {pl}`]);
   return { text: frame.replace('{pl}', pl), t: `mostcommon:${frame}` };
@@ -513,12 +546,13 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
     const p = lexOf(ctx, set.rel);
     const rng = ctx.rng;
     const up = set.cmp === 'GT' || set.cmp === 'GE';
-    const v = set.value.value;
-    if (p.scale && Number(v) === p.scale.threshold && rng.chance(0.6)) {
+    const v0 = set.value.value;
+    if (p.scale && Number(v0) === p.scale.threshold && rng.chance(0.6)) {
       return { text: `is ${m} ${rng.pick(up ? p.scale.good : p.scale.bad)}`, t: 'ask:cmp:scale' };
     }
     const n = valueNoun(ctx, set.rel);
     const dated = p.valueKind === 'year' || p.valueKind === 'date';
+    const v = dated ? v0 : fmtNum(rng, v0);
     const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
     const w = dated ? rng.pick(up ? ['after', 'later than'] : ['before', 'earlier than', 'prior to']) : rng.pick(up ? ['above', 'over', 'more than', 'greater than', 'higher than'] : ['below', 'under', 'less than', 'lower than']);
     const frames = dated
@@ -635,6 +669,9 @@ function mention(rng: Rng, raw: string, lower: boolean, tags: string[], person: 
   } else if (/^the /i.test(label) && label.split(' ').length > 2 && r < 0.3) {
     m = label.slice(4);
     tags.push('no-article');
+  } else if (/\S: \S/.test(label) && r < 0.3) {
+    m = label.slice(0, label.indexOf(': ')); // "Star Wars: Episode IV" → "Star Wars"
+    tags.push('no-subtitle');
   }
   if (lower) m = m.toLowerCase();
   if (rng.chance(0.1)) {
@@ -689,6 +726,18 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
       text = words.join(' ');
       tags.push('dropped-word');
     }
+  }
+  // how people shorten and wrap questions: "what's", "whats", "can you tell me …", "… please"
+  if (/^(what|who|where) is /.test(text) && rng.chance(0.25)) {
+    text = text.replace(/^(what|who|where) is /, (_m, w: string) => rng.pick([`${w}'s `, `${w}s `]));
+    tags.push('contraction');
+  }
+  if (/^(who|what|which|when|where|how)\b/.test(text) && rng.chance(0.06)) {
+    text = rng.pick(['can you tell me ', 'do you know ', 'i want to know ', 'tell me ']) + text;
+    tags.push('wrapped');
+  } else if (rng.chance(0.03)) {
+    text += ' please';
+    tags.push('wrapped');
   }
   if (!lower) text = text.charAt(0).toUpperCase() + text.slice(1);
   const interrogative = /^(who|what|which|when|where|how|is|are|was|were|did|does|do|has|have)\b/i.test(text);

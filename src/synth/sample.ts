@@ -7,7 +7,7 @@
  */
 import type { Literal } from '../core';
 import { XSD } from '../core';
-import type { SForm, SRel } from './forms';
+import { entitiesOf, type SForm, type SRel } from './forms';
 import type { Lexicon } from './lexicon';
 import { Rng } from './random';
 import type { Edge, Item, PoolEntry, SynthStore, Value } from './store';
@@ -179,9 +179,13 @@ export class Sampler {
   private async constraints(m: Item, not?: SForm, own = false): Promise<SForm[]> {
     if (m.type !== 'uri') return [];
     const notKey = not ? JSON.stringify(not) : '';
+    // and never an entity named like one already in the set's form ("roman polanski movies by Roman Polanski")
+    const taken = new Set(not ? entitiesOf(not).map((e) => e.label.toLowerCase()) : []);
     return (await this.store.edges(m.value))
       .filter((e) => !own || e.out)
-      .map(constraintOf).filter((c): c is SForm => !!c && JSON.stringify(c) !== notKey);
+      .filter((e) => !taken.has((e.other.label ?? '').toLowerCase()))
+      .map(constraintOf)
+      .filter((c): c is SForm => !!c && JSON.stringify(c) !== notKey);
   }
 
   /** A set of entities that share a valued property (for superlatives / aggregates): the neighbours of one subject of r. */
@@ -196,6 +200,27 @@ export class Sampler {
     const cs = (await this.constraints({ value: s.iri, label: s.label, type: 'uri' })).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
     if (!cs.length) return undefined;
     return this.set(this.rng.pick(cs), min, max);
+  }
+
+  /**
+   * A constraint one hop further along the graph, sometimes: (JOIN inCity [X]) → (JOIN inCity (JOIN inRegion [Y]))
+   * — "chinese restaurants in the bay area", "movies by directors from France".
+   */
+  private async deepen(c: SForm, p: number): Promise<SForm> {
+    if (c.op !== 'join' || c.arg.op !== 'ent' || c.rel.inv || !this.rng.chance(p)) return c;
+    const from = c.arg.iri;
+    const out = (await this.store.edges(from)).filter((e) => e.out && e.other.type === 'uri' && e.other.label && e.other.value !== from);
+    if (!out.length) return c;
+    const e = this.rng.pick(out);
+    return { op: 'join', rel: c.rel, arg: { op: 'join', rel: rel(e.prop, false), arg: itemEnt(e.other) as SForm } };
+  }
+
+  /** Sometimes a second constraint from a member's own edges: "the best italian restaurant in palo alto". */
+  private async narrow(base: SetForm, r: SchemaProperty, p = 0.35): Promise<SetForm> {
+    if (base.form.op !== 'join' || !this.rng.chance(p)) return base;
+    const cs = (await this.constraints(this.rng.pick(base.items), base.form, true)).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
+    const both = cs.length ? await this.set({ op: 'and', a: base.form, b: await this.deepen(this.rng.pick(cs), 0.25) }, 2) : undefined;
+    return both ?? base;
   }
 
   private classOf(iris: string[]): SchemaClass | undefined {
@@ -213,12 +238,7 @@ export class Sampler {
     const r = this.pickProp(this.valueProps);
     let base: SetForm | undefined = await this.valuedSet(r, 3);
     if (!base) return undefined;
-    if (base.form.op === 'join' && this.rng.chance(0.35)) {
-      // three constraints: "good french restaurants in palo alto"
-      const cs = (await this.constraints(this.rng.pick(base.items), base.form, true)).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
-      const both = cs.length ? await this.set({ op: 'and', a: base.form, b: this.rng.pick(cs) }, 2) : undefined;
-      if (both) base = both;
-    }
+    base = await this.narrow(base, r); // three constraints: "good french restaurants in palo alto"
     const t = await this.threshold(base, r);
     if (!t) return undefined;
     const good = this.lexicon?.properties[r.name]?.scale?.threshold;
@@ -307,7 +327,8 @@ export class Sampler {
         const topic = b.form.op === 'join' && b.form.arg.op === 'ent' ? b.form.arg.iri : '';
         const cs = (await this.constraints(rng.pick(b.items), b.form)).filter((c) => !(c.op === 'join' && c.arg.op === 'ent' && c.arg.iri === topic));
         if (!cs.length) return undefined;
-        const form: SForm = rng.chance(0.5) ? { op: 'and', a: b.form, b: rng.pick(cs) } : { op: 'and', a: rng.pick(cs), b: b.form };
+        const c = await this.deepen(rng.pick(cs), 0.25);
+        const form: SForm = rng.chance(0.5) ? { op: 'and', a: b.form, b: c } : { op: 'and', a: c, b: b.form };
         return (await this.set(form))?.form;
       }
       case 'count': {
@@ -318,10 +339,10 @@ export class Sampler {
           const a = await this.join1(2, true);
           const cs = a ? await this.constraints(rng.pick(a.items), a.form) : [];
           b = a && cs.length ? await this.set({ op: 'and', a: a.form, b: rng.pick(cs) }) : undefined;
-        } else {
+        } else if (kind < 0.9 || !this.valueProps.length) {
           const a = await this.join1(1, true);
           b = a && (await this.extend(a));
-        }
+        } else b = await this.compare(false); // "how many restaurants in X are rated above 4"
         // counts of things, not of distinct literal values, nor of a one-valued relation ("how many years of X")
         if (!b || !b.items.every((i) => i.type === 'uri')) return undefined;
         if (b.form.op === 'join' && b.form.rel.inv && this.store.prop(b.form.rel.prop).functional) return undefined;
@@ -330,7 +351,8 @@ export class Sampler {
       case 'argmax':
       case 'argmin': {
         const r = this.pickProp(this.valueProps);
-        const b = await this.valuedSet(r);
+        const b0 = await this.valuedSet(r);
+        const b = b0 && (await this.narrow(b0, r, 0.3));
         return b && { op: 'arg', max: op === 'argmax', arg: b.form, rel: rel(r, false) };
       }
       case 'compare':
@@ -414,7 +436,10 @@ export class Sampler {
         const usable = edges.filter(
           (e) =>
             (!own || e.prop.name !== own.prop) &&
-            (op === 'argmaxcount' ? !(e.out && e.prop.functional) : e.out && e.prop.objects <= Math.max(50, e.prop.subjects / 5)),
+            (op === 'argmaxcount'
+              ? !(e.out && (e.prop.functional || isValued(e.prop)))
+              : // most common category ("genre"), or the person who acts most ("who directed the most of X's movies")
+                e.out && (e.prop.objects <= Math.max(50, e.prop.subjects / 5) || this.lexicon?.properties[e.prop.name]?.wh === 'who')),
         );
         if (!usable.length) return undefined;
         const r = relOf(rng.pick(usable));

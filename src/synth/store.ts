@@ -7,7 +7,7 @@
  */
 import { Generator } from 'sparqljs';
 import type * as S from 'sparqljs';
-import { AnswerItem, Executor, XSD } from '../core';
+import { AnswerItem, Executor } from '../core';
 import { CompileOptions, compileForm } from '../compile';
 import { runCompiled } from '../execute';
 import { parseForm } from '../form';
@@ -184,10 +184,25 @@ export class SynthStore {
       offset: Math.max(0, Math.floor((side === 'object' ? p.objects : p.subjects) / 2) - limit),
       limit,
     } as unknown as S.SelectQuery));
+    // neither answered in time (a very large endpoint): the first page of the relation, unsorted
+    const first = top.length || tail.length ? [] : await safe(this.select({
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      distinct: true,
+      variables: [e],
+      where: [{ type: 'bgp', triples: [triple] }, isIri],
+      limit,
+    } as unknown as S.SelectQuery));
     const degree = new Map<string, number>();
     for (const r of top) if (r.e?.type === 'uri') degree.set(r.e.value, Number(r.n?.value ?? 1));
-    for (const r of tail) if (r.e?.type === 'uri' && !degree.has(r.e.value)) degree.set(r.e.value, 1);
-    const labels = await this.executor.labels([...degree.keys()], { timeoutMs: this.timeoutMs });
+    for (const r of [...tail, ...first]) if (r.e?.type === 'uri' && !degree.has(r.e.value)) degree.set(r.e.value, 1);
+    let labels = new Map<string, string>();
+    try {
+      labels = await this.executor.labels([...degree.keys()], { timeoutMs: this.timeoutMs });
+    } catch {
+      return [];
+    }
     const out: PoolEntry[] = [];
     for (const [iriValue, d] of degree) {
       const label = labels.get(iriValue);
@@ -223,6 +238,3 @@ export class SynthStore {
     return out;
   }
 }
-
-export const XSD_INTEGER = XSD + 'integer';
-export const XSD_DECIMAL = XSD + 'decimal';
