@@ -198,13 +198,16 @@ function valueWords(p: SchemaProperty, noun: string): Pick<PropertyLexicon, 'mor
   return {};
 }
 
-/** A decimal value on a small bounded range (1.3–4.5, 0–10) reads as a rating: "good" is above ~40% of it. */
+/**
+ * A decimal value on a small bounded range (1.3–4.5, 0–10) reads as a rating: "good" is above the middle of the
+ * observed range (rounded to a half). The middle is the choice that assumes nothing about a graph's scale.
+ */
 export function ratingThreshold(p: SchemaProperty): number | undefined {
   if (p.valueKind !== 'number' || p.min === undefined || p.max === undefined) return undefined;
   if (p.min < 0 || p.max > 10 || p.max <= p.min) return undefined;
   const decimal = /(decimal|double|float)$/.test(p.datatype ?? '') || !Number.isInteger(p.min) || !Number.isInteger(p.max);
   if (!decimal) return undefined;
-  return Math.round((p.min + (p.max - p.min) * 0.4) * 2) / 2;
+  return Math.round((p.min + (p.max - p.min) * 0.5) * 2) / 2;
 }
 
 function scaleWords(p: SchemaProperty, noun: string): PropertyLexicon['scale'] {
