@@ -83,6 +83,9 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--checkpoint", default=None, help="checkpoint path (default OUT/../<out>.ckpt.pt)")
     p.add_argument("--export-only", default=None, help="skip training; export the given checkpoint")
+    p.add_argument("--init-from", default=None,
+                   help="start from a checkpoint's weights, tokenizer and symbols (continued training on new data; "
+                        "examples whose forms need a symbol the checkpoint lacks are skipped)")
     p.add_argument("--golden", type=int, default=20)
     p.add_argument("--version", default=None)
     return p.parse_args(argv)
@@ -455,8 +458,9 @@ def main(argv=None):
         relations = sorted((tokens - set(literals)) | {k[1] for k in pools})
 
     sp_prefix = os.path.join(args.out, "tokenizer")
-    if args.export_only:
-        ck = torch.load(args.export_only)
+    init_ck = torch.load(args.init_from) if args.init_from else None
+    if args.export_only or init_ck is not None:
+        ck = init_ck if init_ck is not None else torch.load(args.export_only)
         with open(sp_prefix + ".model", "wb") as f:
             f.write(ck["tokenizer"])
         import sentencepiece as spm
@@ -474,6 +478,9 @@ def main(argv=None):
         os.unlink(sp_prefix + ".vocab")
 
     model = Seq2Seq(vocab.V, dropout=args.dropout, **size)
+    if init_ck is not None:
+        model.load_state_dict(init_ck["model"])
+        log("weights from %s (step %s, %.2f epochs)" % (args.init_from, init_ck.get("step"), init_ck.get("epochs") or 0))
     nparams = sum(p.numel() for p in model.parameters())
     log("model %s: V=%d params=%.2fM" % (size, vocab.V, nparams / 1e6))
 

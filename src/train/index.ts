@@ -42,6 +42,8 @@ export interface TrainOptions {
   threads?: number;
   /** Checkpoint file (default: next to the output folder, removed after a successful run). */
   checkpoint?: string;
+  /** Start from this checkpoint's weights, tokenizer and symbols (continued training on new data). */
+  initFrom?: string;
   /** More raw trainer flags, appended as given. */
   extraArgs?: string[];
   /** Python interpreter (default $ASKGRAPH_PYTHON or /usr/bin/python3). */
@@ -107,6 +109,7 @@ export function trainerArgs(o: TrainOptions): string[] {
   num('final-eval', o.finalEval, true, 1);
   num('threads', o.threads, true, 1);
   if (o.checkpoint) a.push('--checkpoint', o.checkpoint);
+  if (o.initFrom) a.push('--init-from', o.initFrom);
   a.push(...(o.extraArgs ?? []));
   return a;
 }

@@ -14,6 +14,8 @@ interface TrainFlags {
   size?: string;
   labels?: string[];
   kb?: string[];
+  checkpoint?: string;
+  initFrom?: string;
   maxTrain?: string;
   vocabSize?: string;
   probe?: string;
@@ -123,6 +125,8 @@ export const register: RegisterCommand = (program, io) => {
     .option('--beam <k>', 'beam for the final validation numbers (0 = greedy only)')
     .option('--final-eval <n>', 'validation questions in the final evaluation (default all)')
     .option('--threads <n>', 'torch threads (default 2)')
+    .option('--checkpoint <file>', 'checkpoint file to keep (default: beside --out, removed after a successful run)')
+    .option('--init-from <file>', 'start from a checkpoint (weights, tokenizer, symbols): continued training on new data')
     .option('--python <path>', 'python interpreter (default $ASKGRAPH_PYTHON or /usr/bin/python3)')
     .option('--no-progress', 'no progress bar')
     .option('--json', 'print the final report as JSON')
@@ -151,6 +155,8 @@ export const register: RegisterCommand = (program, io) => {
           finalEval: num('final-eval', flags.finalEval, true),
           threads: num('threads', flags.threads, true),
           python: flags.python,
+          ...(flags.checkpoint ? { checkpoint: flags.checkpoint } : {}),
+          ...(flags.initFrom ? { initFrom: flags.initFrom } : {}),
           env: io.env,
           onEvent,
         });
