@@ -40,7 +40,8 @@ export interface Mention {
  * when the mention grounds to no label at all (grounding then says which names the graph lacks), else only
  * when they spell (up to a typo) a word of the label the mention grounds to: leftover words must not
  * hide inside a mention ("made Jaws" → Jaws leaves "made"; "Tom Hanks born" → Tom Hanks leaves "born").
- * A word within one edit of a known word of 4+ letters counts as known (typos of ordinary words are common).
+ * A word within one edit of a known word of 6+ letters counts as known (typos of ordinary words are common;
+ * shorter words are too close to each other: "tall" is one edit from "tell").
  */
 export function unexplainedWords(question: string, mentions: readonly Mention[], known: KnownWords): string[] {
   let rest = question.toLowerCase();
@@ -57,7 +58,7 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
   const out: string[] = [];
   for (const w of [...wordsOf(rest), ...leftovers]) {
     if (known.has(w) || out.includes(w)) continue;
-    if (w.length >= 4 && nearKnown(w, known)) continue;
+    if (w.length >= 6 && nearKnown(w, known)) continue;
     out.push(w);
   }
   return out;
@@ -72,7 +73,7 @@ function sameWord(w: string, label: string): boolean {
 
 function nearKnown(w: string, known: Iterable<string>): boolean {
   for (const k of known) {
-    if (Math.abs(k.length - w.length) <= 1 && k.length >= 4 && distance(k, w) <= 1) return true;
+    if (Math.abs(k.length - w.length) <= 1 && k.length >= 6 && distance(k, w) <= 1) return true;
   }
   return false;
 }

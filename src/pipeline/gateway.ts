@@ -16,7 +16,7 @@ import {
 import { compileForm, packCompileOptions } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
-import { answerTypeOf, parseForm } from '../form';
+import { answerTypeOf, entityRefs, parseForm } from '../form';
 import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
 import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, type ExpectedAnswer, type KnownWords } from './abstain';
@@ -307,6 +307,14 @@ class PipelineGateway implements Gateway {
     }
 
     let doubt: string | undefined;
+    let abstained = false;
+    const leftovers = win && !o.noAbstain ? this.leftoverWords(q, win) : [];
+    if (win && leftovers.length > 0) {
+      doubt = unexplainedReason(leftovers);
+      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: the mention words ${leftovers.join(', ')} are not part of the entity they grounded to`, timeMs: 0 });
+      win = undefined;
+      abstained = true;
+    }
     const signals = win ? this.signals(win, beam) : undefined;
     if (win && signals && this.calibration && !o.noAbstain) {
       const p = calibratedProbability(this.calibration, signals);
@@ -338,7 +346,7 @@ class PipelineGateway implements Gateway {
     // Fallback readers: evidence from the graph around the question's entities.
     // The readers answer with entities: a count or yes/no question they cannot answer in its shape.
     if (!doubt && run.expected && !win) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
-    if (o.fallback !== 'off' && performance.now() < deadline && !run.expected) {
+    if (o.fallback !== 'off' && performance.now() < deadline && !run.expected && !abstained) {
       const tf = performance.now();
       const topics = this.topics(q, beam);
       const scorer = this.generator?.score ? (question: string, forms: string[]) => this.generator!.score!(question, forms) : undefined;
@@ -477,8 +485,25 @@ class PipelineGateway implements Gateway {
     if (!this.knownWords || this.knownWords.size === 0) return [];
     const top = beam[0];
     if (!top) return [];
-    const mentions = entityRefsOf(top.form).map((text) => ({ text, label: this.index.search(text, { k: 1, threshold: 0.6 })[0]?.label }));
+    // Before grounding: the words outside the mentions (the mentions' own words are checked on the winner).
+    const mentions = entityRefsOf(top.form).map((text) => ({ text }));
     return unexplainedWords(q, mentions, this.knownWords);
+  }
+
+  /**
+   * Words of the winner's entity mentions that the entity it grounded to does not spell and the parser was
+   * never shown: "[ the budget of Titanic ]" grounded to Titanic leaves "budget" (abstain.ts).
+   */
+  private leftoverWords(q: string, win: Winner): string[] {
+    if (!this.knownWords || this.knownWords.size === 0) return [];
+    const texts = entityRefsOf(win.attempt.candidate.form);
+    const iris = entityRefs(win.attempt.form).map((r) => (r.kind === 'iri' ? r.iri : undefined));
+    const mentions = texts.map((text, i) => {
+      const iri = iris[i];
+      return { text, label: iri ? this.index.labelsOf(iri)[0] ?? text : text };
+    });
+    // only the mentions' words: the rest of the question was checked before grounding
+    return unexplainedWords(mentions.map((m) => m.text).join(' '), mentions, this.knownWords).filter((w) => q.toLowerCase().includes(w));
   }
 
   /**
