@@ -100,12 +100,16 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
     }
   });
 
-  it('the text output flags a doubtful answer (confidence below 0.8) and not a confident one', () => {
-    const doubtful = run(['ask', 'what is the weather in Paris']);
+  it('the text output flags a doubtful answer (confidence below 0.8), says why there is no answer, and not a confident one', () => {
+    const doubtful = run(['ask', 'which films did Tom Hanks star in', '--no-parser']);
     assert.equal(doubtful.code, 0, doubtful.err);
-    assert.match(doubtful.out, /^source: {5}parser {2}\(confidence 0\.[67]\d — doubtful, check the form or the evidence\)$/m);
+    assert.match(doubtful.out, /^source: {5}fallback:\w+ {2}\(confidence 0\.\d\d — doubtful, check the form or the evidence\)$/m);
+    const none = run(['ask', 'how tall is Tom Cruise']);
+    assert.equal(none.code, 0, none.err);
+    assert.match(none.out, /^no answer: .*"tall"/m);
     const sure = run(['ask', 'who directed Forrest Gump']);
-    assert.match(sure.out, /^source: {5}parser {2}\(confidence 1\.00\)$/m);
+    assert.match(sure.out, /^source: {5}parser {2}\(confidence (0\.9\d|1\.00)\)$/m);
+    assert.doesNotMatch(sure.out, /doubtful/);
   });
 
   it('askgraph ask at a terminal (a pseudo-terminal from util-linux `script`): an interactive loop, answers as lines arrive, Ctrl-D ends it', async () => {

@@ -16,6 +16,8 @@ interface AskCliOpts {
   file?: string;
   generator?: string;
   generatorModel?: string;
+  /** commander's --no-parser: false when given. */
+  parser?: boolean;
 }
 
 function showAnswer(a: AnswerItem): string {
@@ -59,7 +61,7 @@ function printExplain(write: (s: string) => void, a: Answer): void {
 
 function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): void {
   const out = (s: string) => writeLine(io.stdout, indent + s);
-  if (answer.answers.length === 0) out('no answer (nothing in the graph supports one)');
+  if (answer.answers.length === 0) out(answer.reason ? `no answer: ${answer.reason}` : 'no answer (nothing in the graph supports one)');
   for (const a of answer.answers) out(showAnswer(a));
   if (indent) {
     // batch / interactive: one line of provenance per question; --explain adds the rest
@@ -153,6 +155,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--generator-model <name>', 'model name sent to --generator (default "default")')
     .option('--beam <k>', 'beam width of the parser (default 4)')
     .option('--fallback <off|names>', "fallback readers: 'off' or comma-separated reader names (default: the default chain)")
+    .option('--no-parser', 'skip the parser: the fallback readers answer from graph evidence')
     .option('--timeout <ms>', 'time budget of the whole question in milliseconds (default 10000)')
     .option('--json', 'print the answer as JSON (answers with IRIs, form, SPARQL, trace, timings)')
     .option('--explain', 'print every attempt (beam form, grounded form, outcome, time)')
@@ -162,6 +165,7 @@ export const register: RegisterCommand = (program, io) => {
       if (beam !== undefined) askOpts.beam = beam;
       const timeout = intOption('--timeout', opts.timeout);
       if (timeout !== undefined) askOpts.timeoutMs = timeout;
+      if (opts.parser === false) askOpts.noParser = true;
       if (opts.fallback !== undefined) {
         askOpts.fallback = opts.fallback === 'off' ? 'off' : opts.fallback.split(',').map((s) => s.trim()).filter(Boolean);
       }

@@ -240,6 +240,7 @@
   function whyNone(a) {
     const trace = a.trace || [];
     const out = [];
+    if (a.reason) out.push('askgraph abstained: ' + a.reason + '.');
     const gen = trace.filter((t) => t.stage === 'generate');
     const genErr = gen.find((t) => t.outcome === 'error');
     const skipped = gen.find((t) => t.outcome === 'skipped');
