@@ -8,6 +8,7 @@ import {
   type Candidate,
   type CompiledQuery,
   type Executor,
+  type Form,
   type Generator,
   type PackConfig,
   type Timings,
@@ -16,13 +17,14 @@ import {
 import { compileForm, packCompileOptions } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
-import { answerTypeOf, entityRefs, parseForm } from '../form';
+import { answerTypeOf, entityRefs, mapRefs, parseForm, printForm } from '../form';
 import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
 import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, type ExpectedAnswer, type KnownWords } from './abstain';
 import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
 import {
   filesFingerprint,
+  incomingDegreesQuery,
   groundCandidates,
   indexCacheFile,
   linkEntities,
@@ -193,6 +195,54 @@ function sharedLabels(key: string, labels: readonly string[]): readonly string[]
   return labels;
 }
 
+/** The first (JOIN r <entity>) of a grounded form: a forward relation straight onto an entity IRI. */
+function forwardEntityJoin(form: Form): { relation: string; entity: string } | undefined {
+  if (form.kind === 'join' && form.relation.kind === 'rel' && form.relation.ref.kind === 'iri' && form.arg.kind === 'entity' && form.arg.ref.kind === 'iri') {
+    return { relation: form.relation.ref.iri, entity: form.arg.ref.iri };
+  }
+  for (const v of Object.values(form)) {
+    if (v && typeof v === 'object' && 'kind' in (v as object)) {
+      const hit = forwardEntityJoin(v as Form);
+      if (hit) return hit;
+    } else if (Array.isArray(v)) {
+      for (const x of v) {
+        const hit = x && typeof x === 'object' ? forwardEntityJoin(x as Form) : undefined;
+        if (hit) return hit;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The form with one entity IRI replaced by another. */
+function replaceEntityIri(form: Form, from: string, to: string): Form {
+  return mapRefs(form, { entity: (ref) => (ref.kind === 'iri' && ref.iri === from ? { kind: 'iri', iri: to } : ref) });
+}
+
+/** The form with the relation of its first forward entity join replaced (by name, or by IRI when `iri`). */
+function replaceForwardJoinRelation(form: Form, from: string, to: string, iri = false): Form {
+  let done = false;
+  const walk = (f: Form): Form => {
+    if (done) return f;
+    if (f.kind === 'join' && f.relation.kind === 'rel' && f.arg.kind === 'entity') {
+      const ref = f.relation.ref;
+      const matches = iri ? ref.kind === 'iri' && ref.iri === from : ref.kind === 'name' && ref.name === from;
+      if (matches) {
+        done = true;
+        return { ...f, relation: { kind: 'rel', ref: iri ? { kind: 'iri', iri: to } : { kind: 'name', name: to } } };
+      }
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(f)) {
+      if (Array.isArray(v)) out[k] = v.map((x) => (x && typeof x === 'object' && 'kind' in x && !done ? walk(x as Form) : x));
+      else if (v && typeof v === 'object' && 'kind' in (v as object)) out[k] = walk(v as Form);
+      else out[k] = v;
+    }
+    return out as unknown as Form;
+  };
+  return walk(form);
+}
+
 /** The data files of a store given as a file or a folder (for the index fingerprint). */
 function storeFiles(store: string): string[] {
   const abs = path.resolve(store);
@@ -306,6 +356,8 @@ class PipelineGateway implements Gateway {
       trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
     }
 
+    if (win && !o.noAbstain) win = await this.relationPrior(q, win, run);
+
     let doubt: string | undefined;
     let abstained = false;
     const leftovers = win && !o.noAbstain ? this.leftoverWords(q, win) : [];
@@ -382,6 +434,69 @@ class PipelineGateway implements Gateway {
 
     timings.total = performance.now() - t0;
     return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+  }
+
+  /**
+   * Graph prior on the relation of "X films" readings: a question that names an entity without saying how it
+   * relates ("spielberg films", "Kurosawa's movies") is read by the parser as (JOIN r [ X ]) with a relation
+   * it cannot tell from the words. The graph can: P(r, X' | X) ∝ the number of r-triples pointing at X' (X or an
+   * entity of exactly X's label). When another (relation, entity) holds more of them, its form is scored by
+   * the parser and the two are compared on log P(form | question) + log P(r, X'); the better one, if it has
+   * answers, wins. Forms that say the relation ("films directed by X") keep it: the parser's probability
+   * of the other relation is then far lower than the prior can make up.
+   */
+  private async relationPrior(q: string, win: Winner, run: AttemptRun): Promise<Winner> {
+    const target = forwardEntityJoin(win.attempt.form);
+    if (!target || !this.generator?.score || run.left() < 200) return win;
+    // The entity and the others of exactly the same label (a person and a tag both labelled "Leonardo DiCaprio").
+    const label = this.index.labelsOf(target.entity)[0];
+    const same = label ? this.index.search(label, { k: 4 }).filter((h) => h.exact).map((h) => h.iri) : [];
+    const entities = [target.entity, ...same.filter((e) => e !== target.entity)].slice(0, 3);
+    const degrees = new Map<string, number>(); // "relation entity" → incoming triples
+    for (const e of entities) {
+      try {
+        const res = await this.executor.select(incomingDegreesQuery(e, 100), { timeoutMs: Math.min(1000, run.left()) });
+        for (const r of res.rows) if (r.p?.type === 'uri' && r.n && this.vocabulary.has(r.p.value)) degrees.set(`${r.p.value} ${e}`, Number(r.n.value));
+      } catch {
+        return win;
+      }
+    }
+    const total = [...degrees.values()].reduce((a, b) => a + b, 0);
+    const own = degrees.get(`${target.relation} ${target.entity}`) ?? 0;
+    const [bestKey, bestDeg] = [...degrees.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+    const [best, bestEntity] = bestKey.split(' ') as [string, string];
+    if (!best || (best === target.relation && bestEntity === target.entity) || bestDeg <= own) return win;
+    const name = this.relationName(best);
+    const oldName = this.relationName(target.relation);
+    if (!name || !oldName) return win;
+    const altForm = best === target.relation ? win.attempt.candidate.form : replaceForwardJoinRelation(win.attempt.candidate.form, oldName, name);
+    const altText = printForm(altForm);
+    const [altLogProb] = await this.generator.score(q, [altText]);
+    if (altLogProb === undefined || !Number.isFinite(altLogProb)) return win;
+    const prior = (d: number) => Math.log(Math.max(d, 0.5) / total);
+    if (altLogProb + prior(bestDeg) <= win.attempt.candidate.logProb + prior(own)) return win;
+    let grounded = replaceForwardJoinRelation(win.attempt.form, target.relation, best, true);
+    if (bestEntity !== target.entity) grounded = replaceEntityIri(grounded, target.entity, bestEntity);
+    const te = performance.now();
+    try {
+      const compiled = compileForm(grounded, this.compileOptions());
+      const out = await runCompiled(this.executor, compiled, { timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
+      run.timings.execute += performance.now() - te;
+      const text = printForm(grounded);
+      run.trace.push({ stage: 'execute', beamForm: altText, groundedForm: text, sparql: compiled.sparql, outcome: out.status, answerCount: out.answers.length, note: `graph prior: ${bestDeg} of ${total} triples pointing at the entity are ${name}, ${own} ${oldName}`, timeMs: performance.now() - te });
+      if (out.status !== 'answers') return win;
+      const candidate = { ...win.attempt.candidate, form: altForm, text: altText, logProb: altLogProb };
+      return { attempt: { ...win.attempt, candidate, form: grounded, text }, compiled, answers: out.answers };
+    } catch {
+      return win;
+    }
+  }
+
+  /** The bare relation name the parser writes for a relation IRI (pack names, else the vocabulary namespace). */
+  private relationName(iri: string): string | undefined {
+    for (const [n, i] of Object.entries(this.pack.config.names ?? {})) if (i === iri) return n;
+    const ns = this.pack.config.vocabularyNamespace;
+    return iri.startsWith(ns) ? decodeURIComponent(iri.slice(ns.length)) : undefined;
   }
 
   /** Calibration signals of a winning attempt (calibration.ts). */
