@@ -211,3 +211,42 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
     assert.ok(Math.abs(a.confidence - (0.6 + 0.4 * Math.exp(-0.05))) < 1e-9);
   });
 });
+
+describe('pipeline: the graph prior on the relation of an "X films" reading (real store, stand-in scorer)', function () {
+  this.timeout(60_000);
+  /** A stand-in generator whose scores follow a table, so the prior's decision can be checked both ways. */
+  class TableBeam extends FixedBeam {
+    constructor(beams: Record<string, [string, number][]>, private readonly scores: Record<string, number>) {
+      super(beams);
+    }
+    override async score(_q: string, forms: string[]): Promise<number[]> {
+      return forms.map((f) => this.scores[f] ?? -50);
+    }
+  }
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ag-prior-'));
+  const store = path.join(packageRoot(), 'fixtures', 'graphs', 'movies-small.ttl');
+  const beams = { 'zemeckis films': [['(JOIN written_by [ Robert Zemeckis ])', -0.6]] as [string, number][] };
+
+  it("an unsure reading with the entity's minor relation gives way to its main one (5 films directed vs 1 written)", async () => {
+    const g = await createGateway({ store, cacheDir, generator: new TableBeam(beams, { '(JOIN directed_by [ Robert Zemeckis ])': -0.9 }) });
+    try {
+      const a = await g.ask('zemeckis films', { fallback: 'off' });
+      assert.equal(a.form, '(JOIN directed_by [ Robert Zemeckis ])');
+      assert.equal(a.answers.length, 5);
+      assert.ok(a.trace.some((t) => /graph prior: 5 of 6 triples/.test(t.note ?? '')), 'the trace says why');
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('a reading the parser is sure of keeps its relation', async () => {
+    const g = await createGateway({ store, cacheDir, generator: new TableBeam(beams, { '(JOIN directed_by [ Robert Zemeckis ])': -6 }) });
+    try {
+      const a = await g.ask('zemeckis films', { fallback: 'off' });
+      assert.equal(a.form, '(JOIN written_by [ Robert Zemeckis ])');
+      assert.equal(a.answers.length, 1);
+    } finally {
+      await g.close();
+    }
+  });
+});
