@@ -463,18 +463,23 @@ class PipelineGateway implements Gateway {
     }
     const total = [...degrees.values()].reduce((a, b) => a + b, 0);
     const own = degrees.get(`${target.relation} ${target.entity}`) ?? 0;
-    const [bestKey, bestDeg] = [...degrees.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
-    const [best, bestEntity] = bestKey.split(' ') as [string, string];
-    if (!best || (best === target.relation && bestEntity === target.entity) || bestDeg <= own) return win;
-    const name = this.relationName(best);
     const oldName = this.relationName(target.relation);
-    if (!name || !oldName) return win;
-    const altForm = best === target.relation ? win.attempt.candidate.form : replaceForwardJoinRelation(win.attempt.candidate.form, oldName, name);
-    const altText = printForm(altForm);
-    const [altLogProb] = await this.generator.score(q, [altText]);
-    if (altLogProb === undefined || !Number.isFinite(altLogProb)) return win;
+    if (!oldName || ![...degrees.values()].some((d) => d > own)) return win;
+    // every (relation, entity) the graph offers, scored by the parser in one call
+    const options = [...degrees.entries()].flatMap(([key, deg]) => {
+      const [rel, ent] = key.split(' ') as [string, string];
+      const name = this.relationName(rel);
+      if (!name) return [];
+      const form = rel === target.relation ? win.attempt.candidate.form : replaceForwardJoinRelation(win.attempt.candidate.form, oldName, name);
+      return [{ rel, ent, name, deg, form, text: printForm(form) }];
+    });
+    const scores = await this.generator.score(q, options.map((x) => x.text));
     const prior = (d: number) => Math.log(Math.max(d, 0.5) / total);
-    if (altLogProb + prior(bestDeg) <= win.attempt.candidate.logProb + prior(own)) return win;
+    const current = win.attempt.candidate.logProb + prior(own);
+    const ranked = options.map((x, i) => ({ ...x, logProb: scores[i] ?? -Infinity, total: (scores[i] ?? -Infinity) + prior(x.deg) })).sort((a, b) => b.total - a.total);
+    const top = ranked[0];
+    if (!top || !Number.isFinite(top.total) || top.total <= current || (top.rel === target.relation && top.ent === target.entity)) return win;
+    const [best, bestEntity, bestDeg, name, altForm, altText, altLogProb] = [top.rel, top.ent, top.deg, top.name, top.form, top.text, top.logProb];
     let grounded = replaceForwardJoinRelation(win.attempt.form, target.relation, best, true);
     if (bestEntity !== target.entity) grounded = replaceEntityIri(grounded, target.entity, bestEntity);
     const te = performance.now();
