@@ -16,9 +16,10 @@ import { SynthStore } from './store';
 import type { Schema, SynthExample, SynthOperator } from './types';
 
 export * from './types';
-export { buildLexicon, mergeLexicon, readLexicon, writeLexicon, LEXICON_FORMAT, type Lexicon, type LexiconOptions, type PropertyLexicon } from './lexicon';
+export { buildLexicon, mergeLexicon, readLexicon, writeLexicon, LEXICON_FORMAT, LEXICON_FILE, type Lexicon, type LexiconOptions, type PropertyLexicon } from './lexicon';
 export { renderQuestion, typo } from './render';
-export { printSForm, type SForm } from './forms';
+export { printSForm, orderByMentions, type SForm, type SRel } from './forms';
+export { Rng } from './random';
 export { SynthStore } from './store';
 export { Sampler, OPERATOR_WEIGHTS } from './sample';
 export { WordNet, wordNet } from './wordnet';

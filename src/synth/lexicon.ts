@@ -19,7 +19,7 @@
 import * as fs from 'node:fs';
 import { AskgraphError } from '../core';
 import { relationWords } from '../ground';
-import { stem } from '../fallback/text';
+import { stem } from '../fallback';
 import { conjugate, isParticiple, isPreposition, isPresent3, plural, singular, VerbForms, verbBase } from './morph';
 
 const PREPS = { has: (w: string) => w !== undefined && isPreposition(w) };
@@ -27,6 +27,8 @@ import type { Schema, SchemaProperty } from './types';
 import { WnSynset, wordNet } from './wordnet';
 
 export const LEXICON_FORMAT = 'askgraph-lexicon/1';
+/** The lexicon's file name in a pack: <pack>/lexicon.json. */
+export const LEXICON_FILE = 'lexicon.json';
 
 export type Wh = 'who' | 'what' | 'where' | 'when';
 
@@ -44,8 +46,8 @@ export interface ClassLexicon extends NounEntry {
 
 export interface PropertyLexicon {
   label: string;
-  /** How the label reads: passive "directed by", verb "plays in club", prep "in city", noun "release year". */
-  shape: 'passive' | 'verb' | 'prep' | 'noun';
+  /** How the label reads: passive "directed by", verb "plays in club", prep "in city", noun "release year", nounOf "capital of". */
+  shape: 'passive' | 'verb' | 'prep' | 'noun' | 'nounOf';
   subject: NounEntry;
   object: NounEntry;
   /** wh-word for the object and for the subject. */
@@ -179,7 +181,7 @@ function valueWords(p: SchemaProperty, noun: string): Pick<PropertyLexicon, 'mor
     return {
       more: ['more than', 'above', 'over', 'greater than', 'higher than'],
       less: ['less than', 'below', 'under', 'lower than'],
-      most: [`highest ${noun}`, `largest ${noun}`, `most ${noun}`, `top ${noun}`],
+      most: [`highest ${noun}`, `largest ${noun}`, `top ${noun}`, `maximum ${noun}`],
       least: [`lowest ${noun}`, `smallest ${noun}`, `least ${noun}`],
     };
   }
@@ -208,6 +210,14 @@ function scaleWords(p: SchemaProperty, noun: string): PropertyLexicon['scale'] {
     best: ['best', 'top', ...(part ? [`highest ${part}`, `top ${part}`, `best ${part}`] : [])],
     worst: ['worst', ...(part ? [`lowest ${part}`, `worst ${part}`] : [])],
   };
+}
+
+/** "type", "kind", "sort", "category": nouns that name a kind of something (WordNet: "kind" or a direct hyponym of it). */
+function isKindNoun(word: string): boolean {
+  const wn = wordNet();
+  const kind = wn.senses('kind', 'n')[0];
+  if (!kind) return false;
+  return wn.senses(singular(word), 'n').slice(0, 2).some((s) => s.offset === kind.offset || s.pointers.some((q) => q.symbol === '@' && q.offset === kind.offset));
 }
 
 /** "parents" is a noun, "borders" / "contains" are verbs: the reading the tagged corpus sees at least twice as often. */
@@ -258,7 +268,9 @@ function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, op
 function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
   const classLabel = (iris: string[]): string[] =>
     iris.map((iri) => schema.classes.find((c) => c.iri === iri)).filter((c): c is NonNullable<typeof c> => !!c).map((c) => c.label.toLowerCase());
-  let words = relationWords(p.label || p.name).split(' ').filter((w) => w !== '');
+  // a namespaced name ("people.person.nationality") is said by its last segment
+  const spoken = (p.label || p.name).includes('.') && !/\s/.test(p.label || p.name) ? (p.label || p.name).split('.').pop() || p.name : p.label || p.name;
+  let words = relationWords(spoken).split(' ').filter((w) => w !== '');
   // "has genre", "is aged", "is in country": the copula/possession says nothing by itself
   let possessive = false;
   while (words.length > 1 && COPULA.has(words[0])) {
@@ -270,6 +282,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
   let verb: PropertyLexicon['verb'];
   let prep: string | undefined;
   let objNoun: string | undefined;
+  let ofNoun: string | undefined;
   const first = words[0];
   const last = words[words.length - 1];
   if (words.length >= 2 && PREPS.has(last) && isParticiple(words[words.length - 2])) {
@@ -284,6 +297,11 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       prep = last;
       verb = { ...conjugate(lemma), agent: 'subject', particle: last };
     }
+  } else if (words.length >= 2 && last === 'of' && wordNet().has(singular(words.slice(0, -1).join(' ')), 'n')) {
+    // "capital of", "member of", "author of": the subject is the X of the object
+    shape = 'nounOf';
+    prep = 'of';
+    ofNoun = singular(words.slice(0, -1).join(' '));
   } else if (PREPS.has(first) && words.length >= 2) {
     // "in city", "in language"
     shape = 'prep';
@@ -322,14 +340,15 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     const agent = verb.agent === 'object' ? agentNoun(verb.lemma, ctx) : undefined;
     if (agent) objNouns.push(agent);
   }
-  if (objNouns.length === 0) objNouns.push(words.join(' '));
-  const object = nounEntry(objNouns);
+  if (objNouns.length === 0 && shape !== 'nounOf') objNouns.push(words.join(' '));
+  const object = nounEntry(objNouns, ctx);
   if (!subjNouns.length && verb && verb.agent === 'subject') {
     // "plays in club": its subjects are players (the verb's agent noun, when it is a common word)
     const agent = agentNoun(verb.lemma, ctx, true);
     if (agent) subjNouns.push(agent);
   }
-  const subject = nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)));
+  // "capital of": its subjects are capitals (the class, "city", would lose what the relation says)
+  const subject = ofNoun ? nounEntry([ofNoun], ctx) : nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)), ctx);
   let wh: Wh = p.valueKind === 'year' || p.valueKind === 'date' ? 'when' : whOfNoun(object.singular[0], ctx);
   if (wh === 'when' && p.valueKind === 'number') wh = 'what'; // an age is not a time
   if (p.objectKind === 'literal' && p.valueKind === 'number') wh = 'what';
@@ -385,8 +404,16 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       lex.subjects = [`{S} ${part}${P} {x}`, `{S} ${P} {x}`, '{x} {S}'];
       lex.subjectQ = [`what is ${part}${P} {x}`, `which {S} are ${part}${P} {x}`, `{S} ${P} {x}`];
       lex.objectQ.push(`what {o} is {x} ${part}${P}`, `which {o} is {x} ${P}`);
-      if (lex.wh === 'where') lex.objectQ.push('where is {x}', `where is {x} ${part}`.trim());
+      if (lex.wh === 'where') lex.objectQ.push('where is {x}', part ? `where is {x} ${part}`.trim() : 'where is {x} located', 'where can i find {x}');
       lex.ask = [`is {a} ${part}${P} {b}`, `is {a} ${P} {b}`];
+      break;
+    }
+    case 'nounOf': {
+      lex.subjects = ['{S} of {x}', "{x}'s {S}", '{x} {S}'];
+      lex.subjectQ = ['{swh} is the {s} of {x}', 'what is the {s} of {x}', "{x}'s {s}", '{s} of {x}', '{S} of {x}'];
+      lex.objects = ['{O} whose {s} is {x}', '{O} with {s} {x}', '{O} that have {x} as {s}'];
+      lex.objectQ = ['what is {x} the {s} of', '{wh} is {x} the {s} of', 'which {o} has {x} as {s}', '{x} is the {s} of what'];
+      lex.ask = ['is {a} the {s} of {b}', "is {a} {b}'s {s}", 'is {a} a {s} of {b}'];
       break;
     }
     case 'noun': {
@@ -395,7 +422,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       lex.subjects = ['{S} with {o} {x}', '{x} {S}', '{S} whose {o} is {x}'];
       lex.subjectQ = ['which {S} have {o} {x}', 'what has {o} {x}', '{S} with {o} {x}'];
       lex.ask = ['is the {o} of {a} {b}', "is {a}'s {o} {b}", 'does {a} have {o} {b}'];
-      if (deverbal && wordNet().has(deverbal, 'v')) {
+      if (deverbal && wordNet().has(deverbal, 'v') && wordNet().lemmaTagCount(deverbal, 'v') >= 3) {
         const f = conjugate(deverbal);
         lex.subjects.push(`{S} ${f.participle} in {x}`);
         lex.subjectQ.push(`what was ${f.participle} in {x}`);
@@ -403,6 +430,15 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
         lex.ask.push(`was {a} ${f.participle} in {b}`);
       } else {
         lex.objectQ.push('what {o} is {x}', '{x} {o}');
+        // "food type": a kind of something — "arabic food", "what kind of food is X"
+        const words = object.singular[0].split(' ');
+        if (words.length === 2 && isKindNoun(words[1])) {
+          const a = words[0];
+          lex.subjects.push(`{S} with {x} ${a}`, `{S} for {x} ${a}`);
+          lex.subjectQ.push(`{S} with {x} ${a}`, ...(subject.place ? [`where can i get {x} ${a}`, `where is there {x} ${a}`] : []));
+          lex.objectQ.push(`what kind of ${a} is {x}`, `what kind of ${a} does {x} have`, `what type of ${a} is {x}`);
+          lex.ask.push(`does {a} have {b} ${a}`, `is {a} a {b} place`.replace(' place', ' {s}'));
+        }
         // "is Heat a thriller": only when the values are categories (few, shared by many subjects)
         if (p.objects * 5 <= p.subjects && lex.wh === 'what') lex.ask.push('is {a} {b}', 'is {a} a {b}');
       }

@@ -291,7 +291,8 @@ function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjectiv
   const noun = np.noun ?? nounOf(ctx.rng, ctx.lex.thing);
   if (!noun) return undefined;
   const poss = np.mods.filter((m) => m.kind === 'poss').map((m) => m.text);
-  const pre = np.mods.filter((m) => m.kind === 'pre').map((m) => m.text);
+  // "good sushi restaurants": adjectives before the entity modifiers
+  const pre = np.mods.filter((m) => m.kind === 'pre').sort((a, b) => Number(/\u27e6/.test(a.text)) - Number(/\u27e6/.test(b.text))).map((m) => m.text);
   const post = np.mods.filter((m) => m.kind === 'post').map((m) => m.text);
   const head = [...poss, ...(adjective ? [adjective] : []), ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
   // comparisons follow without "and": "movies starring X released after 2000"
@@ -310,13 +311,25 @@ const COUNT = ['how many {np}', 'how many {np} are there', 'number of {np}', 'co
 
 /** A question whose answer is the set f: direct templates for one hop, else a frame around its noun phrase. */
 function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
-  if (f.op === 'join' && f.arg.op === 'ent' && ctx.rng.chance(0.6)) {
+  // subjects nobody named (an untyped graph, the default "thing"): mostly "what did X direct", not "things X directed"
+  const unnamed = f.op === 'join' && !f.rel.inv && !lexOf(ctx, f.rel).subject.singular.length && ctx.lex.thing.singular[0] === 'thing';
+  if (f.op === 'join' && f.arg.op === 'ent' && ctx.rng.chance(unnamed ? 0.85 : 0.6)) {
     const p = lexOf(ctx, f.rel);
     const S = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
     const O = nounOf(ctx.rng, p.object);
     const slots = { x: entText(ctx, f.arg), S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh };
-    const q = pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots);
+    const q = pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots, unnamed ? (t) => !/\{[Ss]\}/.test(t) : undefined) ?? pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, slots);
     if (q) return { text: q.text, t: `${f.rel.inv ? 'objectQ' : 'subjectQ'}:${q.t}` };
+  }
+  if (f.op === 'join' && f.arg.op !== 'ent' && ctx.rng.chance(0.45)) {
+    // a wh-question around a nested set: "who directed the movies Boris Karloff starred in"
+    const p = lexOf(ctx, f.rel);
+    const inner = innerText(ctx, f.arg);
+    const S = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
+    const O = nounOf(ctx.rng, p.object);
+    const x = inner && (/^the /.test(inner) || /\u27e6\d+\u27e7's/.test(inner) ? inner : ctx.rng.chance(0.6) ? `the ${inner}` : inner);
+    const q = x && pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, { x, S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh }, (t) => t.endsWith('{x}') && !t.includes("{x}'s") && /^(who|what|which|when|where)\b/.test(t));
+    if (q) return { text: q.text, t: `nested:${q.t}` };
   }
   const np = npOf(ctx, f);
   if (!np) return undefined;
@@ -374,8 +387,8 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
         ? ['is newer', 'is more recent', 'came out later', ...(participle ? [`was ${participle} later`, `was ${participle} last`] : [])]
         : ['is older', 'came out first', 'came first', 'is earlier', ...(participle ? [`was ${participle} first`, `was ${participle} earlier`] : [])]
       : f.max
-        ? [`has the higher ${n}`, `has a higher ${n}`, `has more ${n}`, `has the better ${n}`]
-        : [`has the lower ${n}`, `has a lower ${n}`, `has less ${n}`];
+        ? [`has the higher ${n}`, `has a higher ${n}`, ...(p.scale ? [`has the better ${n}`, 'is better', 'is rated higher'] : [`has a larger ${n}`])]
+        : [`has the lower ${n}`, `has a lower ${n}`, ...(p.scale ? [`has the worse ${n}`, 'is worse'] : [`has a smaller ${n}`])];
     const w = rng.pick(words);
     const frames = [`which ${w}, {a} or {b}`, `{a} or {b}, which ${w}`, `which ${w}: {a} or {b}`, `which one ${w}, {a} or {b}`, `between {a} and {b}, which ${w}`];
     const frame = rng.pick(frames);
@@ -488,6 +501,14 @@ function argcountQuestion(ctx: Ctx, f: Extract<SForm, { op: 'argcount' }>): { te
   const sg = np && npText(ctx, np, false);
   const pl = np && npText(ctx, np, true);
   if (!sg || !pl) return undefined;
+  const pv = lexOf(ctx, f.rel).verb;
+  if (f.rel.inv && pv && pv.agent === 'object') {
+    // counted through a verb the members do: "which of Heat's actors starred in the most movies", "… wrote the most films"
+    const particle = pv.particle ?? (lexOf(ctx, f.rel).shape === 'verb' ? 'in' : undefined); // "starred in", as the verb templates say
+    const verb = particle ? `${pv.past} ${particle}` : pv.past;
+    const frame = rng.pick([`which {sg} ${verb} ${w} ${n.pl}`, `{sg} who ${verb} ${w} ${n.pl}`, `which of the {pl} ${verb} ${w} ${n.pl}`]);
+    return { text: frame.replace('{sg}', sg).replace('{pl}', pl), t: `argmaxcount:verb:${frame}` };
+  }
   const frame = rng.pick([`which {sg} has ${w} ${n.pl}`, `{sg} with ${w} ${n.pl}`, `which of the {pl} has ${w} ${n.pl}`, `the {sg} with ${w} ${n.pl}`, `what {sg} has ${w} ${n.pl}`]);
   return { text: frame.replace('{sg}', sg).replace('{pl}', pl), t: `argmaxcount:${frame}` };
 }
@@ -680,6 +701,18 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
       text = words.join(' ');
       tags.push('dropped-word');
     }
+  }
+  // how people shorten and wrap questions: "what's", "whats", "can you tell me …", "… please"
+  if (/^(what|who|where) is /.test(text) && rng.chance(0.25)) {
+    text = text.replace(/^(what|who|where) is /, (_m, w: string) => rng.pick([`${w}'s `, `${w}s `]));
+    tags.push('contraction');
+  }
+  if (/^(who|what|which|when|where|how)\b/.test(text) && rng.chance(0.06)) {
+    text = rng.pick(['can you tell me ', 'do you know ', 'i want to know ', 'tell me ']) + text;
+    tags.push('wrapped');
+  } else if (rng.chance(0.03)) {
+    text += ' please';
+    tags.push('wrapped');
   }
   if (!lower) text = text.charAt(0).toUpperCase() + text.slice(1);
   const interrogative = /^(who|what|which|when|where|how|is|are|was|were|did|does|do|has|have)\b/i.test(text);

@@ -7,7 +7,7 @@
  */
 import type { Literal } from '../core';
 import { XSD } from '../core';
-import type { SForm, SRel } from './forms';
+import { entitiesOf, type SForm, type SRel } from './forms';
 import type { Lexicon } from './lexicon';
 import { Rng } from './random';
 import type { Edge, Item, PoolEntry, SynthStore, Value } from './store';
@@ -131,7 +131,8 @@ export class Sampler {
   }
 
   private pickProp(props: SchemaProperty[]): SchemaProperty {
-    return this.rng.weighted(props, (p) => Math.sqrt(p.count) + 10);
+    // values with few distinct levels (a rating, an age) are compared more often than near-unique numbers (a house number)
+    return this.rng.weighted(props, (p) => (Math.sqrt(p.count) + 10) / (isValued(p) ? 1 + Math.log10(Math.max(1, p.objects)) : 1));
   }
 
   private async set(form: SForm, min = 1, max = MAX_SET): Promise<SetForm | undefined> {
@@ -178,9 +179,13 @@ export class Sampler {
   private async constraints(m: Item, not?: SForm, own = false): Promise<SForm[]> {
     if (m.type !== 'uri') return [];
     const notKey = not ? JSON.stringify(not) : '';
+    // and never an entity named like one already in the set's form ("roman polanski movies by Roman Polanski")
+    const taken = new Set(not ? entitiesOf(not).map((e) => e.label.toLowerCase()) : []);
     return (await this.store.edges(m.value))
       .filter((e) => !own || e.out)
-      .map(constraintOf).filter((c): c is SForm => !!c && JSON.stringify(c) !== notKey);
+      .filter((e) => !taken.has((e.other.label ?? '').toLowerCase()))
+      .map(constraintOf)
+      .filter((c): c is SForm => !!c && JSON.stringify(c) !== notKey);
   }
 
   /** A set of entities that share a valued property (for superlatives / aggregates): the neighbours of one subject of r. */
@@ -195,6 +200,14 @@ export class Sampler {
     const cs = (await this.constraints({ value: s.iri, label: s.label, type: 'uri' })).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
     if (!cs.length) return undefined;
     return this.set(this.rng.pick(cs), min, max);
+  }
+
+  /** Sometimes a second constraint from a member's own edges: "the best italian restaurant in palo alto". */
+  private async narrow(base: SetForm, r: SchemaProperty, p = 0.35): Promise<SetForm> {
+    if (base.form.op !== 'join' || !this.rng.chance(p)) return base;
+    const cs = (await this.constraints(this.rng.pick(base.items), base.form, true)).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
+    const both = cs.length ? await this.set({ op: 'and', a: base.form, b: this.rng.pick(cs) }, 2) : undefined;
+    return both ?? base;
   }
 
   private classOf(iris: string[]): SchemaClass | undefined {
@@ -212,6 +225,7 @@ export class Sampler {
     const r = this.pickProp(this.valueProps);
     let base: SetForm | undefined = await this.valuedSet(r, 3);
     if (!base) return undefined;
+    base = await this.narrow(base, r); // three constraints: "good french restaurants in palo alto"
     const t = await this.threshold(base, r);
     if (!t) return undefined;
     const good = this.lexicon?.properties[r.name]?.scale?.threshold;
@@ -311,17 +325,20 @@ export class Sampler {
           const a = await this.join1(2, true);
           const cs = a ? await this.constraints(rng.pick(a.items), a.form) : [];
           b = a && cs.length ? await this.set({ op: 'and', a: a.form, b: rng.pick(cs) }) : undefined;
-        } else {
+        } else if (kind < 0.9 || !this.valueProps.length) {
           const a = await this.join1(1, true);
           b = a && (await this.extend(a));
-        }
-        // counts of things, not of distinct literal values
-        return b && b.items.every((i) => i.type === 'uri') ? { op: 'count', arg: b.form } : undefined;
+        } else b = await this.compare(false); // "how many restaurants in X are rated above 4"
+        // counts of things, not of distinct literal values, nor of a one-valued relation ("how many years of X")
+        if (!b || !b.items.every((i) => i.type === 'uri')) return undefined;
+        if (b.form.op === 'join' && b.form.rel.inv && this.store.prop(b.form.rel.prop).functional) return undefined;
+        return { op: 'count', arg: b.form };
       }
       case 'argmax':
       case 'argmin': {
         const r = this.pickProp(this.valueProps);
-        const b = await this.valuedSet(r);
+        const b0 = await this.valuedSet(r);
+        const b = b0 && (await this.narrow(b0, r, 0.3));
         return b && { op: 'arg', max: op === 'argmax', arg: b.form, rel: rel(r, false) };
       }
       case 'compare':
@@ -405,7 +422,7 @@ export class Sampler {
         const usable = edges.filter(
           (e) =>
             (!own || e.prop.name !== own.prop) &&
-            (op === 'argmaxcount' ? !(e.out && e.prop.functional) : e.out && e.prop.objects <= Math.max(50, e.prop.subjects / 5)),
+            (op === 'argmaxcount' ? !(e.out && (e.prop.functional || isValued(e.prop))) : e.out && e.prop.objects <= Math.max(50, e.prop.subjects / 5)),
         );
         if (!usable.length) return undefined;
         const r = relOf(rng.pick(usable));

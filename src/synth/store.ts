@@ -7,7 +7,7 @@
  */
 import { Generator } from 'sparqljs';
 import type * as S from 'sparqljs';
-import { AnswerItem, Executor, XSD } from '../core';
+import { AnswerItem, Executor } from '../core';
 import { CompileOptions, compileForm } from '../compile';
 import { runCompiled } from '../execute';
 import { parseForm } from '../form';
@@ -223,6 +223,3 @@ export class SynthStore {
     return out;
   }
 }
-
-export const XSD_INTEGER = XSD + 'integer';
-export const XSD_DECIMAL = XSD + 'decimal';

@@ -4,7 +4,7 @@ import { SingleBar } from 'cli-progress';
 import { AskgraphError } from '../../core';
 import type { CompileOptions } from '../../compile';
 import { loadPack, openExecutor, PACK_FILE } from '../../execute';
-import { buildLexicon, chatRecord, mergeLexicon, readLexicon, readSchema, synthesize, writeLexicon } from '../../synth';
+import { buildLexicon, chatRecord, LEXICON_FILE, mergeLexicon, readLexicon, readSchema, synthesize, writeLexicon } from '../../synth';
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -42,7 +42,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--chat <file>', 'also write the pairs in the chat fine-tuning layout {"messages":[system, user, assistant]}')
     .option('--count <n>', 'number of pairs', '10000')
     .option('--seed <s>', 'random seed (same seed + same store = same pairs)', '1')
-    .option('--lexicon <file>', 'a (user-edited, possibly partial) lexicon.json merged over the generated one; its entries win')
+    .option('--lexicon <file>', 'a (user-edited, possibly partial) lexicon.json merged over the generated one; its entries win (default: <pack>/lexicon.json if the store is a pack that has one)')
     .option('--save-lexicon <file>', 'write the lexicon used (generated + --lexicon) to edit and pass back with --lexicon')
     .option('--timeout <ms>', 'timeout per query in ms', '5000')
     .option('--no-progress', 'no progress bar')
@@ -53,7 +53,10 @@ export const register: RegisterCommand = (program, io) => {
       const timeoutMs = int('timeout', flags.timeout ?? '5000', 1);
       const schema = readSchema(path.resolve(flags.schema));
       let lexicon = buildLexicon(schema);
-      if (flags.lexicon) lexicon = mergeLexicon(lexicon, readLexicon(path.resolve(flags.lexicon)));
+      // the user's phrasings: --lexicon, else the pack's own lexicon.json
+      const packLexicon = flags.store && !/^https?:\/\//i.test(flags.store) ? path.join(path.resolve(flags.store), LEXICON_FILE) : undefined;
+      const lexFile = flags.lexicon ? path.resolve(flags.lexicon) : packLexicon && fs.existsSync(packLexicon) ? packLexicon : undefined;
+      if (lexFile) lexicon = mergeLexicon(lexicon, readLexicon(lexFile));
       if (flags.saveLexicon) writeLexicon(path.resolve(flags.saveLexicon), lexicon);
       const compile: CompileOptions = { labelPredicates: schema.labelPredicates, typePredicate: schema.typePredicate };
       if (flags.store && !/^https?:\/\//i.test(flags.store) && fs.existsSync(path.join(path.resolve(flags.store), PACK_FILE))) {

@@ -11,7 +11,9 @@ import {
   mergeLexicon,
   readLexicon,
   readSchema,
+  printSForm,
   renderQuestion,
+  Rng,
   Sampler,
   synthesize,
   SynthStore,
@@ -20,8 +22,6 @@ import {
   type SchemaProperty,
   type SynthOperator,
 } from '../../../src/synth';
-import { printSForm } from '../../../src/synth/forms';
-import { Rng } from '../../../src/synth/random';
 import { cli } from '../../helpers/cli';
 
 const MUSEUMS = 'http://askgraph.dev/museums/';
@@ -118,7 +118,7 @@ describe('synth: lexicon', () => {
     const p = (name: string, label: string, extra: Partial<SchemaProperty> = {}) => prop('http://x/' + name, name, label, extra);
     const lex = buildLexicon({
       ...base,
-      properties: [p('borders', 'borders'), p('children', 'children'), p('flowsThrough', 'flows through'), p('plays_in_club', 'plays in club'), p('plays_in_club_inverse', 'plays in club inverse'), p('is_aged', 'is aged', { valueKind: 'number', objectKind: 'literal' })],
+      properties: [p('capitalOf', 'capital of'), p('people.person.nationality', 'people.person.nationality'), p('borders', 'borders'), p('children', 'children'), p('flowsThrough', 'flows through'), p('plays_in_club', 'plays in club'), p('plays_in_club_inverse', 'plays in club inverse'), p('is_aged', 'is aged', { valueKind: 'number', objectKind: 'literal' })],
     });
     assert.equal(lex.properties.borders.shape, 'verb'); // "which states border Texas"
     assert.equal(lex.properties.children.shape, 'noun'); // "children of X", not "X childs"
@@ -132,6 +132,10 @@ describe('synth: lexicon', () => {
     assert.ok(inv.objectQ.some((t) => /^\{wh\} plays in \{x\}$/.test(t)), inv.objectQ.join(' | '));
     assert.equal(lex.properties.is_aged.object.singular[0], 'age');
     assert.equal(lex.properties.is_aged.wh, 'what');
+    assert.equal(lex.properties.capitalOf.shape, 'nounOf'); // "what is the capital of X", "what is X the capital of"
+    assert.deepEqual(lex.properties.capitalOf.subject.singular, ['capital']);
+    assert.ok(lex.properties.capitalOf.objectQ.includes('what is {x} the {s} of'));
+    assert.equal(lex.properties['people.person.nationality'].object.singular[0], 'nationality');
   });
 
   it('reads a user-edited lexicon file back; its entries win and its phrasings are used', async () => {
@@ -228,6 +232,12 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
     }
     assert.ok(n >= 30, `${n} ASK forms`);
     assert.ok(yes / n > 0.25 && yes / n < 0.75, `${yes} of ${n} true`);
+    // one form per fact: membership is always (ASK (AND [member] (JOIN r [entity]))), never through (R r)
+    const lex = buildLexicon(museumSchema());
+    const { examples } = await synthesize(museums, museumSchema(), lex, { count: 200, seed: 2, weights: { ask: 100 } });
+    const asks = examples.filter((e) => e.operator === 'ask');
+    assert.ok(asks.length > 50);
+    for (const e of asks) assert.match(e.form, /^\(ASK \(AND \[ [^\]]+ \] \((JOIN [A-Za-z]+ \[|[GL][TE] )/, e.form);
   });
 
   it('synthesize: mentions are substrings of the questions, forms parse, deterministic for a seed', async function () {
@@ -291,6 +301,16 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
     assert.equal(msgs[0][2].content, pairs[0].form);
     assert.ok(msgs[0][0].content.includes('locatedIn'));
     assert.ok(readLexicon(lexOut));
+    // a pack's own lexicon.json is used without --lexicon
+    const pack = path.join(dir, 'pack');
+    fs.mkdirSync(pack);
+    fs.copyFileSync(path.join(packageRoot(), 'fixtures/synth/museums.ttl'), path.join(pack, 'museums.ttl'));
+    fs.writeFileSync(path.join(pack, 'pack.json'), JSON.stringify({ name: 'museums', data: ['museums.ttl'], baseIri: MUSEUMS, vocabularyNamespace: MUSEUMS, labelPredicates: [LABEL] }));
+    fs.writeFileSync(path.join(pack, 'lexicon.json'), JSON.stringify({ classes: { City: { singular: ['township'], plural: ['townships'] } } }));
+    const r2 = await cli(['synth', '--store', pack, '--schema', schemaFile, '--out', out, '--count', '200', '--no-progress']);
+    assert.equal(r2.code, 0, r2.err);
+    const qs2 = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l).question as string);
+    assert.ok(qs2.some((q) => /townships?/i.test(q)), 'the pack lexicon renamed cities');
     fs.writeFileSync(schemaFile, JSON.stringify({ properties: 'x' }));
     const bad = await cli(['synth', '--store', path.join(packageRoot(), 'fixtures/synth/museums.ttl'), '--schema', schemaFile, '--out', out, '--no-progress']);
     assert.notEqual(bad.code, 0);
