@@ -516,6 +516,7 @@ export function renderReport(r: InitResult): string {
   }
   if (r.data.stats) L.push('', `${r.data.stats.templates} templates; noise: ${Object.entries(r.data.stats.noise).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; ${r.data.stats.queries} store queries in ${secs(r.data.stats.timeMs)}.`);
   L.push('', '## Training', '');
+  L.push('Relation and class names are target tokens of the parser (one symbol each: the bare names of pack.json `names`); entity mentions are copied from the question and grounded on the entity index.', '');
   if (r.training) {
     L.push(`${String(r.training.epochs)} epochs in ${r.training.seconds.toFixed(0)} s (model size ${String((r.training.report.size as string) ?? '')}).`, '');
     L.push('| epoch | loss | valid EM (probe) |', '|---|---|---|');
