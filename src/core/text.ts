@@ -123,7 +123,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'is are was were be been being do does did have has had got can could would should will shall might ' +
     'what which who whom whose when where why how that this these those there here it its ' +
     'i me my you your he she they them their ' +
-    'also same other any some all please give tell list name names show find s ?').split(/\s+/),
+    'also same other any some all every each please give tell list name names show find s ?').split(/\s+/),
 );
 
 export function isStopword(w: string): boolean {

@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { letterWords } from '../core';
+import { isStopword, letterWords } from '../core';
 
 
 export type KnownWords = ReadonlySet<string>;
@@ -57,7 +57,8 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
   }
   const out: string[] = [];
   for (const w of [...wordsOf(rest), ...leftovers]) {
-    if (known.has(w) || out.includes(w)) continue;
+    // function words carry no relation: "other films by …" is not out of scope for want of "other"
+    if (known.has(w) || isStopword(w) || out.includes(w)) continue;
     if (w.length >= 6 && nearKnown(w, known)) continue;
     out.push(w);
   }

@@ -401,6 +401,14 @@ class PipelineGateway implements Gateway {
     if (o.fallback !== 'off' && performance.now() < deadline && !run.expected && !abstained) {
       const tf = performance.now();
       const topics = this.topics(q, beam);
+      // The readers answer from evidence around the topics: a question word that nothing the parser was shown
+      // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
+      const offTopic = this.knownWords && this.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, topics.map((t) => ({ text: t.label, label: t.label })), this.knownWords) : [];
+      if (offTopic.length > 0) {
+        trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: unexplained words ${offTopic.join(', ')}`, timeMs: 0 });
+        timings.total = performance.now() - t0;
+        return noAnswer(q, { reason: unexplainedReason(offTopic), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+      }
       const scorer = this.generator?.score ? (question: string, forms: string[]) => this.generator!.score!(question, forms) : undefined;
       const chain = await runChain(readers, {
         question: q,
@@ -611,8 +619,9 @@ class PipelineGateway implements Gateway {
   }
 
   /**
-   * Words of the winner's entity mentions that the entity it grounded to does not spell and the parser was
-   * never shown: "[ the budget of Titanic ]" grounded to Titanic leaves "budget" (abstain.ts).
+   * The question's unexplained words given the winner's mentions and the entities they grounded to: words
+   * outside its mentions, and words of a mention that its entity does not spell ("[ the budget of Titanic ]"
+   * grounded to Titanic leaves "budget"), that the parser was never shown (abstain.ts).
    */
   private leftoverWords(q: string, win: Winner): string[] {
     if (!this.knownWords || this.knownWords.size === 0) return [];
@@ -622,8 +631,8 @@ class PipelineGateway implements Gateway {
       const iri = iris[i];
       return { text, label: iri ? this.index.labelsOf(iri)[0] ?? text : text };
     });
-    // only the mentions' words: the rest of the question was checked before grounding
-    return unexplainedWords(mentions.map((m) => m.text).join(' '), mentions, this.knownWords).filter((w) => q.toLowerCase().includes(w));
+    // the whole question against the winner's own mentions (the check before grounding used the first form's)
+    return unexplainedWords(q, mentions, this.knownWords);
   }
 
   /**
