@@ -24,6 +24,7 @@ interface Example {
 }
 
 const cli = new Command('bench-ask')
+  .option('--data <file>', 'MetaQA-style JSON Lines (default fixtures/metaqa/valid.jsonl; fixtures/metaqa/test.jsonl is the slice never used to choose settings)')
   .option('--n <n>', 'the first ⌈N/3⌉ questions of each hop (default: all)')
   .option('--beam <k>', 'beam width')
   .option('--no-entity-retrieval', 'ablation: no entity retrieval')
@@ -36,7 +37,7 @@ const cli = new Command('bench-ask')
   .option('--out <file>', 'write every row as JSON')
   .option('--failures <k>', 'misses to print', '10')
   .parse();
-const o = cli.opts<{ n?: string; beam?: string; entityRetrieval: boolean; relationRetrieval: boolean; adaptive: boolean; parser: boolean; freeCopy?: boolean; model?: string; fallback?: string; out?: string; failures: string }>();
+const o = cli.opts<{ data?: string; n?: string; beam?: string; entityRetrieval: boolean; relationRetrieval: boolean; adaptive: boolean; parser: boolean; freeCopy?: boolean; model?: string; fallback?: string; out?: string; failures: string }>();
 function pct(xs: number[], p: number): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -44,7 +45,7 @@ function pct(xs: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const file = path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');
+  const file = o.data ?? path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');
   const all: Example[] = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const n = o.n ? Number(o.n) : undefined;
   const byHop = new Map<number, Example[]>();
