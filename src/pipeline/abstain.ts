@@ -96,6 +96,8 @@ export type ExpectedAnswer = 'number' | 'boolean';
 export function expectedAnswer(question: string): ExpectedAnswer | undefined {
   const q = question.trim().toLowerCase();
   if (/^(how\s+(many|much)\b|(the\s+|what\s+is\s+the\s+)?(number|count|total|average|percentage|share)\s+of\b)/.test(q)) return 'number';
+  // "can you name …", "do you know which …" are requests, not yes/no questions
+  if (/^(can|could|would|will|do)\s+you\b/.test(q)) return undefined;
   if (/^(is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b/.test(q) && !/\bor\b/.test(q)) return 'boolean';
   return undefined;
 }

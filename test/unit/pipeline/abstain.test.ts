@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadKnownWords, unexplainedReason, unexplainedWords, wordsOf } from '../../../src/pipeline/abstain';
+import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, wordsOf } from '../../../src/pipeline/abstain';
 
 describe('abstention on unexplained words', () => {
   const known = new Set(['who', 'directed', 'when', 'was', 'released', 'films', 'by', 'what', 'is', 'the', 'of']);
@@ -38,5 +38,13 @@ describe('abstention on unexplained words', () => {
     fs.writeFileSync(path.join(dir, 'words.json'), JSON.stringify({ words: { who: 3, directed: 2 } }));
     assert.deepEqual([...(loadKnownWords(dir) ?? [])], ['who', 'directed']);
     assert.match(unexplainedReason(['born']), /"born"/);
+  });
+
+  it('the answer shape a question commits to: counts, yes/no; requests and alternatives commit to none', () => {
+    assert.equal(expectedAnswer('how many films did Ron Howard direct'), 'number');
+    assert.equal(expectedAnswer('did Ron Howard direct Apollo 13'), 'boolean');
+    assert.equal(expectedAnswer('can you name a film directed by Ron Howard'), undefined);
+    assert.equal(expectedAnswer('is Heat or Casino older'), undefined);
+    assert.equal(expectedAnswer('which films did Ron Howard direct'), undefined);
   });
 });
