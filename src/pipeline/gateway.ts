@@ -403,7 +403,9 @@ class PipelineGateway implements Gateway {
       const topics = this.topics(q, beam);
       // The readers answer from evidence around the topics: a question word that nothing the parser was shown
       // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
-      const offTopic = this.knownWords && this.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, topics.map((t) => ({ text: t.label, label: t.label })), this.knownWords) : [];
+      // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
+      const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...(beam[0] ? entityRefsOf(beam[0].form).map((text) => ({ text })) : [])];
+      const offTopic = this.knownWords && this.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, this.knownWords) : [];
       if (offTopic.length > 0) {
         trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: unexplained words ${offTopic.join(', ')}`, timeMs: 0 });
         timings.total = performance.now() - t0;
