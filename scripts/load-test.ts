@@ -9,11 +9,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import { packageRoot } from '../src/core';
+import { checkLoopbackUrl, freePort } from './loopback';
 
 interface Args {
   connections: number;
@@ -35,17 +34,10 @@ function parseArgs(argv: string[]): Args {
     .option('--json', 'print JSON', false)
     .parse(argv, { from: 'user' })
     .opts<Args>();
-  if (a.url && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(a.url)) throw new Error('--url must be a loopback http URL');
+  checkLoopbackUrl(a.url);
   return a;
 }
 
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 function questions(): string[] {
   const file = path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');

@@ -16,12 +16,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../src/core';
+import { checkLoopbackUrl, freePort } from './loopback';
 
 interface Args {
   duration: number;
@@ -47,17 +46,10 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--json') a.json = true;
     else throw new Error(`unknown option ${k}`);
   }
-  if (a.url && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(a.url)) throw new Error('--url must be a loopback http URL');
+  checkLoopbackUrl(a.url);
   return a;
 }
 
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 function serveCommand(port: number): { cmd: string; args: string[] } {
   const root = packageRoot();

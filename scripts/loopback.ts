@@ -1,0 +1,20 @@
+/**
+ * What the load and soak scripts share: they only ever target this machine (the workplace's rule for load
+ * tests), so a --url must be a loopback http URL, and a server they start gets a free loopback port.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Throws unless the URL is http on 127.0.0.1, localhost or [::1]. */
+export function checkLoopbackUrl(url: string | undefined): void {
+  if (url && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(url)) throw new Error('--url must be a loopback http URL');
+}
+
+/** A port the OS says is free on 127.0.0.1 now. */
+export async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
