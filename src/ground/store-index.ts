@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { localNameLabel, RDFS_LABEL, type Executor } from '../core';
+import { localNameLabel, RDFS_LABEL, type Executor, type Row } from '../core';
 import { EntityIndex, type LabelEntry } from './entity-index';
 import { labelsPageQuery, relationsQuery, unlabelledEntitiesQuery } from './queries';
 
@@ -28,46 +28,47 @@ export interface RelationInfo {
   name: string;
 }
 
-/** Every (IRI, label) pair of the label and alias predicates, fetched page by page. */
-export async function fetchLabels(executor: Executor, opts: StoreIndexOptions = {}): Promise<LabelEntry[]> {
+/**
+ * Label entries page by page: `query(predicates, limit, offset)` gives the rows, `entry(row)` an entry or
+ * nothing; the index's own excluded IRIs and namespaces are left out.
+ */
+async function pagedLabels(
+  executor: Executor,
+  opts: StoreIndexOptions,
+  query: (predicates: string[], limit: number, offset: number) => string,
+  entry: (row: Row) => LabelEntry | undefined,
+): Promise<LabelEntry[]> {
   const predicates = [...(opts.labelPredicates ?? [RDFS_LABEL]), ...(opts.aliasPredicates ?? [])];
   const pageSize = opts.pageSize ?? 50000;
   const exclude = opts.excludeNamespaces ?? [];
   const excludeIris = new Set(opts.excludeIris ?? []);
   const out: LabelEntry[] = [];
   for (let offset = 0; ; offset += pageSize) {
-    const res = await executor.select(labelsPageQuery(predicates, pageSize, offset), { timeoutMs: opts.timeoutMs ?? 120000 });
+    const res = await executor.select(query(predicates, pageSize, offset), { timeoutMs: opts.timeoutMs ?? 120000 });
     for (const row of res.rows) {
-      const s = row.s;
-      const l = row.l;
-      if (!s || !l || s.type !== 'uri' || l.type !== 'literal') continue;
-      if (excludeIris.has(s.value) || exclude.some((ns) => s.value.startsWith(ns))) continue;
-      out.push({ iri: s.value, label: l.value });
+      const e = entry(row);
+      if (e && !excludeIris.has(e.iri) && !exclude.some((ns) => e.iri.startsWith(ns))) out.push(e);
     }
     if (res.rows.length < pageSize) break;
   }
+  return out;
+}
+
+/** Every (IRI, label) pair of the label and alias predicates, fetched page by page. */
+export async function fetchLabels(executor: Executor, opts: StoreIndexOptions = {}): Promise<LabelEntry[]> {
+  const out = await pagedLabels(executor, opts, labelsPageQuery, (row) =>
+    row.s?.type === 'uri' && row.l?.type === 'literal' ? { iri: row.s.value, label: row.l.value } : undefined,
+  );
   if (opts.localNameLabels) out.push(...(await fetchLocalNameLabels(executor, opts)));
   return out;
 }
 
 /** Labels made from local names for the entities that have none through the label predicates (paged). */
 export async function fetchLocalNameLabels(executor: Executor, opts: StoreIndexOptions = {}): Promise<LabelEntry[]> {
-  const predicates = [...(opts.labelPredicates ?? [RDFS_LABEL]), ...(opts.aliasPredicates ?? [])];
-  const pageSize = opts.pageSize ?? 50000;
-  const exclude = opts.excludeNamespaces ?? [];
-  const excludeIris = new Set(opts.excludeIris ?? []);
-  const out: LabelEntry[] = [];
-  for (let offset = 0; ; offset += pageSize) {
-    const res = await executor.select(unlabelledEntitiesQuery(predicates, pageSize, offset), { timeoutMs: opts.timeoutMs ?? 120000 });
-    for (const row of res.rows) {
-      const e = row.e;
-      if (!e || e.type !== 'uri' || excludeIris.has(e.value) || exclude.some((ns) => e.value.startsWith(ns))) continue;
-      const label = localNameLabel(e.value);
-      if (label) out.push({ iri: e.value, label });
-    }
-    if (res.rows.length < pageSize) break;
-  }
-  return out;
+  return pagedLabels(executor, opts, unlabelledEntitiesQuery, (row) => {
+    const label = row.e?.type === 'uri' ? localNameLabel(row.e.value) : undefined;
+    return label ? { iri: row.e!.value, label } : undefined;
+  });
 }
 
 /** The predicates used in the store (at most `limit`), as the relation vocabulary. */

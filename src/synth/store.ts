@@ -174,26 +174,21 @@ export class SynthStore {
       order: [{ expression: v('n'), descending: true }],
       limit,
     } as unknown as S.SelectQuery));
-    const tail = await safe(this.select({
-      type: 'query',
-      queryType: 'SELECT',
-      prefixes: {},
-      distinct: true,
-      variables: [e],
-      where: [{ type: 'bgp', triples: [triple] }, isIri],
-      offset: Math.max(0, Math.floor((side === 'object' ? p.objects : p.subjects) / 2) - limit),
-      limit,
-    } as unknown as S.SelectQuery));
+    // one page of the distinct entities on this side of the relation, from `offset`
+    const page = (offset: number) =>
+      safe(this.select({
+        type: 'query',
+        queryType: 'SELECT',
+        prefixes: {},
+        distinct: true,
+        variables: [e],
+        where: [{ type: 'bgp', triples: [triple] }, isIri],
+        ...(offset > 0 ? { offset } : {}),
+        limit,
+      } as unknown as S.SelectQuery));
+    const tail = await page(Math.max(0, Math.floor((side === 'object' ? p.objects : p.subjects) / 2) - limit));
     // neither answered in time (a very large endpoint): the first page of the relation, unsorted
-    const first = top.length || tail.length ? [] : await safe(this.select({
-      type: 'query',
-      queryType: 'SELECT',
-      prefixes: {},
-      distinct: true,
-      variables: [e],
-      where: [{ type: 'bgp', triples: [triple] }, isIri],
-      limit,
-    } as unknown as S.SelectQuery));
+    const first = top.length || tail.length ? [] : await page(0);
     const degree = new Map<string, number>();
     for (const r of top) if (r.e?.type === 'uri') degree.set(r.e.value, Number(r.n?.value ?? 1));
     for (const r of [...tail, ...first]) if (r.e?.type === 'uri' && !degree.has(r.e.value)) degree.set(r.e.value, 1);
