@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import { packageRoot } from '../src/core';
-import { checkLoopbackUrl, freePort } from './loopback';
+import { checkLoopbackUrl, freePort, validationQuestions } from './loopback';
 
 interface Args {
   connections: number;
@@ -39,14 +39,6 @@ function parseArgs(argv: string[]): Args {
 }
 
 
-function questions(): string[] {
-  const file = path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => (JSON.parse(l) as { question: string }).question);
-}
 
 /** The CLI from the sources (tsx) or the build (bin/askgraph.js), whichever this script runs as. */
 function serveCommand(port: number): { cmd: string; args: string[] } {
@@ -87,7 +79,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const autocannon = require('autocannon') as (opts: Record<string, unknown>, cb: (err: Error | null, result: any) => void) => NodeJS.EventEmitter;
-  const qs = questions();
+  const qs = validationQuestions().map((q) => q.question);
   let child: ChildProcess | undefined;
   let url = args.url?.replace(/\/$/, '');
   const logFile = path.join(require('node:os').tmpdir(), 'askgraph-load-server.log');

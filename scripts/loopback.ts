@@ -2,8 +2,11 @@
  * What the load and soak scripts share: they only ever target this machine (the workplace's rule for load
  * tests), so a --url must be a loopback http URL, and a server they start gets a free loopback port.
  */
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { packageRoot } from '../src/core';
 
 /** Throws unless the URL is http on 127.0.0.1, localhost or [::1]. */
 export function checkLoopbackUrl(url: string | undefined): void {
@@ -17,4 +20,14 @@ export async function freePort(): Promise<number> {
   const port = (s.address() as AddressInfo).port;
   await new Promise<void>((r) => s.close(() => r()));
   return port;
+}
+
+/** The MetaQA validation questions with their answers: the questions the load and soak scripts send. */
+export function validationQuestions(): { question: string; answers: string[] }[] {
+  const file = path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { question: string; answers: string[] });
 }

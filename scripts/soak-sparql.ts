@@ -20,7 +20,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../src/core';
-import { checkLoopbackUrl, freePort } from './loopback';
+import { checkLoopbackUrl, freePort, validationQuestions } from './loopback';
 
 interface Args {
   duration: number;
@@ -63,14 +63,6 @@ interface Question {
   answers: string[];
 }
 
-function questions(): Question[] {
-  const file = path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Question);
-}
 
 const E = 'http://askgraph.dev/movies/entity/';
 const unit = '{'.repeat(45) + '?s ?p ?o' + '}'.repeat(45);
@@ -139,7 +131,7 @@ async function waitHealthy(url: string, ms: number, child?: ChildProcess): Promi
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const qs = questions();
+  const qs: Question[] = validationQuestions();
   let child: ChildProcess | undefined;
   let url = args.url?.replace(/\/$/, '');
   const logFile = path.join(os.tmpdir(), 'askgraph-soak-server.log');
