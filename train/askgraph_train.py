@@ -84,8 +84,9 @@ def parse_args(argv=None):
     p.add_argument("--checkpoint", default=None, help="checkpoint path (default OUT/../<out>.ckpt.pt)")
     p.add_argument("--export-only", default=None, help="skip training; export the given checkpoint")
     p.add_argument("--init-from", default=None,
-                   help="start from a checkpoint's weights, tokenizer and symbols (continued training on new data; "
-                        "examples whose forms need a symbol the checkpoint lacks are skipped)")
+                   help="start from a checkpoint's weights, tokenizer and symbols, or from an exported model folder (its weights are "
+                        "recovered from the ONNX files); continued training on new data. Examples whose forms need a "
+                        "relation or class the checkpoint lacks are skipped; operators added since get new embedding rows")
     p.add_argument("--golden", type=int, default=20)
     p.add_argument("--version", default=None)
     return p.parse_args(argv)
@@ -458,7 +459,7 @@ def main(argv=None):
         relations = sorted((tokens - set(literals)) | {k[1] for k in pools})
 
     sp_prefix = os.path.join(args.out, "tokenizer")
-    init_ck = torch.load(args.init_from) if args.init_from else None
+    init_ck = load_init(args.init_from) if args.init_from else None
     if args.export_only or init_ck is not None:
         ck = init_ck if init_ck is not None else torch.load(args.export_only)
         with open(sp_prefix + ".model", "wb") as f:
@@ -479,7 +480,7 @@ def main(argv=None):
 
     model = Seq2Seq(vocab.V, dropout=args.dropout, **size)
     if init_ck is not None:
-        model.load_state_dict(init_ck["model"])
+        load_init_weights(model, init_ck, vocab)
         log("weights from %s (step %s, %.2f epochs)" % (args.init_from, init_ck.get("step"), init_ck.get("epochs") or 0))
     nparams = sum(p.numel() for p in model.parameters())
     log("model %s: V=%d params=%.2fM" % (size, vocab.V, nparams / 1e6))
@@ -584,7 +585,7 @@ def main(argv=None):
                     break
             train_sec = time.time() - t_start
             epochs_done += (bi + 1) / len(batches)
-            save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done, classes, literals)
+            save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done, classes, literals, vocab.symbols)
             t_eval = time.time()
             rows = evaluate(model, vocab, probe, train_entities) if probe else []
             s = summarize(rows) if rows else {}
@@ -672,12 +673,40 @@ def main(argv=None):
     return 0
 
 
-def save_checkpoint(path, model, sp_prefix, relations, size, args, step, epochs, classes=(), literals=()):
+def load_init(path):
+    """A checkpoint file, or an exported model folder whose weights are recovered (train/askgraph_recover.py)."""
+    if os.path.isdir(path):
+        from askgraph_recover import checkpoint_from_export
+        return checkpoint_from_export(path)
+    return torch.load(path)
+
+
+def load_init_weights(model, ck, vocab):
+    """Load a checkpoint's weights. When the target symbols changed (an operator added since), each symbol keeps its
+    own embedding row and new symbols keep their fresh initialisation."""
+    state = dict(ck["model"])
+    old = ck.get("symbols")
+    if old is not None and list(old) != vocab.symbols:
+        emb = state["emb.weight"]
+        new = model.emb.weight.detach().clone()
+        new[:vocab.S] = emb[:vocab.S]
+        old_id = {s: vocab.S + i for i, s in enumerate(old)}
+        for s, i in vocab.sym_id.items():
+            if s in old_id:
+                new[i] = emb[old_id[s]]
+        state["emb.weight"] = new
+        log("target symbols: %d kept, %d new (%s)" % (len(set(old) & set(vocab.symbols)), len(set(vocab.symbols) - set(old)),
+                                                     " ".join(sorted(set(vocab.symbols) - set(old)))))
+    model.load_state_dict(state)
+
+
+def save_checkpoint(path, model, sp_prefix, relations, size, args, step, epochs, classes=(), literals=(), symbols=None):
     with open(sp_prefix + ".model", "rb") as f:
         tok = f.read()
     tmp = path + ".tmp"
     torch.save({"model": model.state_dict(), "tokenizer": tok, "relations": relations, "size": size,
-                "classes": list(classes), "literals": list(literals), "args": vars(args), "step": step, "epochs": epochs}, tmp)
+                "classes": list(classes), "literals": list(literals), "symbols": symbols, "args": vars(args), "step": step,
+                "epochs": epochs}, tmp)
     os.replace(tmp, path)
 
 

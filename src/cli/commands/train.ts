@@ -126,7 +126,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--final-eval <n>', 'validation questions in the final evaluation (default all)')
     .option('--threads <n>', 'torch threads (default 2)')
     .option('--checkpoint <file>', 'checkpoint file to keep (default: beside --out, removed after a successful run)')
-    .option('--init-from <file>', 'start from a checkpoint (weights, tokenizer, symbols): continued training on new data')
+    .option('--init-from <path>', 'start from a checkpoint file or an exported model folder (weights, tokenizer, symbols): continued training on new data')
     .option('--python <path>', 'python interpreter (default $ASKGRAPH_PYTHON or /usr/bin/python3)')
     .option('--no-progress', 'no progress bar')
     .option('--json', 'print the final report as JSON')
