@@ -324,6 +324,14 @@ const COUNT = ['how many {np}', 'how many {np} are there', 'number of {np}', 'co
 
 /** A question whose answer is the set f: direct templates for one hop, else a frame around its noun phrase. */
 function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
+  if (twoRoles(f) && ctx.rng.chance(0.85)) {
+    const q = twoRolesQuestion(ctx, f);
+    if (q) return q;
+  }
+  if (ctx.rng.chance(0.35)) {
+    const q = workedWithQuestion(ctx, f);
+    if (q) return q;
+  }
   // subjects nobody named (an untyped graph, the default "thing"): mostly "what did X direct", not "things X directed"
   const unnamed = f.op === 'join' && !f.rel.inv && !lexOf(ctx, f.rel).subject.singular.length && ctx.lex.thing.singular[0] === 'thing';
   if (f.op === 'join' && f.arg.op === 'ent' && ctx.rng.chance(unnamed ? 0.85 : 0.6)) {
@@ -541,6 +549,7 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
   const set = member === inner.a ? inner.b : inner.a;
   if (!member) return undefined;
   const m = entText(ctx, member) as string;
+  if (set.op === 'arg' && set.arg.op === 'or') return askCompare2(ctx, m, member, set);
   if (set.op === 'cmp') {
     // "is X rated above 4", "was X released after 1990", "is the population of X over 1000000"
     const p = lexOf(ctx, set.rel);
@@ -578,7 +587,92 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
   return { text: frame.replace('{m}', m).replace('{pl}', pl).replace('{sg}', sg), t: `ask:${frame}` };
 }
 
+/** "is A newer than B", "does A have a higher rating than B": (ASK (AND A (ARGMAX (OR A B) r))). */
+function askCompare2(ctx: Ctx, m: string, member: SForm, set: Extract<SForm, { op: 'arg' }>): { text: string; t: string } | undefined {
+  if (set.arg.op !== 'or') return undefined;
+  const other = set.arg.a.op === 'ent' && member.op === 'ent' && set.arg.a.iri === member.iri ? set.arg.b : set.arg.a;
+  const o = entText(ctx, other);
+  if (!o) return undefined;
+  const p = lexOf(ctx, set.rel);
+  const dated = p.valueKind === 'year' || p.valueKind === 'date';
+  const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+  const n = valueNoun(ctx, set.rel);
+  const frames = dated
+    ? set.max
+      ? [`is ${m} newer than ${o}`, `is ${m} more recent than ${o}`, `did ${m} come out after ${o}`, `did ${m} come out later than ${o}`, `is ${m} later than ${o}`,
+         ...(participle ? [`was ${m} ${participle} after ${o}`, `was ${m} ${participle} later than ${o}`] : [])]
+      : [`is ${m} older than ${o}`, `did ${m} come out before ${o}`, `did ${m} come out earlier than ${o}`, `is ${m} earlier than ${o}`,
+         ...(participle ? [`was ${m} ${participle} before ${o}`, `was ${m} ${participle} earlier than ${o}`] : [])]
+    : set.max
+      ? [`does ${m} have a higher ${n} than ${o}`, `is ${m}'s ${n} higher than ${o}'s`, `is the ${n} of ${m} higher than that of ${o}`,
+         ...(p.scale ? [`is ${m} rated higher than ${o}`, `is ${m} better than ${o}`] : [`does ${m} have more ${n} than ${o}`])]
+      : [`does ${m} have a lower ${n} than ${o}`, `is ${m}'s ${n} lower than ${o}'s`, `is the ${n} of ${m} lower than that of ${o}`,
+         ...(p.scale ? [`is ${m} rated lower than ${o}`, `is ${m} worse than ${o}`] : [`does ${m} have less ${n} than ${o}`])];
+  const frame = ctx.rng.pick(frames);
+  return { text: frame, t: `ask:compare2:${set.max ? 'max' : 'min'}:${frames.indexOf(frame)}` };
+}
+
+/** One entity in two roles, (JOIN p X) and (JOIN q X): the same entity, two relations to the same members. */
+function twoRoles(f: SForm): [Extract<SForm, { op: 'join' }>, Extract<SForm, { op: 'join' }>] | undefined {
+  if (f.op !== 'and' && f.op !== 'diff') return undefined;
+  const { a, b } = f;
+  if (a.op !== 'join' || b.op !== 'join' || a.rel.inv || b.rel.inv || a.arg.op !== 'ent' || b.arg.op !== 'ent') return undefined;
+  return a.arg.iri === b.arg.iri && a.rel.prop !== b.rel.prop ? [a, b] : undefined;
+}
+
+/** What the object does, from the property's own templates: past "directed" ("{S} that {x} directed"), base "direct" ("which {S} did {x} direct"). */
+function roleVerbs(ctx: Ctx, r: SRel): { past: string; base: string } | undefined {
+  const p = lexOf(ctx, r);
+  const past = ctx.rng.shuffle(p.subjects.map((t) => /^\{S\} (?:that )?\{x\} ([a-z][a-z ]*)$/.exec(t)?.[1]).filter((x): x is string => !!x))[0];
+  const base = ctx.rng.shuffle(p.subjectQ.map((t) => /^(?:which|what) (?:\{S\} )?did \{x\} ([a-z][a-z ]*)$/.exec(t)?.[1]).filter((x): x is string => !!x))[0];
+  return past && base ? { past, base } : undefined;
+}
+
+/** "movies X both directed and wrote", "movies X directed but did not act in". */
+function twoRolesQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
+  const two = twoRoles(f);
+  if (!two) return undefined;
+  const [a, b] = two;
+  const va = roleVerbs(ctx, a.rel);
+  const vb = roleVerbs(ctx, b.rel);
+  const S = endNoun(ctx, a.rel, true);
+  if (!va || !vb || !S) return undefined;
+  const x = entText(ctx, a.arg) as string;
+  const rng = ctx.rng;
+  const pron = rng.pick(['he', 'she', ...(/^(was|is) /.test(va.past) ? [] : ['they'])]);
+  const frames =
+    f.op === 'and'
+      ? [`${S.pl} ${x} both ${va.past} and ${vb.past}`, `${S.pl} that ${x} ${va.past} and also ${vb.past}`, `which ${S.pl} did ${x} both ${va.base} and ${vb.base}`,
+         `${x} ${S.pl} that ${pron} ${va.past} and ${vb.past}`, `what ${S.pl} did ${x} ${va.base} and ${vb.base}`]
+      : [`${S.pl} ${x} ${va.past} but did not ${vb.base}`, `${S.pl} that ${x} ${va.past} but didn't ${vb.base}`, `which ${S.pl} did ${x} ${va.base} but not ${vb.base}`,
+         `${x} ${S.pl} ${pron} ${va.past} but didn't ${vb.base}`, `${S.pl} ${x} ${va.past} and did not ${vb.base}`];
+  const frame = rng.pick(frames);
+  return { text: frame, t: `${f.op}:two-roles:${frames.indexOf(frame)}` };
+}
+
+/** "which directors has X worked with": the people who share a member with X, (JOIN (R p) (JOIN q X)). */
+function workedWithQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
+  if (f.op !== 'join' || !f.rel.inv || f.arg.op !== 'join' || f.arg.rel.inv || f.arg.arg.op !== 'ent') return undefined;
+  const outer = lexOf(ctx, f.rel);
+  // people who share a member with X, or the categories of X's members (not their values: "years X worked in")
+  if (lexOf(ctx, f.arg.rel).wh !== 'who' || outer.valueKind) return undefined;
+  const O = nounOf(ctx.rng, outer.object);
+  if (!O) return undefined;
+  const x = entText(ctx, f.arg.arg) as string;
+  const frames =
+    outer.wh === 'who'
+      ? [`which ${O.pl} has ${x} worked with`, `${O.pl} ${x} has worked with`, `${O.pl} who worked with ${x}`, `who are the ${O.pl} ${x} worked with`,
+         `what ${O.pl} did ${x} work with`, `${O.pl} that have worked with ${x}`]
+      : [`what ${O.pl} has ${x} worked in`, `which ${O.pl} does ${x} work in`, `${O.pl} ${x} has worked in`, `what ${O.pl} has ${x} done`];
+  const frame = ctx.rng.pick(frames);
+  return { text: frame, t: `worked-with:${outer.wh === 'who' ? 'who' : 'what'}:${frames.indexOf(frame)}` };
+}
+
 function diffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'diff' }>): { text: string; t: string } | undefined {
+  if (twoRoles(f) && ctx.rng.chance(0.85)) {
+    const q = twoRolesQuestion(ctx, f);
+    if (q) return /^(which|what|who) /.test(q.text) ? q : { text: ctx.rng.pick(LIST).replace('{np}', q.text), t: q.t };
+  }
   const np = npOf(ctx, f.a);
   // "not starring X", "not in French": a post-modifier negates best
   const neg = (f.b.op === 'join' && f.b.arg.op === 'ent' ? joinNP(ctx, f.b, true, true) : undefined) ?? npOf(ctx, f.b);

@@ -155,6 +155,23 @@ export class Sampler {
     return this.set({ op: 'join', rel: rel(p, answerObjects), arg: ent(e) }, min);
   }
 
+  /**
+   * One entity in two roles: (JOIN p X) and (JOIN q X) with q another relation whose object is X ("movies X both
+   * directed and wrote", "X's movies that X did not act in"); the forms, for AND or DIFF.
+   */
+  private async twoRoles(): Promise<[SForm, SForm] | undefined> {
+    const b = await this.join1(2, true);
+    if (!b || b.form.op !== 'join' || b.form.arg.op !== 'ent' || b.form.rel.inv) return undefined;
+    const x = b.form.arg;
+    const first = b.form.rel.prop;
+    // two roles of one kind (both people: "who"), not a person and a tag named after them
+    const wh = (name: string) => this.lexicon?.properties[name]?.wh;
+    const edges = (await this.store.edges(x.iri)).filter((e) => !e.out && e.prop.name !== first && e.prop.objectKind !== 'literal' && wh(e.prop.name) === wh(first));
+    if (!edges.length) return undefined;
+    const e = this.rng.pick(edges);
+    return [b.form, { op: 'join', rel: rel(e.prop, false), arg: x }];
+  }
+
   /** One more hop from a member of the set (both directions), as (JOIN r base). */
   private async extend(base: SetForm, max = 500): Promise<SetForm | undefined> {
     const m = this.rng.pick(base.items);
@@ -320,6 +337,10 @@ export class Sampler {
         return (await this.set({ op: 'and', a: cls, b: { op: 'join', rel: rel(p, !answerSubjects), arg: ent(e) } }))?.form;
       }
       case 'and': {
+        if (rng.chance(0.15)) {
+          const two = await this.twoRoles();
+          return two && (await this.set({ op: 'and', a: two[0], b: two[1] }))?.form;
+        }
         const b = await this.join1(2, true);
         if (!b) return undefined;
         // "tags shared by X and Y" reads; "the years of both X and Y" (a one-valued relation) does not
@@ -394,6 +415,10 @@ export class Sampler {
         return { op: 'ask', arg: { op: 'and', a: member, b: b.form } };
       }
       case 'diff': {
+        if (rng.chance(0.3)) {
+          const two = await this.twoRoles();
+          return two && (await this.set({ op: 'diff', a: two[0], b: two[1] }))?.form;
+        }
         const b = await this.join1(2, true);
         if (!b) return undefined;
         const cs = await this.constraints(rng.pick(b.items), b.form, true);
@@ -455,7 +480,9 @@ export class Sampler {
           const va = (await this.store.valuesOf({ value: a.iri, label: a.label, type: 'uri' }, rel(r, false)))[0]?.num;
           const vb = (await this.store.valuesOf({ value: b.iri, label: b.label, type: 'uri' }, rel(r, false)))[0]?.num;
           if (va === undefined || vb === undefined || va === vb) return undefined;
-          return { op: 'arg', max: rng.chance(0.5), arg: { op: 'or', a: ent(a), b: ent(b) }, rel: rel(r, false) };
+          const arg: SForm = { op: 'arg', max: rng.chance(0.5), arg: { op: 'or', a: ent(a), b: ent(b) }, rel: rel(r, false) };
+          // "is A newer than B": true iff A is the winner of the two
+          return rng.chance(0.4) ? { op: 'ask', arg: { op: 'and', a: ent(a), b: arg } } : arg;
         }
         const p = this.pickProp(this.entityProps);
         const side = rng.chance(0.5) ? 'subject' : 'object';
