@@ -114,6 +114,8 @@ interface Winner {
 interface AttemptRun {
   n: number;
   winners: Winner[];
+  /** Count and yes/no readings with a vacuous join (answers only if nothing better turns up). */
+  vacuous: Winner[];
   /** Grounded forms already executed in this question. */
   seen: Set<string>;
   trace: TraceEntry[];
@@ -314,7 +316,7 @@ class PipelineGateway implements Gateway {
     const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
     let beam: Candidate[] = [];
     let win: Winner | undefined;
-    const run: AttemptRun = { n: 0, winners: [], seen: new Set(), trace, timings, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q) };
+    const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q) };
     const ctx = {
       index: this.index,
       relations: this.relations,
@@ -351,7 +353,7 @@ class PipelineGateway implements Gateway {
           await this.attempt(groundCandidates(full, ctx, o), run, full, true);
         }
       }
-      win = [...run.winners].sort((x, y) => y.attempt.score - x.attempt.score)[0];
+      win = [...run.winners].sort((x, y) => y.attempt.score - x.attempt.score)[0] ?? run.vacuous[0];
     } else {
       trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
     }
@@ -367,9 +369,18 @@ class PipelineGateway implements Gateway {
       win = undefined;
       abstained = true;
     }
-    const signals = win ? this.signals(win, beam) : undefined;
+    let signals = win ? this.signals(win, beam) : undefined;
     if (win && signals && this.calibration && !o.noAbstain) {
-      const p = calibratedProbability(this.calibration, signals);
+      let p = calibratedProbability(this.calibration, signals);
+      if (p < this.calibration.threshold) {
+        const withPrior = await this.priorSignals(q, win, beam, run);
+        const p2 = withPrior ? calibratedProbability(this.calibration, withPrior) : 0;
+        if (withPrior && p2 > p) {
+          trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
+          signals = withPrior;
+          p = p2;
+        }
+      }
       if (p < this.calibration.threshold) {
         doubt = `the parser's best reading, ${win.attempt.candidate.text}, is too uncertain (confidence ${p.toFixed(2)} < ${this.calibration.threshold.toFixed(2)})`;
         trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `withheld: ${doubt}`, timeMs: 0 });
@@ -447,17 +458,14 @@ class PipelineGateway implements Gateway {
   }
 
   /**
-   * Graph prior on the relation of "X films" readings: a question that names an entity without saying how it
-   * relates ("spielberg films", "Kurosawa's movies") is read by the parser as (JOIN r [ X ]) with a relation
-   * it cannot tell from the words. The graph can: P(r, X' | X) ∝ the number of r-triples pointing at X' (X or an
-   * entity of exactly X's label). When another (relation, entity) holds more of them, its form is scored by
-   * the parser and the two are compared on log P(form | question) + log P(r, X'); the better one, if it has
-   * answers, wins. Forms that say the relation ("films directed by X") keep it: the parser's probability
-   * of the other relation is then far lower than the prior can make up.
+   * The (relation, entity) readings the graph offers for the winner's first "(JOIN r [ X ])": every relation
+   * pointing at X (or at an entity of exactly X's label) with its number of triples, each scored by the parser,
+   * ranked by log P(form | question) + log P(r, X' | graph). `onlyIfBetter`: undefined unless some reading holds
+   * more triples than the winner's own.
    */
-  private async relationPrior(q: string, win: Winner, run: AttemptRun): Promise<Winner> {
+  private async relationAlternatives(q: string, win: Winner, run: AttemptRun, onlyIfBetter: boolean) {
     const target = forwardEntityJoin(win.attempt.form);
-    if (!target || !this.generator?.score || run.left() < 200) return win;
+    if (!target || !this.generator?.score || run.left() < 200) return undefined;
     // The entity and the others of exactly the same label (a person and a tag both labelled "Leonardo DiCaprio").
     const label = this.index.labelsOf(target.entity)[0];
     const same = label ? this.index.search(label, { k: 4 }).filter((h) => h.exact).map((h) => h.iri) : [];
@@ -468,13 +476,13 @@ class PipelineGateway implements Gateway {
         const res = await this.executor.select(incomingDegreesQuery(e, 100), { timeoutMs: Math.min(1000, run.left()) });
         for (const r of res.rows) if (r.p?.type === 'uri' && r.n && this.vocabulary.has(r.p.value)) degrees.set(`${r.p.value} ${e}`, Number(r.n.value));
       } catch {
-        return win;
+        return undefined;
       }
     }
     const total = [...degrees.values()].reduce((a, b) => a + b, 0);
     const own = degrees.get(`${target.relation} ${target.entity}`) ?? 0;
     const oldName = this.relationName(target.relation);
-    if (!oldName || ![...degrees.values()].some((d) => d > own)) return win;
+    if (!oldName || total === 0 || (onlyIfBetter && ![...degrees.values()].some((d) => d > own))) return undefined;
     // every (relation, entity) the graph offers, scored by the parser in one call
     const options = [...degrees.entries()].flatMap(([key, deg]) => {
       const [rel, ent] = key.split(' ') as [string, string];
@@ -485,8 +493,53 @@ class PipelineGateway implements Gateway {
     });
     const scores = await this.generator.score(q, options.map((x) => x.text));
     const prior = (d: number) => Math.log(Math.max(d, 0.5) / total);
-    const current = win.attempt.candidate.logProb + prior(own);
     const ranked = options.map((x, i) => ({ ...x, logProb: scores[i] ?? -Infinity, total: (scores[i] ?? -Infinity) + prior(x.deg) })).sort((a, b) => b.total - a.total);
+    return { target, total, own, oldName, prior, ranked };
+  }
+
+  /**
+   * Calibration signals with the graph prior: the parser's probability mass over the relation readings of the
+   * winner's "(JOIN r [ X ])" is shared out by P(form | question) · P(r, X | graph) (Bayes), so a reading the
+   * graph strongly supports ("Kurosawa films": 23 directed_by triples, 1 starred_actors) is not withheld for
+   * the parser's doubt between relations the words do not tell apart. Undefined when the graph does not
+   * support the winner more than the parser alone does.
+   */
+  private async priorSignals(q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<Signals | undefined> {
+    const alt = await this.relationAlternatives(q, win, run, false);
+    if (!alt || alt.ranked.length < 2) return undefined;
+    const mine = alt.ranked.find((x) => x.rel === alt.target.relation && x.ent === alt.target.entity);
+    if (!mine || alt.ranked[0] !== mine || !Number.isFinite(mine.logProb)) return undefined;
+    const lse = (xs: number[]) => {
+      const m = Math.max(...xs);
+      return m + Math.log(xs.reduce((a, x) => a + Math.exp(x - m), 0));
+    };
+    const family = alt.ranked.filter((x) => Number.isFinite(x.logProb));
+    const mass = lse(family.map((x) => x.logProb));
+    const joint = lse(family.map((x) => x.total));
+    const adjusted = (x: (typeof family)[number]) => mass + x.total - joint;
+    const logProb = adjusted(mine);
+    if (logProb <= win.attempt.candidate.logProb) return undefined;
+    const texts = new Set(family.map((x) => x.text));
+    const nextInBeam = beam.find((c) => !texts.has(c.text))?.logProb;
+    const nextInFamily = family.filter((x) => x !== mine).map(adjusted);
+    const next = Math.max(...nextInFamily, nextInBeam ?? -Infinity);
+    return signalsOf(logProb, [...win.attempt.entityScores, ...win.attempt.relationScores], Number.isFinite(next) ? next : undefined);
+  }
+
+  /**
+   * Graph prior on the relation of "X films" readings: a question that names an entity without saying how it
+   * relates ("spielberg films", "Kurosawa's movies") is read by the parser as (JOIN r [ X ]) with a relation
+   * it cannot tell from the words. The graph can: P(r, X' | X) ∝ the number of r-triples pointing at X' (X or an
+   * entity of exactly X's label). When another (relation, entity) holds more of them, its form is scored by
+   * the parser and the two are compared on log P(form | question) + log P(r, X'); the better one, if it has
+   * answers, wins. Forms that say the relation ("films directed by X") keep it: the parser's probability
+   * of the other relation is then far lower than the prior can make up.
+   */
+  private async relationPrior(q: string, win: Winner, run: AttemptRun): Promise<Winner> {
+    const alt = await this.relationAlternatives(q, win, run, true);
+    if (!alt) return win;
+    const { target, total, own, oldName, prior, ranked } = alt;
+    const current = win.attempt.candidate.logProb + prior(own);
     const top = ranked[0];
     if (!top || !Number.isFinite(top.total) || top.total <= current || (top.rel === target.relation && top.ent === target.entity)) return win;
     const [best, bestEntity, bestDeg, name, altForm, altText, altLogProb] = [top.rel, top.ent, top.deg, top.name, top.form, top.text, top.logProb];
@@ -597,6 +650,13 @@ class PipelineGateway implements Gateway {
         note: `${a.phase} (beam rank ${a.candidate.rank})`,
         timeMs: performance.now() - te,
       });
+      if (out.status === 'answers' && shape !== 'entities' && (await this.vacuousJoin(a.form, run))) {
+        // a count or yes/no answers even over an empty set: "0" from a grounding whose entity never takes that
+        // relation (a tag where a person was meant) is kept only in case no other reading answers
+        run.vacuous.push({ attempt: a, compiled, answers: out.answers });
+        trace.push({ stage: 'execute', groundedForm: a.text, outcome: 'skipped', note: 'set aside: an entity of this reading never takes its relation', timeMs: 0 });
+        continue;
+      }
       if (out.status === 'answers') {
         run.winners.push({ attempt: a, compiled, answers: out.answers });
         if (o.strategy === 'first-nonempty' || run.winners.length >= o.bestOf) break;
@@ -608,6 +668,28 @@ class PipelineGateway implements Gateway {
         if (!grounded.has(c.rank)) trace.push({ stage: 'ground', beamForm: c.text, outcome: 'empty', note: 'no grounding above the thresholds', timeMs: 0 });
       }
     }
+  }
+
+  /** Whether some "(JOIN r X)" of the form, X an entity, is empty on its own: X never takes the relation r. */
+  private async vacuousJoin(form: Form, run: AttemptRun): Promise<boolean> {
+    const joins: Form[] = [];
+    const walk = (f: Form): void => {
+      if (f.kind === 'join' && f.arg.kind === 'entity') joins.push(f);
+      for (const v of Object.values(f)) {
+        if (Array.isArray(v)) v.forEach((x) => x && typeof x === 'object' && 'kind' in x && walk(x as Form));
+        else if (v && typeof v === 'object' && 'kind' in (v as object)) walk(v as Form);
+      }
+    };
+    walk(form);
+    for (const j of joins.slice(0, 4)) {
+      try {
+        const out = await runCompiled(this.executor, compileForm(j, this.compileOptions()), { timeoutMs: Math.min(1000, run.left()) });
+        if (out.status === 'empty') return true;
+      } catch {
+        return false;
+      }
+    }
+    return false;
   }
 
   /** Question words the parser was never shown, outside the entity mentions of the first forms (abstain.ts). */
