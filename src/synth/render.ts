@@ -623,9 +623,15 @@ function twoRoles(f: SForm): [Extract<SForm, { op: 'join' }>, Extract<SForm, { o
 /** What the object does, from the property's own templates: past "directed" ("{S} that {x} directed"), base "direct" ("which {S} did {x} direct"). */
 function roleVerbs(ctx: Ctx, r: SRel): { past: string; base: string } | undefined {
   const p = lexOf(ctx, r);
-  const past = ctx.rng.shuffle(p.subjects.map((t) => /^\{S\} (?:that )?\{x\} ([a-z][a-z ]*)$/.exec(t)?.[1]).filter((x): x is string => !!x))[0];
-  const base = ctx.rng.shuffle(p.subjectQ.map((t) => /^(?:which|what) (?:\{S\} )?did \{x\} ([a-z][a-z ]*)$/.exec(t)?.[1]).filter((x): x is string => !!x))[0];
-  return past && base ? { past, base } : undefined;
+  const pasts = p.subjects.map((t) => /^\{S\} (?:that )?\{x\} ([a-z][a-z ]*)$/.exec(t)?.[1]).filter((x): x is string => !!x);
+  const bases = p.subjectQ.map((t) => /^(?:which|what) (?:\{S\} )?did \{x\} ([a-z][a-z ]*)$/.exec(t)?.[1]).filter((x): x is string => !!x);
+  // the lexicon's verb, when the object is its agent ("X directed the movie")
+  if (p.verb && p.verb.agent === 'object' && (!pasts.length || !bases.length)) {
+    const particle = p.verb.particle ? ` ${p.verb.particle}` : '';
+    pasts.push(p.verb.past + particle);
+    bases.push(p.verb.lemma + particle);
+  }
+  return pasts.length && bases.length ? { past: ctx.rng.pick(pasts), base: ctx.rng.pick(bases) } : undefined;
 }
 
 /** "movies X both directed and wrote", "movies X directed but did not act in". */

@@ -181,6 +181,55 @@ describe('synth: lexicon', () => {
   });
 });
 
+describe('synth: one entity in two roles, yes/no comparisons of two entities, "worked with" chains', () => {
+  const lex = buildLexicon(moviesSchema());
+  const rel = (name: string, inv = false) => ({ prop: name, iri: MOVIES + name, inv });
+  const ent = (label: string) => ({ op: 'ent' as const, iri: 'http://askgraph.dev/movies/entity/' + encodeURIComponent(label), label });
+  const render = (f: Parameters<typeof renderQuestion>[0], n = 60) => {
+    const out = [];
+    for (let seed = 1; seed <= n; seed++) {
+      const r = renderQuestion(f, lex, new Rng(seed));
+      if (r) out.push(r);
+    }
+    return out;
+  };
+
+  it('AND / DIFF of two relations to one person read as two roles of that person, with one mention', () => {
+    const x = ent('Ada Lind');
+    const both = render({ op: 'and', a: { op: 'join', rel: rel('directed_by'), arg: x }, b: { op: 'join', rel: rel('written_by'), arg: x } });
+    const not = render({ op: 'diff', a: { op: 'join', rel: rel('directed_by'), arg: x }, b: { op: 'join', rel: rel('starred_actors'), arg: x } });
+    assert.ok(both.some((r) => r.template.startsWith('and:two-roles')), 'two-role phrasing for AND');
+    assert.ok(not.some((r) => r.template.startsWith('diff:two-roles')), 'two-role phrasing for DIFF');
+    for (const r of [...both, ...not].filter((r) => r.template.includes('two-roles'))) {
+      const m = r.mentions.get(x.iri)!;
+      assert.equal(r.question.split(m).length - 1, 1, `one mention: ${r.question}`);
+    }
+    for (const r of not.filter((r) => r.template.includes('two-roles'))) assert.match(r.question, /\bnot\b|n't\b/, r.question);
+  });
+
+  it('(ASK (AND A (ARGMAX (OR A B) year))) reads as "is A newer / later than B", the member first', () => {
+    const a = ent('Blue Harbour');
+    const b = ent('Grey Mile');
+    const max = render({ op: 'ask', arg: { op: 'and', a, b: { op: 'arg', max: true, arg: { op: 'or', a, b }, rel: rel('release_year') } } });
+    const min = render({ op: 'ask', arg: { op: 'and', a, b: { op: 'arg', max: false, arg: { op: 'or', a, b }, rel: rel('release_year') } } });
+    assert.ok(max.length > 0 && min.length > 0);
+    for (const r of max) {
+      assert.match(r.question, /newer|more recent|later|after/i, r.question);
+      const [ma, mb] = [r.mentions.get(a.iri)!, r.mentions.get(b.iri)!];
+      assert.ok(r.question.indexOf(ma) < r.question.indexOf(mb), r.question);
+    }
+    for (const r of min) assert.match(r.question, /older|earlier|before/i, r.question);
+  });
+
+  it('people who share a movie with X: "which directors has X worked with"; never for years', () => {
+    const x = ent('Ada Lind');
+    const people = render({ op: 'join', rel: rel('directed_by', true), arg: { op: 'join', rel: rel('starred_actors'), arg: x } }, 120);
+    assert.ok(people.some((r) => r.template.startsWith('worked-with:who') && /worked with|work with/.test(r.question)));
+    const years = render({ op: 'join', rel: rel('release_year', true), arg: { op: 'join', rel: rel('starred_actors'), arg: x } }, 120);
+    assert.ok(!years.some((r) => r.template.startsWith('worked-with')));
+  });
+});
+
 describe('synth: sampling and rendering over a real Oxigraph store', function () {
   this.timeout(120000);
   let museums: Executor;
