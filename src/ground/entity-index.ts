@@ -233,12 +233,11 @@ export class EntityIndex {
       exact = this.exact(singular, Math.max(64, 8 * k)).map((h) => ({ ...h, score: INFLECTED_SCORE * h.score, match: 'inflected' as const }));
       if (exact.length > 0) break;
     }
-    // A one-word mention that no label spells: the one label (2–3 words) with that word first or last is its reading.
-    if (exact.length === 0) {
-      const partial = this.partialNames(text);
-      if (partial.length === 1) exact = partial[0].hits.map((h) => ({ ...h, score: PARTIAL_UNIQUE_SCORE * h.score }));
-    }
     if (exact.length > 0 && !opts.always) return exact.slice(0, k);
+    // A one-word mention that no label spells: the one label (2–3 words) with that word first or last is a
+    // reading, ranked with the fuzzy hits (a typo of a one-word label must still find that label).
+    const partial = exact.length === 0 ? this.partialNames(text) : [];
+    if (partial.length === 1) exact = partial[0].hits.map((h) => ({ ...h, score: PARTIAL_UNIQUE_SCORE * h.score }));
     const scorer = opts.scorer ?? defaultScorer;
     const results = this.tokens.search(query, opts.candidates ?? 50);
     const limit = results.length;
