@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError } from '../core';
+import { singularForms } from '../core/morph';
+import { wordNet } from '../core/wordnet';
 import { NORMALIZATION_VERSION, normalizeLabel } from '../core/text';
 import { defaultScorer, type Scorer } from './scorers';
 import { TokenIndex } from './token-index';
@@ -14,8 +16,44 @@ export interface EntityHit {
   iri: string;
   label: string;
   score: number;
-  /** The normalised query equals the normalised label. */
+  /** The normalised query equals the normalised label (up to inflection: "westerns" → Western). */
   exact: boolean;
+  /**
+   * How the hit was found: the label itself, an inflected form of it (a plural mention of a singular label),
+   * one word of a longer name (a first name or surname alone), or a fuzzy match. Absent = 'exact' or 'fuzzy' per `exact`.
+   */
+  match?: 'exact' | 'inflected' | 'partial' | 'fuzzy';
+}
+
+/** One entity label (normalised) a one-word mention names partially, with its entities. */
+export interface PartialName {
+  norm: string;
+  hits: EntityHit[];
+}
+
+/**
+ * Scores of the matches that are not the label itself (read as replacement probabilities by Algorithm 1,
+ * so they lower the answer's confidence): a plural of a singular label costs little; a partial name that is
+ * the only label with that word at its start or end is a likely reading, but a reading.
+ */
+export const INFLECTED_SCORE = 0.97;
+export const PARTIAL_UNIQUE_SCORE = 0.8;
+
+/** A partial name is a word at the start or end of a 2–3 word label (person-like names: first name, surname). */
+const PARTIAL_MAX_WORDS = 3;
+/** A partial name read through a one-edit typo costs this much more (two edits: its square). */
+const PARTIAL_TYPO_FACTOR = 0.9;
+/** A word at the start or end of more labels than this names none of them partially. */
+const PARTIAL_MAX_LABELS = 20;
+
+/**
+ * Is a word a common noun rather than part of a name? WordNet lists it as a noun and none of its senses is a
+ * person ("weather", "tomorrow", "heat"): such a word alone is no partial name ("kurosawa", "ford" have
+ * person senses; "keanu" is not in WordNet at all).
+ */
+function commonNoun(word: string): boolean {
+  const senses = wordNet().senses(word, 'n');
+  return senses.length > 0 && !senses.some((s) => s.lexFile === 'noun.person');
 }
 
 export interface EntitySearchOptions {
@@ -33,28 +71,15 @@ export interface EntitySearchOptions {
 
 const FORMAT = 'askgraph-entity-index/1';
 
-/** WordNet morphy's noun detachment rules (suffix → replacement), applied to the last word. */
-const NOUN_DETACHMENTS: [string, string][] = [
-  ['ies', 'y'],
-  ['ses', 's'],
-  ['xes', 'x'],
-  ['zes', 'z'],
-  ['ches', 'ch'],
-  ['shes', 'sh'],
-  ['men', 'man'],
-  ['s', ''],
-];
-
-/** Singular forms a plural mention may stand for, most specific rule first. */
-export function singularCandidates(text: string): string[] {
+/**
+ * Singular forms a plural mention may stand for, inflecting its last word (src/core/morph.ts: WordNet
+ * morphy's detachment rules, then compromise for irregular plurals); lazy, unchecked.
+ */
+export function* singularCandidates(text: string): Generator<string> {
   const m = /^(.*?)(\p{L}+)$/u.exec(text.trim());
-  if (!m) return [];
+  if (!m) return;
   const [, head, last] = m as unknown as [string, string, string];
-  const out: string[] = [];
-  for (const [suffix, repl] of NOUN_DETACHMENTS) {
-    if (last.length > suffix.length + 2 && last.toLowerCase().endsWith(suffix)) out.push(head + last.slice(0, last.length - suffix.length) + repl);
-  }
-  return out;
+  for (const s of singularForms(last)) yield head + s;
 }
 
 interface SavedIndex {
@@ -205,10 +230,14 @@ export class EntityIndex {
     // A plural mention of a singular label ("westerns", "comedies" → Western, Comedy): WordNet's morphy
     // detachment rules on the last word, each candidate checked against the labels themselves.
     for (const singular of exact.length > 0 ? [] : singularCandidates(text)) {
-      exact = this.exact(singular, Math.max(64, 8 * k));
+      exact = this.exact(singular, Math.max(64, 8 * k)).map((h) => ({ ...h, score: INFLECTED_SCORE * h.score, match: 'inflected' as const }));
       if (exact.length > 0) break;
     }
     if (exact.length > 0 && !opts.always) return exact.slice(0, k);
+    // A one-word mention that no label spells: the one label (2–3 words) with that word first or last is a
+    // reading, ranked with the fuzzy hits (a typo of a one-word label must still find that label).
+    const partial = exact.length === 0 ? this.partialNames(text) : [];
+    if (partial.length === 1) exact = partial[0].hits.map((h) => ({ ...h, score: PARTIAL_UNIQUE_SCORE * h.score }));
     const scorer = opts.scorer ?? defaultScorer;
     const results = this.tokens.search(query, opts.candidates ?? 50);
     const limit = results.length;
@@ -217,16 +246,51 @@ export class EntityIndex {
     for (let i = 0; i < limit; i++) {
       const d = results[i].doc;
       const ix = this.docIri[d];
-      if (best.get(ix)?.exact) continue;
+      if (best.get(ix)?.exact || best.get(ix)?.match === 'partial') continue;
       const label = this.docLabel[d];
       const score = scorer.score({ query, label: this.norms[d], bm25: results[i].score });
       const prev = best.get(ix);
-      if (!prev || prev.score < score) best.set(ix, { iri: this.iris[ix], label, score, exact: false });
+      if (!prev || prev.score < score) best.set(ix, { iri: this.iris[ix], label, score, exact: false, match: 'fuzzy' });
     }
     return [...best.values()]
       .filter((h) => h.score >= threshold)
       .sort((a, b) => b.score - a.score || a.label.length - b.label.length)
       .slice(0, k);
+  }
+
+  /**
+   * The labels a one-word mention may name partially: labels of 2–3 words whose first or last word it is
+   * ("keanu" → Keanu Reeves, "kurosawa" → Akira Kurosawa, Kiyoshi Kurosawa) — or, when no label has the word,
+   * whose first or last word is a typo correction of it ("hitchcok" → Alfred Hitchcock, score × 0.9) — one
+   * entry per normalised label with its entities (score 1 when the word keeps the label's case, else 0.99).
+   * None when the mention is not one word, is spelt by some label itself, is a common noun (WordNet: a noun
+   * with no person sense), or starts or ends more than 20 labels (a common first name names no one).
+   */
+  partialNames(text: string): PartialName[] {
+    const word = normalizeLabel(text);
+    if (word.length < 3 || word.includes(' ') || /^\d+$/.test(word) || this.exactMap.has(word)) return [];
+    // The word as typed, else its typo corrections in the labels' vocabulary ("hitchcok" → hitchcock), discounted.
+    const typed = this.tokens.docsWith(word).length > 0;
+    const readings = typed ? [{ word, factor: 1 }] : this.tokens.typoNeighbours(word, 3).map((n) => ({ word: n.word, factor: n.distance === 1 ? PARTIAL_TYPO_FACTOR : PARTIAL_TYPO_FACTOR ** 2 }));
+    const groups = new Map<string, Map<number, EntityHit>>();
+    for (const r of readings) {
+      if (commonNoun(r.word)) continue;
+      for (const d of this.tokens.docsWith(r.word)) {
+        const norm = this.norms[d];
+        const words = norm.split(' ');
+        if (words.length < 2 || words.length > PARTIAL_MAX_WORDS || (words[0] !== r.word && words[words.length - 1] !== r.word)) continue;
+        let group = groups.get(norm);
+        if (!group) {
+          if (groups.size >= PARTIAL_MAX_LABELS) return [];
+          groups.set(norm, (group = new Map()));
+        }
+        const ix = this.docIri[d];
+        const label = this.docLabel[d];
+        const score = r.factor * (label.split(/\s+/).includes(text.trim()) ? 1 : 0.99);
+        if ((group.get(ix)?.score ?? 0) < score) group.set(ix, { iri: this.iris[ix], label, score, exact: false, match: 'partial' });
+      }
+    }
+    return [...groups].map(([norm, g]) => ({ norm, hits: [...g.values()].sort((a, b) => b.score - a.score) }));
   }
 
   private iriIndex(iri: string): number {

@@ -102,7 +102,8 @@ export function linkEntities(question: string, index: EntityIndex, opts: LinkOpt
         const text = span.join(' ');
         if (text.length < 5) continue;
         budget--;
-        for (const hit of index.search(text, { k: 2, threshold })) {
+        // a partial name ("keanu" → Keanu Reeves) is a reading of a mention the parser copied, not of any free word
+        for (const hit of index.search(text, { k: 2, threshold }).filter((h) => h.match !== 'partial')) {
           found.push({ ...hit, score: hit.score * factor, span: { start: i, end: i + n }, text, exact: false });
         }
       }

@@ -15,6 +15,7 @@ const TEMPLATES = {
   unlabelledCount:
     'SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { { ?e ?p ?o } UNION { ?s ?q ?e FILTER(?q != <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>) } FILTER(isIRI(?e)) FILTER NOT EXISTS { VALUES ?lp { <urn:x> } ?e ?lp ?l } FILTER NOT EXISTS { ?x <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ?e } FILTER NOT EXISTS { ?a ?e ?b } }',
   neighbours1: 'SELECT DISTINCT ?p WHERE { VALUES ?e { <urn:x> } { ?e ?p ?o } UNION { ?o ?p ?e } } LIMIT 1',
+  degree: 'SELECT ?e (COUNT(?x) AS ?n) WHERE { VALUES ?e { <urn:x> } { ?e ?p ?x } UNION { ?x ?q ?e } } GROUP BY ?e LIMIT 1',
   incoming: 'SELECT ?p (COUNT(?s) AS ?n) WHERE { VALUES ?e { <urn:x> } ?s ?p ?e } GROUP BY ?p LIMIT 1',
   neighbours2:
     'SELECT DISTINCT ?p WHERE { { SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(isIRI(?m)) } LIMIT 1 } { ?m ?p ?o } UNION { ?o ?p ?m } } LIMIT 1',
@@ -109,6 +110,14 @@ export function incomingDegreesQuery(entity: string, limit: number): string {
   const q = template('incoming');
   setValues(q.where, 'e', [entity]);
   setLimits(q, limit);
+  return generateSparql(q);
+}
+
+/** How many triples touch each entity (either direction): the graph-degree signal of ambiguous partial names. */
+export function degreesQuery(entities: string[]): string {
+  const q = template('degree');
+  setValues(q.where, 'e', entities);
+  setLimits(q, Math.max(1, entities.length));
   return generateSparql(q);
 }
 

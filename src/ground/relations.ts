@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../core';
 import { relationWords } from '../core/text';
-import { neighbours1Query, neighbours2Query } from './queries';
+import { degreesQuery, neighbours1Query, neighbours2Query } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
 import { localName, type RelationInfo } from './store-index';
 
@@ -56,6 +56,7 @@ export function relationSimilarity(generated: string, candidate: RelationInfo, l
  */
 export class RelationRetriever {
   private readonly cache = new LRUCache<string, RelationInfo[]>({ max: 2000 });
+  private readonly degreeCache = new LRUCache<string, number>({ max: 20000 });
   private readonly exclude: Set<string>;
 
   constructor(
@@ -85,6 +86,23 @@ export class RelationRetriever {
     if (hops === 2) collect((await this.executor.select(neighbours2Query(ents, this.opts.sample ?? 50, limit), t)).rows);
     const out = [...found.values()];
     this.cache.set(key, out);
+    return out;
+  }
+
+  /** How many triples touch each entity (cached; an entity in no triple has 0). */
+  async degrees(entities: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const missing = [...new Set(entities)].filter((e) => {
+      const d = this.degreeCache.get(e);
+      if (d !== undefined) out.set(e, d);
+      return d === undefined;
+    });
+    if (missing.length > 0) {
+      const res = await this.executor.select(degreesQuery(missing), { timeoutMs: this.opts.timeoutMs ?? 5000 });
+      for (const e of missing) out.set(e, 0);
+      for (const r of res.rows) if (r.e?.type === 'uri' && r.n) out.set(r.e.value, Number(r.n.value));
+      for (const e of missing) this.degreeCache.set(e, out.get(e) ?? 0);
+    }
     return out;
   }
 

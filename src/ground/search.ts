@@ -1,6 +1,6 @@
 import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
 import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
-import type { EntityHit, EntityIndex } from './entity-index';
+import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
 import { labelTokens as tokens, normalizeLabel } from '../core/text';
 import { fuzzySimilarity } from './similarity';
@@ -42,7 +42,18 @@ export type GroundPhase = 'exact' | 'beam' | 'entity' | 'relation';
 
 export interface GroundAttempt extends GroundedCandidate {
   phase: GroundPhase;
+  /** How each entity position was matched ('partial': one word of a longer name; 'inflected': a plural of the label). */
+  entityMatches?: NonNullable<EntityHit['match']>[];
 }
+
+/**
+ * A one-word mention that starts or ends several labels ("reeves", "kurosawa") names the one whose entities
+ * touch at least DOMINANCE times as many triples as any other's (and at least MIN_DEGREE): a famous name
+ * against namesakes. Its score is below a unique partial name's.
+ */
+const DOMINANCE = 3;
+const MIN_DEGREE = 5;
+export const PARTIAL_DOMINANT_SCORE = 0.7;
 
 export interface GroundContext {
   index?: EntityIndex;
@@ -144,6 +155,10 @@ function groundForm(form: Form, entities: (string | undefined)[], relations: (st
   });
 }
 
+function matchesOf(hits: EntityHit[]): NonNullable<EntityHit['match']>[] {
+  return hits.map((h) => h.match ?? (h.exact ? 'exact' : 'fuzzy'));
+}
+
 function entityIrisOf(form: Form): string[] {
   return entityRefs(form).flatMap((r) => (r.kind === 'iri' ? [r.iri] : []));
 }
@@ -172,7 +187,7 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   const index = o.entityRetrieval ? ctx.index : undefined;
   if (index) yield* run.exact(candidates, index); // 1.
   if (o.exactOnly) return;
-  const byEntity = run.byEntity(candidates, index); // 2.
+  const byEntity = await run.byEntity(candidates, index); // 2.
   yield* byEntity.fresh;
   if (!o.relationRetrieval || !ctx.relations) return;
   yield* await run.byRelation(byEntity.all, ctx.relations); // 3. store queries: only reached when nothing before answered
@@ -200,11 +215,11 @@ class GroundRun {
   }
 
   /** A new attempt, or undefined when the same grounded form was yielded before. */
-  private make(c: Candidate, form: Form, es: number[], rs: number[], phase: GroundPhase): GroundAttempt | undefined {
+  private make(c: Candidate, form: Form, es: number[], rs: number[], phase: GroundPhase, matches?: GroundAttempt['entityMatches']): GroundAttempt | undefined {
     const text = printForm(form);
     if (this.seen.has(text)) return undefined;
     this.seen.add(text);
-    return { candidate: c, form, text, score: combinedScore(c.logProb, es, rs), entityScores: es, relationScores: rs, phase };
+    return { candidate: c, form, text, score: combinedScore(c.logProb, es, rs), entityScores: es, relationScores: rs, phase, ...(matches ? { entityMatches: matches } : {}) };
   }
 
   private generatedRelations(form: Form): (string | undefined)[] {
@@ -248,7 +263,7 @@ class GroundRun {
       if (lists.some((l) => l.length === 0)) continue;
       for (const p of permute(lists, this.o.k1)) {
         const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), this.generatedRelations(c.form));
-        const a = this.make(c, form, p.picks.map((h) => h.score), rels.map(() => 1), 'exact');
+        const a = this.make(c, form, p.picks.map((h) => h.score), rels.map(() => 1), 'exact', matchesOf(p.picks));
         if (a) yield a;
       }
     }
@@ -258,10 +273,11 @@ class GroundRun {
    * Index hits of a copied label, plus entities linked in the question: around the copied span (0.9 × link
    * score), or — when the copy is garbled and cannot be located — any link, weighted by its similarity to the copy.
    */
-  private entityHits(label: string, index: EntityIndex): EntityHit[] {
+  private async entityHits(label: string, index: EntityIndex): Promise<EntityHit[]> {
     const o = this.o;
     const question = this.ctx.question;
-    const hits = index.search(label, { k: o.kE, threshold: o.tE, always: true, ...(this.ctx.scorer ? { scorer: this.ctx.scorer } : {}) });
+    let hits = index.search(label, { k: o.kE, threshold: o.tE, always: true, ...(this.ctx.scorer ? { scorer: this.ctx.scorer } : {}) });
+    hits = await this.partialByDegree(label, index, hits);
     if (!question) return hits;
     const spans = locateAllInQuestion(label, question);
     this.links ??= linkEntities(question, index, { k: 10 });
@@ -275,28 +291,69 @@ class GroundRun {
       } else {
         score = l.score * (0.5 + 0.5 * fuzzySimilarity(norm, normalizeLabel(l.label)));
       }
-      if ((best.get(l.iri)?.score ?? -1) < score) best.set(l.iri, { iri: l.iri, label: l.label, score, exact: false });
+      if ((best.get(l.iri)?.score ?? -1) < score) best.set(l.iri, { iri: l.iri, label: l.label, score, exact: false, match: l.exact ? 'exact' : 'fuzzy' });
     }
     return [...best.values()].filter((h) => h.score >= o.tE).sort((a, b) => b.score - a.score).slice(0, o.kE);
+  }
+
+  /**
+   * Partial names weighed by the graph: a one-word mention that starts or ends several labels gets the
+   * dominant one (see DOMINANCE), and the entities of a unique partial name are tried most connected first
+   * (a person before a tag spelt alike); when no name stands out, none of them is kept. Without a store (no
+   * relation retriever) the hits stay as the index scored them.
+   */
+  private async partialByDegree(label: string, index: EntityIndex, hits: EntityHit[]): Promise<EntityHit[]> {
+    const relations = this.ctx.relations;
+    if (!relations || hits.some((h) => h.exact)) return hits;
+    const names: PartialName[] = index.partialNames(label);
+    if (names.length === 0) return hits;
+    let degree: Map<string, number>;
+    try {
+      degree = await relations.degrees(names.flatMap((n) => n.hits.map((h) => h.iri)));
+    } catch {
+      return hits; // a timed-out degree query leaves the partial names as the index scored them
+    }
+    const deg = (h: EntityHit) => degree.get(h.iri) ?? 0;
+    const ranked = names
+      .map((n) => ({ hits: [...n.hits].sort((a, b) => deg(b) - deg(a)), degree: Math.max(...n.hits.map(deg)) }))
+      .sort((a, b) => b.degree - a.degree);
+    const [top, second] = ranked;
+    let chosen: EntityHit[];
+    if (!second) chosen = top.hits.map((h) => ({ ...h, score: hits.find((x) => x.iri === h.iri)?.score ?? h.score }));
+    else if (top.degree >= MIN_DEGREE && top.degree >= DOMINANCE * second.degree) chosen = top.hits.map((h) => ({ ...h, score: PARTIAL_DOMINANT_SCORE * h.score }));
+    else {
+      // No name stands out: a fuzzy hit that is one of these names ("quentin" ~ Quentin Crisp) is a guess, not a reading.
+      const named = new Set(names.flatMap((n) => n.hits.map((h) => h.iri)));
+      return hits.filter((h) => !named.has(h.iri));
+    }
+    const ids = new Set(chosen.map((h) => h.iri));
+    return [...chosen, ...hits.filter((h) => !ids.has(h.iri))].sort((a, b) => b.score - a.score).slice(0, this.o.kE);
   }
 
   /**
    * 2. PermuteByEntity: `fresh` are the new forms to yield (best first); `all` every entity-grounded form,
    * already yielded ones included (phase 3 re-grounds their relations).
    */
-  byEntity(candidates: Candidate[], index: EntityIndex | undefined): { fresh: GroundAttempt[]; all: GroundAttempt[] } {
+  async byEntity(candidates: Candidate[], index: EntityIndex | undefined): Promise<{ fresh: GroundAttempt[]; all: GroundAttempt[] }> {
     const entityForms: GroundAttempt[] = [];
     const all: GroundAttempt[] = [];
+    const cache = new Map<string, EntityHit[]>(); // beam forms share mentions
+    const hitsOf = async (label: string, index: EntityIndex) => {
+      let h = cache.get(label);
+      if (!h) cache.set(label, (h = await this.entityHits(label, index)));
+      return h;
+    };
     for (const c of candidates) {
       const refs = entityRefs(c.form);
-      const lists: EntityHit[][] = refs.map((r) => (r.kind === 'label' && index ? this.entityHits(r.label, index) : [{ iri: '', label: '', score: 1, exact: true }]));
+      const lists: EntityHit[][] = [];
+      for (const r of refs) lists.push(r.kind === 'label' && index ? await hitsOf(r.label, index) : [{ iri: '', label: '', score: 1, exact: true }]);
       if (lists.some((l) => l.length === 0)) continue;
       const perms = permute(lists, this.o.k1).filter((p) => p.score >= this.o.t1);
       for (const p of perms) {
         const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), this.generatedRelations(c.form));
         const es = p.picks.map((h) => h.score);
         const text = printForm(form);
-        const item: GroundAttempt = { candidate: c, form, text, score: combinedScore(c.logProb, es, []), entityScores: es, relationScores: [], phase: 'entity' };
+        const item: GroundAttempt = { candidate: c, form, text, score: combinedScore(c.logProb, es, []), entityScores: es, relationScores: [], phase: 'entity', entityMatches: matchesOf(p.picks) };
         all.push(item);
         if (!this.seen.has(text)) entityForms.push(item);
       }
@@ -304,7 +361,7 @@ class GroundRun {
     entityForms.sort((a, b) => b.score - a.score);
     const fresh: GroundAttempt[] = [];
     for (const g of entityForms) {
-      const a = this.make(g.candidate, g.form, g.entityScores, relationRefs(g.form).map(() => 1), 'entity');
+      const a = this.make(g.candidate, g.form, g.entityScores, relationRefs(g.form).map(() => 1), 'entity', g.entityMatches);
       if (a) fresh.push(a);
     }
     return { fresh, all };
@@ -331,13 +388,13 @@ class GroundRun {
         const ents2 = entityRefs(g.form).map((r) => (r.kind === 'iri' ? r.iri : undefined));
         const form = groundForm(g.candidate.form, ents2, p.picks.map((h) => h.iri));
         const rs = p.picks.map((h) => h.score);
-        relForms.push({ candidate: g.candidate, form, text: printForm(form), score: combinedScore(g.candidate.logProb, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation' });
+        relForms.push({ candidate: g.candidate, form, text: printForm(form), score: combinedScore(g.candidate.logProb, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation', ...(g.entityMatches ? { entityMatches: g.entityMatches } : {}) });
       }
     }
     relForms.sort((a, b) => b.score - a.score);
     const out: GroundAttempt[] = [];
     for (const g of relForms) {
-      const a = this.make(g.candidate, g.form, g.entityScores, g.relationScores, 'relation');
+      const a = this.make(g.candidate, g.form, g.entityScores, g.relationScores, 'relation', g.entityMatches);
       if (a) out.push(a);
     }
     return out;

@@ -74,6 +74,24 @@ export class TokenIndex {
     return this.vocab.size;
   }
 
+  /** The documents holding this (normalised) word, in document order; empty when no label has it. */
+  docsWith(word: string): Int32Array {
+    const id = this.vocab.get(word);
+    return id === undefined ? new Int32Array(0) : this.postings[id];
+  }
+
+  /** Vocabulary words one edit from a word of 4+ letters (two for 8+ letters when none is one edit away), nearest first. */
+  typoNeighbours(word: string, limit = 8): { word: string; distance: number }[] {
+    if (word.length < 4) return [];
+    let near = [...this.tree.fuzzyGet(word, 1)];
+    if (near.length === 0 && word.length >= 8) near = [...this.tree.fuzzyGet(word, 2)];
+    return near
+      .filter(([w]) => w !== word)
+      .map(([w, [, distance]]) => ({ word: w, distance }))
+      .sort((a, b) => a.distance - b.distance || a.word.localeCompare(b.word))
+      .slice(0, limit);
+  }
+
   private idf(token: number): number {
     const df = this.postings[token].length;
     return Math.log(1 + (this.n - df + 0.5) / (df + 0.5));

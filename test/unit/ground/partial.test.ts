@@ -1,0 +1,109 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Candidate, Executor } from '../../../src/core';
+import { openExecutor } from '../../../src/execute';
+import { parseForm } from '../../../src/form';
+import { buildStoreIndex, EntityIndex, groundCandidates, linkEntities, PARTIAL_UNIQUE_SCORE, RelationRetriever, type GroundAttempt } from '../../../src/ground';
+
+// A made-up graph: one famous painter and two namesakes, a unique first name, and a plural genre.
+const B = 'http://example.org/art/';
+const REL = `${B}rel/`;
+const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+const works = Array.from({ length: 8 }, (_, i) => `<${B}w${i}> <${REL}painted_by> <${B}Zorbalt> ; <${LABEL}> "Canvas ${i}" .`).join('\n');
+const TTL = `
+<${B}Zorbalt> <${LABEL}> "Ingmara Zorbalt" .
+<${B}Zorbalt2> <${LABEL}> "Pell Zorbalt" .
+<${B}Zorbalt3> <${LABEL}> "Zorbalt Quine" .
+<${B}w9> <${REL}painted_by> <${B}Zorbalt2> ; <${LABEL}> "Lone Study" .
+<${B}Vessaly> <${LABEL}> "Trudo Vessaly" .
+<${B}w0> <${REL}painted_by> <${B}Vessaly> .
+<${B}Nocturne> <${LABEL}> "Nocturne" .
+<${B}w1> <${REL}has_style> <${B}Nocturne> .
+<${B}Umbrel> <${LABEL}> "Umbrel Kettering" .
+<${B}Umbrel2> <${LABEL}> "Umbrel Fasso" .
+<${B}w2> <${REL}painted_by> <${B}Umbrel> .
+<${B}w3> <${REL}painted_by> <${B}Umbrel2> .
+<${B}Weather> <${LABEL}> "Stormy Weather" .
+<${B}w4> <${REL}has_style> <${B}Weather> .
+${works}
+`;
+
+function beam(...forms: [string, number][]): Candidate[] {
+  return forms.map(([text, logProb], rank) => ({ form: parseForm(text), text, logProb, rank }));
+}
+
+async function attempts(form: string, question: string, index: EntityIndex, relations: RelationRetriever): Promise<GroundAttempt[]> {
+  const out: GroundAttempt[] = [];
+  for await (const a of groundCandidates(beam([form, -0.1]), { index, relations, vocabularyNamespace: REL, question }, { relationRetrieval: false })) out.push(a);
+  return out;
+}
+
+describe('ground: partial names and plural mentions (made-up graph)', function () {
+  this.timeout(60000);
+  let dir: string;
+  let executor: Executor;
+  let index: EntityIndex;
+  let relations: RelationRetriever;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-partial-'));
+    fs.writeFileSync(path.join(dir, 'art.ttl'), TTL);
+    executor = await openExecutor(path.join(dir, 'art.ttl'));
+    index = await buildStoreIndex(executor, { excludeNamespaces: [REL] });
+    relations = new RelationRetriever(executor, { exclude: [LABEL] });
+  });
+
+  after(async () => {
+    await executor?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a first name alone that starts one label grounds to it, marked partial and scored below an exact match', () => {
+    const [hit] = index.search('trudo');
+    assert.equal(hit?.iri, `${B}Vessaly`);
+    assert.equal(hit?.match, 'partial');
+    assert.equal(hit?.score, PARTIAL_UNIQUE_SCORE * 0.99);
+  });
+
+  it('a surname alone takes the same path ("vessaly" → Trudo Vessaly)', () => {
+    assert.equal(index.search('vessaly')[0]?.iri, `${B}Vessaly`);
+    assert.equal(index.search('vessaly')[0]?.match, 'partial');
+  });
+
+  it('an ambiguous surname grounds to the namesake that dominates by graph degree, and says so', async () => {
+    const got = await attempts('(JOIN painted_by [ zorbalt ])', 'paintings by zorbalt', index, relations);
+    assert.ok(got.length > 0);
+    assert.equal(got[0].text, `(JOIN <${REL}painted_by> <${B}Zorbalt>)`);
+    assert.deepEqual(got[0].entityMatches, ['partial']);
+    assert.ok(got[0].entityScores[0] < PARTIAL_UNIQUE_SCORE);
+  });
+
+  it('an ambiguous name with no dominant namesake stays ungrounded', async () => {
+    const got = await attempts('(JOIN painted_by [ umbrel ])', 'paintings by umbrel', index, relations);
+    assert.deepEqual(got, []);
+  });
+
+  it('a misspelt surname reads through its typo correction ("vesaly" → Trudo Vessaly)', async () => {
+    const got = await attempts('(JOIN painted_by [ vesaly ])', 'paintings by vesaly', index, relations);
+    assert.equal(got[0]?.text, `(JOIN <${REL}painted_by> <${B}Vessaly>)`);
+  });
+
+  it('a plural mention grounds to the singular label ("nocturnes" → Nocturne)', async () => {
+    const got = await attempts('(JOIN has_style [ nocturnes ])', 'show me nocturnes', index, relations);
+    assert.equal(got[0]?.text, `(JOIN <${REL}has_style> <${B}Nocturne>)`);
+    assert.deepEqual(got[0]?.entityMatches, ['inflected']);
+  });
+
+  it('a common noun is no partial name, and an unrelated word grounds to nothing', async () => {
+    assert.deepEqual(index.partialNames('weather'), []);
+    assert.deepEqual(await attempts('(JOIN has_style [ weather ])', 'what is the weather', index, relations), []);
+    assert.deepEqual(await attempts('(JOIN painted_by [ tomorrow ])', 'paintings by tomorrow', index, relations), []);
+    assert.deepEqual(index.search('lunch'), []);
+  });
+
+  it('free entity linking never takes a partial name for a free word', () => {
+    assert.ok(!linkEntities('what did trudo paint', index).some((l) => l.iri === `${B}Vessaly`));
+  });
+});
