@@ -647,7 +647,7 @@ class PipelineGateway implements Gateway {
         answerCount: out.answers.length,
         ...(compiled.answerType ? { answerType: compiled.answerType } : {}),
         ...(out.error ? { error: out.error } : {}),
-        note: `${a.phase} (beam rank ${a.candidate.rank})`,
+        note: `${a.phase} (beam rank ${a.candidate.rank})${a.entityMatches?.some((m) => m !== 'exact') ? `; mentions matched ${a.entityMatches.join(', ')}` : ''}`,
         timeMs: performance.now() - te,
       });
       if (out.status === 'answers' && shape !== 'entities' && (await this.vacuousJoin(a.form, run))) {
