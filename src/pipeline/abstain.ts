@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
 import { isStopword, letterWords } from '../core';
+import { singularForms } from '../core/morph';
 
 
 export type KnownWords = ReadonlySet<string>;
@@ -53,16 +54,23 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
     // A mention that grounds to no label is left to grounding, which says which names the graph lacks.
     if (!m.label) continue;
     const labelWords = wordsOf(m.label);
-    for (const w of wordsOf(t)) if (!labelWords.some((l) => sameWord(w, l))) leftovers.push(w);
+    for (const w of wordsOf(t)) if (!labelWords.some((l) => sameWord(w, l) || pluralOf(w, (x) => x === l))) leftovers.push(w);
   }
   const out: string[] = [];
   for (const w of [...wordsOf(rest), ...leftovers]) {
     // function words carry no relation: "other films by …" is not out of scope for want of "other"
-    if (known.has(w) || isStopword(w) || out.includes(w)) continue;
+    if (known.has(w) || isStopword(w) || out.includes(w) || pluralOf(w, (x) => known.has(x))) continue;
     if (w.length >= 6 && nearKnown(w, known)) continue;
     out.push(w);
   }
   return out;
+}
+
+/** A plural whose singular passes the test ("comedies" for the label "Comedy", "westerns" for a known "western"). */
+function pluralOf(w: string, ok: (singular: string) => boolean): boolean {
+  if (w.length < 4 || !w.endsWith('s')) return false;
+  for (const s of singularForms(w)) if (ok(s)) return true;
+  return false;
 }
 
 /** A mention word that spells a label word: equal, a typo of it, or its start ("spiel" is not; "hitchcok" is). */
