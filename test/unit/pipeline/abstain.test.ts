@@ -24,6 +24,12 @@ describe('abstention on unexplained words', () => {
     assert.deepEqual(unexplainedWords('who direkted Heat', [{ text: 'Heat', label: 'Heat' }], known), []);
   });
 
+  it('a plural is explained by its singular: the label its mention grounded to, or a known word', () => {
+    assert.deepEqual(unexplainedWords('films by Ada Lind that are not parodies', [{ text: 'Ada Lind', label: 'Ada Lind' }, { text: 'parodies', label: 'Parody' }], new Set([...known, 'not'])), []);
+    assert.deepEqual(unexplainedWords('directed films by Ada Lind', [{ text: 'Ada Lind', label: 'Ada Lind' }], new Set([...known, 'film'].filter((w) => w !== 'films'))), []);
+    assert.ok(unexplainedWords('films by Ada Lind and her cousins', [{ text: 'Ada Lind', label: 'Ada Lind' }], known).includes('cousins'), 'a plural of an unknown word stays unexplained');
+  });
+
   it('a mention that grounds to nothing is left to grounding (it says which names the graph lacks)', () => {
     assert.deepEqual(unexplainedWords('who directed blorp', [{ text: 'blorp' }], known), []);
   });
