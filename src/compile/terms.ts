@@ -1,13 +1,11 @@
-import { DataFactory } from 'rdf-data-factory';
 import type * as RDF from '@rdfjs/types';
-import { AskgraphError, Literal, PackConfig, Ref, RDFS_LABEL, RDF_TYPE, XSD } from '../core';
+import { AskgraphError, DF, Literal, PackConfig, Ref, RDF_LANG_STRING, RDFS_LABEL, RDF_TYPE, XSD } from '../core';
 
-/** RDF/JS terms for the sparqljs AST. Every user string enters the query only as a term value. */
-export const DF = new DataFactory();
+/** RDF/JS terms for the sparqljs AST (core's data factory). Every user string enters the query only as a term value. */
+export { DF };
 
 export const DEFAULT_VOCABULARY_NAMESPACE = 'http://askgraph.dev/movies/relation/';
 export const DEFAULT_ENTITY_NAMESPACE = 'http://askgraph.dev/movies/entity/';
-export const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
 
 export interface CompileOptions {
   /** Namespace bare relation names resolve against (default http://askgraph.dev/movies/relation/). */

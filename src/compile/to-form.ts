@@ -1,7 +1,7 @@
 import type * as S from 'sparqljs';
-import { AskgraphError, Form, Literal, Ref, Relation, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
+import { AskgraphError, Form, Literal, Ref, Relation, RDF_LANG_STRING, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
 import { parseSparql } from './sparql';
-import { RDF_LANG_STRING, isDateType, DEFAULT_ENTITY_NAMESPACE, DEFAULT_VOCABULARY_NAMESPACE } from './terms';
+import { isDateType, DEFAULT_ENTITY_NAMESPACE, DEFAULT_VOCABULARY_NAMESPACE } from './terms';
 import { toRelation } from './compile';
 import { printRelation } from '../form';
 
