@@ -245,7 +245,7 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     const m = await r.text();
     assert.match(m, /^askgraph_http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+$/m);
     assert.match(m, /^askgraph_http_requests_total\{method="POST",route="\/v1\/ask",status="200"\} \d+$/m);
-    assert.match(m, /^askgraph_stage_duration_seconds_bucket\{stage="execute",le="\+Inf"\} \d+$/m);
+    assert.match(m, /^askgraph_stage_duration_seconds_bucket\{le="\+Inf",stage="execute"\} \d+$/m);
     assert.match(m, /^askgraph_errors_total\{code="NOT_FOUND"\} \d+$/m);
     assert.match(m, /^askgraph_errors_total\{code="BAD_REQUEST"\} \d+$/m);
     assert.match(m, /^askgraph_fallback_rate [0-9.]+$/m);

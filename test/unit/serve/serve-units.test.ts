@@ -8,7 +8,7 @@ import { AnswerCache, answerCacheKey, canonicalJson } from '../../../src/serve/c
 import { configFromEnv, loadServeConfig, parseServeConfig } from '../../../src/serve/config';
 import { decodeText, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
 import { toHttpError } from '../../../src/serve/http-errors';
-import { Histogram, ServeMetrics } from '../../../src/serve/metrics';
+import { PROMETHEUS_CONTENT_TYPE, ServeMetrics } from '../../../src/serve/metrics';
 import { toQald } from '../../../src/serve/qald';
 import { TokenBuckets } from '../../../src/serve/rate-limit';
 import { checkQuestion } from '../../../src/serve/schemas';
@@ -238,27 +238,42 @@ describe('serve units', () => {
     assert.throws(() => checkQuestion('x'.repeat(11), 10), (e: AskgraphError) => e.code === 'INPUT_TOO_LARGE' && e.status === 413);
   });
 
-  it('metrics: Prometheus text with escaped labels, cumulative buckets, fallback rate', () => {
+  it('metrics: Prometheus text with escaped labels, cumulative buckets, fallback rate, scrape-time gauges', async () => {
     const m = new ServeMetrics();
-    m.requests.inc({ route: '/v1/ask', method: 'GET', status: '200' });
-    m.requests.inc({ route: '/v1/ask', method: 'GET', status: '200' });
+    m.requests.inc({ method: 'GET', route: '/v1/ask', status: '200' });
+    m.requests.inc({ method: 'GET', route: '/v1/ask', status: '200' });
     m.errors.inc({ code: 'a"b\\c\nd' });
     m.answers.inc({ source: 'parser' }, 3);
     m.answers.inc({ source: 'fallback' });
-    const text = m.expose();
+    m.stageSeconds.observe({ stage: 'total' }, 0.004);
+    m.stageSeconds.observe({ stage: 'total' }, 0.5);
+    m.stageSeconds.observe({ stage: 'total' }, 50);
+    let queued = 7;
+    m.gauge('askgraph_asks_queued', 'queued', () => queued);
+    const text = await m.expose();
     assert.match(text, /^askgraph_http_requests_total\{method="GET",route="\/v1\/ask",status="200"\} 2$/m);
     assert.match(text, /^askgraph_errors_total\{code="a\\"b\\\\c\\nd"\} 1$/m);
     assert.match(text, /^askgraph_fallback_rate 0\.25$/m);
+    assert.match(text, /^askgraph_cache_hits_total 0$/m);
     assert.match(text, /^# TYPE askgraph_http_request_duration_seconds histogram$/m);
-    const h = new Histogram('h', 'help', [0.1, 1]);
-    h.observe({}, 0.05);
-    h.observe({}, 0.5);
-    h.observe({}, 5);
-    const ht = h.expose();
-    assert.match(ht, /^h_bucket\{le="0\.1"\} 1$/m);
-    assert.match(ht, /^h_bucket\{le="1"\} 2$/m);
-    assert.match(ht, /^h_bucket\{le="\+Inf"\} 3$/m);
-    assert.match(ht, /^h_sum 5\.55$/m);
-    assert.match(ht, /^h_count 3$/m);
+    assert.match(text, /^askgraph_stage_duration_seconds_bucket\{le="0\.005",stage="total"\} 1$/m);
+    assert.match(text, /^askgraph_stage_duration_seconds_bucket\{le="1",stage="total"\} 2$/m);
+    assert.match(text, /^askgraph_stage_duration_seconds_bucket\{le="\+Inf",stage="total"\} 3$/m);
+    assert.match(text, /^askgraph_stage_duration_seconds_count\{stage="total"\} 3$/m);
+    assert.match(text, /^askgraph_asks_queued 7$/m);
+    queued = 2;
+    assert.match(await m.expose(), /^askgraph_asks_queued 2$/m, 'gauges are read at scrape time');
+    assert.match(PROMETHEUS_CONTENT_TYPE, /^text\/plain; version=0\.0\.4; charset=utf-8$/);
+  });
+
+  it('metrics: each ServeMetrics has its own registry (several apps in one process)', async () => {
+    const a = new ServeMetrics();
+    const b = new ServeMetrics();
+    a.cacheHits.inc();
+    a.gauge('askgraph_asks_running', 'running', () => 1);
+    b.gauge('askgraph_asks_running', 'running', () => 0); // the same name in another app is no conflict
+    assert.match(await a.expose(), /^askgraph_cache_hits_total 1$/m);
+    assert.match(await b.expose(), /^askgraph_cache_hits_total 0$/m);
+    assert.match(await b.expose(), /^askgraph_asks_running 0$/m);
   });
 });
