@@ -6,7 +6,7 @@ import { AskgraphError, type Answer, type SelectResult } from '../../../src/core
 import { Admission } from '../../../src/serve/admission';
 import { AnswerCache, answerCacheKey, canonicalJson } from '../../../src/serve/cache';
 import { configFromEnv, loadServeConfig, parseServeConfig } from '../../../src/serve/config';
-import { decodeText, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
+import { decodeText, MULTIPART_MAX_PARTS, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
 import { toHttpError } from '../../../src/serve/http-errors';
 import { PROMETHEUS_CONTENT_TYPE, ServeMetrics } from '../../../src/serve/metrics';
 import { toQald } from '../../../src/serve/qald';
@@ -160,20 +160,38 @@ describe('serve units', () => {
       assert.deepEqual(parseUrlEncoded(Buffer.from('a=1&a=2&b&=x')), { a: '1', b: '', '': 'x' });
       assert.equal(decodeText(Buffer.from('é', 'utf8')), 'é');
     });
-    it('multipart/form-data with CRLF boundaries, per-part charset, first value wins', () => {
+    it('multipart/form-data (busboy): per-part charset, latin1 fallback, first value wins, file parts as fields', async () => {
       const body = Buffer.concat([
         Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="query"\r\n\r\nwho directed Beyonc'),
         Buffer.from([0xe9]),
-        Buffer.from('\r\n--XyZ\r\nContent-Disposition: form-data; name="lang"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nen\r\n--XyZ--\r\n'),
+        Buffer.from('\r\n--XyZ\r\nContent-Disposition: form-data; name="lang"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nen\r\n'),
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="lang"\r\n\r\nde\r\n'),
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="greek"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\u03a9 Beyonc\u00e9\r\n', 'utf8'),
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="utf8"\r\n\r\nBeyonc\u00e9\r\n', 'utf8'),
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="f"; filename="q.txt"\r\nContent-Type: application/octet-stream\r\n\r\nfrom a file\r\n'),
+        Buffer.from('--XyZ--\r\n'),
       ]);
-      assert.deepEqual(parseMultipart(body, 'XyZ'), { query: 'who directed Beyoncé', lang: 'en' });
-      assert.deepEqual(parseFormBody(body, 'multipart/form-data; boundary="XyZ"'), { query: 'who directed Beyoncé', lang: 'en' });
-      assert.throws(() => parseMultipart(Buffer.from('garbage'), 'XyZ'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
-      assert.throws(() => parseFormBody(Buffer.from('x'), 'multipart/form-data'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
+      const want = { query: 'who directed Beyoncé', lang: 'en', greek: 'Ω Beyoncé', utf8: 'Beyoncé', f: 'from a file' };
+      assert.deepEqual(await parseMultipart(body, 'multipart/form-data; boundary=XyZ'), want);
+      assert.deepEqual(await parseFormBody(body, 'multipart/form-data; boundary="XyZ"'), want);
     });
-    it('JSON bodies: string fields only; malformed JSON is BAD_REQUEST', () => {
-      assert.deepEqual(parseFormBody(Buffer.from('{"query":"q","n":1}'), 'application/json'), { query: 'q' });
-      assert.throws(() => parseFormBody(Buffer.from('{'), 'application/json'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
+    it('multipart/form-data: malformed bodies are BAD_REQUEST, too many parts INPUT_TOO_LARGE, never a crash', async () => {
+      const code = (c: string) => (e: AskgraphError) => e instanceof AskgraphError && e.code === c;
+      await assert.rejects(parseMultipart(Buffer.from('garbage'), 'multipart/form-data; boundary=XyZ'), code('BAD_REQUEST'));
+      await assert.rejects(parseFormBody(Buffer.from('x'), 'multipart/form-data'), code('BAD_REQUEST'));
+      await assert.rejects(parseFormBody(Buffer.from('x'), 'multipart/form-data; boundary=' + 'b'.repeat(201)), code('BAD_REQUEST'));
+      // no closing boundary
+      await assert.rejects(parseMultipart(Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="q"\r\n\r\nwho'), 'multipart/form-data; boundary=XyZ'), code('BAD_REQUEST'));
+      // a part header without its blank line
+      await assert.rejects(parseMultipart(Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="q"\r\nwho\r\n--XyZ--\r\n'), 'multipart/form-data; boundary=XyZ'), code('BAD_REQUEST'));
+      const many = Buffer.from(Array.from({ length: MULTIPART_MAX_PARTS + 1 }, (_, i) => `--B\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`).join('') + '--B--\r\n');
+      await assert.rejects(parseMultipart(many, 'multipart/form-data; boundary=B'), code('INPUT_TOO_LARGE'));
+      const enough = Buffer.from(Array.from({ length: 3 }, (_, i) => `--B\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`).join('') + '--B--\r\n');
+      assert.deepEqual(await parseMultipart(enough, 'multipart/form-data; boundary=B'), { f0: 'x', f1: 'x', f2: 'x' });
+    });
+    it('JSON bodies: string fields only; malformed JSON is BAD_REQUEST', async () => {
+      assert.deepEqual(await parseFormBody(Buffer.from('{"query":"q","n":1}'), 'application/json'), { query: 'q' });
+      await assert.rejects(parseFormBody(Buffer.from('{'), 'application/json'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
     });
   });
 
