@@ -666,7 +666,7 @@ class Converter {
       return;
     }
     if (isOp(e, 'notexists')) {
-      this.negations.push((e.args as unknown as S.Pattern[]).flatMap((p) => (p.type === 'group' ? p.patterns : [p])));
+      this.negations.push((e.args as S.Pattern[]).flatMap((p) => (p.type === 'group' ? p.patterns : [p])));
       return;
     }
     if (isOp(e, 'regex', 'contains', 'strstarts', 'strends')) unsupported('string matching filter', e.operator);
@@ -742,8 +742,8 @@ class Converter {
       }
       return { node, preds, end: cur, rest: flat.filter((p) => p.type !== 'bgp') };
     };
-    const missing = pathOf(a.args as unknown as S.Pattern[]);
-    const present = pathOf(b.args as unknown as S.Pattern[]);
+    const missing = pathOf(a.args as S.Pattern[]);
+    const present = pathOf(b.args as S.Pattern[]);
     if (!missing || !present || missing.rest.length > 0) return false;
     // compileForm reads the bound's value through its label (OPTIONAL + BIND) before the date filter
     try {

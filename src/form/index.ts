@@ -3,6 +3,7 @@ export { parseForm, parseRelation, plainLiteralType, OPERATOR_NAMES } from './pa
 export { RDF_LANG_STRING } from '../core';
 export { printForm, printRelation, printRef, printLiteral } from './print';
 export {
+  mapChildren,
   mapRefs,
   mapRelation,
   entityRefs,

@@ -49,7 +49,7 @@ const NOUN_DETACHMENTS: [string, string][] = [
 export function singularCandidates(text: string): string[] {
   const m = /^(.*?)(\p{L}+)$/u.exec(text.trim());
   if (!m) return [];
-  const [, head, last] = m as unknown as [string, string, string];
+  const [, head = '', last = ''] = m;
   const out: string[] = [];
   for (const [suffix, repl] of NOUN_DETACHMENTS) {
     if (last.length > suffix.length + 2 && last.toLowerCase().endsWith(suffix)) out.push(head + last.slice(0, last.length - suffix.length) + repl);

@@ -5,6 +5,7 @@
 import nlp from 'compromise';
 import { wordNet } from './wordnet';
 
+// library boundary: compromise types methods() loosely; these are the transforms of its two/ plugin
 const methods = nlp.methods() as unknown as {
   two: {
     transform: {
