@@ -13,7 +13,9 @@ import math
 import os
 import random
 import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -27,6 +29,8 @@ from askgraph_data import (BOS, EOS, PAD, UNK, Augmenter, Vocab, canonical, enti
                            OPERATORS, form_tokens, question_words, is_literal_token, names_of, read_jsonl, read_kb, read_labels,
                            train_tokenizer)
 from askgraph_model import SIZES, DecoderExport, EncoderExport, Seq2Seq  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Relations seen in fewer than this share of the training examples are oversampled (--rare-oversample).
 RARE_SHARE = 0.005
@@ -79,7 +83,10 @@ def parse_args(argv=None):
     p.add_argument("--rare-oversample", type=int, default=15)
     p.add_argument("--probe", type=int, default=300, help="validation questions evaluated after each epoch (reporting only)")
     p.add_argument("--final-eval", type=int, default=None, help="validation questions for the final evaluation (default all)")
-    p.add_argument("--beam", type=int, default=8, help="beam for the final evaluation (0 = skip)")
+    p.add_argument("--beam", type=int, default=8, help="beam for the final evaluation (0 = greedy only)")
+    p.add_argument("--node-eval", choices=("auto", "off"), default="auto",
+                   help="the reported validation numbers come from the Node decoder (src/generate) on the exported model "
+                        "when node is available (auto); 'off' reports only the PyTorch probe")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--checkpoint", default=None, help="checkpoint path (default OUT/../<out>.ckpt.pt)")
     p.add_argument("--export-only", default=None, help="skip training; export the given checkpoint")
@@ -610,18 +617,18 @@ def main(argv=None):
     # ---- final evaluation, export, golden, reports
     model.eval()
     result = {}
-    if valid:
-        fv = valid[: args.final_eval] if args.final_eval else valid
+    fv = (valid[: args.final_eval] if args.final_eval else valid) if valid else []
+    if fv:
         t = time.time()
         emit("phase", name="final-eval", n=len(fv))
         rows = evaluate(model, vocab, fv, train_entities, constrained=True, beam=args.beam)
-        result["constrained"] = summarize(rows)
-        result["constrainedSec"] = round(time.time() - t, 1)
-        t = time.time()
+        probe = {"decoder": "pytorch constrained greedy (training-time probe; its rules differ from src/generate)",
+                 "constrained": summarize(rows), "constrainedSec": round(time.time() - t, 1)}
         rows_u = evaluate(model, vocab, fv, train_entities, constrained=False)
-        result["unconstrained"] = summarize(rows_u)
-        result["errors"] = [{k: r[k] for k in ("question", "gold", "pred", "unseen")} for r in rows if not r["em"]][:60]
-        log("final: %s" % json.dumps({k: v for k, v in result.items() if k != "errors"}))
+        probe["unconstrained"] = summarize(rows_u)
+        result = {"probe": probe,
+                  "errors": [{k: r[k] for k in ("question", "gold", "pred", "unseen")} for r in rows if not r["em"]][:60]}
+        log("final (PyTorch probe): %s" % json.dumps(probe))
     emit("phase", name="export")
     export(model, vocab, args.out)
     parity = cache_parity(model, vocab, (valid or train)[:20])
@@ -650,6 +657,13 @@ def main(argv=None):
     with open(os.path.join(args.out, "words.json"), "w") as f:
         json.dump({"about": "lower-cased words of the training questions outside entity mentions, with counts",
                    "words": dict(sorted(words.items()))}, f, ensure_ascii=False, indent=0)
+    if fv:
+        emit("phase", name="node-eval", n=len(fv))
+        nv, why = node_validation(args.out, fv, max(1, args.beam), args.node_eval)
+        result = {"decoder": "node" if nv else None, "n": len(fv), "beam": max(1, args.beam),
+                  "em": nv["em"] if nv else None, "inBeam": nv["inBeam"] if nv else None,
+                  "node": nv, **({"nodeUnavailable": why} if why else {}), **result}
+        log("validation (Node decoder): %s" % (json.dumps(nv) if nv else "unavailable: " + why))
     files = {fn: os.path.getsize(os.path.join(args.out, fn)) for fn in sorted(os.listdir(args.out))}
     report = {"version": version, "command": " ".join(sys.argv), "seed": args.seed, "size": args.size, "model": size,
               "params": nparams, "data": stats, "epochs": round(epochs_done, 3), "trainSeconds": round(train_sec, 1),
@@ -700,6 +714,36 @@ def load_init_weights(model, ck, vocab):
     model.load_state_dict(state)
 
 
+def node_validation(out_dir, examples, beam, mode="auto"):
+    """The validation numbers of the exported model from the Node decoder (src/train/validate.ts: the product's
+    constrained beam search, the pack's labels) — the one authority on decoding. Returns (result, None), or
+    (None, why) when node is unavailable or the run failed; the PyTorch numbers then stay a labelled probe."""
+    if mode == "off":
+        return None, "turned off (--node-eval off)"
+    script = os.path.join(ROOT, "dist", "src", "train", "validate.js")
+    source = os.path.join(ROOT, "src", "train", "validate.ts")
+    if shutil.which("node") and os.path.exists(script):
+        cmd = [shutil.which("node"), script]
+    elif shutil.which("npx") and os.path.exists(source):
+        cmd = [shutil.which("npx"), "--no-install", "tsx", source]
+    else:
+        return None, "node (with %s or npx tsx) not found" % os.path.relpath(script, ROOT)
+    fd, tmp = tempfile.mkstemp(suffix=".jsonl")
+    try:
+        with os.fdopen(fd, "w") as f:
+            for e in examples:
+                f.write(json.dumps({"question": e["question"], "form": e["form"]}, ensure_ascii=False) + "\n")
+        p = subprocess.run(cmd + [os.path.abspath(out_dir), tmp, "--beam", str(beam)], capture_output=True, text=True, cwd=ROOT)
+    finally:
+        os.unlink(tmp)
+    if p.returncode != 0:
+        return None, "the Node validation failed (exit %s): %s" % (p.returncode, p.stderr.strip()[-500:])
+    try:
+        return json.loads(p.stdout.strip().splitlines()[-1]), None
+    except (ValueError, IndexError):
+        return None, "the Node validation printed no result: %r" % p.stdout[-200:]
+
+
 def save_checkpoint(path, model, sp_prefix, relations, size, args, step, epochs, classes=(), literals=(), symbols=None):
     with open(sp_prefix + ".model", "rb") as f:
         tok = f.read()
@@ -729,8 +773,14 @@ def report_md(r):
              "- Probe: %s" % r["probe"],
              "- Cached step decoding vs full recomputation: %s" % json.dumps(r["cacheParity"]), ""]
     if v:
-        c, u = v["constrained"], v["unconstrained"]
-        lines += ["## Validation (PyTorch, greedy; brackets removed)", "",
+        if v.get("decoder") == "node":
+            lines += ["## Validation (Node decoder: src/generate, the product's constrained beam search)", "",
+                      "| n | beam | top-1 EM | gold in beam |", "|---|---|---|---|",
+                      "| %d | %d | %s | %s |" % (v["n"], v["beam"], pct(v["em"]), pct(v["inBeam"])), ""]
+        else:
+            lines += ["## Validation", "", "Not measured with the Node decoder: %s. Only the PyTorch probe below." % v.get("nodeUnavailable"), ""]
+        c, u = v["probe"]["constrained"], v["probe"]["unconstrained"]
+        lines += ["## Training-time probe (PyTorch greedy; brackets removed — not the reported validation number)", "",
                   "| | n | constrained greedy | unconstrained greedy |", "|---|---|---|---|",
                   "| all | %d | %s | %s |" % (c["n"], pct(c["em"]), pct(u["em"]))]
         for h in c["perHop"]:
@@ -748,7 +798,7 @@ def report_md(r):
     for h in r["history"]:
         lines.append("| %s | %s | %s | %s |" % (h["epoch"], h["loss"], pct(h["validEm"]), h["elapsedSec"]))
     if v and v.get("errors"):
-        lines += ["", "## Constrained-greedy errors (first %d)" % len(v["errors"]), ""]
+        lines += ["", "## PyTorch probe: constrained-greedy errors (first %d)" % len(v["errors"]), ""]
         for e in v["errors"]:
             lines.append("- %s%s  \n  gold `%s`  \n  pred `%s`" % (e["question"], " (unseen)" if e["unseen"] else "", e["gold"], e["pred"]))
     lines.append("")

@@ -56,7 +56,7 @@ function bgp(...triples: S.Triple[]): S.BgpPattern {
   return { type: 'bgp', triples };
 }
 
-function op(operator: string, ...args: S.Expression[]): S.OperationExpression {
+function op(operator: string, ...args: Array<S.Expression | S.Pattern>): S.OperationExpression {
   return { type: 'operation', operator, args };
 }
 
@@ -307,7 +307,7 @@ class Compiler {
         this.inScope--;
         const group: S.GroupPattern = { type: 'group', patterns: b };
         // sparqljs types EXISTS arguments as expressions; at runtime they are graph patterns.
-        return [...a, filter(op('notexists', group as unknown as S.Expression))];
+        return [...a, filter(op('notexists', group))];
       }
       case 'arg':
         return this.argBest(form, v);
@@ -462,8 +462,8 @@ class Compiler {
         patterns: [bgp(...this.path(rel, v, b)), ...value.patterns, filter(op(cmp, dateValue(value.v), DF.literal(at, XSD_DATETIME)))],
       };
       // sparqljs types EXISTS arguments as expressions; at runtime they are graph patterns.
-      const notExists = op('notexists', bgp(...this.path(rel, v, a)) as unknown as S.Expression);
-      return filter(op('||', notExists, op('exists', exists as unknown as S.Expression)));
+      const notExists = op('notexists', bgp(...this.path(rel, v, a)));
+      return filter(op('||', notExists, op('exists', exists)));
     };
     return [bound(from, '<=', end), bound(to, '>=', start)];
   }
@@ -473,7 +473,7 @@ class Compiler {
    * set of a query — the body, or each operand of RATIO — excludes its own topics).
    */
   setWhere(form: Form, x: RDF.Variable): { where: Pattern[]; topics: string[] } {
-    const saved = [this.topicIris, this.topicVars, this.hopVars] as const;
+    const saved: [string[], RDF.Variable[], RDF.Variable[]] = [this.topicIris, this.topicVars, this.hopVars];
     this.topicIris = [];
     this.topicVars = [];
     this.hopVars = [];
@@ -486,7 +486,7 @@ class Compiler {
       }
     }
     const topics = this.o.excludeTopic ? [...this.topicIris] : [];
-    [this.topicIris, this.topicVars, this.hopVars] = saved as unknown as [string[], RDF.Variable[], RDF.Variable[]];
+    [this.topicIris, this.topicVars, this.hopVars] = saved;
     return { where: mergeBgps(where), topics };
   }
 

@@ -5,6 +5,5 @@ export {
   type CompileOptions,
   resolveOptions,
   packCompileOptions,
-  DEFAULT_VOCABULARY_NAMESPACE,
-  DEFAULT_ENTITY_NAMESPACE,
+  packNamespaces,
 } from './terms';

@@ -1,20 +1,20 @@
-import { DataFactory } from 'rdf-data-factory';
 import type * as RDF from '@rdfjs/types';
-import { AskgraphError, Literal, PackConfig, Ref, RDFS_LABEL, RDF_TYPE, XSD } from '../core';
+import { AskgraphError, DF, Literal, PackConfig, Ref, RDF_LANG_STRING, RDFS_LABEL, RDF_TYPE, XSD } from '../core';
 
-/** RDF/JS terms for the sparqljs AST. Every user string enters the query only as a term value. */
-export const DF = new DataFactory();
+/** RDF/JS terms for the sparqljs AST (core's data factory). Every user string enters the query only as a term value. */
+export { DF };
 
-export const DEFAULT_VOCABULARY_NAMESPACE = 'http://askgraph.dev/movies/relation/';
-export const DEFAULT_ENTITY_NAMESPACE = 'http://askgraph.dev/movies/entity/';
-export const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
 
 export interface CompileOptions {
-  /** Namespace bare relation names resolve against (default http://askgraph.dev/movies/relation/). */
+  /**
+   * Namespace bare relation names resolve against — the pack's (packCompileOptions). There is no
+   * default: the compiler knows no graph, so a bare name without a namespace (or a `names` entry) is
+   * a BAD_REQUEST; forms written with IRIs need none.
+   */
   vocabularyNamespace?: string;
   /** Namespace bare class names resolve against (default: vocabularyNamespace). */
   classNamespace?: string;
-  /** Namespace bare entity ids (GrailQA `m.0abc`) resolve against (default http://askgraph.dev/movies/entity/). */
+  /** Namespace bare entity ids (GrailQA `m.0abc`) resolve against: the pack's <baseIri>entity/ (no default). */
   entityNamespace?: string;
   /** Predicates a `[ label ]` entity is matched on (default rdfs:label). */
   labelPredicates?: string[];
@@ -42,21 +42,28 @@ export interface CompileOptions {
   names?: Record<string, string>;
 }
 
+/** A pack's namespaces: bare relation and class names under vocabularyNamespace, bare entity ids under <baseIri>entity/. */
+export function packNamespaces(pack: Pick<PackConfig, 'vocabularyNamespace'> & { baseIri?: string }): Pick<CompileOptions, 'vocabularyNamespace' | 'entityNamespace'> {
+  return {
+    vocabularyNamespace: pack.vocabularyNamespace,
+    ...(pack.baseIri !== undefined ? { entityNamespace: pack.baseIri + 'entity/' } : {}),
+  };
+}
+
 /** The compile options a knowledge pack sets (pack.json): namespaces, label predicates, topic rule, names. */
 export function packCompileOptions(pack: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic' | 'names'> & { baseIri?: string }): CompileOptions {
   return {
-    vocabularyNamespace: pack.vocabularyNamespace,
+    ...packNamespaces(pack),
     labelPredicates: pack.labelPredicates,
-    ...(pack.baseIri !== undefined ? { entityNamespace: pack.baseIri + 'entity/' } : {}),
     ...(pack.excludeTopic !== undefined ? { excludeTopic: pack.excludeTopic } : {}),
     ...(pack.names ? { names: pack.names } : {}),
   };
 }
 
 export interface ResolvedOptions {
-  vocabularyNamespace: string;
-  classNamespace: string;
-  entityNamespace: string;
+  vocabularyNamespace?: string;
+  classNamespace?: string;
+  entityNamespace?: string;
   labelPredicates: string[];
   labelLanguages: string[];
   typePredicate: string;
@@ -66,12 +73,12 @@ export interface ResolvedOptions {
 }
 
 export function resolveOptions(opts: CompileOptions = {}): ResolvedOptions {
-  const vocabularyNamespace = opts.vocabularyNamespace ?? DEFAULT_VOCABULARY_NAMESPACE;
   const labelPredicates = opts.labelPredicates && opts.labelPredicates.length > 0 ? opts.labelPredicates : [RDFS_LABEL];
+  const classNamespace = opts.classNamespace ?? opts.vocabularyNamespace;
   const resolved: ResolvedOptions = {
-    vocabularyNamespace,
-    classNamespace: opts.classNamespace ?? vocabularyNamespace,
-    entityNamespace: opts.entityNamespace ?? DEFAULT_ENTITY_NAMESPACE,
+    ...(opts.vocabularyNamespace !== undefined ? { vocabularyNamespace: opts.vocabularyNamespace } : {}),
+    ...(classNamespace !== undefined ? { classNamespace } : {}),
+    ...(opts.entityNamespace !== undefined ? { entityNamespace: opts.entityNamespace } : {}),
     labelPredicates,
     labelLanguages: opts.labelLanguages ?? ['en'],
     typePredicate: opts.typePredicate ?? RDF_TYPE,
@@ -80,7 +87,7 @@ export function resolveOptions(opts: CompileOptions = {}): ResolvedOptions {
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
   };
   for (const iri of [resolved.vocabularyNamespace, resolved.classNamespace, resolved.entityNamespace, resolved.typePredicate, ...labelPredicates]) {
-    checkIri(iri);
+    if (iri !== undefined) checkIri(iri);
   }
   for (const [name, iri] of Object.entries(resolved.names)) {
     if (typeof iri !== 'string') throw new AskgraphError('BAD_REQUEST', `names: ${JSON.stringify(name)} must map to an IRI string`);
@@ -108,14 +115,21 @@ export function checkIri(iri: string): string {
 
 /**
  * A bare name becomes names[name] when the pack lists it, else namespace + encodeURIComponent(name)
- * (the pack's IRI-minting rule).
+ * (the pack's IRI-minting rule); without a namespace it is a BAD_REQUEST.
  */
-export function resolveName(ref: Ref, namespace: string, what: string, names?: Record<string, string>): RDF.NamedNode {
+export function resolveName(ref: Ref, namespace: string | undefined, what: string, names?: Record<string, string>): RDF.NamedNode {
   switch (ref.kind) {
     case 'iri':
       return DF.namedNode(checkIri(ref.iri));
     case 'name': {
       const listed = names && Object.prototype.hasOwnProperty.call(names, ref.name) ? names[ref.name] : undefined;
+      if (listed === undefined && namespace === undefined) {
+        throw new AskgraphError(
+          'BAD_REQUEST',
+          `the bare ${what} name "${ref.name}" needs a namespace: compile with the pack's options (pack.json vocabularyNamespace / baseIri, or --ns) or write an IRI`,
+          { details: { name: ref.name, what } },
+        );
+      }
       return DF.namedNode(checkIri(listed ?? namespace + encodeURIComponent(ref.name)));
     }
     case 'label':

@@ -1,7 +1,7 @@
 import type * as S from 'sparqljs';
-import { AskgraphError, Form, Literal, Ref, Relation, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
+import { AskgraphError, Form, Literal, Ref, Relation, RDF_LANG_STRING, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
 import { parseSparql } from './sparql';
-import { RDF_LANG_STRING, isDateType, DEFAULT_ENTITY_NAMESPACE, DEFAULT_VOCABULARY_NAMESPACE } from './terms';
+import { isDateType } from './terms';
 import { toRelation } from './compile';
 import { printRelation } from '../form';
 
@@ -15,11 +15,11 @@ import { printRelation } from '../form';
  * CONVERSION_UNSUPPORTED with the reason in details.reason — nothing is guessed.
  */
 export interface ToFormOptions {
-  /** IRIs under this namespace become bare relation names (default http://askgraph.dev/movies/relation/). */
+  /** IRIs under this namespace become bare relation names — the pack's (packCompileOptions); none: IRIs stay IRIs. */
   vocabularyNamespace?: string;
   /** IRIs under this namespace become bare class names (default: vocabularyNamespace). */
   classNamespace?: string;
-  /** IRIs under this namespace whose rest looks like a GrailQA id (m.0abc / g.1xyz) become bare ids (default http://askgraph.dev/movies/entity/). */
+  /** IRIs under this namespace whose rest looks like a GrailQA id (m.0abc / g.1xyz) become bare ids (the pack's <baseIri>entity/; none: IRIs stay IRIs). */
   entityNamespace?: string;
   /** Class-constraint predicates (default rdf:type and Freebase type.object.type). */
   typePredicates?: string[];
@@ -115,9 +115,9 @@ const VALUE_OPS = new Set(['if', 'coalesce', 'regex', 'str', 'concat', 'substr',
 const NEVER_BOUND = new Set(['noDate', 'noNumber']);
 
 class Converter {
-  private readonly vocab: string;
-  private readonly classNs: string;
-  private readonly entityNs: string;
+  private readonly vocab: string | undefined;
+  private readonly classNs: string | undefined;
+  private readonly entityNs: string | undefined;
   private readonly typePreds: Set<string>;
   private readonly labelPreds: Set<string>;
   private readonly dropInnerClasses: boolean;
@@ -159,9 +159,9 @@ class Converter {
   private counter = 0;
 
   constructor(private readonly opts: ToFormOptions) {
-    this.vocab = opts.vocabularyNamespace ?? DEFAULT_VOCABULARY_NAMESPACE;
+    this.vocab = opts.vocabularyNamespace;
     this.classNs = opts.classNamespace ?? this.vocab;
-    this.entityNs = opts.entityNamespace ?? DEFAULT_ENTITY_NAMESPACE;
+    this.entityNs = opts.entityNamespace;
     this.typePreds = new Set(opts.typePredicates ?? [RDF_TYPE, FREEBASE_TYPE]);
     this.labelPreds = new Set(opts.labelPredicates ?? [RDFS_LABEL]);
     this.dropInnerClasses = opts.innerClasses === 'drop';
@@ -666,7 +666,7 @@ class Converter {
       return;
     }
     if (isOp(e, 'notexists')) {
-      this.negations.push((e.args as unknown as S.Pattern[]).flatMap((p) => (p.type === 'group' ? p.patterns : [p])));
+      this.negations.push((e.args as S.Pattern[]).flatMap((p) => (p.type === 'group' ? p.patterns : [p])));
       return;
     }
     if (isOp(e, 'regex', 'contains', 'strstarts', 'strends')) unsupported('string matching filter', e.operator);
@@ -742,8 +742,8 @@ class Converter {
       }
       return { node, preds, end: cur, rest: flat.filter((p) => p.type !== 'bgp') };
     };
-    const missing = pathOf(a.args as unknown as S.Pattern[]);
-    const present = pathOf(b.args as unknown as S.Pattern[]);
+    const missing = pathOf(a.args as S.Pattern[]);
+    const present = pathOf(b.args as S.Pattern[]);
     if (!missing || !present || missing.rest.length > 0) return false;
     // compileForm reads the bound's value through its label (OPTIONAL + BIND) before the date filter
     try {
@@ -981,8 +981,8 @@ class Converter {
     return { kind: 'rel', ref: this.ref(iri, this.vocab, (rest) => NAME.test(rest) && !KEYWORDS.has(rest)) };
   }
 
-  private ref(iri: string, ns: string, ok: (rest: string) => boolean): Ref {
-    if (iri.startsWith(ns) && iri.length > ns.length) {
+  private ref(iri: string, ns: string | undefined, ok: (rest: string) => boolean): Ref {
+    if (ns !== undefined && iri.startsWith(ns) && iri.length > ns.length) {
       let rest: string;
       try {
         rest = decodeURIComponent(iri.slice(ns.length));

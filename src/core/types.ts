@@ -59,7 +59,7 @@ export interface PackConfig {
   data?: string[];
   /** Base IRI for minting entity / relation IRIs when loading triple files. */
   baseIri: string;
-  /** Namespace that bare relation names resolve against, e.g. "http://askgraph.dev/movies/relation/". */
+  /** Namespace that bare relation names resolve against, e.g. "<baseIri>relation/"; the compiler has no default of its own. */
   vocabularyNamespace: string;
   labelPredicates: string[];
   aliasPredicates?: string[];

@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError } from '../core';
+import type { ToFormOptions } from '../compile';
 import { readExamples, readText } from './jsonl';
 import { readMetaqaFile } from './importers/metaqa';
 import { importQald } from './importers/qald';
@@ -16,7 +17,11 @@ function guessFormat(file: string): DatasetFormat {
   return 'jsonl';
 }
 
-export function loadDataset(file: string, format?: DatasetFormat): Example[] {
+/**
+ * `toForm`: how QALD's SPARQL becomes gold forms — the pack's namespaces (packCompileOptions), so
+ * that its IRIs read as the bare names the parser writes; without them IRIs stay IRIs.
+ */
+export function loadDataset(file: string, format?: DatasetFormat, toForm: ToFormOptions = {}): Example[] {
   const f = format ?? guessFormat(file);
   if (!fs.existsSync(file)) throw new AskgraphError('NOT_FOUND', `no data set at ${file}`);
   switch (f) {
@@ -31,7 +36,7 @@ export function loadDataset(file: string, format?: DatasetFormat): Example[] {
       } catch (e) {
         throw new AskgraphError('DATA_FORMAT', `${file}: ${(e as Error).message}`);
       }
-      return importQald(data).examples;
+      return importQald(data, toForm).examples;
     }
     default:
       throw new AskgraphError('BAD_REQUEST', `unknown data set format ${String(f)} (jsonl, metaqa, qald)`);

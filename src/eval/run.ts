@@ -72,7 +72,7 @@ export interface EvalRunOptions {
 
 export interface OracleContext {
   executor: Executor;
-  pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic' | 'names'>;
+  pack?: Pick<PackConfig, 'vocabularyNamespace' | 'labelPredicates' | 'excludeTopic' | 'names'> & { baseIri?: string };
   timeoutMs?: number;
   /** Keep the topic entities among the answers (PathQuestion paths may end where they start); default false. */
   keepTopic?: boolean;

@@ -7,6 +7,7 @@ export { EndpointExecutor, type EndpointOptions } from './endpoint';
 export {
   isEndpointUrl,
   loadPack,
+  parsePackConfig,
   openExecutor,
   PACK_FILE,
   packOfStore,

@@ -236,8 +236,7 @@ class StoreProcess {
     const timeoutMs = opts?.timeoutMs ?? this.defaultTimeoutMs;
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      const job: Job = { id, request: request(id), resolve, reject, timeoutMs, timer: undefined as unknown as NodeJS.Timeout };
-      job.timer = setTimeout(() => this.onTimeout(job), timeoutMs);
+      const job: Job = { id, request: request(id), resolve, reject, timeoutMs, timer: setTimeout(() => this.onTimeout(job), timeoutMs) };
       this.queue.push(job);
       this.pump();
     });

@@ -37,6 +37,11 @@ export async function loadPack(dir?: string): Promise<{ dir: string; config: Pac
   } catch (e) {
     throw new AskgraphError('NOT_FOUND', `no knowledge pack at ${abs} (missing ${PACK_FILE})`, { cause: e });
   }
+  return { dir: abs, config: parsePackConfig(text, file) };
+}
+
+/** Checks the text of a pack.json (`file` names it in errors): DATA_FORMAT when it is not JSON or not a pack. */
+export function parsePackConfig(text: string, file: string): PackConfig {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -48,7 +53,7 @@ export async function loadPack(dir?: string): Promise<{ dir: string; config: Pac
     const issue = parsed.error.issues[0];
     throw new AskgraphError('DATA_FORMAT', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { details: { issues: parsed.error.issues } });
   }
-  return { dir: abs, config: parsed.data };
+  return parsed.data;
 }
 
 // ---------- store specs: the one place that says what a --store / ASKGRAPH_STORE value is ----------

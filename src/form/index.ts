@@ -1,6 +1,9 @@
-export { parseForm, parseRelation, plainLiteralType, RDF_LANG_STRING, OPERATOR_NAMES } from './parser';
+export { parseForm, parseRelation, plainLiteralType, OPERATOR_NAMES } from './parser';
+/** Re-exported for callers that import it with the form API; defined once in core/rdf.ts. */
+export { RDF_LANG_STRING } from '../core';
 export { printForm, printRelation, printRef, printLiteral } from './print';
 export {
+  mapChildren,
   mapRefs,
   mapRelation,
   entityRefs,

@@ -1,4 +1,4 @@
-import { Form, Literal, Ref, Relation, CompareOp, XSD } from '../core';
+import { Form, Literal, Ref, Relation, CompareOp, RDF_LANG_STRING, XSD } from '../core';
 import { Token, tokenize, syntaxError } from './lexer';
 
 /**
@@ -292,8 +292,6 @@ function productionOf(op: string): string {
       return '[7] Compare';
   }
 }
-
-export const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
 
 /** Parses a logical form; throws AskgraphError FORM_SYNTAX (details: line, column, production, excerpt). */
 export function parseForm(text: string): Form {

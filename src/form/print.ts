@@ -1,5 +1,5 @@
-import { Form, Literal, Ref, Relation, XSD } from '../core';
-import { plainLiteralType, RDF_LANG_STRING } from './parser';
+import { Form, Literal, Ref, Relation, RDF_LANG_STRING, XSD } from '../core';
+import { plainLiteralType } from './parser';
 
 /** Canonical text of a form: `(JOIN (R directed_by) [ Forrest Gump ])`. parseForm(printForm(x)) equals x. */
 export function printForm(form: Form): string {

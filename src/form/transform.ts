@@ -19,6 +19,34 @@ export function mapRelation(rel: Relation, f: (ref: Ref) => Ref): Relation {
   }
 }
 
+/** The form with each direct sub-form replaced by f(sub-form), left to right; leaves are returned as they are. */
+export function mapChildren(form: Form, f: (child: Form) => Form): Form {
+  switch (form.kind) {
+    case 'entity':
+    case 'class':
+    case 'literal':
+    case 'compare':
+    case 'has':
+      return form;
+    case 'join':
+    case 'count':
+    case 'arg':
+    case 'tc':
+    case 'ask':
+    case 'aggregate':
+    case 'common':
+    case 'argcount':
+      return { ...form, arg: f(form.arg) };
+    case 'and':
+    case 'diff':
+    case 'or':
+    case 'ratio': {
+      const first = f(form.args[0]);
+      return { ...form, args: [first, f(form.args[1])] };
+    }
+  }
+}
+
 export function mapRefs(form: Form, m: RefMapper): Form {
   const rel = (r: Relation): Relation => (m.relation ? mapRelation(r, m.relation) : r);
   switch (form.kind) {

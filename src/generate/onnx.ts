@@ -48,6 +48,7 @@ export class OnnxSession {
   ) {
     this.inputNames = session.inputNames;
     this.outputNames = session.outputNames;
+    // library boundary: onnxruntime-node has inputMetadata at run time but not in its typings
     const meta = (session as unknown as { inputMetadata?: readonly ort.InferenceSession.ValueMetadata[] }).inputMetadata ?? [];
     for (const name of session.inputNames) this.declared.set(name, { name });
     for (const m of meta) {

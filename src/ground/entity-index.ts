@@ -78,7 +78,7 @@ const FORMAT = 'askgraph-entity-index/1';
 export function* singularCandidates(text: string): Generator<string> {
   const m = /^(.*?)(\p{L}+)$/u.exec(text.trim());
   if (!m) return;
-  const [, head, last] = m as unknown as [string, string, string];
+  const [, head = '', last = ''] = m;
   for (const s of singularForms(last)) yield head + s;
 }
 

@@ -74,19 +74,11 @@ function setLimits(q: S.SelectQuery, limit: number, offset?: number, inner?: num
   }
 }
 
-function findSubSelect(node: unknown): S.SelectQuery | undefined {
-  if (Array.isArray(node)) {
-    for (const x of node) {
-      const f = findSubSelect(x);
-      if (f) return f;
-    }
-    return undefined;
-  }
-  if (!node || typeof node !== 'object') return undefined;
-  const n = node as Record<string, unknown>;
-  if (n.type === 'query') return n as unknown as S.SelectQuery;
-  for (const v of Object.values(n)) {
-    const f = findSubSelect(v);
+/** The first sub-SELECT among the patterns (depth first). */
+function findSubSelect(patterns: S.Pattern[] | undefined): S.SelectQuery | undefined {
+  for (const p of patterns ?? []) {
+    if (p.type === 'query') return p;
+    const f = 'patterns' in p ? findSubSelect(p.patterns) : undefined;
     if (f) return f;
   }
   return undefined;

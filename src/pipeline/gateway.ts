@@ -17,7 +17,7 @@ import {
 import { compileForm, packCompileOptions } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
-import { answerTypeOf, entityRefs, mapRefs, parseForm, printForm } from '../form';
+import { answerTypeOf, entityRefs, mapChildren, mapRefs, parseForm, printForm } from '../form';
 import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
 import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, type ExpectedAnswer, type KnownWords } from './abstain';
@@ -234,13 +234,7 @@ function replaceForwardJoinRelation(form: Form, from: string, to: string, iri = 
         return { ...f, relation: { kind: 'rel', ref: iri ? { kind: 'iri', iri: to } : { kind: 'name', name: to } } };
       }
     }
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(f)) {
-      if (Array.isArray(v)) out[k] = v.map((x) => (x && typeof x === 'object' && 'kind' in x && !done ? walk(x as Form) : x));
-      else if (v && typeof v === 'object' && 'kind' in (v as object)) out[k] = walk(v as Form);
-      else out[k] = v;
-    }
-    return out as unknown as Form;
+    return mapChildren(f, walk);
   };
   return walk(form);
 }

@@ -88,7 +88,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       clearTimeout(timer);
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
       const route: string = res.locals.route ?? (req.route ? req.route.path : '(unmatched)');
-      ctx.metrics.requests.inc({ route, method: req.method, status: String(res.statusCode) });
+      ctx.metrics.requests.inc({ method: req.method, route, status: String(res.statusCode) });
       ctx.metrics.requestSeconds.observe({ route }, seconds);
       req.log?.info(
         { method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000), questionLength: res.locals.questionLength, code: res.locals.errorCode },
@@ -150,9 +150,10 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
     });
   });
-  app.get('/metrics', (_req, res) => {
+  app.get('/metrics', async (_req, res) => {
+    const text = await ctx.metrics.expose();
     res.setHeader('Content-Type', PROMETHEUS_CONTENT_TYPE);
-    res.send(ctx.metrics.expose());
+    res.send(text);
   });
   app.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument(cfg));

@@ -1,3 +1,4 @@
+import busboy from 'busboy';
 import { AskgraphError } from '../core';
 
 /**
@@ -52,37 +53,76 @@ export function parseUrlEncoded(body: Buffer, charset?: string): Record<string, 
   return out;
 }
 
-export function parseMultipart(body: Buffer, boundary: string, charset?: string): Record<string, string> {
-  if (!boundary || boundary.length > 200) throw new AskgraphError('BAD_REQUEST', 'multipart body without a valid boundary');
-  const out: Record<string, string> = {};
-  const delim = Buffer.from('--' + boundary);
-  let pos = body.indexOf(delim);
-  if (pos < 0) throw new AskgraphError('BAD_REQUEST', 'malformed multipart body');
-  for (;;) {
-    pos += delim.length;
-    if (body.slice(pos, pos + 2).toString('latin1') === '--') break; // closing delimiter
-    const headerEnd = body.indexOf('\r\n\r\n', pos);
-    if (headerEnd < 0) throw new AskgraphError('BAD_REQUEST', 'malformed multipart body');
-    const headers = body.slice(pos, headerEnd).toString('latin1');
-    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delim]), headerEnd + 4);
-    if (next < 0) throw new AskgraphError('BAD_REQUEST', 'malformed multipart body (no closing boundary)');
-    const value = body.slice(headerEnd + 4, next);
-    const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(headers)?.[1];
-    const partCharset = /content-type:[^\r\n]*charset=("?)([\w.:-]+)\1/i.exec(headers)?.[2];
-    if (name !== undefined && !(name in out)) out[name] = decodeText(value, partCharset ?? charset);
-    pos = next + 2;
+const LATIN1_ONLY = /^[\u0000-\u00ff]*$/;
+
+/** Parts beyond this many (fields and files together) end the parse with INPUT_TOO_LARGE. */
+export const MULTIPART_MAX_PARTS = 1000;
+
+/**
+ * multipart/form-data fields through busboy (the request body is already bounded by express.raw).
+ * Text is decoded like urlencoded values (the form's charset, else UTF-8 when valid, else latin1):
+ * busboy hands undeclared parts over as latin1, which keeps every byte, and those are sniffed. A part
+ * that declares a charset is decoded by busboy first; its result is sniffed too when it is latin1-sized
+ * (busboy does not say which parts declared one), which changes only text that is also valid UTF-8 in
+ * latin1 (mojibake). File parts count as fields (harnesses are sloppy about it).
+ * The first value of a repeated name wins. Malformed bodies are BAD_REQUEST, too many parts INPUT_TOO_LARGE.
+ */
+export function parseMultipart(body: Buffer, contentType: string, charset?: string): Promise<Record<string, string>> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const b = boundary?.[1] ?? boundary?.[2] ?? '';
+  if (!b || b.length > 200) return Promise.reject(new AskgraphError('BAD_REQUEST', 'multipart body without a valid boundary'));
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      defCharset: 'latin1',
+      limits: { parts: MULTIPART_MAX_PARTS, fields: MULTIPART_MAX_PARTS, files: MULTIPART_MAX_PARTS, fieldSize: body.length, fileSize: body.length, headerPairs: 20 },
+    });
+  } catch (e) {
+    return Promise.reject(new AskgraphError('BAD_REQUEST', `malformed multipart content type: ${(e as Error).message}`, { cause: e }));
   }
-  return out;
+  return new Promise((resolve, reject) => {
+    const out: Record<string, string> = {};
+    let settled = false;
+    const fail = (e: AskgraphError) => {
+      if (settled) return;
+      settled = true;
+      parser.removeAllListeners();
+      parser.on('error', () => {}); // late errors of an abandoned parse are of no interest
+      reject(e);
+    };
+    const set = (name: string | undefined, value: string) => {
+      if (name !== undefined && !(name in out)) out[name] = value;
+    };
+    const tooMany = () => fail(new AskgraphError('INPUT_TOO_LARGE', `multipart body with more than ${MULTIPART_MAX_PARTS} parts`));
+    parser.on('field', (name, value) => {
+      // busboy returns undefined for a declared charset it cannot decode
+      if (typeof value !== 'string') return fail(new AskgraphError('BAD_REQUEST', `multipart field ${JSON.stringify(name)}: unsupported charset`));
+      set(name, LATIN1_ONLY.test(value) ? decodeText(Buffer.from(value, 'latin1'), charset) : value);
+    });
+    parser.on('file', (name, stream) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => set(name, decodeText(Buffer.concat(chunks), charset)));
+    });
+    parser.on('partsLimit', tooMany);
+    parser.on('fieldsLimit', tooMany);
+    parser.on('filesLimit', tooMany);
+    parser.on('error', (e: Error) => fail(new AskgraphError('BAD_REQUEST', `malformed multipart body (${e.message})`, { cause: e })));
+    parser.on('close', () => {
+      if (settled) return;
+      settled = true;
+      resolve(out);
+    });
+    parser.end(body);
+  });
 }
 
 /** Fields of a form body by content type; JSON objects are accepted too (string values only). */
-export function parseFormBody(body: Buffer, contentType: string | undefined): Record<string, string> {
+export async function parseFormBody(body: Buffer, contentType: string | undefined): Promise<Record<string, string>> {
   const ct = (contentType ?? '').toLowerCase();
   const charset = /charset=("?)([\w.:-]+)\1/i.exec(contentType ?? '')?.[2];
-  if (ct.startsWith('multipart/form-data')) {
-    const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
-    return parseMultipart(body, boundary?.[1] ?? boundary?.[2] ?? '', charset);
-  }
+  if (ct.startsWith('multipart/form-data')) return parseMultipart(body, contentType ?? '', charset);
   if (ct.startsWith('application/json')) {
     let v: unknown;
     try {

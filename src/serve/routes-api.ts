@@ -102,9 +102,9 @@ export function apiRouter(ctx: ServeContext): Router {
     await reply(req, res, question, {}, 'qald', 'en', p.id);
   };
   r.get('/qald', (req, res) => qald(req, res, req.query as Record<string, unknown>));
-  const qaldPost = (req: Request, res: Response) => {
+  const qaldPost = async (req: Request, res: Response) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    return qald(req, res, { ...(req.query as Record<string, unknown>), ...parseFormBody(body, req.headers['content-type']) });
+    return qald(req, res, { ...(req.query as Record<string, unknown>), ...(await parseFormBody(body, req.headers['content-type'])) });
   };
   r.post('/qald', raw, qaldPost);
   r.post('/gerbil', raw, qaldPost);

@@ -5,9 +5,9 @@
  * Every form, v1 or v2 operators alike, runs as one compiled query: what the sampler keeps is exactly
  * what the pipeline would answer.
  */
-import { Generator } from 'sparqljs';
+import { Generator, Wildcard } from 'sparqljs';
 import type * as S from 'sparqljs';
-import { AnswerItem, Executor } from '../core';
+import { AnswerItem, DF, Executor } from '../core';
 import { CompileOptions, compileForm } from '../compile';
 import { runCompiled } from '../execute';
 import { parseForm } from '../form';
@@ -39,8 +39,8 @@ export interface Edge {
 
 const generator = new Generator();
 const LABELLED_SET = 300;
-const iri = (value: string) => ({ termType: 'NamedNode', value }) as unknown as S.IriTerm;
-const v = (value: string) => ({ termType: 'Variable', value }) as unknown as S.VariableTerm;
+const iri = (value: string): S.IriTerm => DF.namedNode(value);
+const v = (value: string): S.VariableTerm => DF.variable(value);
 
 function numOf(text: string | null | undefined): number | undefined {
   if (text === null || text === undefined) return undefined;
@@ -153,9 +153,9 @@ export class SynthStore {
    */
   async pool(p: SchemaProperty, side: 'subject' | 'object', limit = 300): Promise<PoolEntry[]> {
     const e = v('e');
-    const triple = side === 'object' ? { subject: v('s'), predicate: iri(p.iri), object: e } : { subject: e, predicate: iri(p.iri), object: v('o') };
-    const count = { expression: { type: 'aggregate', aggregation: 'count', distinct: false, expression: { termType: 'Wildcard', value: '*' } }, variable: v('n') };
-    const isIri = { type: 'filter', expression: { type: 'operation', operator: 'isiri', args: [e] } };
+    const triple: S.Triple = side === 'object' ? { subject: v('s'), predicate: iri(p.iri), object: e } : { subject: e, predicate: iri(p.iri), object: v('o') };
+    const count: S.VariableExpression = { expression: { type: 'aggregate', aggregation: 'count', distinct: false, expression: new Wildcard() }, variable: v('n') };
+    const isIri: S.FilterPattern = { type: 'filter', expression: { type: 'operation', operator: 'isiri', args: [e] } };
     // each query may time out on a large endpoint: the pool is then what the other one gave
     const safe = async (q: Promise<{ rows: Record<string, { type: string; value: string }>[] }>) => {
       try {
@@ -173,7 +173,7 @@ export class SynthStore {
       group: [{ expression: e }],
       order: [{ expression: v('n'), descending: true }],
       limit,
-    } as unknown as S.SelectQuery));
+    }));
     // one page of the distinct entities on this side of the relation, from `offset`
     const page = (offset: number) =>
       safe(this.select({
@@ -185,7 +185,7 @@ export class SynthStore {
         where: [{ type: 'bgp', triples: [triple] }, isIri],
         ...(offset > 0 ? { offset } : {}),
         limit,
-      } as unknown as S.SelectQuery));
+      }));
     const tail = await page(Math.max(0, Math.floor((side === 'object' ? p.objects : p.subjects) / 2) - limit));
     // neither answered in time (a very large endpoint): the first page of the relation, unsorted
     const first = top.length || tail.length ? [] : await page(0);
@@ -210,7 +210,7 @@ export class SynthStore {
   async edges(entity: string, limit = 200): Promise<Edge[]> {
     const out: Edge[] = [];
     for (const dir of ['out', 'in'] as const) {
-      const triple = dir === 'out' ? { subject: iri(entity), predicate: v('p'), object: v('o') } : { subject: v('o'), predicate: v('p'), object: iri(entity) };
+      const triple: S.Triple = dir === 'out' ? { subject: iri(entity), predicate: v('p'), object: v('o') } : { subject: v('o'), predicate: v('p'), object: iri(entity) };
       const rows = (await this.select({
         type: 'query',
         queryType: 'SELECT',
@@ -218,7 +218,7 @@ export class SynthStore {
         variables: [v('p'), v('o')],
         where: [{ type: 'bgp', triples: [triple] }],
         limit,
-      } as unknown as S.SelectQuery)).rows;
+      })).rows;
       const iris = rows.filter((r) => r.o?.type === 'uri').map((r) => r.o.value);
       const labels = iris.length ? await this.executor.labels(iris, { timeoutMs: this.timeoutMs }) : new Map<string, string>();
       for (const r of rows) {

@@ -307,5 +307,11 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
   } catch (e) {
     throw failure(`the trainer finished but wrote no readable ${reportFile}`, o, { cause: String(e) });
   }
+  // Decoding rules live in src/generate: the reported validation numbers must be the Node decoder's
+  // (the trainer runs src/train/validate.ts after export); the PyTorch numbers are only a probe.
+  const v = report.validation as { decoder?: unknown; probe?: unknown; nodeUnavailable?: unknown } | undefined;
+  if (v && v.probe !== undefined && v.decoder !== 'node') {
+    throw failure(`the trainer could not measure the validation with the Node decoder: ${String(v.nodeUnavailable)}`, o, { reportFile });
+  }
   return { out: opts.out, done, events, report, seconds: (Date.now() - t0) / 1000 };
 }

@@ -14,6 +14,7 @@ import { parseForm } from '../../src/form';
 import { EndpointExecutor, openExecutor, runCompiled, StoreExecutor } from '../../src/execute';
 import { fixtureGraph, loadCases } from '../unit/compile/cases-lib';
 import { ensureGraph, graphEndpoint, moviesNTriples } from './virtuoso-setup';
+import { MOVIES_NAMESPACES } from '../helpers/movies';
 
 const TIMEOUT = 30_000;
 
@@ -68,7 +69,7 @@ describe('differential: Oxigraph vs Virtuoso on the movies graph', function () {
     assert.ok(sample.length > 90);
     let nonEmpty = 0;
     for (const ex of sample) {
-      const out = await same(ox, vt, compileForm(parseForm(ex.form)), ex.id);
+      const out = await same(ox, vt, compileForm(parseForm(ex.form), MOVIES_NAMESPACES), ex.id);
       if (out.status === 'answers') nonEmpty++;
     }
     assert.ok(nonEmpty > sample.length * 0.9, `only ${nonEmpty} of ${sample.length} forms have answers`);
@@ -99,7 +100,7 @@ describe('differential: Oxigraph vs Virtuoso on the movies graph', function () {
     ];
     let nonEmpty = 0;
     for (const f of forms) {
-      const out = await same(ox, vt, compileForm(parseForm(f), { excludeTopic: 'every-hop' }), f);
+      const out = await same(ox, vt, compileForm(parseForm(f), { ...MOVIES_NAMESPACES, excludeTopic: 'every-hop' }), f);
       if (out.status === 'answers') nonEmpty++;
     }
     assert.equal(nonEmpty, forms.length, 'every v2 form has an answer on the movies graph');
@@ -143,7 +144,7 @@ describe('differential: Oxigraph vs Virtuoso on the movies graph', function () {
           }
         }
         if (count) form = `(COUNT ${form})`;
-        await same(ox, vt, compileForm(parseForm(form)), form);
+        await same(ox, vt, compileForm(parseForm(form), MOVIES_NAMESPACES), form);
       }),
       { numRuns: 40, seed: 20261122 },
     );

@@ -108,6 +108,10 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     assertError(other, 422, 'UNSUPPORTED');
     const none = await getJson(srv.url + '/qald', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'lang=en' });
     assertError(none, 400, 'BAD_REQUEST');
+    const cut = await getJson(srv.url + '/gerbil', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=B' }, body: '--B\r\nContent-Disposition: form-data; name="query"\r\n\r\nwho' });
+    assertError(cut, 400, 'BAD_REQUEST');
+    const parts = Array.from({ length: 1001 }, (_, i) => `--B\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`).join('') + '--B--\r\n';
+    assertError(await getJson(srv.url + '/gerbil', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=B' }, body: parts }), 413, 'INPUT_TOO_LARGE');
   });
 
   it('POST /v1/parse and /v1/compile pass the pipeline result through; compile errors are 400 with details', async () => {
@@ -245,7 +249,7 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     const m = await r.text();
     assert.match(m, /^askgraph_http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+$/m);
     assert.match(m, /^askgraph_http_requests_total\{method="POST",route="\/v1\/ask",status="200"\} \d+$/m);
-    assert.match(m, /^askgraph_stage_duration_seconds_bucket\{stage="execute",le="\+Inf"\} \d+$/m);
+    assert.match(m, /^askgraph_stage_duration_seconds_bucket\{le="\+Inf",stage="execute"\} \d+$/m);
     assert.match(m, /^askgraph_errors_total\{code="NOT_FOUND"\} \d+$/m);
     assert.match(m, /^askgraph_errors_total\{code="BAD_REQUEST"\} \d+$/m);
     assert.match(m, /^askgraph_fallback_rate [0-9.]+$/m);

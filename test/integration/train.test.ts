@@ -14,6 +14,8 @@ import { packageRoot } from '../../src/core';
 import { main } from '../../src/cli/main';
 import { parseForm } from '../../src/form';
 import { clearParserCache, loadParser, SentencePieceTokenizer } from '../../src/generate';
+import { train } from '../../src/train';
+import { validateModel } from '../../src/train/validate';
 import { captureIO } from '../helpers/cli';
 
 const root = packageRoot();
@@ -68,7 +70,8 @@ describe('train → export → Node inference (integration, real python + torch)
     assert.equal(report.data.train, 200);
     assert.equal(report.cacheParity.argmaxEqual, report.cacheParity.n, 'cached decoding = full recomputation');
     assert.ok(report.cacheParity.maxAbsDiff < 1e-3);
-    assert.equal(report.validation.constrained.n, 30);
+    assert.equal(report.validation.n, 30);
+    assert.equal(report.validation.probe.constrained.n, 30, 'the PyTorch numbers stay, labelled as a probe');
   });
 
   it('tokenizer ids: Python sentencepiece and Node agree with the ids the trainer recorded', async () => {
@@ -105,6 +108,25 @@ describe('train → export → Node inference (integration, real python + torch)
       }
     }
     assert.ok(total >= 15);
+  });
+
+  it('the reported validation EM is the Node decoder\'s (src/generate), not the PyTorch probe', async () => {
+    // a run that learns something (short warm-up), so that the numbers are not all zero
+    const out = path.join(dir, 'node-eval');
+    const r = await train({ data: trainFile, valid: validFile, out, size: 'tiny', epochs: 60, seed: 3, beam: 2, probe: 0, threads: 2, extraArgs: ['--warmup', '20'] });
+    const v = r.report.validation as { decoder: string; n: number; beam: number; em: number; inBeam: number; node: Record<string, unknown>; probe: { constrained: { em: number } } };
+    assert.equal(v.decoder, 'node', JSON.stringify(v));
+    assert.equal(v.beam, 2);
+    // decode the same 30 validation questions here with the product's decoder: the same numbers
+    const node = await validateModel(out, validFile, { beam: 2, limit: 30 });
+    assert.equal(node.n, 30);
+    assert.ok(node.em !== null && node.em > 0, `the model should answer some questions (Node EM ${node.em})`);
+    assert.equal(v.em, node.em, `reported ${v.em}, Node decoder ${node.em}, PyTorch probe ${v.probe.constrained.em}`);
+    assert.equal(v.inBeam, node.inBeam);
+    assert.deepEqual({ ...v.node, seconds: 0 }, { ...node, seconds: 0 });
+    const md = fs.readFileSync(path.join(out, 'REPORT.md'), 'utf8');
+    assert.ok(md.includes(`| 30 | 2 | ${(100 * node.em).toFixed(2)}% |`), md.slice(0, 2000));
+    assert.match(md, /## Training-time probe \(PyTorch/);
   });
 
   it('is deterministic given the seed (two short runs, same bytes)', async () => {

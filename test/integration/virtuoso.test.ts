@@ -10,6 +10,7 @@ import { parseForm } from '../../src/form';
 import { main } from '../../src/cli/main';
 import { fixtureGraph } from '../unit/compile/cases-lib';
 import { ensureGraph, graphEndpoint } from './virtuoso-setup';
+import { MOVIES_NAMESPACES } from '../helpers/movies';
 
 const GRAPH = 'http://askgraph.dev/test/movies-small';
 const M = 'http://askgraph.dev/movies/';
@@ -51,7 +52,7 @@ describe('Virtuoso: EndpointExecutor (real server)', function () {
   });
 
   it('a compiled form through runCompiled: labels attached, topic excluded', async () => {
-    const out = await runCompiled(vt, compileForm(parseForm('(JOIN (R starred_actors) (JOIN starred_actors [ Tom Hanks ]))')), { timeoutMs: 30000 });
+    const out = await runCompiled(vt, compileForm(parseForm('(JOIN (R starred_actors) (JOIN starred_actors [ Tom Hanks ]))'), MOVIES_NAMESPACES), { timeoutMs: 30000 });
     assert.equal(out.status, 'answers');
     const labels = out.answers.map((a) => a.label);
     assert.ok(labels.includes('Gary Sinise') && !labels.includes('Tom Hanks'));

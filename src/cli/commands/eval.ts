@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { AskgraphError } from '../../core';
+import { packCompileOptions } from '../../compile';
 import { openExecutor, packOfStore } from '../../execute';
 import {
   loadDataset,
@@ -108,7 +109,8 @@ export const register: RegisterCommand = (program, io) => {
       const seed = positiveInt('seed', flags.seed) ?? 1;
       const beam = positiveInt('beam', flags.beam);
       const timeoutMs = positiveInt('timeout', flags.timeout);
-      let examples = loadDataset(flags.dataset, format);
+      const pack = (await packOfStore(flags.store))?.config;
+      let examples = loadDataset(flags.dataset, format, pack ? packCompileOptions(pack) : {});
       if (sample !== undefined) examples = sampleExamples(examples, sample, seed);
       if (limit !== undefined) examples = examples.slice(0, limit);
       const dataset = path.basename(flags.dataset);
@@ -118,7 +120,6 @@ export const register: RegisterCommand = (program, io) => {
       let runner: ExampleRunner;
       let close: () => Promise<void>;
       if (flags.oracle) {
-        const pack = (await packOfStore(flags.store))?.config;
         const executor = await openExecutor(flags.store);
         runner = oracleRunner({ executor, ...(pack ? { pack } : {}), ...(timeoutMs ? { timeoutMs } : {}), keepTopic: flags.keepTopic === true });
         close = () => executor.close();

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError } from '../../core';
+import { packCompileOptions } from '../../compile';
+import { loadPack } from '../../execute';
 import {
   importGrailqa,
   importMetaqaSplit,
@@ -23,6 +25,7 @@ interface ImportFlags {
   out?: string;
   kb?: string;
   pack?: string;
+  store?: string;
   name?: string;
   json?: boolean;
 }
@@ -45,9 +48,10 @@ export const register: RegisterCommand = (program, io) => {
     .option('--out <path>', 'output .jsonl (metaqa: output folder for train.jsonl + valid.jsonl)')
     .option('--kb <file>', 'pathquestion / wc2014: the KB triple file to turn into a pack')
     .option('--pack <dir>', 'where to write the pack (pack.json + kb.txt)')
+    .option('--store <pack>', "qald: the pack whose namespaces turn the queries' IRIs into bare names (default: the embedded pack)")
     .option('--name <name>', 'data set / pack name (default from the input file name)')
     .option('--json', 'print the counts as JSON')
-    .action((kindArg: string, input: string, flags: ImportFlags) => {
+    .action(async (kindArg: string, input: string, flags: ImportFlags) => {
       if (!(KINDS as readonly string[]).includes(kindArg)) throw new AskgraphError('BAD_REQUEST', `unknown kind ${kindArg} (${KINDS.join(', ')})`);
       const kind = kindArg as Kind;
       const name = flags.name ?? path.basename(input, path.extname(input)).toLowerCase();
@@ -71,7 +75,7 @@ export const register: RegisterCommand = (program, io) => {
           examples = importWc2014(readText(input), name);
           break;
         case 'qald':
-          ({ examples, stats } = importQald(readJson(input)));
+          ({ examples, stats } = importQald(readJson(input), packCompileOptions((await loadPack(flags.store)).config)));
           break;
         case 'grailqa':
           ({ examples, stats } = importGrailqa(readJson(input)));

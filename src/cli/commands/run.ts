@@ -1,7 +1,7 @@
 import { AnswerItem, AskgraphError, SelectResult, Term, Triple } from '../../core';
-import { compileForm, packCompileOptions, type CompileOptions } from '../../compile';
+import { compileForm, packCompileOptions, packNamespaces, type CompileOptions } from '../../compile';
 import { parseForm, printForm } from '../../form';
-import { openExecutor, packOfStore, runCompiled } from '../../execute';
+import { loadPack, openExecutor, packOfStore, runCompiled } from '../../execute';
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -24,10 +24,13 @@ function showAnswer(a: AnswerItem): string {
   return a.label !== null ? `${a.label}\t<${a.value}>` : `<${a.value}>`;
 }
 
-/** Compile options from the store's pack (src/compile packCompileOptions); --ns overrides. */
+/**
+ * Compile options from the store's pack (src/compile packCompileOptions); a store without a pack (an
+ * endpoint, a data file) takes the embedded pack's namespaces, as `askgraph compile` does; --ns overrides.
+ */
 async function compileOptions(store: string | undefined, ns: string | undefined): Promise<CompileOptions> {
   const pack = await packOfStore(store);
-  const opts: CompileOptions = pack ? packCompileOptions(pack.config) : {};
+  const opts: CompileOptions = pack ? packCompileOptions(pack.config) : packNamespaces((await loadPack()).config);
   if (ns) opts.vocabularyNamespace = ns;
   return opts;
 }
@@ -44,7 +47,7 @@ export const register: RegisterCommand = (program, io) => {
     .argument('[form]', 'a logical form, e.g. "(JOIN (R directed_by) [ Forrest Gump ])"')
     .option('--sparql <query>', 'run this read-only SPARQL query instead of a form')
     .option('--store <dir|url>', 'store folder / pack / data file, or an http(s) SPARQL endpoint (default: the embedded movies store)')
-    .option('--ns <iri>', 'vocabulary namespace for bare relation names (default: the pack\'s)')
+    .option('--ns <iri>', 'vocabulary namespace for bare relation names (default: the store pack\'s, else the embedded pack\'s)')
     .option('--timeout <ms>', 'query timeout in milliseconds', '30000')
     .option('--json', 'print JSON')
     .action(async (formText: string | undefined, opts: RunOpts) => {

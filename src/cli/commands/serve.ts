@@ -42,7 +42,8 @@ export const register: RegisterCommand = (program, io) => {
     .addHelpText('after', ENV_HELP)
     .action(async (opts: ServeFlags) => {
       const config = loadServeConfig(opts, io.env);
-      // request logs go to the command's stdout (JSON lines), messages for people to stderr
+      // request logs go to the command's stdout (JSON lines), messages for people to stderr; library boundary:
+      // pino wants its DestinationStream type, which a Node Writable satisfies at run time (write(string))
       const logger = pino({ level: config.logLevel, base: { service: 'askgraph' } }, io.stdout as unknown as pino.DestinationStream);
       const server: RunningServer = await startServer(config, {
         logger,

@@ -168,18 +168,23 @@ export const register: RegisterCommand = (program, io) => {
         printJson(io, { out: result.out, seconds: result.seconds, report: r });
         return;
       }
-      const v = (r.validation ?? {}) as { constrained?: { em?: number; inBeam?: number; unseen?: { em?: number } } };
+      const v = (r.validation ?? {}) as {
+        decoder?: string;
+        em?: number;
+        inBeam?: number;
+        beam?: number;
+        probe?: { constrained?: { em?: number; unseen?: { em?: number } } };
+      };
       writeLine(io.stdout, `model ${String(r.version)} written to ${result.out}`);
       writeLine(
         io.stdout,
         `  ${String(r.epochs)} epochs, training ${fmtSec(r.trainSeconds)}, ${String(r.examplesPerSec)} examples/s, whole run ${fmtSec(result.seconds)}`,
       );
-      if (v.constrained) {
-        writeLine(
-          io.stdout,
-          `  validation (constrained greedy): EM ${pct(v.constrained.em)}, unseen-entity EM ${pct(v.constrained.unseen?.em)}` +
-            (v.constrained.inBeam !== undefined ? `, gold in beam ${pct(v.constrained.inBeam)}` : ''),
-        );
+      if (v.decoder === 'node') {
+        writeLine(io.stdout, `  validation (Node decoder, beam ${String(v.beam)}): EM ${pct(v.em)}, gold in beam ${pct(v.inBeam)}`);
+      }
+      if (v.probe?.constrained) {
+        writeLine(io.stdout, `  training-time probe (PyTorch constrained greedy): EM ${pct(v.probe.constrained.em)}, unseen-entity EM ${pct(v.probe.constrained.unseen?.em)}`);
       }
     });
 };

@@ -58,9 +58,9 @@ function questionText(q: unknown, language: string): string | undefined {
   return undefined;
 }
 
-/** Freebase queries resolve against the Freebase namespace unless the caller says otherwise. */
+/** Freebase queries resolve against the Freebase namespace unless the caller's (a pack's) namespace is in the query. */
 function conversionOptions(sparql: string, opts: QaldOptions): ToFormOptions {
-  if (opts.vocabularyNamespace || !sparql.includes(FREEBASE_NS)) return opts;
+  if (!sparql.includes(FREEBASE_NS) || (opts.vocabularyNamespace && sparql.includes(opts.vocabularyNamespace))) return opts;
   return { ...opts, vocabularyNamespace: FREEBASE_NS, classNamespace: FREEBASE_NS, entityNamespace: FREEBASE_NS };
 }
 

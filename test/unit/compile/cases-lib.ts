@@ -1,6 +1,6 @@
 /**
  * The golden compiler cases (fixtures/cases/<name>/): question.txt, form.sexpr, optional options.json
- * (CompileOptions), query.rq (expected compiled SPARQL) and answers.json (expected answers: labels of
+ * (CompileOptions over the movies pack's namespaces), query.rq (expected compiled SPARQL) and answers.json (expected answers: labels of
  * IRIs / lexical forms of literals / the count, sorted). All run on fixtures/graphs/movies-small.ttl
  * (rebuilt by scripts/build-fixture-graph.ts). Shared by the golden runner, the golden updater
  * (scripts/update-golden-cases.ts) and the execute helper's Oxigraph-vs-Virtuoso differential test.
@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { packageRoot } from '../../../src/core/paths';
 import type { AnswerItem } from '../../../src/core';
 import type { CompileOptions } from '../../../src/compile';
+import { MOVIES_NAMESPACES } from '../../helpers/movies';
 
 export interface GoldenCase {
   name: string;
@@ -50,7 +51,8 @@ export function loadCases(): GoldenCase[] {
         dir,
         question: (read(dir, 'question.txt') ?? '').trim(),
         form: (read(dir, 'form.sexpr') ?? '').trim(),
-        options: options ? (JSON.parse(options) as CompileOptions) : {},
+        // the movies pack's namespaces unless options.json says otherwise (the compiler has none of its own)
+        options: { ...MOVIES_NAMESPACES, ...(options ? (JSON.parse(options) as CompileOptions) : {}) },
         ...(query !== undefined ? { query: query.trim() } : {}),
         ...(answers !== undefined ? { answers: JSON.parse(answers) as string[] } : {}),
       };

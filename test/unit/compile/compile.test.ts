@@ -2,15 +2,17 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { Parser, Generator } from 'sparqljs';
 import type * as S from 'sparqljs';
-import { compileForm, packCompileOptions, tcBounds, toRelation } from '../../../src/compile';
+import { compileForm, packCompileOptions, tcBounds, toRelation, type CompileOptions } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
 import { AskgraphError, Form, RDFS_LABEL, RDF_TYPE, XSD } from '../../../src/core';
+import { MOVIES_NAMESPACES, MOVIES_PACK_OPTIONS } from '../../helpers/movies';
 
 const NS = 'http://askgraph.dev/movies/relation/';
 const ENT = 'http://askgraph.dev/movies/entity/';
 
-function compile(text: string, opts = {}) {
-  return compileForm(parseForm(text), opts);
+/** Compiles over the movies pack's namespaces (the compiler has none of its own); `opts` override them. */
+function compile(text: string, opts: CompileOptions = {}) {
+  return compileForm(parseForm(text), { ...MOVIES_NAMESPACES, ...opts });
 }
 
 function parse(sparql: string): S.SelectQuery {
@@ -110,7 +112,7 @@ describe('compile: compileForm', () => {
 
     it('COUNT below the top is refused (UNSUPPORTED)', () => {
       const inner: Form = { kind: 'join', relation: { kind: 'rel', ref: { kind: 'name', name: 'r' } }, arg: { kind: 'count', arg: { kind: 'entity', ref: { kind: 'label', label: 'a' } } } };
-      expectCode(() => compileForm(inner), 'UNSUPPORTED');
+      expectCode(() => compileForm(inner, MOVIES_NAMESPACES), 'UNSUPPORTED');
     });
 
     for (const [op, agg] of [
@@ -235,13 +237,29 @@ describe('compile: compileForm', () => {
       assert.ok(!patternTypes(q).includes('values'));
     });
 
+    it('the compiler has no namespace of its own: bare names need the pack\'s, IRIs need none', () => {
+      const bare = parseForm('(JOIN directed_by [ Heat ])');
+      assert.throws(
+        () => compileForm(bare),
+        (e: unknown) => e instanceof AskgraphError && e.code === 'BAD_REQUEST' && e.details?.name === 'directed_by' && /namespace/.test(e.message),
+      );
+      assert.throws(() => compileForm(parseForm('(AND film (JOIN <http://x/r> [ Heat ]))')), (e: unknown) => e instanceof AskgraphError && e.code === 'BAD_REQUEST' && e.details?.what === 'class');
+      assert.throws(() => compileForm(parseForm('(JOIN <http://x/r> m.0abc)')), (e: unknown) => e instanceof AskgraphError && e.code === 'BAD_REQUEST' && e.details?.what === 'entity');
+      const iris = parse(compileForm(parseForm('(JOIN <http://x/r> [ Heat ])')).sparql);
+      assert.ok(triples(iris).includes('?x http://x/r ?e0'), 'a form written with IRIs compiles without options');
+      // the pack's options give the IRIs the old compiler default gave (behaviour unchanged for the movies pack)
+      assert.ok(triples(parse(compileForm(bare, MOVIES_NAMESPACES).sparql)).includes(`?x ${NS}directed_by ?e0`));
+      assert.ok(triples(parse(compileForm(bare, MOVIES_PACK_OPTIONS).sparql)).includes(`?x ${NS}directed_by ?e0`));
+      assert.equal(MOVIES_NAMESPACES.entityNamespace, ENT);
+    });
+
     it('a relation given as a label is refused (must be grounded)', () => {
       expectCode(() => compile('(JOIN [ directed by ] [ a ])'), 'UNSUPPORTED');
     });
 
     it('IRIs that could break out of <…> are refused', () => {
       const bad: Form = { kind: 'join', relation: { kind: 'rel', ref: { kind: 'iri', iri: 'http://x> } DROP ALL { <http://y' } }, arg: { kind: 'entity', ref: { kind: 'label', label: 'a' } } };
-      expectCode(() => compileForm(bad), 'BAD_REQUEST');
+      expectCode(() => compileForm(bad, MOVIES_NAMESPACES), 'BAD_REQUEST');
       expectCode(() => compile('(JOIN r [ a ])', { vocabularyNamespace: 'not an iri' }), 'BAD_REQUEST');
       expectCode(() => compile('(JOIN r [ a ])', { labelLanguages: ['en"'] }), 'BAD_REQUEST');
     });
@@ -279,10 +297,10 @@ describe('compile: compileForm', () => {
 
     function checkLabel(label: string): void {
       const form: Form = { kind: 'join', relation: { kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name: 'directed_by' } } }, arg: { kind: 'entity', ref: { kind: 'label', label } } };
-      const c = compileForm(form);
+      const c = compileForm(form, MOVIES_NAMESPACES);
       const q = parse(c.sparql);
       // Same structure as for a harmless label …
-      const plain = parse(compileForm({ ...form, arg: { kind: 'entity', ref: { kind: 'label', label: 'plain' } } }).sparql);
+      const plain = parse(compileForm({ ...form, arg: { kind: 'entity', ref: { kind: 'label', label: 'plain' } } }, MOVIES_NAMESPACES).sparql);
       assert.deepEqual(patternTypes(q), patternTypes(plain));
       assert.deepEqual(triples(q.where), triples(plain.where));
       // … and the label arrives as exactly one literal value.
@@ -301,7 +319,7 @@ describe('compile: compileForm', () => {
 
     it('string literals in comparisons are escaped too', () => {
       const form: Form = { kind: 'compare', op: 'GT', relation: { kind: 'rel', ref: { kind: 'name', name: 'r' } }, value: { kind: 'literal', value: '" ) } DROP ALL #', datatype: XSD + 'string' } };
-      const q = parse(compileForm(form).sparql);
+      const q = parse(compileForm(form, MOVIES_NAMESPACES).sparql);
       const e = (q.where!.find((p) => p.type === 'filter') as S.FilterPattern).expression as S.OperationExpression;
       assert.equal((e.args[1] as any).value, '" ) } DROP ALL #');
       assert.equal(q.where!.length, 4); // triple, OPTIONAL label, BIND value, FILTER

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { formsEqual, parseForm, printForm } from '../../../src/form';
 import { AskgraphError, XSD, type Form, type Relation } from '../../../src/core';
 import { CWQ, GRAILQA } from './data-samples';
+import { MOVIES_NAMESPACES } from '../../helpers/movies';
 
 const FB = 'http://rdf.freebase.com/ns/';
 const FB_OPTS = { vocabularyNamespace: FB, entityNamespace: FB };
@@ -88,7 +89,7 @@ describe('compile: sparqlToForm', () => {
       const q = `PREFIX dbo: <http://dbpedia.org/ontology/> PREFIX res: <http://dbpedia.org/resource/>
         PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
         SELECT DISTINCT ?uri WHERE { ?uri rdf:type dbo:Book . ?uri dbo:author res:Danielle_Steel . }`;
-      const form = sparqlToForm(q);
+      const form = sparqlToForm(q, MOVIES_NAMESPACES);
       assert.deepEqual(form, {
         kind: 'and',
         args: [
@@ -97,12 +98,12 @@ describe('compile: sparqlToForm', () => {
         ],
       });
       // The AST compiles back to the class constraint (printing a class IRI is a grammar gap of grammar/logical-form.ebnf).
-      assert.match(compileForm(form).sparql, /\?x <http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#type> <http:\/\/dbpedia\.org\/ontology\/Book>/);
+      assert.match(compileForm(form, MOVIES_NAMESPACES).sparql, /\?x <http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#type> <http:\/\/dbpedia\.org\/ontology\/Book>/);
     });
 
     it('COUNT(DISTINCT ?uri) with a label match becomes (COUNT … [ label ])', () => {
       const q = `SELECT (COUNT(DISTINCT ?uri) AS ?c) WHERE { ?uri <http://dbpedia.org/ontology/starring> ?a . ?a <http://www.w3.org/2000/01/rdf-schema#label> "Tom Hanks"@en }`;
-      assert.equal(printForm(sparqlToForm(q)), '(COUNT (JOIN <http://dbpedia.org/ontology/starring> [ Tom Hanks ]))');
+      assert.equal(printForm(sparqlToForm(q, MOVIES_NAMESPACES)), '(COUNT (JOIN <http://dbpedia.org/ontology/starring> [ Tom Hanks ]))');
     });
   });
 
@@ -131,18 +132,24 @@ describe('compile: sparqlToForm', () => {
       ['DELETE WHERE { ?s ?p ?o }', /not a query/],
     ];
     for (const [q, reason] of refused) {
-      it(q, () => assert.match(unsupportedReason(() => sparqlToForm(P + q)), reason));
+      it(q, () => assert.match(unsupportedReason(() => sparqlToForm(P + q, MOVIES_NAMESPACES)), reason));
     }
+
+    it('without a namespace IRIs stay IRIs (no graph is assumed); with the pack\'s they become bare names', () => {
+      const q = 'SELECT ?x WHERE { ?x <http://askgraph.dev/movies/relation/directed_by> <http://askgraph.dev/movies/entity/Heat> }';
+      assert.equal(printForm(sparqlToForm(q)), '(JOIN <http://askgraph.dev/movies/relation/directed_by> <http://askgraph.dev/movies/entity/Heat>)');
+      assert.equal(printForm(sparqlToForm(q, MOVIES_NAMESPACES)), '(JOIN directed_by <http://askgraph.dev/movies/entity/Heat>)');
+    });
 
     it('syntax errors stay SPARQL_SYNTAX', () => {
       assert.throws(
-        () => sparqlToForm('SELECT ?x WHERE {'),
+        () => sparqlToForm('SELECT ?x WHERE {', MOVIES_NAMESPACES),
         (e: unknown) => e instanceof AskgraphError && e.code === 'SPARQL_SYNTAX',
       );
     });
   });
 
-  describe('round trip: sparqlToForm(compileForm(f)) equals f', () => {
+  describe('round trip: sparqlToForm(compileForm(f)) equals f (movies namespaces)', () => {
     const forms = [
       '(JOIN (R directed_by) [ Forrest Gump ])',
       '(JOIN directed_by [ Robert Zemeckis ])',
@@ -163,7 +170,7 @@ describe('compile: sparqlToForm', () => {
     for (const f of forms) {
       it(f, () => {
         const form = parseForm(f);
-        const back = sparqlToForm(compileForm(form).sparql);
+        const back = sparqlToForm(compileForm(form, MOVIES_NAMESPACES).sparql, MOVIES_NAMESPACES);
         assert.ok(formsEqual(back, form), printForm(back));
       });
     }
@@ -203,7 +210,7 @@ describe('compile: sparqlToForm', () => {
     ];
     for (const text of roundTrips) {
       it(`compileForm → sparqlToForm: ${text}`, () => {
-        const back = sparqlToForm(compileForm(parseForm(text)).sparql);
+        const back = sparqlToForm(compileForm(parseForm(text), MOVIES_NAMESPACES).sparql, MOVIES_NAMESPACES);
         assert.ok(formsEqual(back, parseForm(text)), printForm(back));
       });
     }
@@ -226,19 +233,19 @@ describe('compile: sparqlToForm', () => {
     ];
     for (const [q, expected] of handWritten) {
       it(`hand-written SPARQL → ${expected}`, () => {
-        const form = sparqlToForm(R + q);
+        const form = sparqlToForm(R + q, MOVIES_NAMESPACES);
         assert.ok(formsEqual(form, parseForm(expected)), printForm(form));
       });
     }
 
     it('names of the pack map IRIs outside the namespace back to bare names', () => {
-      const f = sparqlToForm('SELECT ?x WHERE { ?x a <http://ex.org/Restaurant> ; <http://ex.org/inCity> <http://ex.org/city/x> }', { names: { Restaurant: 'http://ex.org/Restaurant', inCity: 'http://ex.org/inCity' } });
+      const f = sparqlToForm('SELECT ?x WHERE { ?x a <http://ex.org/Restaurant> ; <http://ex.org/inCity> <http://ex.org/city/x> }', { ...MOVIES_NAMESPACES, names: { Restaurant: 'http://ex.org/Restaurant', inCity: 'http://ex.org/inCity' } });
       assert.equal(printForm(f), '(AND Restaurant (JOIN inCity <http://ex.org/city/x>))');
     });
 
     it('refuses what the language cannot say, with a reason', () => {
-      assert.match(unsupportedReason(() => sparqlToForm(R + 'SELECT (ABS(xsd:integer(?b) - xsd:integer(?a)) AS ?d) WHERE { e:A r:release_year/rdfs:label ?a . e:B r:release_year/rdfs:label ?b }')), /arithmetic projection/);
-      assert.match(unsupportedReason(() => sparqlToForm(R + 'ASK { e:A r:release_year ?a . e:B r:directed_by ?b FILTER(?a < ?b) }')), /two different relations|two variables/);
+      assert.match(unsupportedReason(() => sparqlToForm(R + 'SELECT (ABS(xsd:integer(?b) - xsd:integer(?a)) AS ?d) WHERE { e:A r:release_year/rdfs:label ?a . e:B r:release_year/rdfs:label ?b }', MOVIES_NAMESPACES)), /arithmetic projection/);
+      assert.match(unsupportedReason(() => sparqlToForm(R + 'ASK { e:A r:release_year ?a . e:B r:directed_by ?b FILTER(?a < ?b) }', MOVIES_NAMESPACES)), /two different relations|two variables/);
     });
   });
 
@@ -285,8 +292,8 @@ describe('compile: sparqlToForm', () => {
     it('round trips', () => {
       fc.assert(
         fc.property(top.filter(labelsPerNode), (f) => {
-          const sparql = compileForm(f).sparql;
-          const back = sparqlToForm(sparql);
+          const sparql = compileForm(f, MOVIES_NAMESPACES).sparql;
+          const back = sparqlToForm(sparql, MOVIES_NAMESPACES);
           assert.ok(formsEqual(back, f), `${printForm(f)}\n→ ${printForm(back)}\n${sparql}`);
         }),
         { numRuns: 400, seed: 20261123 },

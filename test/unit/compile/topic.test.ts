@@ -7,22 +7,23 @@ import { compileForm } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
 import { loadPack } from '../../../src/execute';
 import { createGateway } from '../../../src/pipeline';
+import { MOVIES_NAMESPACES } from '../../helpers/movies';
 
 describe('compile: topic exclusion at every hop', () => {
   const form = parseForm('(JOIN (R has_genre) (JOIN directed_by (JOIN (R directed_by) [ Black Snake Moan ])))');
 
   it("'every-hop' excludes the topic from the answer and from every intermediate JOIN node", () => {
-    const { sparql } = compileForm(form, { excludeTopic: 'every-hop' });
+    const { sparql } = compileForm(form, { ...MOVIES_NAMESPACES, excludeTopic: 'every-hop' });
     assert.match(sparql, /FILTER\(\?x != \?e0\)/);
     assert.match(sparql, /FILTER\(\?y0 != \?e0\)/);
     assert.match(sparql, /FILTER\(\?y1 != \?e0\)/);
   });
 
   it('by default excludes it from the answer only, false keeps it', () => {
-    const answerOnly = compileForm(form).sparql;
+    const answerOnly = compileForm(form, MOVIES_NAMESPACES).sparql;
     assert.match(answerOnly, /FILTER\(\?x != \?e0\)/);
     assert.doesNotMatch(answerOnly, /FILTER\(\?y\d != /);
-    assert.doesNotMatch(compileForm(form, { excludeTopic: false }).sparql, /FILTER/);
+    assert.doesNotMatch(compileForm(form, { ...MOVIES_NAMESPACES, excludeTopic: false }).sparql, /FILTER/);
   });
 });
 

@@ -11,6 +11,7 @@ import { packageRoot, type Executor } from '../../../src/core';
 import { compileForm } from '../../../src/compile';
 import { openExecutor, runCompiled } from '../../../src/execute';
 import { parseForm } from '../../../src/form';
+import { MOVIES_NAMESPACES } from '../../helpers/movies';
 
 interface Kb {
   films: Map<string, string[]>; // director → films
@@ -47,7 +48,7 @@ describe('compile: values of entity objects (MetaQA years are entities labelled 
   after(() => ex?.close());
 
   const answers = async (form: string): Promise<string[]> => {
-    const out = await runCompiled(ex, compileForm(parseForm(form), { excludeTopic: 'every-hop' }), { timeoutMs: 30_000 });
+    const out = await runCompiled(ex, compileForm(parseForm(form), { ...MOVIES_NAMESPACES, excludeTopic: 'every-hop' }), { timeoutMs: 30_000 });
     assert.ok(out.status === 'answers' || out.status === 'empty', `${form}: ${out.status} ${JSON.stringify(out.error)}`);
     return out.answers.map((a) => a.label ?? a.value).sort();
   };

@@ -6,6 +6,7 @@ import { AskgraphError, CompiledQuery, Executor, QueryOptions, SelectResult } fr
 import { compileForm } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
 import { mintEntity, openExecutor, runCompiled, StoreExecutor } from '../../../src/execute';
+import { MOVIES_NAMESPACES } from '../../helpers/movies';
 
 const BASE = 'http://askgraph.dev/movies/';
 const E = (l: string) => mintEntity(BASE, l);
@@ -123,20 +124,20 @@ describe('execute: runCompiled on Oxigraph with compiled forms', function () {
 
   it('label-matched topic excluded: movies sharing a director with Forrest Gump', async () => {
     const form = parseForm('(JOIN directed_by (JOIN (R directed_by) [ Forrest Gump ]))');
-    const out = await runCompiled(ex, compileForm(form));
+    const out = await runCompiled(ex, compileForm(form, MOVIES_NAMESPACES));
     assert.equal(out.status, 'answers');
     assert.deepEqual(out.answers.map((a) => a.label), ['Cast Away']);
-    const kept = await runCompiled(ex, compileForm(form, { excludeTopic: false }));
+    const kept = await runCompiled(ex, compileForm(form, { ...MOVIES_NAMESPACES, excludeTopic: false }));
     assert.deepEqual(kept.answers.map((a) => a.label).sort(), ['Cast Away', 'Forrest Gump']);
   });
 
   it('IRI topic excluded through compiled.topicEntities; COUNT', async () => {
     const form = parseForm(`(JOIN starred_actors (JOIN (R starred_actors) <${E('Big')}>))`);
-    const compiled = compileForm(form);
+    const compiled = compileForm(form, MOVIES_NAMESPACES);
     assert.ok(compiled.topicEntities.includes(E('Big')));
     const out = await runCompiled(ex, compiled);
     assert.deepEqual(out.answers.map((a) => a.label).sort(), ['Cast Away', 'Forrest Gump']);
-    const count = await runCompiled(ex, compileForm(parseForm('(COUNT (JOIN starred_actors [ Tom Hanks ]))')));
+    const count = await runCompiled(ex, compileForm(parseForm('(COUNT (JOIN starred_actors [ Tom Hanks ]))'), MOVIES_NAMESPACES));
     assert.deepEqual(count.answers.map((a) => a.value), ['3']);
   });
 });

@@ -9,6 +9,7 @@ import {
   normalizeForm,
   formsEqual,
   skeleton,
+  mapChildren,
   mapRefs,
   entityRefs,
   relationRefs,
@@ -164,6 +165,21 @@ describe('form: normal form and skeleton', () => {
     });
     assert.equal(printForm(g), '(JOIN (R <http://r/directed_by>) <http://e/Forrest%20Gump>)');
     assert.equal(printForm(f), '(JOIN (R directed_by) [ Forrest Gump ])', 'the original is unchanged');
+  });
+
+  it('mapChildren replaces the direct sub-forms left to right and keeps the operator, relation and leaves', () => {
+    const seen: string[] = [];
+    const wrap = (c: Form): Form => (seen.push(printForm(c)), { kind: 'count', arg: c });
+    const f = parseForm('(AND (JOIN r [ A ]) (ARGMAX (JOIN q [ B ]) year))');
+    assert.equal(printForm(mapChildren(f, wrap)), '(AND (COUNT (JOIN r [ A ])) (COUNT (ARGMAX (JOIN q [ B ]) year)))');
+    assert.deepEqual(seen, ['(JOIN r [ A ])', '(ARGMAX (JOIN q [ B ]) year)']);
+    assert.equal(printForm(mapChildren(parseForm('(ARGMAX (JOIN q [ B ]) year)'), wrap)), '(ARGMAX (COUNT (JOIN q [ B ])) year)');
+    seen.length = 0;
+    for (const leaf of ['[ A ]', '(GT year 1990)', '(HAS r)']) {
+      const form = parseForm(leaf);
+      assert.equal(mapChildren(form, wrap), form, leaf);
+    }
+    assert.deepEqual(seen, [], 'leaves have no sub-forms');
   });
 });
 

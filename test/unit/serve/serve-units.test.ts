@@ -6,9 +6,9 @@ import { AskgraphError, type Answer, type SelectResult } from '../../../src/core
 import { Admission } from '../../../src/serve/admission';
 import { AnswerCache, answerCacheKey, canonicalJson } from '../../../src/serve/cache';
 import { configFromEnv, loadServeConfig, parseServeConfig } from '../../../src/serve/config';
-import { decodeText, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
+import { decodeText, MULTIPART_MAX_PARTS, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
 import { toHttpError } from '../../../src/serve/http-errors';
-import { Histogram, ServeMetrics } from '../../../src/serve/metrics';
+import { PROMETHEUS_CONTENT_TYPE, ServeMetrics } from '../../../src/serve/metrics';
 import { toQald } from '../../../src/serve/qald';
 import { TokenBuckets } from '../../../src/serve/rate-limit';
 import { checkQuestion } from '../../../src/serve/schemas';
@@ -160,20 +160,38 @@ describe('serve units', () => {
       assert.deepEqual(parseUrlEncoded(Buffer.from('a=1&a=2&b&=x')), { a: '1', b: '', '': 'x' });
       assert.equal(decodeText(Buffer.from('é', 'utf8')), 'é');
     });
-    it('multipart/form-data with CRLF boundaries, per-part charset, first value wins', () => {
+    it('multipart/form-data (busboy): per-part charset, latin1 fallback, first value wins, file parts as fields', async () => {
       const body = Buffer.concat([
         Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="query"\r\n\r\nwho directed Beyonc'),
         Buffer.from([0xe9]),
-        Buffer.from('\r\n--XyZ\r\nContent-Disposition: form-data; name="lang"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nen\r\n--XyZ--\r\n'),
+        Buffer.from('\r\n--XyZ\r\nContent-Disposition: form-data; name="lang"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nen\r\n'),
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="lang"\r\n\r\nde\r\n'),
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="greek"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\u03a9 Beyonc\u00e9\r\n', 'utf8'),
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="utf8"\r\n\r\nBeyonc\u00e9\r\n', 'utf8'),
+        Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="f"; filename="q.txt"\r\nContent-Type: application/octet-stream\r\n\r\nfrom a file\r\n'),
+        Buffer.from('--XyZ--\r\n'),
       ]);
-      assert.deepEqual(parseMultipart(body, 'XyZ'), { query: 'who directed Beyoncé', lang: 'en' });
-      assert.deepEqual(parseFormBody(body, 'multipart/form-data; boundary="XyZ"'), { query: 'who directed Beyoncé', lang: 'en' });
-      assert.throws(() => parseMultipart(Buffer.from('garbage'), 'XyZ'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
-      assert.throws(() => parseFormBody(Buffer.from('x'), 'multipart/form-data'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
+      const want = { query: 'who directed Beyoncé', lang: 'en', greek: 'Ω Beyoncé', utf8: 'Beyoncé', f: 'from a file' };
+      assert.deepEqual(await parseMultipart(body, 'multipart/form-data; boundary=XyZ'), want);
+      assert.deepEqual(await parseFormBody(body, 'multipart/form-data; boundary="XyZ"'), want);
     });
-    it('JSON bodies: string fields only; malformed JSON is BAD_REQUEST', () => {
-      assert.deepEqual(parseFormBody(Buffer.from('{"query":"q","n":1}'), 'application/json'), { query: 'q' });
-      assert.throws(() => parseFormBody(Buffer.from('{'), 'application/json'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
+    it('multipart/form-data: malformed bodies are BAD_REQUEST, too many parts INPUT_TOO_LARGE, never a crash', async () => {
+      const code = (c: string) => (e: AskgraphError) => e instanceof AskgraphError && e.code === c;
+      await assert.rejects(parseMultipart(Buffer.from('garbage'), 'multipart/form-data; boundary=XyZ'), code('BAD_REQUEST'));
+      await assert.rejects(parseFormBody(Buffer.from('x'), 'multipart/form-data'), code('BAD_REQUEST'));
+      await assert.rejects(parseFormBody(Buffer.from('x'), 'multipart/form-data; boundary=' + 'b'.repeat(201)), code('BAD_REQUEST'));
+      // no closing boundary
+      await assert.rejects(parseMultipart(Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="q"\r\n\r\nwho'), 'multipart/form-data; boundary=XyZ'), code('BAD_REQUEST'));
+      // a part header without its blank line
+      await assert.rejects(parseMultipart(Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="q"\r\nwho\r\n--XyZ--\r\n'), 'multipart/form-data; boundary=XyZ'), code('BAD_REQUEST'));
+      const many = Buffer.from(Array.from({ length: MULTIPART_MAX_PARTS + 1 }, (_, i) => `--B\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`).join('') + '--B--\r\n');
+      await assert.rejects(parseMultipart(many, 'multipart/form-data; boundary=B'), code('INPUT_TOO_LARGE'));
+      const enough = Buffer.from(Array.from({ length: 3 }, (_, i) => `--B\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`).join('') + '--B--\r\n');
+      assert.deepEqual(await parseMultipart(enough, 'multipart/form-data; boundary=B'), { f0: 'x', f1: 'x', f2: 'x' });
+    });
+    it('JSON bodies: string fields only; malformed JSON is BAD_REQUEST', async () => {
+      assert.deepEqual(await parseFormBody(Buffer.from('{"query":"q","n":1}'), 'application/json'), { query: 'q' });
+      await assert.rejects(parseFormBody(Buffer.from('{'), 'application/json'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
     });
   });
 
@@ -238,27 +256,42 @@ describe('serve units', () => {
     assert.throws(() => checkQuestion('x'.repeat(11), 10), (e: AskgraphError) => e.code === 'INPUT_TOO_LARGE' && e.status === 413);
   });
 
-  it('metrics: Prometheus text with escaped labels, cumulative buckets, fallback rate', () => {
+  it('metrics: Prometheus text with escaped labels, cumulative buckets, fallback rate, scrape-time gauges', async () => {
     const m = new ServeMetrics();
-    m.requests.inc({ route: '/v1/ask', method: 'GET', status: '200' });
-    m.requests.inc({ route: '/v1/ask', method: 'GET', status: '200' });
+    m.requests.inc({ method: 'GET', route: '/v1/ask', status: '200' });
+    m.requests.inc({ method: 'GET', route: '/v1/ask', status: '200' });
     m.errors.inc({ code: 'a"b\\c\nd' });
     m.answers.inc({ source: 'parser' }, 3);
     m.answers.inc({ source: 'fallback' });
-    const text = m.expose();
+    m.stageSeconds.observe({ stage: 'total' }, 0.004);
+    m.stageSeconds.observe({ stage: 'total' }, 0.5);
+    m.stageSeconds.observe({ stage: 'total' }, 50);
+    let queued = 7;
+    m.gauge('askgraph_asks_queued', 'queued', () => queued);
+    const text = await m.expose();
     assert.match(text, /^askgraph_http_requests_total\{method="GET",route="\/v1\/ask",status="200"\} 2$/m);
     assert.match(text, /^askgraph_errors_total\{code="a\\"b\\\\c\\nd"\} 1$/m);
     assert.match(text, /^askgraph_fallback_rate 0\.25$/m);
+    assert.match(text, /^askgraph_cache_hits_total 0$/m);
     assert.match(text, /^# TYPE askgraph_http_request_duration_seconds histogram$/m);
-    const h = new Histogram('h', 'help', [0.1, 1]);
-    h.observe({}, 0.05);
-    h.observe({}, 0.5);
-    h.observe({}, 5);
-    const ht = h.expose();
-    assert.match(ht, /^h_bucket\{le="0\.1"\} 1$/m);
-    assert.match(ht, /^h_bucket\{le="1"\} 2$/m);
-    assert.match(ht, /^h_bucket\{le="\+Inf"\} 3$/m);
-    assert.match(ht, /^h_sum 5\.55$/m);
-    assert.match(ht, /^h_count 3$/m);
+    assert.match(text, /^askgraph_stage_duration_seconds_bucket\{le="0\.005",stage="total"\} 1$/m);
+    assert.match(text, /^askgraph_stage_duration_seconds_bucket\{le="1",stage="total"\} 2$/m);
+    assert.match(text, /^askgraph_stage_duration_seconds_bucket\{le="\+Inf",stage="total"\} 3$/m);
+    assert.match(text, /^askgraph_stage_duration_seconds_count\{stage="total"\} 3$/m);
+    assert.match(text, /^askgraph_asks_queued 7$/m);
+    queued = 2;
+    assert.match(await m.expose(), /^askgraph_asks_queued 2$/m, 'gauges are read at scrape time');
+    assert.match(PROMETHEUS_CONTENT_TYPE, /^text\/plain; version=0\.0\.4; charset=utf-8$/);
+  });
+
+  it('metrics: each ServeMetrics has its own registry (several apps in one process)', async () => {
+    const a = new ServeMetrics();
+    const b = new ServeMetrics();
+    a.cacheHits.inc();
+    a.gauge('askgraph_asks_running', 'running', () => 1);
+    b.gauge('askgraph_asks_running', 'running', () => 0); // the same name in another app is no conflict
+    assert.match(await a.expose(), /^askgraph_cache_hits_total 1$/m);
+    assert.match(await b.expose(), /^askgraph_cache_hits_total 0$/m);
+    assert.match(await b.expose(), /^askgraph_asks_running 0$/m);
   });
 });

@@ -101,6 +101,19 @@ exit 3`,
     await assert.rejects(train({ data: '/nonexistent/train.jsonl', out: '/tmp/x' }), (e: unknown) => isAskgraphError(e) && e.code === 'NOT_FOUND');
   });
 
+  it('a report whose validation is not the Node decoder\'s is TRAINING_FAILED (decoding rules live in src/generate)', async () => {
+    const dir = tmpDir();
+    const out = path.join(dir, 'model');
+    const py = fakePython(
+      dir,
+      `if [ "$1" = "-c" ]; then echo 1.13; exit 0; fi
+mkdir -p "${out}"
+echo '{"version":"fake-2","validation":{"decoder":null,"n":4,"em":null,"nodeUnavailable":"node not found","probe":{"constrained":{"em":0.75}}}}' > "${out}/report.json"
+echo '{"event":"done","out":"${out}"}'`,
+    );
+    await assert.rejects(train({ data, out, python: py }), (e: unknown) => isAskgraphError(e) && e.code === 'TRAINING_FAILED' && /Node decoder: node not found/.test(e.message));
+  });
+
   it('CLI: progress events, summary, exit codes (fake python)', async () => {
     const dir = tmpDir();
     const out = path.join(dir, 'model');
@@ -113,7 +126,7 @@ echo '{"event":"step","epoch":1,"step":2,"totalSteps":4,"loss":1.5,"etaSec":3}'
 echo '{"event":"epoch","epoch":1,"step":4,"loss":1.2,"validEm":0.75,"elapsedSec":2,"etaSec":0}'
 echo '{"event":"phase","name":"export"}'
 mkdir -p "${out}"
-echo '{"version":"fake-1","epochs":1,"trainSeconds":2,"examplesPerSec":50,"validation":{"constrained":{"em":0.75,"unseen":{"em":0.5}}}}' > "${out}/report.json"
+echo '{"version":"fake-1","epochs":1,"trainSeconds":2,"examplesPerSec":50,"validation":{"decoder":"node","n":4,"beam":2,"em":0.5,"inBeam":0.75,"probe":{"constrained":{"em":0.75,"unseen":{"em":0.5}}}}}' > "${out}/report.json"
 echo '{"event":"done","out":"${out}"}'`,
     );
     const events: TrainEvent[] = [];
@@ -126,7 +139,8 @@ echo '{"event":"done","out":"${out}"}'`,
     const code = await main(['train', '--data', data, '--out', out, '--python', py, '--epochs', '1'], c.io);
     assert.equal(code, 0, c.err());
     assert.match(c.out(), /model fake-1 written to/);
-    assert.match(c.out(), /EM 75\.00%, unseen-entity EM 50\.00%/);
+    assert.match(c.out(), /validation \(Node decoder, beam 2\): EM 50\.00%, gold in beam 75\.00%/);
+    assert.match(c.out(), /training-time probe \(PyTorch constrained greedy\): EM 75\.00%, unseen-entity EM 50\.00%/);
     assert.match(c.err(), /train: export/);
 
     const bad = io();
