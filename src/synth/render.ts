@@ -123,6 +123,11 @@ function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false
   return undefined;
 }
 
+/** The participle of "{S} released in {x}" ("released"), for "was X released before …". */
+function participleOf(p: PropertyLexicon): string | undefined {
+  return p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+}
+
 function valueNoun(ctx: Ctx, r: SRel): string {
   const p = lexOf(ctx, r);
   return ctx.rng.pick(p.object.singular.length ? p.object.singular : [p.label]);
@@ -147,7 +152,7 @@ function cmpMod(ctx: Ctx, f: Extract<SForm, { op: 'cmp' }>): Mod {
   const v = dated ? f.value.value : fmtNum(rng, f.value.value);
   if (dated) {
     const words = up ? (f.cmp === 'GE' ? ['since', 'from', 'after'] : ['after', 'later than']) : f.cmp === 'LT' ? ['before', 'earlier than', 'prior to'] : ['until', 'before', 'up to'];
-    const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+    const participle = participleOf(p);
     const w = rng.pick(words);
     if (participle && rng.chance(0.5)) return { kind: 'post', text: `${participle} ${w} ${v}` };
     return { kind: 'post', text: `${w} ${v}` };
@@ -173,7 +178,7 @@ function rangeMod(ctx: Ctx, lo: Extract<SForm, { op: 'cmp' }>, hi: Extract<SForm
   const rng = ctx.rng;
   if ((p.valueKind === 'year' || p.valueKind === 'date') && b - a === 10 && a % 10 === 0) {
     const short = `${String(a).slice(-2)}s`;
-    const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+    const participle = participleOf(p);
     const opts = [`from the ${short}`, `in the ${short}`, `from the ${a}s`, `in the ${a}s`, `between ${a} and ${b - 1}`, `of the ${short}`];
     const base = rng.pick(opts);
     if (rng.chance(0.2)) return { kind: 'pre', text: rng.pick([short, `${a}s`]) };
@@ -401,7 +406,7 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
     if (!a || !b) return undefined;
     const p = lexOf(ctx, f.rel);
     const dated = p.valueKind === 'year' || p.valueKind === 'date';
-    const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+    const participle = participleOf(p);
     const n = valueNoun(ctx, f.rel);
     const words = dated
       ? f.max
@@ -562,7 +567,7 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
     const n = valueNoun(ctx, set.rel);
     const dated = p.valueKind === 'year' || p.valueKind === 'date';
     const v = dated ? v0 : fmtNum(rng, v0);
-    const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+    const participle = participleOf(p);
     const w = dated ? rng.pick(up ? ['after', 'later than'] : ['before', 'earlier than', 'prior to']) : rng.pick(up ? ['above', 'over', 'more than', 'greater than', 'higher than'] : ['below', 'under', 'less than', 'lower than']);
     const frames = dated
       ? [...(participle ? [`was ${m} ${participle} ${w} ${v}`, `was ${m} ${participle} ${w} ${v}`] : []), `is the ${n} of ${m} ${w} ${v}`, `is ${m}'s ${n} ${w} ${v}`]
@@ -595,7 +600,7 @@ function askCompare2(ctx: Ctx, m: string, member: SForm, set: Extract<SForm, { o
   if (!o) return undefined;
   const p = lexOf(ctx, set.rel);
   const dated = p.valueKind === 'year' || p.valueKind === 'date';
-  const participle = p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
+  const participle = participleOf(p);
   const n = valueNoun(ctx, set.rel);
   const frames = dated
     ? set.max
