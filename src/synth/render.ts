@@ -128,6 +128,12 @@ function participleOf(p: PropertyLexicon): string | undefined {
   return p.subjects.map((t) => /^\{S\} (\w+) in \{x\}$/.exec(t)?.[1]).find((x) => !!x);
 }
 
+/** How a value relation is talked about in comparisons: dated or not, its participle, a noun for its value. */
+function valueWords(ctx: Ctx, r: SRel): { p: PropertyLexicon; dated: boolean; participle: string | undefined; n: string } {
+  const p = lexOf(ctx, r);
+  return { p, dated: p.valueKind === 'year' || p.valueKind === 'date', participle: participleOf(p), n: valueNoun(ctx, r) };
+}
+
 function valueNoun(ctx: Ctx, r: SRel): string {
   const p = lexOf(ctx, r);
   return ctx.rng.pick(p.object.singular.length ? p.object.singular : [p.label]);
@@ -404,10 +410,7 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
     const a = entText(ctx, f.arg.a);
     const b = entText(ctx, f.arg.b);
     if (!a || !b) return undefined;
-    const p = lexOf(ctx, f.rel);
-    const dated = p.valueKind === 'year' || p.valueKind === 'date';
-    const participle = participleOf(p);
-    const n = valueNoun(ctx, f.rel);
+    const { p, dated, participle, n } = valueWords(ctx, f.rel);
     const words = dated
       ? f.max
         ? ['is newer', 'is more recent', 'came out later', ...(participle ? [`was ${participle} later`, `was ${participle} last`] : [])]
@@ -598,10 +601,7 @@ function askCompare2(ctx: Ctx, m: string, member: SForm, set: Extract<SForm, { o
   const other = set.arg.a.op === 'ent' && member.op === 'ent' && set.arg.a.iri === member.iri ? set.arg.b : set.arg.a;
   const o = entText(ctx, other);
   if (!o) return undefined;
-  const p = lexOf(ctx, set.rel);
-  const dated = p.valueKind === 'year' || p.valueKind === 'date';
-  const participle = participleOf(p);
-  const n = valueNoun(ctx, set.rel);
+  const { p, dated, participle, n } = valueWords(ctx, set.rel);
   const frames = dated
     ? set.max
       ? [`is ${m} newer than ${o}`, `is ${m} more recent than ${o}`, `did ${m} come out after ${o}`, `did ${m} come out later than ${o}`, `is ${m} later than ${o}`,
