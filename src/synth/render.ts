@@ -12,6 +12,8 @@ import type { Lexicon, NounEntry, PropertyLexicon } from './lexicon';
 import type { Mentions, SForm, SRel } from './forms';
 import { entitiesOf } from './forms';
 import type { Rng } from './random';
+import { plural } from './morph';
+import { wordNet } from './wordnet';
 
 export interface Rendered {
   question: string;
@@ -808,6 +810,34 @@ function whOfEntity(lex: Lexicon, f: SForm, iri: string): string | undefined {
   return out;
 }
 
+/**
+ * A one-word category named as the head noun, in the plural: "comedy movies" → "comedies", "documentary films
+ * from the 90s" → "documentaries from the 90s". Only for a kind of the same sort as the things it classifies:
+ * the word's first WordNet noun sense is in the same lexicographer file as the head noun's (comedy and movie:
+ * noun.communication; not "action", "crime", "horror"), and is no proper name ("French").
+ */
+function pluralHeads(text: string, entities: { iri: string }[], mentions: Mentions, lex: Lexicon, rng: Rng, tags: string[]): string {
+  const heads = new Set([...lex.thing.plural, ...Object.values(lex.properties).flatMap((p) => p.subject.plural)].map((h) => h.toLowerCase()));
+  return text.replace(/\u27e6(\d+)\u27e7 (\p{L}+)/gu, (all, i: string, next: string) => {
+    const e = entities[Number(i)];
+    const m = e && mentions.get(e.iri);
+    if (!m || !heads.has(next.toLowerCase()) || !/^\p{L}{4,}$/u.test(m) || !rng.chance(0.6) || !sameKind(m, next)) return all;
+    const pl = plural(m.toLowerCase());
+    if (pl === m.toLowerCase()) return all; // a mass noun ("music") has no plural head
+    mentions.set(e.iri, m === m.toLowerCase() ? pl : pl.charAt(0).toUpperCase() + pl.slice(1));
+    tags.push('plural-head');
+    return `\u27e6${i}\u27e7`;
+  });
+}
+
+function sameKind(word: string, headPlural: string): boolean {
+  const wn = wordNet();
+  const first = (w: string) => wn.senses(w.toLowerCase(), 'n')[0];
+  const sense = first(word);
+  const head = wn.baseForms(headPlural.toLowerCase(), 'n').map(first).find((x) => !!x);
+  return !!sense && !!head && sense.lexFile === head.lexFile && !sense.words.some((w) => /^\p{Lu}/u.test(w));
+}
+
 const DROPPABLE = new Set(['the', 'a', 'is', 'are', 'was', 'did', 'does']);
 
 /** Renders a question for a sampled form; undefined when no template of the lexicon fits it. */
@@ -857,6 +887,7 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
     used.add(m.toLowerCase());
     mentions.set(e.iri, m);
   }
+  text = pluralHeads(text, entities, mentions, lex, rng, tags);
   text = text.replace(/\b(the|a) (\u27e6\d+\u27e7's)/g, '$2');
   const mentionOf = (i: string) => mentions.get(entities[Number(i)].iri) as string;
   // "the The Captive" → "The Captive"; "avatar's's" → "avatar's"

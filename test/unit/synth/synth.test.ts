@@ -221,6 +221,26 @@ describe('synth: one entity in two roles, yes/no comparisons of two entities, "w
     for (const r of min) assert.match(r.question, /older|earlier|before/i, r.question);
   });
 
+  it('a one-word kind of the same sort as the things it classifies is said as a plural head ("comedies"), others never', () => {
+    // subjects named "movies" (as the movies pack's lexicon does): a comedy is a kind of movie in WordNet's sense
+    const named = mergeLexicon(lex, { format: 'askgraph-lexicon/1', thing: { singular: ['movie'], plural: ['movies'] } });
+    const genre = (label: string) => {
+      const out = [];
+      for (let seed = 1; seed <= 200; seed++) {
+        const r = renderQuestion({ op: 'join', rel: rel('has_genre'), arg: ent(label) }, named, new Rng(seed));
+        if (r) out.push(r);
+      }
+      return out;
+    };
+    const comedy = genre('Comedy').filter((r) => r.noise.includes('plural-head'));
+    assert.ok(comedy.length > 0, 'some "comedies"');
+    for (const r of comedy) {
+      assert.match(r.mentions.get(ent('Comedy').iri)!, /^comedies$/i);
+      assert.ok(r.question.toLowerCase().includes('comedies'), r.question);
+    }
+    assert.ok(!genre('Action').some((r) => r.noise.includes('plural-head')), 'never "actions"');
+  });
+
   it('people who share a movie with X: "which directors has X worked with"; never for years', () => {
     const x = ent('Ada Lind');
     const people = render({ op: 'join', rel: rel('directed_by', true), arg: { op: 'join', rel: rel('starred_actors'), arg: x } }, 120);
