@@ -369,7 +369,7 @@ class PipelineGateway implements Gateway {
       if (p < this.calibration.threshold) {
         const withPrior = await this.priorSignals(q, win, beam, run);
         const p2 = withPrior ? calibratedProbability(this.calibration, withPrior) : 0;
-        if (withPrior && p2 > p) {
+        if (withPrior && p2 > p + 0.005) {
           trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
           signals = withPrior;
           p = p2;
