@@ -457,7 +457,22 @@ class PipelineGateway implements Gateway {
    * ranked by log P(form | question) + log P(r, X' | graph). `onlyIfBetter`: undefined unless some reading holds
    * more triples than the winner's own.
    */
-  private async relationAlternatives(q: string, win: Winner, run: AttemptRun, onlyIfBetter: boolean) {
+  private relationAlternatives(q: string, win: Winner, run: AttemptRun, onlyIfBetter: boolean) {
+    // one computation per winner: the prior on the relation and the prior on the confidence share it
+    let pending = this.alternativesOf.get(win);
+    if (!pending) {
+      pending = this.computeAlternatives(q, win, run);
+      this.alternativesOf.set(win, pending);
+    }
+    return pending.then(async (alt) => {
+      if (!alt || (onlyIfBetter && !alt.better)) return undefined;
+      return { ...alt, ranked: await alt.rank() };
+    });
+  }
+
+  private readonly alternativesOf = new WeakMap<Winner, ReturnType<PipelineGateway['computeAlternatives']>>();
+
+  private async computeAlternatives(q: string, win: Winner, run: AttemptRun) {
     const target = forwardEntityJoin(win.attempt.form);
     if (!target || !this.generator?.score || run.left() < 200) return undefined;
     // The entity and the others of exactly the same label (a person and a tag both labelled "Leonardo DiCaprio").
@@ -465,6 +480,7 @@ class PipelineGateway implements Gateway {
     const same = label ? this.index.search(label, { k: 4 }).filter((h) => h.exact).map((h) => h.iri) : [];
     const entities = [target.entity, ...same.filter((e) => e !== target.entity)].slice(0, 3);
     const degrees = new Map<string, number>(); // "relation entity" → incoming triples
+    const tq = performance.now();
     for (const e of entities) {
       try {
         const res = await this.executor.select(incomingDegreesQuery(e, 100), { timeoutMs: Math.min(1000, run.left()) });
@@ -473,10 +489,12 @@ class PipelineGateway implements Gateway {
         return undefined;
       }
     }
+    run.timings.ground += performance.now() - tq;
     const total = [...degrees.values()].reduce((a, b) => a + b, 0);
     const own = degrees.get(`${target.relation} ${target.entity}`) ?? 0;
     const oldName = this.relationName(target.relation);
-    if (!oldName || total === 0 || (onlyIfBetter && ![...degrees.values()].some((d) => d > own))) return undefined;
+    if (!oldName || total === 0) return undefined;
+    const better = [...degrees.values()].some((d) => d > own);
     // every (relation, entity) the graph offers, scored by the parser in one call
     const options = [...degrees.entries()].flatMap(([key, deg]) => {
       const [rel, ent] = key.split(' ') as [string, string];
@@ -485,10 +503,18 @@ class PipelineGateway implements Gateway {
       const form = rel === target.relation ? win.attempt.candidate.form : replaceForwardJoinRelation(win.attempt.candidate.form, oldName, name);
       return [{ rel, ent, name, deg, form, text: printForm(form) }];
     });
-    const scores = await this.generator.score(q, options.map((x) => x.text));
     const prior = (d: number) => Math.log(Math.max(d, 0.5) / total);
-    const ranked = options.map((x, i) => ({ ...x, logProb: scores[i] ?? -Infinity, total: (scores[i] ?? -Infinity) + prior(x.deg) })).sort((a, b) => b.total - a.total);
-    return { target, total, own, oldName, prior, ranked };
+    const generator = this.generator;
+    let ranking: Promise<(typeof options[number] & { logProb: number; total: number })[]> | undefined;
+    // scored only when needed (the parser's pass over the options is the costly part)
+    const rank = () =>
+      (ranking ??= (async () => {
+        const ts = performance.now();
+        const scores = await generator.score!(q, options.map((x) => x.text));
+        run.timings.generate += performance.now() - ts;
+        return options.map((x, i) => ({ ...x, logProb: scores[i] ?? -Infinity, total: (scores[i] ?? -Infinity) + prior(x.deg) })).sort((a, b) => b.total - a.total);
+      })());
+    return { target, total, own, oldName, prior, rank, better };
   }
 
   /**
@@ -676,11 +702,14 @@ class PipelineGateway implements Gateway {
     };
     walk(form);
     for (const j of joins.slice(0, 4)) {
+      const te = performance.now();
       try {
         const out = await runCompiled(this.executor, compileForm(j, this.compileOptions()), { timeoutMs: Math.min(1000, run.left()) });
         if (out.status === 'empty') return true;
       } catch {
         return false;
+      } finally {
+        run.timings.execute += performance.now() - te;
       }
     }
     return false;
