@@ -66,6 +66,18 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
   return out;
 }
 
+/**
+ * The mentions of two or more content words that no single label spells (every content word of the mention a
+ * word of that one label, up to typos and plurals): names the graph lacks, even when its pieces are entities.
+ */
+export function unmatchedNames(mentions: readonly string[], labels: readonly string[]): string[] {
+  const none: KnownWords = new Set<string>();
+  return mentions.filter((m) => {
+    if (wordsOf(m).filter((w) => !isStopword(w)).length < 2) return false;
+    return !labels.some((label) => unexplainedWords(m, [{ text: m, label }], none).length === 0);
+  });
+}
+
 /** A plural whose singular passes the test ("comedies" for the label "Comedy", "westerns" for a known "western"). */
 function pluralOf(w: string, ok: (singular: string) => boolean): boolean {
   if (w.length < 4 || !w.endsWith('s')) return false;

@@ -20,7 +20,7 @@ import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, rea
 import { answerTypeOf, entityRefs, mapChildren, mapRefs, parseForm, printForm } from '../form';
 import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
-import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, type ExpectedAnswer, type KnownWords } from './abstain';
+import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, type ExpectedAnswer, type KnownWords } from './abstain';
 import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
 import {
   filesFingerprint,
@@ -415,6 +415,15 @@ class PipelineGateway implements Gateway {
         trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: unexplained words ${offTopic.join(', ')}`, timeMs: 0 });
         timings.total = performance.now() - t0;
         return noAnswer(q, { reason: unexplainedReason(offTopic), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+      }
+      // A name of several words that no one entity spells ("the president of France": only a tag "president"
+      // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
+      const unnamed = !o.noAbstain && beam[0] ? unmatchedNames(entityRefsOf(beam[0].form), topics.map((t) => t.label)) : [];
+      if (unnamed.length > 0) {
+        const reason = `nothing in the graph is named ${unnamed.map((m) => `"${m}"`).join(' or ')}`;
+        trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });
+        timings.total = performance.now() - t0;
+        return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
       }
       const scorer = this.generator?.score ? (question: string, forms: string[]) => this.generator!.score!(question, forms) : undefined;
       const chain = await runChain(readers, {

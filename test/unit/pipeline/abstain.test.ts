@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, wordsOf } from '../../../src/pipeline/abstain';
+import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf } from '../../../src/pipeline/abstain';
 
 describe('abstention on unexplained words', () => {
   const known = new Set(['who', 'directed', 'when', 'was', 'released', 'films', 'by', 'what', 'is', 'the', 'of']);
@@ -28,6 +28,13 @@ describe('abstention on unexplained words', () => {
     assert.deepEqual(unexplainedWords('films by Ada Lind that are not parodies', [{ text: 'Ada Lind', label: 'Ada Lind' }, { text: 'parodies', label: 'Parody' }], new Set([...known, 'not'])), []);
     assert.deepEqual(unexplainedWords('directed films by Ada Lind', [{ text: 'Ada Lind', label: 'Ada Lind' }], new Set([...known, 'film'].filter((w) => w !== 'films'))), []);
     assert.ok(unexplainedWords('films by Ada Lind and her cousins', [{ text: 'Ada Lind', label: 'Ada Lind' }], known).includes('cousins'), 'a plural of an unknown word stays unexplained');
+  });
+
+  it('a name of several words that no one label spells is a name the graph lacks, even when its pieces are labels', () => {
+    assert.deepEqual(unmatchedNames(['the mayor of Oslo'], ['mayor', 'Oslo']), ['the mayor of Oslo']);
+    assert.deepEqual(unmatchedNames(['the grey harbour'], ['The Grey Harbour', 'harbour']), [], 'one label spells it');
+    assert.deepEqual(unmatchedNames(['grey harbours'], ['Grey Harbour']), [], 'plurals and typos count as spelled');
+    assert.deepEqual(unmatchedNames(['oslo'], ['Bergen']), [], 'one-word mentions are left to grounding');
   });
 
   it('a mention that grounds to nothing is left to grounding (it says which names the graph lacks)', () => {
