@@ -418,7 +418,7 @@ class PipelineGateway implements Gateway {
       }
       // A name of several words that no one entity spells ("the president of France": only a tag "president"
       // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
-      const unnamed = !o.noAbstain && beam[0] ? unmatchedNames(entityRefsOf(beam[0].form), topics.map((t) => t.label)) : [];
+      const unnamed = !o.noAbstain && beam[0] && topics.length > 0 ? unmatchedNames(entityRefsOf(beam[0].form), topics.map((t) => t.label)) : [];
       if (unnamed.length > 0) {
         const reason = `nothing in the graph is named ${unnamed.map((m) => `"${m}"`).join(' or ')}`;
         trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });
