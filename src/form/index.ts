@@ -4,6 +4,7 @@ export { RDF_LANG_STRING } from '../core';
 export { printForm, printRelation, printRef, printLiteral } from './print';
 export {
   mapChildren,
+  children,
   mapRefs,
   mapRelation,
   entityRefs,

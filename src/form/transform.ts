@@ -103,26 +103,11 @@ export function answerTypeOf(form: Form): AnswerType {
   }
 }
 
-/** Sub-forms that must denote sets (every operand of a form), for the type check. */
-function setOperands(form: Form): Form[] {
-  switch (form.kind) {
-    case 'join':
-    case 'count':
-    case 'arg':
-    case 'tc':
-    case 'ask':
-    case 'aggregate':
-    case 'common':
-    case 'argcount':
-      return [form.arg];
-    case 'and':
-    case 'diff':
-    case 'or':
-    case 'ratio':
-      return [...form.args];
-    default:
-      return [];
-  }
+/** The direct sub-forms of a form, left to right (every one an operand that must denote a set). */
+export function children(form: Form): Form[] {
+  const out: Form[] = [];
+  mapChildren(form, (c) => (out.push(c), c));
+  return out;
 }
 
 /**
@@ -132,7 +117,7 @@ function setOperands(form: Form): Form[] {
 export function typeErrors(form: Form): string[] {
   const out: string[] = [];
   const walk = (f: Form): void => {
-    for (const arg of setOperands(f)) {
+    for (const arg of children(f)) {
       const t = answerTypeOf(arg);
       if (t !== 'entities') out.push(`${printForm(arg)} is a ${t}, but ${opName(f)} needs a set`);
       walk(arg);

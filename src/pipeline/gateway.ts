@@ -17,7 +17,7 @@ import {
 import { compileForm, packCompileOptions } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
-import { answerTypeOf, entityRefs, mapChildren, mapRefs, parseForm, printForm } from '../form';
+import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, parseForm, printForm } from '../form';
 import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
 import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, type ExpectedAnswer, type KnownWords } from './abstain';
@@ -202,18 +202,16 @@ function forwardEntityJoin(form: Form): { relation: string; entity: string } | u
   if (form.kind === 'join' && form.relation.kind === 'rel' && form.relation.ref.kind === 'iri' && form.arg.kind === 'entity' && form.arg.ref.kind === 'iri') {
     return { relation: form.relation.ref.iri, entity: form.arg.ref.iri };
   }
-  for (const v of Object.values(form)) {
-    if (v && typeof v === 'object' && 'kind' in (v as object)) {
-      const hit = forwardEntityJoin(v as Form);
-      if (hit) return hit;
-    } else if (Array.isArray(v)) {
-      for (const x of v) {
-        const hit = x && typeof x === 'object' ? forwardEntityJoin(x as Form) : undefined;
-        if (hit) return hit;
-      }
-    }
+  for (const c of children(form)) {
+    const hit = forwardEntityJoin(c);
+    if (hit) return hit;
   }
   return undefined;
+}
+
+/** Every "(JOIN r X)" of a form whose X is an entity, outermost first. */
+function entityJoins(form: Form): Form[] {
+  return [...(form.kind === 'join' && form.arg.kind === 'entity' ? [form] : []), ...children(form).flatMap(entityJoins)];
 }
 
 /** The form with one entity IRI replaced by another. */
@@ -701,20 +699,12 @@ class PipelineGateway implements Gateway {
 
   /** Whether some "(JOIN r X)" of the form, X an entity, is empty on its own: X never takes the relation r. */
   private async vacuousJoin(form: Form, run: AttemptRun): Promise<boolean> {
-    const joins: Form[] = [];
-    const walk = (f: Form): void => {
-      if (f.kind === 'join' && f.arg.kind === 'entity') joins.push(f);
-      for (const v of Object.values(f)) {
-        if (Array.isArray(v)) v.forEach((x) => x && typeof x === 'object' && 'kind' in x && walk(x as Form));
-        else if (v && typeof v === 'object' && 'kind' in (v as object)) walk(v as Form);
-      }
-    };
-    walk(form);
-    for (const j of joins.slice(0, 4)) {
+    for (const j of entityJoins(form).slice(0, 4)) {
       const te = performance.now();
       try {
-        const out = await runCompiled(this.executor, compileForm(j, this.compileOptions()), { timeoutMs: Math.min(1000, run.left()) });
-        if (out.status === 'empty') return true;
+        // (ASK (JOIN r X)): one existence check, not the whole set
+        const out = await runCompiled(this.executor, compileForm({ kind: 'ask', arg: j }, this.compileOptions()), { timeoutMs: Math.min(1000, run.left()) });
+        if (out.answers[0]?.value === 'false') return true;
       } catch {
         return false;
       } finally {
