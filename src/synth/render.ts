@@ -817,7 +817,7 @@ function whOfEntity(lex: Lexicon, f: SForm, iri: string): string | undefined {
  * noun.communication; not "action", "crime", "horror"), and is no proper name ("French").
  */
 function pluralHeads(text: string, entities: { iri: string }[], mentions: Mentions, lex: Lexicon, rng: Rng, tags: string[]): string {
-  const heads = new Set([...lex.thing.plural, ...Object.values(lex.properties).flatMap((p) => p.subject.plural)].map((h) => h.toLowerCase()));
+  const heads = headNouns(lex);
   return text.replace(/\u27e6(\d+)\u27e7 (\p{L}+)/gu, (all, i: string, next: string) => {
     const e = entities[Number(i)];
     const m = e && mentions.get(e.iri);
@@ -828,6 +828,17 @@ function pluralHeads(text: string, entities: { iri: string }[], mentions: Mentio
     tags.push('plural-head');
     return `\u27e6${i}\u27e7`;
   });
+}
+
+/** The plural nouns things are called by in a lexicon (computed once per lexicon, not per question). */
+const HEAD_NOUNS = new WeakMap<Lexicon, Set<string>>();
+function headNouns(lex: Lexicon): Set<string> {
+  let heads = HEAD_NOUNS.get(lex);
+  if (!heads) {
+    heads = new Set([...lex.thing.plural, ...Object.values(lex.properties).flatMap((p) => p.subject.plural)].map((h) => h.toLowerCase()));
+    HEAD_NOUNS.set(lex, heads);
+  }
+  return heads;
 }
 
 function sameKind(word: string, headPlural: string): boolean {
