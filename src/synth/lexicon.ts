@@ -392,7 +392,8 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       lex.subjects = [`{S} ${V.participle} by {x}`, '{S} by {x}', "{x}'s {S}", '{x} {S}'];
       lex.subjectQ = [`what did {x} ${V.lemma}`, `which {S} did {x} ${V.lemma}`, `what was ${V.participle} by {x}`, `what has {x} ${V.participle}`, `{S} ${V.participle} by {x}`];
       lex.objectQ = [`{wh} ${V.past} {x}`, `{wh} ${V.past} the {s} {x}`, `{x} was ${V.participle} by {wh}`, '{wh} is the {o} of {x}', "{x}'s {o}", '{o} of {x}'];
-      lex.ask = [`did {b} ${V.lemma} {a}`, `was {a} ${V.participle} by {b}`, 'is {b} the {o} of {a}', `is {a} ${V.participle} by {b}`];
+      // the agent by the role noun too: "was X a writer on Y", "is X among the writers of Y"
+      lex.ask = [`did {b} ${V.lemma} {a}`, `was {a} ${V.participle} by {b}`, 'is {b} the {o} of {a}', `is {a} ${V.participle} by {b}`, 'was {b} a {o} on {a}', 'is {b} among the {O} of {a}', 'did {b} work on {a} as a {o}'];
       break;
     }
     case 'verb': {

@@ -341,6 +341,10 @@ function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefine
     const q = twoRolesQuestion(ctx, f);
     if (q) return q;
   }
+  if (bothChains(f) && ctx.rng.chance(0.8)) {
+    const q = bothChainsQuestion(ctx, f);
+    if (q) return q;
+  }
   if (ctx.rng.chance(0.35)) {
     const q = workedWithQuestion(ctx, f);
     if (q) return q;
@@ -663,6 +667,58 @@ function twoRolesQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | und
   return { text: frame, t: `${f.op}:two-roles:${frames.indexOf(frame)}` };
 }
 
+/** The same two-hop path from two entities, (AND|DIFF (JOIN r (JOIN q X)) (JOIN r (JOIN q Y))): the two inner sets. */
+function bothChains(f: SForm): { outer: SRel; a: SForm; b: SForm } | undefined {
+  if (f.op !== 'and' && f.op !== 'diff') return undefined;
+  const { a, b } = f;
+  if (a.op !== 'join' || b.op !== 'join' || a.arg.op !== 'join' || b.arg.op !== 'join') return undefined;
+  const same = (x: SRel, y: SRel) => x.prop === y.prop && x.inv === y.inv;
+  return same(a.rel, b.rel) && same(a.arg.rel, b.arg.rel) && a.arg.arg.op === 'ent' && b.arg.arg.op === 'ent' ? { outer: a.rel, a: a.arg, b: b.arg } : undefined;
+}
+
+/** An inner set said as one member ("a Spielberg movie", "a movie directed by X") or as all of them ("X's movies"). */
+function oneOf(ctx: Ctx, f: SForm): { one: string; all: string } | undefined {
+  const np = npOf(ctx, f);
+  if (!np || np.mods.length !== 1) return undefined;
+  const all = npText(ctx, np, true);
+  const sg = npText(ctx, np, false);
+  if (!all || !sg) return undefined;
+  return { one: np.mods[0].kind === 'poss' ? `one of ${all}` : `a ${sg}`, all };
+}
+
+/**
+ * "actors who were in both a movie directed by X and one directed by Y", "directors of both X's movies and Y's
+ * movies", "actors in X's movies but never in a Y movie": two sets reached by one path from two entities.
+ */
+function bothChainsQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
+  const both = bothChains(f);
+  if (!both) return undefined;
+  const rng = ctx.rng;
+  const x = oneOf(ctx, both.a);
+  const y = oneOf(ctx, both.b);
+  if (!x || !y) return undefined;
+  const and = f.op === 'and';
+  const O = both.outer.inv ? nounOf(rng, lexOf(ctx, both.outer).object) : undefined;
+  const verbs = both.outer.inv ? roleVerbs(ctx, { ...both.outer, inv: false }) : undefined;
+  let frames: string[];
+  if (O && verbs && lexOf(ctx, both.outer).wh === 'who') {
+    // the answers are the agents of the outer relation: "actors who appeared in …", "who directed …"
+    const v = verbs.past;
+    frames = and
+      ? [`${O.pl} who ${v} both ${x.one} and ${y.one}`, `${O.pl} who have ${v} ${x.one} and ${y.one}`, `who ${v} both ${x.one} and ${y.one}`,
+         `${O.pl} who ${v} ${x.all} and also ${y.all}`, `which ${O.pl} ${v} both ${x.all} and ${y.all}`, `${O.pl} of both ${x.all} and ${y.all}`]
+      : [`${O.pl} who ${v} ${x.one} but never ${y.one}`, `${O.pl} who ${v} ${x.all} but not ${y.all}`, `who ${v} ${x.all} but never ${y.one}`,
+         `which ${O.pl} ${v} ${x.all} and not ${y.all}`, `${O.pl} of ${x.all} who never ${verbs.base} ${y.one}`];
+  } else if (O) {
+    // categories and values of the members: "genres of both X's movies and Y's movies"
+    frames = and
+      ? [`${O.pl} of both ${x.all} and ${y.all}`, `${O.pl} shared by ${x.all} and ${y.all}`, `${O.pl} that ${x.all} and ${y.all} have in common`, `which ${O.pl} do ${x.all} and ${y.all} share`]
+      : [`${O.pl} of ${x.all} but not of ${y.all}`, `${O.pl} of ${x.all} that ${y.all} never have`];
+  } else return undefined;
+  const frame = rng.pick(frames);
+  return { text: frame, t: `${f.op}:both-chains:${frames.indexOf(frame)}` };
+}
+
 /** "which directors has X worked with": the people who share a member with X, (JOIN (R p) (JOIN q X)). */
 function workedWithQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
   if (f.op !== 'join' || !f.rel.inv || f.arg.op !== 'join' || f.arg.rel.inv || f.arg.arg.op !== 'ent') return undefined;
@@ -686,7 +742,22 @@ function diffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'diff' }>): { text: stri
     const q = twoRolesQuestion(ctx, f);
     if (q) return /^(which|what|who) /.test(q.text) ? q : { text: ctx.rng.pick(LIST).replace('{np}', q.text), t: q.t };
   }
+  if (bothChains(f) && ctx.rng.chance(0.85)) {
+    const q = bothChainsQuestion(ctx, f);
+    if (q) return /^(which|what|who) /.test(q.text) ? q : { text: ctx.rng.pick(LIST).replace('{np}', q.text), t: q.t };
+  }
   const np = npOf(ctx, f.a);
+  const b = f.b;
+  if (np && b.op === 'join' && b.arg.op === 'ent' && !b.rel.inv && lexOf(ctx, b.rel).subjects.includes('{x} {S}') && ctx.rng.chance(0.35)) {
+    // a kind said with the head noun: "X's movies that aren't comedy movies" (→ "… that aren't comedies")
+    const text = npText(ctx, np, true);
+    const head = (np.noun ?? nounOf(ctx.rng, ctx.lex.thing))?.pl;
+    if (text && head) {
+      const neg = ctx.rng.pick(["that aren't", 'that are not', 'but not', 'other than', 'excluding', 'except']);
+      const frame = ctx.rng.pick(LIST);
+      return { text: frame.replace('{np}', `${text} ${neg} ${entText(ctx, b.arg)} ${head}`), t: `diff:${frame}:kind` };
+    }
+  }
   // "not starring X", "not in French": a post-modifier negates best
   const neg = (f.b.op === 'join' && f.b.arg.op === 'ent' ? joinNP(ctx, f.b, true, true) : undefined) ?? npOf(ctx, f.b);
   const mod = neg?.mods[0];

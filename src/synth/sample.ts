@@ -32,7 +32,7 @@ export const OPERATOR_WEIGHTS: Record<SynthOperator, number> = {
   compare: 6,
   range: 4,
   ask: 8,
-  diff: 5,
+  diff: 8,
   aggregate: 5,
   ratio: 3,
   mostcommon: 4,
@@ -170,6 +170,32 @@ export class Sampler {
     if (!edges.length) return undefined;
     const e = this.rng.pick(edges);
     return [b.form, { op: 'join', rel: rel(e.prop, false), arg: x }];
+  }
+
+  /**
+   * The same two-hop path from two entities of one kind: (JOIN r (JOIN q X)) and (JOIN r (JOIN q Y)) — "actors who
+   * were in both a movie directed by X and one directed by Y"; Y is reached from a member of the first set.
+   */
+  private async bothChains(): Promise<[SForm, SForm] | undefined> {
+    const b = await this.join1(1, true);
+    const c = b && (await this.extend(b, 300));
+    if (!c || c.form.op !== 'join' || c.form.arg.op !== 'join' || c.form.arg.arg.op !== 'ent') return undefined;
+    const outer = c.form.rel;
+    const inner = c.form.arg.rel;
+    const x = c.form.arg.arg;
+    const m = this.rng.pick(c.items);
+    if (m.type !== 'uri') return undefined;
+    // m —outer→ z —inner→ y: (JOIN r S) holds m when (m r z), (JOIN (R r) S) when (z r m)
+    const zs = (await this.store.edges(m.value)).filter((e) => e.prop.name === outer.prop && e.out === !outer.inv && e.other.type === 'uri');
+    for (const z of this.rng.shuffle(zs).slice(0, 4)) {
+      const ys = (await this.store.edges(z.other.value)).filter(
+        (e) => e.prop.name === inner.prop && e.out === !inner.inv && e.other.type === 'uri' && e.other.value !== x.iri && !!e.other.label && e.other.label.toLowerCase() !== x.label.toLowerCase(),
+      );
+      if (!ys.length) continue;
+      const y = itemEnt(this.rng.pick(ys).other) as SForm;
+      return [c.form, { op: 'join', rel: outer, arg: { op: 'join', rel: inner, arg: y } }];
+    }
+    return undefined;
   }
 
   /** One more hop from a member of the set (both directions), as (JOIN r base). */
@@ -337,6 +363,10 @@ export class Sampler {
         return (await this.set({ op: 'and', a: cls, b: { op: 'join', rel: rel(p, !answerSubjects), arg: ent(e) } }))?.form;
       }
       case 'and': {
+        if (rng.chance(0.12)) {
+          const two = await this.bothChains();
+          return two && (await this.set({ op: 'and', a: two[0], b: two[1] }))?.form;
+        }
         if (rng.chance(0.15)) {
           const two = await this.twoRoles();
           return two && (await this.set({ op: 'and', a: two[0], b: two[1] }))?.form;
@@ -415,6 +445,10 @@ export class Sampler {
         return { op: 'ask', arg: { op: 'and', a: member, b: b.form } };
       }
       case 'diff': {
+        if (rng.chance(0.1)) {
+          const two = await this.bothChains();
+          return two && (await this.set({ op: 'diff', a: two[0], b: two[1] }))?.form;
+        }
         if (rng.chance(0.3)) {
           const two = await this.twoRoles();
           return two && (await this.set({ op: 'diff', a: two[0], b: two[1] }))?.form;

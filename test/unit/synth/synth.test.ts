@@ -241,6 +241,37 @@ describe('synth: one entity in two roles, yes/no comparisons of two entities, "w
     assert.ok(!genre('Action').some((r) => r.noise.includes('plural-head')), 'never "actions"');
   });
 
+  it('the same two-hop path from two people: "actors who were in both a movie directed by X and one by Y", one mention each', () => {
+    const [x, y] = [ent('Ada Lind'), ent('Bo Marsh')];
+    const path = (e: ReturnType<typeof ent>) => ({ op: 'join' as const, rel: rel('starred_actors', true), arg: { op: 'join' as const, rel: rel('directed_by'), arg: e } });
+    const both = render({ op: 'and', a: path(x), b: path(y) }, 120).filter((r) => r.template.startsWith('and:both-chains'));
+    const not = render({ op: 'diff', a: path(x), b: path(y) }, 120).filter((r) => r.template.startsWith('diff:both-chains'));
+    assert.ok(both.length > 0 && not.length > 0, 'both-chains phrasings for AND and DIFF');
+    for (const r of [...both, ...not]) {
+      const word = (e: ReturnType<typeof ent>) => new RegExp(`\\b${r.mentions.get(e.iri)!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g');
+      for (const e of [x, y]) assert.equal(r.question.match(word(e))?.length, 1, `one mention each: ${r.question}`);
+      assert.ok(r.question.search(word(x)) < r.question.search(word(y)), r.question);
+    }
+    for (const r of not) assert.match(r.question, /\bnot\b|\bnever\b/, r.question);
+  });
+
+  it('a negated kind is said with the head noun: "X movies that aren\'t comedy movies" / "… that aren\'t comedies"', () => {
+    const named = mergeLexicon(lex, { format: 'askgraph-lexicon/1', thing: { singular: ['movie'], plural: ['movies'] } });
+    const f = { op: 'diff' as const, a: { op: 'join' as const, rel: rel('starred_actors'), arg: ent('Ada Lind') }, b: { op: 'join' as const, rel: rel('has_genre'), arg: ent('Comedy') } };
+    const out = [];
+    for (let seed = 1; seed <= 300; seed++) {
+      const r = renderQuestion(f, named, new Rng(seed));
+      if (r && r.template.endsWith(':kind')) out.push(r);
+    }
+    assert.ok(out.length > 0);
+    const comedy = ent('Comedy').iri;
+    for (const r of out) {
+      const m = r.mentions.get(comedy)!;
+      assert.ok(new RegExp(`(n't|not|other than|excluding|except) ${m}( movies)?\\b`, 'i').test(r.question), r.question);
+    }
+    assert.ok(out.some((r) => /^comedies$/i.test(r.mentions.get(comedy)!)), 'some plural heads');
+  });
+
   it('people who share a movie with X: "which directors has X worked with"; never for years', () => {
     const x = ent('Ada Lind');
     const people = render({ op: 'join', rel: rel('directed_by', true), arg: { op: 'join', rel: rel('starred_actors'), arg: x } }, 120);
