@@ -892,7 +892,7 @@ function pluralHeads(text: string, entities: { iri: string }[], mentions: Mentio
   return text.replace(/\u27e6(\d+)\u27e7 (\p{L}+)/gu, (all, i: string, next: string) => {
     const e = entities[Number(i)];
     const m = e && mentions.get(e.iri);
-    if (!m || !heads.has(next.toLowerCase()) || !/^\p{L}{4,}$/u.test(m) || !rng.chance(0.6) || !sameKind(m, next)) return all;
+    if (!m || !heads.has(next.toLowerCase()) || !/^\p{L}{4,}$/u.test(m) || !rng.chance(0.7) || !sameKind(m, next)) return all;
     const pl = plural(m.toLowerCase());
     if (pl === m.toLowerCase()) return all; // a mass noun ("music") has no plural head
     mentions.set(e.iri, m === m.toLowerCase() ? pl : pl.charAt(0).toUpperCase() + pl.slice(1));
@@ -917,7 +917,8 @@ function sameKind(word: string, headPlural: string): boolean {
   const first = (w: string) => wn.senses(w.toLowerCase(), 'n')[0];
   const sense = first(word);
   const head = wn.baseForms(headPlural.toLowerCase(), 'n').map(first).find((x) => !!x);
-  return !!sense && !!head && sense.lexFile === head.lexFile && !sense.words.some((w) => /^\p{Lu}/u.test(w));
+  // a proper name has only capitalised words ("French"); a kind may have one among common ones ("Western", "horse opera")
+  return !!sense && !!head && sense.lexFile === head.lexFile && !sense.words.every((w) => /^\p{Lu}/u.test(w));
 }
 
 const DROPPABLE = new Set(['the', 'a', 'is', 'are', 'was', 'did', 'does']);

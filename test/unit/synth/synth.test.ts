@@ -239,6 +239,9 @@ describe('synth: one entity in two roles, yes/no comparisons of two entities, "w
       assert.ok(r.question.toLowerCase().includes('comedies'), r.question);
     }
     assert.ok(!genre('Action').some((r) => r.noise.includes('plural-head')), 'never "actions"');
+    // WordNet writes this kind capitalised beside a common name ("Western", "horse opera"): a kind, not a proper name
+    assert.ok(genre('Western').some((r) => r.noise.includes('plural-head') && /^westerns$/i.test(r.mentions.get(ent('Western').iri)!)), 'some "westerns"');
+    assert.ok(!genre('French').some((r) => r.noise.includes('plural-head')), 'never "frenches"');
   });
 
   it('the same two-hop path from two people: "actors who were in both a movie directed by X and one by Y", one mention each', () => {
