@@ -43,7 +43,7 @@ const CWQ_LANG_FILTER = /FILTER \(!isLiteral\((\?\w+)\) OR lang\(\1\) = '' OR la
 const FREEBASE_TYPE = 'http://rdf.freebase.com/ns/type.object.type';
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/;
-const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS']);
+const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS', 'ABSDIFF']);
 
 /** A dateTime at midnight (how compileForm writes a date bound, and how CWQ writes dates) read as that xsd:date. */
 function dateOnly(lit: Literal): Literal {

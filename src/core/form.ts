@@ -28,6 +28,7 @@ export type AggregateOp = 'AVG' | 'SUM' | 'MAX' | 'MIN';
 export type RatioOp = 'RATIO' | 'PERCENT';
 export type CommonOp = 'MOSTCOMMON' | 'LEASTCOMMON';
 export type ArgCountOp = 'ARGMAXCOUNT' | 'ARGMINCOUNT';
+export type ArithOp = 'ABSDIFF';
 
 export type Form =
   | { kind: 'entity'; ref: Ref }
@@ -47,7 +48,8 @@ export type Form =
   | { kind: 'ratio'; op: RatioOp; args: [Form, Form] } // (RATIO a b) = |a| / |b|, PERCENT ×100 — number
   | { kind: 'common'; op: CommonOp; arg: Form; relation: Relation } // (MOSTCOMMON x r): the o of (s r o), s ∈ x, reached by the most s
   | { kind: 'argcount'; op: ArgCountOp; arg: Form; relation: Relation } // (ARGMAXCOUNT x r): the s ∈ x with the most r-values
-  | { kind: 'has'; relation: Relation }; // (HAS r) = { s : (s r o) for some o } — "has an address", SQL's join
+  | { kind: 'has'; relation: Relation } // (HAS r) = { s : (s r o) for some o } — "has an address", SQL's join
+  | { kind: 'arith'; op: ArithOp; args: [Form, Form] }; // (ABSDIFF a b) = |v(a) − v(b)|, a and b one value each — number ([30])
 
 /** What a form's answer is: a set of entities/values, one number, or one boolean. */
 export type AnswerType = 'entities' | 'number' | 'boolean';
