@@ -10,8 +10,9 @@ import { printRelation } from '../form';
  * queries: a tree of triple patterns rooted at the single answer variable, class constraints,
  * COUNT, ORDER BY … LIMIT 1 and MAX/MIN subqueries (→ ARGMAX/ARGMIN), comparisons of a value with a
  * literal (→ GT/GE/LT/LE), the WebQSP/CWQ from/to NOT EXISTS filters (→ TC) and label matches
- * (→ [ label ]), and compileForm's own v2 shapes (RATIO, aggregates, ABSDIFF). Inequality filters (`?x != ?c`, the topic exclusion) and language filters are
- * dropped (they are the benchmarks' conventions, which compileForm re-adds). Anything else throws
+ * (→ [ label ]), and compileForm's own v2 shapes (RATIO, aggregates, ABSDIFF). Inequality filters
+ * (`?x != ?c`, the topic exclusion) and language filters are dropped (they are the benchmarks'
+ * conventions, which compileForm re-adds). Anything else throws
  * CONVERSION_UNSUPPORTED with the reason in details.reason — nothing is guessed.
  */
 export interface ToFormOptions {
