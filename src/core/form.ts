@@ -40,7 +40,7 @@ export type Form =
   | { kind: 'arg'; op: ArgOp; arg: Form; relation: Relation } // (ARGMAX x r)
   | { kind: 'compare'; op: CompareOp; relation: Relation; value: Literal } // (GT r v) = { s : (s r o), o > v }
   | { kind: 'tc'; arg: Form; relation: Relation; value: Literal } // (TC x r t): x whose r-interval contains t
-  // ---- form language v2 (grammar/logical-form.ebnf [22]–[29]) ----
+  // ---- form language v2 (grammar/logical-form.ebnf [22]–[30]) ----
   | { kind: 'ask'; arg: Form } // (ASK x): true iff x is non-empty — boolean
   | { kind: 'diff'; args: [Form, Form] } // (DIFF a b) = a \ b
   | { kind: 'or'; args: [Form, Form] } // (OR a b) = a ∪ b
