@@ -16,6 +16,7 @@ import {
   canonicalText,
   answerTypeOf,
   typeErrors,
+  diffForms,
 } from '../../../src/form';
 
 function syntaxError(text: string): AskgraphError {
@@ -368,6 +369,15 @@ describe('[30] Arith: ABSDIFF', () => {
     assert.ok(!formsEqual(parseForm(`(ABSDIFF ${A} ${B})`), parseForm(`(RATIO ${A} ${B})`)));
     assert.equal(skeleton(parseForm(`(ABSDIFF ${A} ${B})`)), skeleton(parseForm(`(ABSDIFF ${B} ${A})`)));
     assert.equal(skeleton(parseForm(`(ABSDIFF ${A} ${A})`)), '(ABSDIFF (JOIN (R []) []) (JOIN (R []) []))');
+  });
+
+  it('diffForms: swapped operands are no change; another operand is one substitution under ABSDIFF', () => {
+    const swapped = diffForms(parseForm(`(ABSDIFF ${A} ${B})`), parseForm(`(ABSDIFF ${B} ${A})`));
+    assert.ok(!swapped.equal && swapped.equalNormalized);
+    assert.deepEqual(swapped.changes, []);
+    const other = diffForms(parseForm(`(ABSDIFF ${A} ${B})`), parseForm(`(ABSDIFF ${A} (JOIN (R release_year) [ Heat ]))`));
+    assert.ok(!other.equalNormalized && other.sameSkeleton === false);
+    assert.ok(other.changes.length >= 1 && other.changes.every((c) => c.path.startsWith('/args[')), JSON.stringify(other.changes));
   });
 
   it('mapRefs and the ref lists reach both operands', () => {
