@@ -241,6 +241,7 @@ describe('form: property test', () => {
       fc.record({ op: fc.constantFrom('GT' as const, 'GE' as const, 'LT' as const, 'LE' as const), relation, value: literal }).map(
         (x): Form => ({ kind: 'compare', ...x }),
       ),
+      fc.tuple(tie('form'), tie('form')).map(([a, b]): Form => ({ kind: 'arith', op: 'ABSDIFF', args: [a, b] })),
     ),
   }));
 
