@@ -15,7 +15,7 @@ import sentencepiece as spm
 # Structural symbols and the operators of grammar/logical-form.ebnf (single target tokens).
 OPERATORS = ["(", ")", "[", "]", "JOIN", "R", "AND", "COUNT", "ARGMAX", "ARGMIN", "GT", "GE", "LT", "LE", "TC",
              "ASK", "DIFF", "OR", "AVG", "SUM", "MAX", "MIN", "RATIO", "PERCENT", "MOSTCOMMON", "LEASTCOMMON",
-             "ARGMAXCOUNT", "ARGMINCOUNT", "HAS"]
+             "ARGMAXCOUNT", "ARGMINCOUNT", "HAS", "ABSDIFF"]  # append only: new operators go last
 UNK, BOS, EOS, PAD = 0, 1, 2, 3
 
 _FORM_TOKEN = re.compile(r"\[ (.*?) \]|\(|\)|[^\s()\[\]]+")

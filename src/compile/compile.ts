@@ -34,6 +34,8 @@ import { generateSparql } from './sparql';
  *   (AVG x) …         one literal: the aggregate of the values of x (outermost; kind 'value'); for
  *                     x = (JOIN (R r) y) the values of every member of y count (mean rating of restaurants)
  *   (RATIO a b)       COUNT(a) / COUNT(b) as xsd:decimal; PERCENT × 100 (outermost; kind 'value')
+ *   (ABSDIFF a b)     ABS(va − vb), each side's one number from a MIN/MAX subquery (outermost; kind 'value');
+ *                     a side with no number or several different numbers gives no row, i.e. no answer
  *   (MOSTCOMMON x r)  GROUP BY o of (s r o), s ∈ x, COUNT(DISTINCT s) equal to the MAX of those counts (ties kept)
  *   (ARGMAXCOUNT x r) GROUP BY s ∈ x of (s r o), COUNT(DISTINCT o) equal to the MAX (members with ≥ 1 value)
  *   (HAS r)           ?x r ?h — the subjects with some r-value (an existence join: "restaurants with an address")
@@ -328,6 +330,7 @@ class Compiler {
       case 'ask':
       case 'aggregate':
       case 'ratio':
+      case 'arith':
         throw new AskgraphError('UNSUPPORTED', `${'op' in form ? form.op : form.kind.toUpperCase()} is only supported as the outermost operator (its answer is a ${answerTypeOf(form)}, not a set)`);
     }
   }
@@ -571,6 +574,47 @@ class Compiler {
       where: [{ type: 'group', patterns: [a.sub] }, { type: 'group', patterns: [b.sub] }],
     };
   }
+
+  /**
+   * ABSDIFF: |va − vb| where va is the one number of a's values (each read by valueOf and numValue, as AVG /
+   * SUM read them; a date by the year of its dateValue). Each side is a subquery with the MIN and MAX of its
+   * numbers; the row survives only when both sides have numbers and MIN = MAX (one distinct number), so an
+   * empty side (MIN unbound) or a side with two different values gives no answer.
+   */
+  arith(form: Extract<Form, { kind: 'arith' }>, result: RDF.Variable): S.SelectQuery {
+    const side = (arg: Form): { sub: S.SelectQuery; lo: RDF.Variable; hi: RDF.Variable } => {
+      const x = this.fresh('d');
+      const { where } = this.setWhere(arg, x);
+      const value = this.valueOf(x);
+      const num = this.fresh('num');
+      const lo = this.fresh('lo');
+      const hi = this.fresh('hi');
+      const number = op('coalesce', numValue(value.v), op('year', dateValue(value.v)));
+      return {
+        lo,
+        hi,
+        sub: {
+          type: 'query',
+          queryType: 'SELECT',
+          prefixes: {},
+          variables: [
+            { expression: { type: 'aggregate', aggregation: 'min', distinct: false, expression: num }, variable: lo },
+            { expression: { type: 'aggregate', aggregation: 'max', distinct: false, expression: num }, variable: hi },
+          ],
+          where: [...where, ...value.patterns, { type: 'bind', variable: num, expression: number }],
+        },
+      };
+    };
+    const a = side(form.args[0]);
+    const b = side(form.args[1]);
+    return {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables: [{ expression: op('abs', op('-', a.lo, b.lo)), variable: result }],
+      where: [{ type: 'group', patterns: [a.sub] }, { type: 'group', patterns: [b.sub] }, filter(op('&&', op('=', a.lo, a.hi), op('=', b.lo, b.hi)))],
+    };
+  }
 }
 
 const VAR_VALUE = 'value';
@@ -583,9 +627,9 @@ export function compileForm(form: Form, opts: CompileOptions = {}): CompiledQuer
   const c = new Compiler(o);
   const answerType = answerTypeOf(form);
   const x = DF.variable(VAR_ANSWER);
-  if (form.kind === 'aggregate' || form.kind === 'ratio') {
+  if (form.kind === 'aggregate' || form.kind === 'ratio' || form.kind === 'arith') {
     const result = DF.variable(VAR_VALUE);
-    const query = form.kind === 'aggregate' ? c.aggregate(form, result) : c.ratio(form, result);
+    const query = form.kind === 'aggregate' ? c.aggregate(form, result) : form.kind === 'ratio' ? c.ratio(form, result) : c.arith(form, result);
     return { sparql: generateSparql(query), answerVar: VAR_VALUE, kind: 'value', answerType, topicEntities: [] };
   }
   if (form.kind === 'ask') {

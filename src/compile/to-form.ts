@@ -10,8 +10,9 @@ import { printRelation } from '../form';
  * queries: a tree of triple patterns rooted at the single answer variable, class constraints,
  * COUNT, ORDER BY … LIMIT 1 and MAX/MIN subqueries (→ ARGMAX/ARGMIN), comparisons of a value with a
  * literal (→ GT/GE/LT/LE), the WebQSP/CWQ from/to NOT EXISTS filters (→ TC) and label matches
- * (→ [ label ]). Inequality filters (`?x != ?c`, the topic exclusion) and language filters are
- * dropped (they are the benchmarks' conventions, which compileForm re-adds). Anything else throws
+ * (→ [ label ]), and compileForm's own v2 shapes (RATIO, aggregates, ABSDIFF). Inequality filters
+ * (`?x != ?c`, the topic exclusion) and language filters are dropped (they are the benchmarks'
+ * conventions, which compileForm re-adds). Anything else throws
  * CONVERSION_UNSUPPORTED with the reason in details.reason — nothing is guessed.
  */
 export interface ToFormOptions {
@@ -43,7 +44,7 @@ const CWQ_LANG_FILTER = /FILTER \(!isLiteral\((\?\w+)\) OR lang\(\1\) = '' OR la
 const FREEBASE_TYPE = 'http://rdf.freebase.com/ns/type.object.type';
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/;
-const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS']);
+const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS', 'ABSDIFF']);
 
 /** A dateTime at midnight (how compileForm writes a date bound, and how CWQ writes dates) read as that xsd:date. */
 function dateOnly(lit: Literal): Literal {
@@ -113,6 +114,14 @@ interface GroupCount {
 const VALUE_OPS = new Set(['if', 'coalesce', 'regex', 'str', 'concat', 'substr', 'isnumeric', 'isliteral', 'bound', 'isiri', 'isuri', 'datatype']);
 /** Variables that compileForm leaves unbound on purpose (the "not a date / number" branches). */
 const NEVER_BOUND = new Set(['noDate', 'noNumber']);
+
+/** The variable names (without "?") an expression reads. */
+function varsIn(e: unknown): string[] {
+  if (isVar(e)) return [e.value];
+  if (typeof e !== 'object' || e === null || isTerm(e)) return [];
+  const args = (e as { args?: unknown[] }).args;
+  return Array.isArray(args) ? args.flatMap(varsIn) : [];
+}
 
 class Converter {
   private readonly vocab: string | undefined;
@@ -185,6 +194,8 @@ class Converter {
 
   private select(q0: S.SelectQuery): Form {
     let q = q0;
+    const absdiff = this.absdiffForm(q);
+    if (absdiff) return absdiff;
     const ratio = this.ratioForm(q);
     if (ratio) return ratio;
     const aggregate = this.aggregateForm(q);
@@ -368,6 +379,57 @@ class Converter {
     const last = steps[steps.length - 1]!;
     if (steps.length > 1 && last.kind === 'rel' && last.ref.kind === 'iri' && this.labelPreds.has(last.ref.iri)) steps = steps.slice(0, -1);
     return steps.reduceRight((acc, r) => ({ kind: 'chain', first: r, then: acc }));
+  }
+
+  /**
+   * compileForm's ABSDIFF: SELECT (ABS(?lo0 - ?lo1) AS ?v) { { SELECT (MIN(?n) AS ?lo0) (MAX(?n) AS ?hi0) { P0 } }
+   * { … ?lo1 ?hi1 { P1 } } FILTER(?lo0 = ?hi0 && ?lo1 = ?hi1) }, ?n bound to the number of the value of P's root.
+   * Without the one-value filter (a MIN of several values) or in any other arithmetic shape: unsupported.
+   */
+  private absdiffForm(q: S.SelectQuery): Form | null {
+    if (q.variables.length !== 1) return null;
+    const v = q.variables[0]!;
+    if (isVar(v) || 'termType' in v) return null;
+    const e = (v as S.VariableExpression).expression;
+    if (!isOp(e, 'abs')) return null;
+    const d = e.args[0];
+    if (e.args.length !== 1 || !isOp(d, '-') || d.args.length !== 2 || !d.args.every(isVar)) return unsupported('arithmetic projection', 'ABS of something other than ?a - ?b');
+    if (q.group || q.having || q.order || q.limit !== undefined) unsupported('arithmetic projection', 'with GROUP BY / ORDER BY / LIMIT');
+    const sides = new Map<string, { hi: string; num: string; where: S.Pattern[] }>(); // ?lo → its subquery
+    const equal = new Set<string>(); // "?lo ?hi" pairs of the one-value filter
+    const conjuncts = (x: S.Expression): S.Expression[] => (isOp(x, '&&') ? x.args.flatMap((a) => conjuncts(a as S.Expression)) : [x]);
+    for (const p0 of q.where ?? []) {
+      const p = p0.type === 'group' && p0.patterns.length === 1 ? p0.patterns[0]! : p0;
+      if (p.type === 'query' && p.queryType === 'SELECT' && p.variables.length === 2 && !p.group) {
+        const agg = (x: S.SelectQuery['variables'][number], fn: string): { out: string; arg: string } | null => {
+          const ve = x as S.VariableExpression;
+          const a = ve.expression as S.AggregateExpression;
+          return typeof a === 'object' && a?.type === 'aggregate' && a.aggregation.toLowerCase() === fn && isVar(a.expression) ? { out: '?' + ve.variable.value, arg: '?' + a.expression.value } : null;
+        };
+        const lo = agg(p.variables[0]!, 'min');
+        const hi = agg(p.variables[1]!, 'max');
+        if (!lo || !hi || lo.arg !== hi.arg) unsupported('arithmetic projection', 'a side that is not a MIN/MAX of one variable');
+        sides.set(lo!.out, { hi: hi!.out, num: lo!.arg, where: p.where ?? [] });
+      } else if (p.type === 'filter') {
+        for (const c of conjuncts(p.expression)) {
+          if (!isOp(c, '=') || !c.args.every(isVar)) unsupported('arithmetic projection', 'a filter other than the one-value check');
+          equal.add(c.args.map((a) => '?' + (a as S.VariableTerm).value).join(' '));
+        }
+      } else unsupported('arithmetic projection', `a ${p.type} pattern beside the two sides`);
+    }
+    const side = (x: S.VariableTerm): Form => {
+      const s = sides.get('?' + x.value);
+      if (!s || !equal.has(`?${x.value} ${s.hi}`)) return unsupported('arithmetic projection', 'a side that is not one value (MIN = MAX)');
+      // the number's BIND reads the value of one variable (valueOf's ?ov): that BIND is the operator's, the rest is the set
+      const bind = s.where.find((p): p is S.BindPattern => p.type === 'bind' && '?' + p.variable.value === s.num);
+      const read = bind ? varsIn(bind.expression).filter((n) => !NEVER_BOUND.has(n)) : [];
+      if (!bind || new Set(read).size !== 1) return unsupported('arithmetic projection', 'a side whose number is not the value of one variable');
+      const where = s.where.filter((p) => p !== bind);
+      const probe = this.sub();
+      probe.patterns(where);
+      return this.sub().tree(where, probe.aliasOf('?' + read[0]!));
+    };
+    return { kind: 'arith', op: 'ABSDIFF', args: [side(d.args[0] as S.VariableTerm), side(d.args[1] as S.VariableTerm)] };
   }
 
   /** SELECT ((?a / ?b) AS ?r) over two COUNT subqueries → RATIO; a factor 100 → PERCENT. */

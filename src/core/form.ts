@@ -28,6 +28,7 @@ export type AggregateOp = 'AVG' | 'SUM' | 'MAX' | 'MIN';
 export type RatioOp = 'RATIO' | 'PERCENT';
 export type CommonOp = 'MOSTCOMMON' | 'LEASTCOMMON';
 export type ArgCountOp = 'ARGMAXCOUNT' | 'ARGMINCOUNT';
+export type ArithOp = 'ABSDIFF';
 
 export type Form =
   | { kind: 'entity'; ref: Ref }
@@ -39,7 +40,7 @@ export type Form =
   | { kind: 'arg'; op: ArgOp; arg: Form; relation: Relation } // (ARGMAX x r)
   | { kind: 'compare'; op: CompareOp; relation: Relation; value: Literal } // (GT r v) = { s : (s r o), o > v }
   | { kind: 'tc'; arg: Form; relation: Relation; value: Literal } // (TC x r t): x whose r-interval contains t
-  // ---- form language v2 (grammar/logical-form.ebnf [22]–[29]) ----
+  // ---- form language v2 (grammar/logical-form.ebnf [22]–[30]) ----
   | { kind: 'ask'; arg: Form } // (ASK x): true iff x is non-empty — boolean
   | { kind: 'diff'; args: [Form, Form] } // (DIFF a b) = a \ b
   | { kind: 'or'; args: [Form, Form] } // (OR a b) = a ∪ b
@@ -47,7 +48,8 @@ export type Form =
   | { kind: 'ratio'; op: RatioOp; args: [Form, Form] } // (RATIO a b) = |a| / |b|, PERCENT ×100 — number
   | { kind: 'common'; op: CommonOp; arg: Form; relation: Relation } // (MOSTCOMMON x r): the o of (s r o), s ∈ x, reached by the most s
   | { kind: 'argcount'; op: ArgCountOp; arg: Form; relation: Relation } // (ARGMAXCOUNT x r): the s ∈ x with the most r-values
-  | { kind: 'has'; relation: Relation }; // (HAS r) = { s : (s r o) for some o } — "has an address", SQL's join
+  | { kind: 'has'; relation: Relation } // (HAS r) = { s : (s r o) for some o } — "has an address", SQL's join
+  | { kind: 'arith'; op: ArithOp; args: [Form, Form] }; // (ABSDIFF a b) = |v(a) − v(b)|, a and b one value each — number ([30])
 
 /** What a form's answer is: a set of entities/values, one number, or one boolean. */
 export type AnswerType = 'entities' | 'number' | 'boolean';

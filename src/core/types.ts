@@ -206,7 +206,7 @@ export interface Answer {
   answers: AnswerItem[];
   /**
    * What the answers are: 'entities' (a set of IRIs / values), 'number' (one typed numeric literal: COUNT,
-   * AVG/SUM/MAX/MIN, RATIO/PERCENT) or 'boolean' (one xsd:boolean literal "true"/"false": ASK). Set by the
+   * AVG/SUM/MAX/MIN, RATIO/PERCENT, ABSDIFF) or 'boolean' (one xsd:boolean literal "true"/"false": ASK). Set by the
    * pipeline on every answer it gives (absent on a "no answer", and in older producers: read as 'entities').
    */
   answerType?: AnswerType;

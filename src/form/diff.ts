@@ -102,6 +102,7 @@ function toTree(f: Form): TreeNode {
     case 'diff':
       return op('DIFF', [], [], [toTree(f.args[0]), toTree(f.args[1])]);
     case 'ratio':
+    case 'arith':
       return op(f.op, [], [], [toTree(f.args[0]), toTree(f.args[1])]);
     case 'ask':
       return op('ASK', [], [], [toTree(f.arg)]);

@@ -7,7 +7,7 @@ import { Token, tokenize, syntaxError } from './lexer';
  */
 const COMPARE_OPS: Record<string, CompareOp> = { GT: 'GT', GE: 'GE', LT: 'LT', LE: 'LE', gt: 'GT', ge: 'GE', lt: 'LT', le: 'LE' };
 /** Every operator after "(" in form position ([2] Expression), in grammar order. */
-export const OPERATOR_NAMES = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS'] as const;
+export const OPERATOR_NAMES = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS', 'ABSDIFF'] as const;
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/; // [19]
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/; // [21]
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/; // [14]
@@ -174,6 +174,9 @@ class Parser {
       case 'HAS': // [29]
         form = { kind: 'has', relation: this.relation('[29] Has') };
         break;
+      case 'ABSDIFF': // [30]
+        form = { kind: 'arith', op: op.text, args: [this.form(), this.form()] };
+        break;
       default: {
         const cmp = COMPARE_OPS[op.text];
         if (!cmp) {
@@ -288,6 +291,8 @@ function productionOf(op: string): string {
       return '[28] ArgCount';
     case 'HAS':
       return '[29] Has';
+    case 'ABSDIFF':
+      return '[30] Arith';
     default:
       return '[7] Compare';
   }

@@ -31,6 +31,7 @@ export function printForm(form: Form): string {
     case 'aggregate':
       return `(${form.op} ${printForm(form.arg)})`;
     case 'ratio':
+    case 'arith':
       return `(${form.op} ${printForm(form.args[0])} ${printForm(form.args[1])})`;
     case 'common':
     case 'argcount':

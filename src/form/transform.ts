@@ -40,7 +40,8 @@ export function mapChildren(form: Form, f: (child: Form) => Form): Form {
     case 'and':
     case 'diff':
     case 'or':
-    case 'ratio': {
+    case 'ratio':
+    case 'arith': {
       const first = f(form.args[0]);
       return { ...form, args: [first, f(form.args[1])] };
     }
@@ -77,6 +78,8 @@ export function mapRefs(form: Form, m: RefMapper): Form {
       return { kind: 'aggregate', op: form.op, arg: mapRefs(form.arg, m) };
     case 'ratio':
       return { kind: 'ratio', op: form.op, args: [mapRefs(form.args[0], m), mapRefs(form.args[1], m)] };
+    case 'arith':
+      return { kind: 'arith', op: form.op, args: [mapRefs(form.args[0], m), mapRefs(form.args[1], m)] };
     case 'common':
       return { kind: 'common', op: form.op, arg: mapRefs(form.arg, m), relation: rel(form.relation) };
     case 'argcount':
@@ -87,7 +90,7 @@ export function mapRefs(form: Form, m: RefMapper): Form {
 }
 
 /**
- * The answer type of a form: ASK is a boolean; COUNT, AVG/SUM/MAX/MIN and RATIO/PERCENT are one number
+ * The answer type of a form: ASK is a boolean; COUNT, AVG/SUM/MAX/MIN, RATIO/PERCENT and ABSDIFF are one number
  * (MAX/MIN of dates: one date); everything else denotes a set of entities or values.
  */
 export function answerTypeOf(form: Form): AnswerType {
@@ -97,6 +100,7 @@ export function answerTypeOf(form: Form): AnswerType {
     case 'count':
     case 'aggregate':
     case 'ratio':
+    case 'arith':
       return 'number';
     default:
       return 'entities';
@@ -111,7 +115,7 @@ export function children(form: Form): Form[] {
 }
 
 /**
- * Type errors of a form: a number or a boolean (COUNT, ASK, aggregates, RATIO) where a set is expected —
+ * Type errors of a form: a number or a boolean (COUNT, ASK, aggregates, RATIO, ABSDIFF) where a set is expected —
  * they may only stand outermost. Empty when the form is well typed.
  */
 export function typeErrors(form: Form): string[] {
@@ -183,6 +187,11 @@ export function normalizeForm(form: Form): Form {
     }
     case 'ratio':
       return { ...form, args: [normalizeForm(form.args[0]), normalizeForm(form.args[1])] };
+    case 'arith': {
+      // |a − b| = |b − a|: the operands are ordered by their printed text, so both spellings are one form
+      const [a, b] = byText([normalizeForm(form.args[0]), normalizeForm(form.args[1])]) as [Form, Form];
+      return { ...form, args: [a, b] };
+    }
     case 'ask':
     case 'aggregate':
     case 'common':
@@ -255,6 +264,10 @@ export function skeleton(form: Form): string {
       return `(DIFF ${skeleton(form.args[0])} ${skeleton(form.args[1])})`;
     case 'ratio':
       return `(${form.op} ${skeleton(form.args[0])} ${skeleton(form.args[1])})`;
+    case 'arith': {
+      const [a, b] = [skeleton(form.args[0]), skeleton(form.args[1])].sort();
+      return `(${form.op} ${a} ${b})`;
+    }
     case 'ask':
       return `(ASK ${skeleton(form.arg)})`;
     case 'aggregate':

@@ -2,13 +2,13 @@
  * The grammar automaton over target tokens: a pushdown machine of the logical-form grammar the model
  * emits (a subset of grammar/logical-form.ebnf, with single-token symbols):
  *
- *   top  := expr | '(' ASK expr ')' | '(' AVG|SUM|MAX|MIN expr ')' | '(' RATIO|PERCENT expr expr ')'
+ *   top  := expr | '(' ASK expr ')' | '(' AVG|SUM|MAX|MIN expr ')' | '(' RATIO|PERCENT|ABSDIFF expr expr ')'
  *   expr := '[' piece+ ']' | CLASSNAME | '(' JOIN rel expr ')' | '(' AND expr expr ')' | '(' COUNT expr ')'
  *         | '(' ARGMAX|ARGMIN expr rel ')' | '(' GT|GE|LT|LE rel literal ')' | '(' TC expr rel literal ')'
  *         | '(' DIFF|OR expr expr ')' | '(' MOSTCOMMON|LEASTCOMMON|ARGMAXCOUNT|ARGMINCOUNT expr rel ')' | '(' HAS rel ')'
  *   rel  := RELNAME | '(' R rel ')'
  *
- * The operators whose answer is a boolean or a number (ASK, the aggregates, RATIO / PERCENT) stand only
+ * The operators whose answer is a boolean or a number (ASK, the aggregates, RATIO / PERCENT, ABSDIFF) stand only
  * outermost (COUNT keeps the older models' freedom to nest). Class names (config.classes) are forms.
  *
  * It is data-driven: operators exist only if they are in config.symbols, relation slots admit
@@ -94,9 +94,10 @@ const SPAN_KEY = 1 << 16;
 const OPERATORS = [
   'JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'R',
   'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS',
+  'ABSDIFF',
 ] as const;
 /** Operators that stand only outermost (their answer is a boolean or a number). */
-const TOP_ONLY = new Set<string>(['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT']);
+const TOP_ONLY = new Set<string>(['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'ABSDIFF']);
 /** What each operator expects after it, pushed in reverse order (the first argument ends on top). */
 const PUSH: Record<string, number[]> = {
   JOIN: [EXPR, REL],
@@ -123,6 +124,7 @@ const PUSH: Record<string, number[]> = {
   ARGMAXCOUNT: [REL, EXPR],
   ARGMINCOUNT: [REL, EXPR],
   HAS: [REL],
+  ABSDIFF: [EXPR, EXPR],
 };
 type Operator = (typeof OPERATORS)[number];
 

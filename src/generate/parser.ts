@@ -369,6 +369,7 @@ export class OnnxParser implements Generator {
         case 'aggregate':
           return sym('(') && sym(f.op) && walk(f.arg) && sym(')');
         case 'ratio':
+        case 'arith':
           return sym('(') && sym(f.op) && walk(f.args[0]) && walk(f.args[1]) && sym(')');
         case 'common':
         case 'argcount':

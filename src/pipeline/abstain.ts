@@ -108,14 +108,16 @@ export function unexplainedReason(words: readonly string[]): string {
 export type ExpectedAnswer = 'number' | 'boolean';
 
 /**
- * What shape of answer the question's wording asks for, when it says so plainly: "how many …" / "number of …"
- * a number; a question opening with an auxiliary verb ("did …", "is …", "are there …") yes or no. Undefined
+ * What shape of answer the question's wording asks for, when it says so plainly: "how many …" / "number of …" /
+ * "how far apart …" / "by how much …" / "difference in …" a number; a question opening with an auxiliary verb ("did …", "is …", "are there …") yes or no. Undefined
  * when the wording does not commit (wh-questions, noun phrases), and for "X or Y" alternatives, which name
  * their answer ("is Heat or Casino older" → one of them).
  */
 export function expectedAnswer(question: string): ExpectedAnswer | undefined {
   const q = question.trim().toLowerCase();
   if (/^(how\s+(many|much)\b|(the\s+|what\s+is\s+the\s+)?(number|count|total|average|percentage|share)\s+of\b)/.test(q)) return 'number';
+  // differences (ABSDIFF): "how far apart were …", "by how much does …", "what is the difference in rating between …"
+  if (/^(how\s+far\s+apart\b|by\s+how\s+(much|many)\b|(the\s+|what\s+is\s+the\s+|what's\s+the\s+)?difference\s+in\b)/.test(q)) return 'number';
   // "can you name …", "do you know which …" are requests, not yes/no questions
   if (/^(can|could|would|will|do)\s+you\b/.test(q)) return undefined;
   if (/^(is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b/.test(q) && !/\bor\b/.test(q)) return 'boolean';

@@ -38,7 +38,7 @@ const META_NAMESPACES = [RDF, RDFS, OWL, 'http://www.w3.org/ns/shacl#'];
 
 /** Operators and keywords of the form language: never used as bare names. */
 const RESERVED = new Set(
-  'JOIN R AND OR COUNT ARGMAX ARGMIN GT GE LT LE TC ASK DIFF AVG SUM MAX MIN RATIO PERCENT MOSTCOMMON LEASTCOMMON ARGMAXCOUNT ARGMINCOUNT true false'.split(' '),
+  'JOIN R AND OR COUNT ARGMAX ARGMIN GT GE LT LE TC ASK DIFF AVG SUM MAX MIN RATIO PERCENT MOSTCOMMON LEASTCOMMON ARGMAXCOUNT ARGMINCOUNT ABSDIFF true false'.split(' '),
 );
 
 export interface DiscoverOptions {

@@ -4,7 +4,7 @@
  * what was sampled) and for the training pair (bare relation / class names of the schema, entities as
  * `[ mention ]` — the span of the question that names them). Syntax: the form language of the BRIEF
  * (grammar/logical-form.ebnf, version 2 operators ASK DIFF OR AVG SUM MAX MIN RATIO PERCENT MOSTCOMMON
- * LEASTCOMMON ARGMAXCOUNT ARGMINCOUNT).
+ * LEASTCOMMON ARGMAXCOUNT ARGMINCOUNT, and ABSDIFF).
  */
 import { printLiteral } from '../form';
 import type { Literal } from '../core';
@@ -29,7 +29,8 @@ export type SForm =
   | { op: 'cmp'; cmp: 'GT' | 'GE' | 'LT' | 'LE'; rel: SRel; value: Literal }
   | { op: 'agg'; fn: 'AVG' | 'SUM' | 'MAX' | 'MIN'; arg: SForm }
   | { op: 'ratio'; pct: boolean; a: SForm; b: SForm }
-  | { op: 'common'; most: boolean; arg: SForm; rel: SRel };
+  | { op: 'common'; most: boolean; arg: SForm; rel: SRel }
+  | { op: 'absdiff'; a: SForm; b: SForm }; // the sampler puts the larger value first (render.ts absdiffQuestion)
 
 export type Mentions = Map<string, string>; // entity IRI → mention text
 
@@ -75,6 +76,8 @@ export function printSForm(f: SForm, mentions?: Mentions): string {
       return `(${f.pct ? 'PERCENT' : 'RATIO'} ${p(f.a)} ${p(f.b)})`;
     case 'common':
       return `(${f.most ? 'MOSTCOMMON' : 'LEASTCOMMON'} ${p(f.arg)} ${rel(f.rel, exec)})`;
+    case 'absdiff':
+      return `(ABSDIFF ${p(f.a)} ${p(f.b)})`;
   }
 }
 
@@ -137,6 +140,14 @@ export function orderByMentions(f: SForm, position: (iri: string) => number): SF
       case 'or':
       case 'diff':
         return { ...g, a: rec(g.a, false), b: rec(g.b, false) };
+      case 'absdiff': {
+        // |a − b| = |b − a|: the operand mentioned first goes first ("how much older is B than A" → (ABSDIFF B A))
+        const a = rec(g.a, false);
+        const b = rec(g.b, false);
+        const pa = first(a);
+        const pb = first(b);
+        return pa >= 0 && pb >= 0 && pb < pa ? { op: 'absdiff', a: b, b: a } : { op: 'absdiff', a, b };
+      }
       case 'join':
       case 'count':
       case 'arg':

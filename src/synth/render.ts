@@ -623,6 +623,45 @@ function askCompare2(ctx: Ctx, m: string, member: SForm, set: Extract<SForm, { o
   return { text: frame, t: `ask:compare2:${set.max ? 'max' : 'min'}:${frames.indexOf(frame)}` };
 }
 
+/**
+ * "how many years apart were A and B released", "how much higher is A's rating than B's":
+ * (ABSDIFF (JOIN (R r) A) (JOIN (R r) B)). The sampler puts the larger value first (A: later / higher), so the
+ * phrasings that say which one is later or higher are true of the graph; the answer is the magnitude either way.
+ */
+function absdiffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'absdiff' }>): { text: string; t: string } | undefined {
+  const { a: fa, b: fb } = f;
+  if (fa.op !== 'join' || fb.op !== 'join' || !fa.rel.inv || fa.rel.prop !== fb.rel.prop || fb.rel.inv !== fa.rel.inv) return undefined;
+  const a = entText(ctx, fa.arg); // the larger value: later, higher
+  const b = entText(ctx, fb.arg);
+  if (!a || !b) return undefined;
+  const rng = ctx.rng;
+  const { p, dated, participle, n } = valueWords(ctx, fa.rel);
+  // the symmetric phrasings mention the two in either order
+  const [x, y] = rng.chance(0.5) ? [a, b] : [b, a];
+  const frames = dated
+    ? [
+        `how many years between ${x} and ${y}`,
+        `how many years apart are ${x} and ${y}`,
+        `how many years after ${b} did ${a} come out`,
+        `how much older is ${b} than ${a}`,
+        `how many years older is ${b} than ${a}`,
+        ...(participle
+          ? [`how many years apart were ${x} and ${y} ${participle}`, `how far apart were ${x} and ${y} ${participle}`, `how many years before ${a} was ${b} ${participle}`, `how many years after ${b} was ${a} ${participle}`]
+          : []),
+      ]
+    : [
+        `what is the difference in ${n} between ${x} and ${y}`,
+        `${n} difference between ${x} and ${y}`,
+        `difference between the ${n} of ${x} and ${y}`,
+        `how much higher is ${a}'s ${n} than ${b}'s`,
+        `how much lower is ${b}'s ${n} than ${a}'s`,
+        `by how much does ${a}'s ${n} exceed ${b}'s`,
+        ...(p.scale ? [`how much higher is ${a} rated than ${b}`, `how much better rated is ${a} than ${b}`] : [`how much more ${n} does ${a} have than ${b}`]),
+      ];
+  const i = rng.int(frames.length);
+  return { text: frames[i]!, t: `absdiff:${dated ? 'dated' : 'number'}:${i}` };
+}
+
 /** One entity in two roles, (JOIN p X) and (JOIN q X): the same entity, two relations to the same members. */
 function twoRoles(f: SForm): [Extract<SForm, { op: 'join' }>, Extract<SForm, { op: 'join' }>] | undefined {
   if (f.op !== 'and' && f.op !== 'diff') return undefined;
@@ -793,6 +832,8 @@ function body(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
       return askQuestion(ctx, f);
     case 'diff':
       return diffQuestion(ctx, f);
+    case 'absdiff':
+      return absdiffQuestion(ctx, f);
     default:
       return setQuestion(ctx, f);
   }

@@ -306,6 +306,30 @@ export class Sampler {
     return base;
   }
 
+  /**
+   * "how many years apart were A and B released", "how much higher is A's rating than B's":
+   * (ABSDIFF (JOIN (R r) A) (JOIN (R r) B)) for two entities with exactly one r-value each and different values
+   * (dates: different years). The larger value goes first, so a rendering that says which is later / higher
+   * (absdiffQuestion) is true of the graph; the answer, a magnitude, is the same in either order.
+   */
+  private async absdiff(): Promise<SForm | undefined> {
+    const r = this.pickProp(this.valueProps);
+    const a = await this.pickEntity(r, 'subject');
+    const b = await this.pickEntity(r, 'subject');
+    if (!a || !b || a.iri === b.iri) return undefined;
+    const one = async (e: PoolEntry): Promise<number | undefined> => {
+      const values = await this.store.valuesOf({ value: e.iri, label: e.label, type: 'uri' }, rel(r, false));
+      return values.length === 1 ? values[0]!.num : undefined;
+    };
+    const va = await one(a);
+    const vb = await one(b);
+    if (va === undefined || vb === undefined) return undefined;
+    const dated = r.valueKind === 'year' || r.valueKind === 'date';
+    if (dated ? Math.floor(va) === Math.floor(vb) : va === vb) return undefined;
+    const [hi, lo] = va > vb ? [a, b] : [b, a];
+    return { op: 'absdiff', a: { op: 'join', rel: rel(r, true), arg: ent(hi) }, b: { op: 'join', rel: rel(r, true), arg: ent(lo) } };
+  }
+
   async sample(op: SynthOperator): Promise<Sampled | undefined> {
     let f: SForm | undefined;
     try {
@@ -507,6 +531,7 @@ export class Sampler {
       }
       case 'compare2': {
         if (this.valueProps.length && rng.chance(0.7)) {
+          if (rng.chance(0.25)) return this.absdiff();
           const r = this.pickProp(this.valueProps);
           const a = await this.pickEntity(r, 'subject');
           const b = await this.pickEntity(r, 'subject');

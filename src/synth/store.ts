@@ -113,7 +113,7 @@ export class SynthStore {
     if (out.status === 'error' || out.status === 'timeout') throw new Error(`${out.error?.code}: ${out.error?.message}`);
     const one = out.answers[0];
     if (f.op === 'ask' || (compiled.kind === 'ask' && one)) return { type: 'bool', value: one?.value === 'true' };
-    if (['count', 'agg', 'ratio'].includes(f.op)) {
+    if (['count', 'agg', 'ratio', 'absdiff'].includes(f.op)) {
       const n = one ? Number(one.value) : NaN;
       if (!Number.isFinite(n)) throw new Error('no number');
       return { type: 'num', value: n };

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { Parser, Generator } from 'sparqljs';
 import type * as S from 'sparqljs';
-import { compileForm, packCompileOptions, tcBounds, toRelation, type CompileOptions } from '../../../src/compile';
+import { compileForm, generateSparql, numValue, packCompileOptions, tcBounds, toRelation, type CompileOptions } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
 import { AskgraphError, Form, RDFS_LABEL, RDF_TYPE, XSD } from '../../../src/core';
 import { MOVIES_NAMESPACES, MOVIES_PACK_OPTIONS } from '../../helpers/movies';
@@ -326,6 +326,47 @@ describe('compile: compileForm', () => {
     });
   });
 
+  describe('ABSDIFF', () => {
+    const text = '(ABSDIFF (JOIN (R release_year) [ Jaws ]) (JOIN (R release_year) [ Heat ]))';
+
+    it('one number: ABS(?lo0 - ?lo1) over two MIN/MAX subqueries, kept only when each side has one value', () => {
+      const c = compile(text);
+      assert.equal(c.kind, 'value');
+      assert.equal(c.answerType, 'number');
+      const q = parse(c.sparql);
+      const proj = q.variables[0] as S.VariableExpression;
+      assert.equal(proj.variable.value, c.answerVar);
+      const abs = proj.expression as S.OperationExpression;
+      assert.equal(abs.operator, 'abs');
+      assert.equal((abs.args[0] as S.OperationExpression).operator, '-');
+      assert.deepEqual(patternTypes(q), ['group', 'group', 'filter']);
+      const subs = q.where!.slice(0, 2).map((g) => (g as S.GroupPattern).patterns[0] as S.SelectQuery);
+      for (const sub of subs) {
+        assert.deepEqual(sub.variables.map((v) => ((v as S.VariableExpression).expression as S.AggregateExpression).aggregation), ['min', 'max']);
+      }
+      assert.deepEqual(triples(subs[0]).filter((t) => t.includes('release_year')), [`?e0 ${NS}release_year ?d0`]);
+      const filterText = JSON.stringify((q.where![2] as S.FilterPattern).expression);
+      for (const v of ['lo0', 'hi0', 'lo1', 'hi1']) assert.ok(filterText.includes(`"${v}"`), v);
+    });
+
+    it('reads each value the way AVG / SUM do (valueOf, then numValue — the one numeric cast)', () => {
+      const sub = (parse(compile(text).sparql).where![0] as S.GroupPattern).patterns[0] as S.SelectQuery;
+      const bind = sub.where!.filter((p): p is S.BindPattern => p.type === 'bind');
+      assert.equal(bind.length, 2); // the value (label or term), the number
+      const plain = (x: unknown) => JSON.parse(JSON.stringify(x));
+      const number = plain(bind[1]!.expression);
+      // numValue(?ov0) written out and read back, like the compiled query
+      const own = generateSparql({ type: 'query', queryType: 'SELECT', prefixes: {}, variables: [{ expression: numValue(bind[0]!.variable as unknown as Parameters<typeof numValue>[0]), variable: bind[1]!.variable }], where: [] } as S.SelectQuery);
+      assert.deepEqual(number.args[0], plain((parse(own).variables[0] as S.VariableExpression).expression));
+      assert.equal(number.args[1].operator, 'year'); // a date: its year
+    });
+
+    it('stands only outermost', () => {
+      expectCode(() => compile(`(COUNT ${text})`), 'UNSUPPORTED');
+      expectCode(() => compile(`(ABSDIFF ${text} (JOIN (R release_year) [ Heat ]))`), 'UNSUPPORTED');
+    });
+  });
+
   describe('round trip: parse(generate(ast)) through sparqljs', () => {
     const forms = [
       '(JOIN (R directed_by) [ Forrest Gump ])',
@@ -335,6 +376,7 @@ describe('compile: compileForm', () => {
       '(TC (JOIN (R office_holder) [ Ohio ]) position.from 2011)',
       '(AND (LE release_date 2008-05-08) (GT score "7"^^<http://www.w3.org/2001/XMLSchema#double>))',
       '(JOIN <http://ex.org/p> "chaîne"@fr)',
+      '(ABSDIFF (JOIN (R release_year) [ Jaws ]) (JOIN (R release_year) (JOIN directed_by [ Michael Mann ])))',
     ];
     for (const f of forms) {
       it(f, () => {

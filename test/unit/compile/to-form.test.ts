@@ -207,6 +207,8 @@ describe('compile: sparqlToForm', () => {
       '(ARGMAX (JOIN (R directed_by) (JOIN starred_actors [ Tom Hanks ])) (JOIN (R directed_by) release_year))',
       '(AND (JOIN directed_by [ A ]) (HAS written_by))',
       '(COUNT (AND Restaurant (HAS (R foodType))))',
+      '(ABSDIFF (JOIN (R release_year) [ Jaws ]) (JOIN (R release_year) [ Heat ]))',
+      '(ABSDIFF (JOIN (R rating) (AND (JOIN directed_by [ A ]) (JOIN starred_actors [ B ]))) (JOIN (R rating) <http://askgraph.dev/movies/entity/C>))',
     ];
     for (const text of roundTrips) {
       it(`compileForm → sparqlToForm: ${text}`, () => {
@@ -245,6 +247,12 @@ describe('compile: sparqlToForm', () => {
 
     it('refuses what the language cannot say, with a reason', () => {
       assert.match(unsupportedReason(() => sparqlToForm(R + 'SELECT (ABS(xsd:integer(?b) - xsd:integer(?a)) AS ?d) WHERE { e:A r:release_year/rdfs:label ?a . e:B r:release_year/rdfs:label ?b }', MOVIES_NAMESPACES)), /arithmetic projection/);
+      // ABSDIFF is |a − b| of ONE value per side: MIN/MAX subqueries without the MIN = MAX check are a different query
+      const side = (n: number, film: string) => `{ SELECT (MIN(?n${n}) AS ?lo${n}) (MAX(?n${n}) AS ?hi${n}) WHERE { e:${film} r:release_year ?y${n} . BIND(xsd:integer(?y${n}) AS ?n${n}) } }`;
+      assert.match(unsupportedReason(() => sparqlToForm(R + `SELECT (ABS(?lo0 - ?lo1) AS ?d) WHERE { ${side(0, 'A')} ${side(1, 'B')} }`, MOVIES_NAMESPACES)), /arithmetic projection/);
+      assert.match(unsupportedReason(() => sparqlToForm(R + `SELECT (ABS(?lo0 - ?lo1) AS ?d) WHERE { ${side(0, 'A')} ${side(1, 'B')} FILTER(?lo0 = ?hi0) }`, MOVIES_NAMESPACES)), /arithmetic projection/);
+      const back = sparqlToForm(R + `SELECT (ABS(?lo0 - ?lo1) AS ?d) WHERE { ${side(0, 'A')} ${side(1, 'B')} FILTER(?lo0 = ?hi0 && ?lo1 = ?hi1) }`, MOVIES_NAMESPACES);
+      assert.equal(printForm(back), '(ABSDIFF (JOIN (R release_year) <http://askgraph.dev/movies/entity/A>) (JOIN (R release_year) <http://askgraph.dev/movies/entity/B>))');
       assert.match(unsupportedReason(() => sparqlToForm(R + 'ASK { e:A r:release_year ?a . e:B r:directed_by ?b FILTER(?a < ?b) }', MOVIES_NAMESPACES)), /two different relations|two variables/);
     });
   });
@@ -280,6 +288,10 @@ describe('compile: sparqlToForm', () => {
       fc.record({ op: fc.constantFrom('ARGMAX' as const, 'ARGMIN' as const), arg: set }).map(({ op, arg }): Form => ({ kind: 'arg', op, arg, relation: { kind: 'rel', ref: { kind: 'name', name: 'release_year' } } })),
       fc.record({ op: fc.constantFrom('AVG' as const, 'SUM' as const, 'MAX' as const, 'MIN' as const), arg: set }).map(({ op, arg }): Form => ({ kind: 'aggregate', op, arg: { kind: 'join', relation: { kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name: 'release_year' } } }, arg } })),
       fc.record({ op: fc.constantFrom('RATIO' as const, 'PERCENT' as const), a: set, b: set }).map(({ op, a, b }): Form => ({ kind: 'ratio', op, args: [a, b] })),
+      fc.tuple(set, set).map(([a, b]): Form => {
+        const value = (arg: Form): Form => ({ kind: 'join', relation: { kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name: 'release_year' } } }, arg });
+        return { kind: 'arith', op: 'ABSDIFF', args: [value(a), value(b)] };
+      }),
       fc.record({ op: fc.constantFrom('MOSTCOMMON' as const, 'LEASTCOMMON' as const), arg: set, relation: rel }).map((x): Form => ({ kind: 'common', ...x })),
       fc.record({ op: fc.constantFrom('ARGMAXCOUNT' as const, 'ARGMINCOUNT' as const), arg: set, relation: rel }).map((x): Form => ({ kind: 'argcount', ...x })),
     );

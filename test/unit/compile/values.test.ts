@@ -90,4 +90,21 @@ describe('compile: values of entity objects (MetaQA years are entities labelled 
     const [avg] = await answers(`(AVG (JOIN (R release_year) (JOIN directed_by [ ${d} ])))`);
     assert.ok(Math.abs(Number(avg) - sum / pairs.length) < 1e-6, `${avg} vs ${sum / pairs.length}`);
   });
+
+  it('ABSDIFF of two films\' years (entities labelled "1994"): |a − b| when each has one year, no answer when one has two', async () => {
+    const films = [...kb.years.keys()].filter((f) => !/[[\]()\\]/.test(f) && f.trim() === f).sort();
+    const years = (f: string) => uniq(kb.years.get(f)!.map(String)).map(Number);
+    const twoYears = films.filter((f) => years(f).length > 1);
+    assert.ok(twoYears.length > 0, 'MetaQA has films with two years');
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.nat(), fc.boolean(), async (i, j, merged) => {
+        const a = merged ? twoYears[i % twoYears.length]! : films[i % films.length]!;
+        const b = films[j % films.length]!;
+        const [ya, yb] = [years(a), years(b)];
+        const expected = ya.length === 1 && yb.length === 1 ? [String(Math.abs(ya[0]! - yb[0]!))] : [];
+        assert.deepEqual(await answers(`(ABSDIFF (JOIN (R release_year) [ ${a} ]) (JOIN (R release_year) [ ${b} ]))`), expected, `${a} ${ya} / ${b} ${yb}`);
+      }),
+      { numRuns: 16, seed: 20261123 },
+    );
+  });
 });

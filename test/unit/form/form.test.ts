@@ -16,6 +16,7 @@ import {
   canonicalText,
   answerTypeOf,
   typeErrors,
+  diffForms,
 } from '../../../src/form';
 
 function syntaxError(text: string): AskgraphError {
@@ -240,6 +241,7 @@ describe('form: property test', () => {
       fc.record({ op: fc.constantFrom('GT' as const, 'GE' as const, 'LT' as const, 'LE' as const), relation, value: literal }).map(
         (x): Form => ({ kind: 'compare', ...x }),
       ),
+      fc.tuple(tie('form'), tie('form')).map(([a, b]): Form => ({ kind: 'arith', op: 'ABSDIFF', args: [a, b] })),
     ),
   }));
 
@@ -334,5 +336,56 @@ describe('form language v2: ASK, DIFF, OR, aggregates, RATIO, MOSTCOMMON, ARGMAX
     assert.deepEqual(entityRefs(f).map((r) => (r.kind === 'label' ? r.label : '')), ['a', 'b', 'd']);
     assert.deepEqual(relationRefs(f).map((r) => (r.kind === 'name' ? r.name : '')), ['r', 's', 't']);
     assert.equal(canonicalText(mapRefs(f, { cls: () => ({ kind: 'name', name: 'k' }) })), canonicalText(parseForm('(PERCENT (DIFF (OR [ a ] k) (JOIN r [ b ])) (MOSTCOMMON (ARGMAXCOUNT [ d ] s) t))')));
+  });
+});
+
+describe('[30] Arith: ABSDIFF', () => {
+  const A = '(JOIN (R release_year) [ Jaws ])';
+  const B = '(JOIN (R release_year) (JOIN directed_by [ Michael Mann ]))';
+
+  it('parse ∘ print is the identity, into an arith node with two operands', () => {
+    const text = `(ABSDIFF ${A} ${B})`;
+    const f = parseForm(text);
+    assert.equal(printForm(f), text);
+    assert.ok(f.kind === 'arith' && f.op === 'ABSDIFF');
+    assert.deepEqual(f.args, [parseForm(A), parseForm(B)]);
+  });
+
+  it('errors cite [30] Arith', () => {
+    assert.equal(syntaxError(`(ABSDIFF ${A})`).details?.production, '[1] Form');
+    assert.equal(syntaxError(`(ABSDIFF ${A} ${B} ${A})`).details?.production, '[30] Arith');
+    assert.match(syntaxError('(ABSDIF [ A ] [ B ])').message, /unknown operator 'ABSDIF'.*ABSDIFF/);
+  });
+
+  it('is a number, stands only outermost, and needs set operands', () => {
+    assert.equal(answerTypeOf(parseForm(`(ABSDIFF ${A} ${B})`)), 'number');
+    assert.deepEqual(typeErrors(parseForm(`(ABSDIFF ${A} ${B})`)), []);
+    assert.match(typeErrors(parseForm(`(COUNT (ABSDIFF ${A} ${B}))`))[0]!, /is a number, but COUNT needs a set/);
+    assert.match(typeErrors(parseForm(`(ABSDIFF (COUNT ${A}) ${B})`))[0]!, /is a number, but ABSDIFF needs a set/);
+  });
+
+  it('is symmetric in the normal form and the skeleton (|a − b| = |b − a|)', () => {
+    assert.ok(formsEqual(parseForm(`(ABSDIFF ${A} ${B})`), parseForm(`(ABSDIFF ${B} ${A})`)));
+    assert.ok(!formsEqual(parseForm(`(ABSDIFF ${A} ${B})`), parseForm(`(ABSDIFF ${A} ${A})`)));
+    assert.ok(!formsEqual(parseForm(`(ABSDIFF ${A} ${B})`), parseForm(`(RATIO ${A} ${B})`)));
+    assert.equal(skeleton(parseForm(`(ABSDIFF ${A} ${B})`)), skeleton(parseForm(`(ABSDIFF ${B} ${A})`)));
+    assert.equal(skeleton(parseForm(`(ABSDIFF ${A} ${A})`)), '(ABSDIFF (JOIN (R []) []) (JOIN (R []) []))');
+  });
+
+  it('diffForms: swapped operands are no change; another operand is one substitution under ABSDIFF', () => {
+    const swapped = diffForms(parseForm(`(ABSDIFF ${A} ${B})`), parseForm(`(ABSDIFF ${B} ${A})`));
+    assert.ok(!swapped.equal && swapped.equalNormalized);
+    assert.deepEqual(swapped.changes, []);
+    const other = diffForms(parseForm(`(ABSDIFF ${A} ${B})`), parseForm(`(ABSDIFF ${A} (JOIN (R release_year) [ Heat ]))`));
+    assert.ok(!other.equalNormalized && other.sameSkeleton === false);
+    assert.ok(other.changes.length >= 1 && other.changes.every((c) => c.path.startsWith('/args[')), JSON.stringify(other.changes));
+  });
+
+  it('mapRefs and the ref lists reach both operands', () => {
+    const f = parseForm(`(ABSDIFF ${A} ${B})`);
+    assert.deepEqual(entityRefs(f).map((r) => (r.kind === 'label' ? r.label : '')), ['Jaws', 'Michael Mann']);
+    assert.deepEqual(relationRefs(f).map((r) => (r.kind === 'name' ? r.name : '')), ['release_year', 'release_year', 'directed_by']);
+    const mapped = mapRefs(f, { entity: (r) => (r.kind === 'label' ? { kind: 'iri', iri: `http://e/${r.label.replace(/ /g, '_')}` } : r) });
+    assert.equal(printForm(mapped), '(ABSDIFF (JOIN (R release_year) <http://e/Jaws>) (JOIN (R release_year) (JOIN directed_by <http://e/Michael_Mann>)))');
   });
 });

@@ -180,7 +180,7 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
   });
 
   describe('form language v2 symbols (data-driven: offered only when the model has them)', () => {
-    const V2 = ['ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS'];
+    const V2 = ['ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS', 'ABSDIFF'];
     const v2: TargetVocabulary = { ...vocab, symbols: [...vocab.symbols, ...V2, 'film', 'person', '1990'], classes: ['film', 'person'] };
     const k = new GrammarConstraint(v2, SRC);
 
@@ -194,8 +194,10 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
       for (const o of [...V2, 'JOIN', 'AND', 'COUNT', 'GT', 'TC']) assert.ok(top.includes(o), o);
       const nested = names(k.allowed(k.run(toks(k, '( AND ('))), v2);
       for (const o of ['DIFF', 'OR', 'MOSTCOMMON', 'ARGMAXCOUNT', 'JOIN', 'COUNT']) assert.ok(nested.includes(o), o);
-      for (const o of ['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT']) assert.ok(!nested.includes(o), o);
+      for (const o of ['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'ABSDIFF']) assert.ok(!nested.includes(o), o);
       assert.throws(() => k.run(toks(k, '( ASK ( ASK')), /not allowed/);
+      assert.throws(() => k.run(toks(k, '( ABSDIFF ( ABSDIFF')), /not allowed/);
+      assert.throws(() => k.run(toks(k, '( ABSDIFF ( JOIN ( R release_year ) [ p5 ] ) )')), /not allowed/);
     });
 
     it('class names stand where a form is expected (config.classes), not where a relation is', () => {
@@ -216,6 +218,7 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
       '( AND ( JOIN starred_actors [ p5 ] ) ( AND ( GE release_year 1990 ) ( LT release_year 1990 ) ) )',
       '( COUNT ( DIFF film ( JOIN directed_by [ p5 ] ) ) )',
       '( AND film ( HAS ( R directed_by ) ) )',
+      '( ABSDIFF ( JOIN ( R release_year ) [ p5 ] ) ( JOIN ( R release_year ) [ p8 ] ) )',
     ];
     for (const words of accepted) {
       it(`accepts and prints a parseable form: ${words}`, () => {

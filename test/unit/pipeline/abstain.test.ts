@@ -59,5 +59,12 @@ describe('abstention on unexplained words', () => {
     assert.equal(expectedAnswer('can you name a film directed by Ron Howard'), undefined);
     assert.equal(expectedAnswer('is Heat or Casino older'), undefined);
     assert.equal(expectedAnswer('which films did Ron Howard direct'), undefined);
+    // differences (ABSDIFF)
+    assert.equal(expectedAnswer('how many years apart were Heat and Casino released'), 'number');
+    assert.equal(expectedAnswer('how much older is Heat than Casino'), 'number');
+    assert.equal(expectedAnswer('how far apart were Heat and Casino released'), 'number');
+    assert.equal(expectedAnswer('by how much does Heat\'s rating exceed Casino\'s'), 'number');
+    assert.equal(expectedAnswer('What is the difference in rating between Heat and Casino?'), 'number');
+    assert.equal(expectedAnswer('how far is the museum from the station'), undefined);
   });
 });
