@@ -263,12 +263,13 @@ export class EntityIndex {
    * ("keanu" → Keanu Reeves, "kurosawa" → Akira Kurosawa, Kiyoshi Kurosawa) — or, when no label has the word,
    * whose first or last word is a typo correction of it ("hitchcok" → Alfred Hitchcock, score × 0.9) — one
    * entry per normalised label with its entities (score 1 when the word keeps the label's case, else 0.99).
-   * None when the mention is not one word, is spelt by some label itself, is a common noun (WordNet: a noun
-   * with no person sense), or starts or ends more than 20 labels (a common first name names no one).
+   * None when the mention is not one word, is spelt by some label itself (unless `spelt`: the caller weighs
+   * that label against the names), is a common noun (WordNet: a noun with no person sense), or starts or ends
+   * more than 20 labels (a common first name names no one).
    */
-  partialNames(text: string): PartialName[] {
+  partialNames(text: string, spelt = false): PartialName[] {
     const word = normalizeLabel(text);
-    if (word.length < 3 || word.includes(' ') || /^\d+$/.test(word) || this.exactMap.has(word)) return [];
+    if (word.length < 3 || word.includes(' ') || /^\d+$/.test(word) || (!spelt && this.exactMap.has(word))) return [];
     // The word as typed, else its typo corrections in the labels' vocabulary ("hitchcok" → hitchcock), discounted.
     const typed = this.tokens.docsWith(word).length > 0;
     const readings = typed ? [{ word, factor: 1 }] : this.tokens.typoNeighbours(word, 3).map((n) => ({ word: n.word, factor: n.distance === 1 ? PARTIAL_TYPO_FACTOR : PARTIAL_TYPO_FACTOR ** 2 }));

@@ -304,12 +304,13 @@ class GroundRun {
    */
   private async partialByDegree(label: string, index: EntityIndex, hits: EntityHit[]): Promise<EntityHit[]> {
     const relations = this.ctx.relations;
-    if (!relations || hits.some((h) => h.exact)) return hits;
-    const names: PartialName[] = index.partialNames(label);
+    if (!relations) return hits;
+    const spelt = hits.filter((h) => h.exact);
+    const names: PartialName[] = index.partialNames(label, spelt.length > 0);
     if (names.length === 0) return hits;
     let degree: Map<string, number>;
     try {
-      degree = await relations.degrees(names.flatMap((n) => n.hits.map((h) => h.iri)));
+      degree = await relations.degrees([...names.flatMap((n) => n.hits.map((h) => h.iri)), ...spelt.map((h) => h.iri)]);
     } catch {
       return hits; // a timed-out degree query leaves the partial names as the index scored them
     }
@@ -318,6 +319,15 @@ class GroundRun {
       .map((n) => ({ hits: [...n.hits].sort((a, b) => deg(b) - deg(a)), degree: Math.max(...n.hits.map(deg)) }))
       .sort((a, b) => b.degree - a.degree);
     const [top, second] = ranked;
+    if (spelt.length > 0) {
+      // A word some label spells ("kubrick", a tag) may still be a surname: the dominant name ("Stanley Kubrick",
+      // with DOMINANCE× the triples of the spelt entities and of any other name) is a second reading, after it.
+      const dominant = top.degree >= MIN_DEGREE && top.degree >= DOMINANCE * Math.max(...spelt.map(deg)) && (!second || top.degree >= DOMINANCE * second.degree);
+      if (!dominant) return hits;
+      const ids = new Set(hits.map((h) => h.iri));
+      const second_ = top.hits.filter((h) => !ids.has(h.iri)).map((h) => ({ ...h, score: PARTIAL_DOMINANT_SCORE * h.score }));
+      return [...hits, ...second_].slice(0, Math.max(this.o.kE, hits.length + 1));
+    }
     let chosen: EntityHit[];
     if (!second) chosen = top.hits.map((h) => ({ ...h, score: hits.find((x) => x.iri === h.iri)?.score ?? h.score }));
     else if (top.degree >= MIN_DEGREE && top.degree >= DOMINANCE * second.degree) chosen = top.hits.map((h) => ({ ...h, score: PARTIAL_DOMINANT_SCORE * h.score }));

@@ -27,6 +27,10 @@ const TTL = `
 <${B}w3> <${REL}painted_by> <${B}Umbrel2> .
 <${B}Weather> <${LABEL}> "Stormy Weather" .
 <${B}w4> <${REL}has_style> <${B}Weather> .
+<${B}Kessoway> <${LABEL}> "Ostrin Kessoway" .
+<${B}KessowayTag> <${LABEL}> "kessoway" .
+<${B}w5> <${REL}has_style> <${B}KessowayTag> .
+${Array.from({ length: 6 }, (_, i) => `<${B}k${i}> <${REL}painted_by> <${B}Kessoway> .`).join('\n')}
 ${works}
 `;
 
@@ -101,6 +105,18 @@ describe('ground: partial names and plural mentions (made-up graph)', function (
     assert.deepEqual(await attempts('(JOIN has_style [ weather ])', 'what is the weather', index, relations), []);
     assert.deepEqual(await attempts('(JOIN painted_by [ tomorrow ])', 'paintings by tomorrow', index, relations), []);
     assert.deepEqual(index.search('lunch'), []);
+  });
+
+  it('a word a label spells exactly ("kessoway", a style) is read first as that label, then as the dominant name it ends', async () => {
+    const got = await attempts('(JOIN painted_by [ kessoway ])', 'how many paintings by kessoway', index, relations);
+    const texts = got.map((a) => a.text);
+    assert.equal(texts[0], `(JOIN <${REL}painted_by> <${B}KessowayTag>)`);
+    const i = texts.indexOf(`(JOIN <${REL}painted_by> <${B}Kessoway>)`);
+    assert.ok(i > 0, texts.join('\n'));
+    assert.deepEqual(got[i].entityMatches, ['partial']);
+    // a name that does not dominate the spelt entity is no second reading
+    const small = await attempts('(JOIN painted_by [ nocturne ])', 'paintings by nocturne', index, relations);
+    assert.ok(small.every((a) => a.entityMatches?.[0] !== 'partial'));
   });
 
   it('free entity linking never takes a partial name for a free word', () => {
