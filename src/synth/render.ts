@@ -44,7 +44,8 @@ interface NP {
   wh: string;
 }
 
-type Ctx = { lex: Lexicon; rng: Rng; ents: Map<string, number>; tags: string[] };
+/** `preFirst`: the next entity modifier is said before the noun if the relation allows ("Scorsese films with X"). */
+type Ctx = { lex: Lexicon; rng: Rng; ents: Map<string, number>; tags: string[]; preFirst?: boolean; preTaken?: boolean };
 
 function nounOf(rng: Rng, e: NounEntry | undefined): Noun | undefined {
   if (!e || !e.singular.length) return undefined;
@@ -102,7 +103,15 @@ function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false
   const slot = r.inv ? '{O}' : '{S}';
   const o = nounOf(ctx.rng, p.object);
   const sN = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
-  for (const t of ctx.rng.shuffle([...templates])) {
+  let order = ctx.rng.shuffle([...templates]);
+  const preTaken = ctx.preTaken;
+  if (ctx.preFirst && !nested && !onlyPost) {
+    ctx.preFirst = false;
+    ctx.preTaken = true;
+    const before = (t: string) => t === `{x} ${slot}` || t === `{x}'s ${slot}`;
+    order = [...order.filter(before), ...order.filter((t) => !before(t))];
+  }
+  for (const t of order) {
     let kind: Mod['kind'];
     let rest: string;
     if (t.startsWith(slot + ' ')) {
@@ -116,7 +125,7 @@ function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false
       rest = '{x}';
     } else continue;
     if (nested && (kind !== 'post' || !rest.endsWith('{x}'))) continue;
-    if (onlyPost && kind !== 'post') continue;
+    if ((onlyPost || preTaken) && kind !== 'post') continue;
     // plain: a modifier that can be negated or used as a predicate ("not directed by X"), not "that X directed" / "X was in"
     if (plain && (/^that /.test(rest) || rest.startsWith('{x}'))) continue;
     const text = fill(rest, { x, wh: p.wh, swh: p.swh, o: o?.sg, O: o?.pl, s: sN?.sg, S: sN?.pl });
@@ -243,6 +252,8 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
         np.mods.push(mod);
         return np;
       }
+      // a person or kind before the noun now and then, the other constraints after it: "Scorsese films with X"
+      ctx.preFirst = ctx.rng.chance(0.3);
       for (const g of parts) {
         if (g === cls) continue;
         if (g.op === 'cmp') np.mods.push(cmpMod(ctx, g));
@@ -257,6 +268,7 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
           np.mods.push(...sub.mods);
         }
       }
+      ctx.preFirst = ctx.preTaken = false;
       if (np.mods.filter((m) => m.kind === 'pre' && /\u27e6/.test(m.text)).length > 1 || np.mods.filter((m) => m.kind === 'poss').length > 1) {
         // "x's y's movies" does not read: make all but one post-modifiers where possible
         return ctx.tags.includes('retry') ? undefined : (ctx.tags.push('retry'), npOf(ctx, f));
@@ -696,11 +708,17 @@ function twoRolesQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | und
   const x = entText(ctx, a.arg) as string;
   const rng = ctx.rng;
   const pron = rng.pick(['he', 'she', ...(/^(was|is) /.test(va.past) ? [] : ['they'])]);
+  // "movies written and directed by X": the participles of the two relations' passive phrasings
+  const passive = (r: SRel) => lexOf(ctx, r).subjects.map((t) => /^\{S\} (\w+) by \{x\}$/.exec(t)?.[1]).filter((w): w is string => !!w);
+  const [pa, pb] = [passive(a.rel), passive(b.rel)];
+  const byFrames = pa.length && pb.length ? [rng.pick(pa), rng.pick(pb)] : undefined;
   const frames =
     f.op === 'and'
-      ? [`${S.pl} ${x} both ${va.past} and ${vb.past}`, `${S.pl} that ${x} ${va.past} and also ${vb.past}`, `which ${S.pl} did ${x} both ${va.base} and ${vb.base}`,
+      ? [...(byFrames ? [`${S.pl} ${byFrames[0]} and ${byFrames[1]} by ${x}`, `${S.pl} both ${byFrames[0]} and ${byFrames[1]} by ${x}`] : []),
+         `${S.pl} ${x} both ${va.past} and ${vb.past}`, `${S.pl} that ${x} ${va.past} and also ${vb.past}`, `which ${S.pl} did ${x} both ${va.base} and ${vb.base}`,
          `${x} ${S.pl} that ${pron} ${va.past} and ${vb.past}`, `what ${S.pl} did ${x} ${va.base} and ${vb.base}`]
-      : [`${S.pl} ${x} ${va.past} but did not ${vb.base}`, `${S.pl} that ${x} ${va.past} but didn't ${vb.base}`, `which ${S.pl} did ${x} ${va.base} but not ${vb.base}`,
+      : [...(byFrames ? [`${S.pl} ${byFrames[0]} but not ${byFrames[1]} by ${x}`] : []),
+         `${S.pl} ${x} ${va.past} but did not ${vb.base}`, `${S.pl} that ${x} ${va.past} but didn't ${vb.base}`, `which ${S.pl} did ${x} ${va.base} but not ${vb.base}`,
          `${x} ${S.pl} ${pron} ${va.past} but didn't ${vb.base}`, `${S.pl} ${x} ${va.past} and did not ${vb.base}`];
   const frame = rng.pick(frames);
   return { text: frame, t: `${f.op}:two-roles:${frames.indexOf(frame)}` };
@@ -740,7 +758,15 @@ function bothChainsQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | u
   const O = both.outer.inv ? nounOf(rng, lexOf(ctx, both.outer).object) : undefined;
   const verbs = both.outer.inv ? roleVerbs(ctx, { ...both.outer, inv: false }) : undefined;
   let frames: string[];
-  if (O && verbs && lexOf(ctx, both.outer).wh === 'who') {
+  const ia = both.a.op === 'join' ? both.a : undefined;
+  const ib = both.b.op === 'join' ? both.b : undefined;
+  const [ea, eb] = [ia && entText(ctx, ia.arg), ib && entText(ctx, ib.arg)];
+  if (O && ia && ea && eb && !ia.rel.inv && lexOf(ctx, both.outer).wh === 'who' && lexOf(ctx, ia.rel).wh === 'who' && rng.chance(0.3)) {
+    // people who share a member with each of two people: "actors who have worked with both X and Y"
+    frames = and
+      ? [`${O.pl} who worked with both ${ea} and ${eb}`, `${O.pl} who have worked with ${ea} and ${eb}`, `which ${O.pl} worked with both ${ea} and ${eb}`, `${O.pl} that worked with ${ea} and also ${eb}`]
+      : [`${O.pl} who worked with ${ea} but never with ${eb}`, `${O.pl} who have worked with ${ea} but not ${eb}`, `which ${O.pl} worked with ${ea} and not ${eb}`];
+  } else if (O && verbs && lexOf(ctx, both.outer).wh === 'who') {
     // the answers are the agents of the outer relation: "actors who appeared in …", "who directed …"
     const v = verbs.past;
     frames = and
