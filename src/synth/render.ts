@@ -168,11 +168,13 @@ function cmpMod(ctx: Ctx, f: Extract<SForm, { op: 'cmp' }>): Mod {
   const rng = ctx.rng;
   const v = dated ? f.value.value : fmtNum(rng, f.value.value);
   if (dated) {
-    const words = up ? (f.cmp === 'GE' ? ['since', 'from', 'after'] : ['after', 'later than']) : f.cmp === 'LT' ? ['before', 'earlier than', 'prior to'] : ['until', 'before', 'up to'];
+    // "from 1994" alone is the year itself ("movies from 1994"): a lower bound says "since", "from 1994 on"
+    const words = up ? (f.cmp === 'GE' ? ['since', 'since', 'in or after', 'starting from', 'from {v} on', 'from {v} onwards'] : ['after', 'later than']) : f.cmp === 'LT' ? ['before', 'earlier than', 'prior to'] : ['until', 'up to', 'in or before'];
     const participle = participleOf(p);
     const w = rng.pick(words);
-    if (participle && rng.chance(0.5)) return { kind: 'post', text: `${participle} ${w} ${v}` };
-    return { kind: 'post', text: `${w} ${v}` };
+    const text = w.includes('{v}') ? w.replace('{v}', v) : `${w} ${v}`;
+    if (participle && rng.chance(0.5)) return { kind: 'post', text: `${participle} ${text}` };
+    return { kind: 'post', text };
   }
   if (p.scale && Number(f.value.value) === p.scale.threshold && (f.cmp === 'GT' || f.cmp === 'LT') && rng.chance(0.7)) {
     return { kind: 'pre', text: rng.pick(f.cmp === 'GT' ? p.scale.good : p.scale.bad) }; // "good french restaurants"
@@ -269,6 +271,18 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
         }
       }
       ctx.preFirst = ctx.preTaken = false;
+      const pres = np.mods.filter((m) => m.kind === 'pre' && /\u27e6/.test(m.text));
+      if (pres.length === 2 && np.noun && !np.mods.some((m) => m.kind === 'poss')) {
+        // a person and a kind before the noun read when the kind is next to it: "Tom Hanks comedy movies" (→ "… comedies")
+        const noun = np.noun;
+        const kind = parts.find((g) => g.op === 'join' && g.arg.op === 'ent' && /^\p{L}{4,}$/u.test(g.arg.label) && sameKind(g.arg.label, noun.pl));
+        const at = kind && kind.op === 'join' ? ph(ctx.ents.get((kind.arg as { iri: string }).iri) ?? -1) : undefined;
+        const mod = pres.find((m) => m.text === at);
+        if (mod) {
+          np.mods = [...np.mods.filter((m) => m !== mod), mod];
+          return np;
+        }
+      }
       if (np.mods.filter((m) => m.kind === 'pre' && /\u27e6/.test(m.text)).length > 1 || np.mods.filter((m) => m.kind === 'poss').length > 1) {
         // "x's y's movies" does not read: make all but one post-modifiers where possible
         return ctx.tags.includes('retry') ? undefined : (ctx.tags.push('retry'), npOf(ctx, f));
@@ -1010,6 +1024,14 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
       words.splice(i, 1);
       text = words.join(' ');
       tags.push('dropped-word');
+    }
+  }
+  // a slip of the keyboard outside the names ("moveis", "directd"): placeholders have no letters, so they are kept
+  if (rng.chance(0.06)) {
+    const t = typo(rng, text);
+    if (t) {
+      text = t;
+      tags.push('word-typo');
     }
   }
   // how people shorten and wrap questions: "what's", "whats", "can you tell me …", "… please"
