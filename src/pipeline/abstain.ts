@@ -88,7 +88,9 @@ function pluralOf(w: string, ok: (singular: string) => boolean): boolean {
 /** A mention word that spells a label word: equal, a typo of it, or its start ("spiel" is not; "hitchcok" is). */
 function sameWord(w: string, label: string): boolean {
   if (w === label) return true;
-  const tolerance = label.length >= 7 ? 2 : label.length >= 4 ? 1 : 0;
+  // by the longer spelling: "stephen" (7) for "steven" (6) is two edits, a common variant of one name
+  const n = Math.max(label.length, w.length);
+  const tolerance = n >= 7 ? 2 : n >= 4 ? 1 : 0;
   return tolerance > 0 && distance(w, label) <= tolerance;
 }
 

@@ -22,6 +22,9 @@ describe('abstention on unexplained words', () => {
   it('typos of label words and of known words are explained', () => {
     assert.deepEqual(unexplainedWords('films by hitchcok', [{ text: 'hitchcok', label: 'Alfred Hitchcock' }], known), []);
     assert.deepEqual(unexplainedWords('who direkted Heat', [{ text: 'Heat', label: 'Heat' }], known), []);
+    // a variant spelling longer than the label's word: two edits for seven letters ("stephen" for "steven")
+    assert.deepEqual(unexplainedWords('stephen spielburg films', [{ text: 'stephen spielburg', label: 'Steven Spielberg' }], known), []);
+    assert.deepEqual(unexplainedWords('tom hank born', [{ text: 'tom hank born', label: 'Tom Hanks' }], known), ['born'], 'a short word is no typo of another');
   });
 
   it('a plural is explained by its singular: the label its mention grounded to, or a known word', () => {
