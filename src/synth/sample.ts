@@ -37,7 +37,7 @@ export const OPERATOR_WEIGHTS: Record<SynthOperator, number> = {
   ratio: 3,
   mostcommon: 4,
   argmaxcount: 4,
-  compare2: 5,
+  compare2: 6,
 };
 
 type SetForm = { form: SForm; items: Item[] };
@@ -531,7 +531,7 @@ export class Sampler {
       }
       case 'compare2': {
         if (this.valueProps.length && rng.chance(0.7)) {
-          if (rng.chance(0.25)) return this.absdiff();
+          if (rng.chance(0.45)) return this.absdiff();
           const r = this.pickProp(this.valueProps);
           const a = await this.pickEntity(r, 'subject');
           const b = await this.pickEntity(r, 'subject');
