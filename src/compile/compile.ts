@@ -34,7 +34,7 @@ import { generateSparql } from './sparql';
  *   (AVG x) …         one literal: the aggregate of the values of x (outermost; kind 'value'); for
  *                     x = (JOIN (R r) y) the values of every member of y count (mean rating of restaurants)
  *   (RATIO a b)       COUNT(a) / COUNT(b) as xsd:decimal; PERCENT × 100 (outermost; kind 'value')
- *   (ABSDIFF a b)     ABS(va − vb), each side's one number from a MIN/MAX subquery (outermost; kind 'value');
+ *   (ABSDIFF a b)     ABS(va − vb), each side's one number from a MIN / COUNT(DISTINCT) subquery (outermost; kind 'value');
  *                     a side with no number or several different numbers gives no row, i.e. no answer
  *   (MOSTCOMMON x r)  GROUP BY o of (s r o), s ∈ x, COUNT(DISTINCT s) equal to the MAX of those counts (ties kept)
  *   (ARGMAXCOUNT x r) GROUP BY s ∈ x of (s r o), COUNT(DISTINCT o) equal to the MAX (members with ≥ 1 value)
@@ -577,9 +577,10 @@ class Compiler {
 
   /**
    * ABSDIFF: |va − vb| where va is the one number of a's values (each read by valueOf and numValue, as AVG /
-   * SUM read them; a date by the year of its dateValue). Each side is a subquery with the MIN and MAX of its
-   * numbers; the row survives only when both sides have numbers and MIN = MAX (one distinct number), so an
-   * empty side (MIN unbound) or a side with two different values gives no answer.
+   * SUM read them; a date by the year of its dateValue). Each side is a subquery with the MIN and the COUNT
+   * of distinct numbers; the row survives only when both counts are 1, so an empty side or a side with two
+   * different values gives no answer. (A FILTER comparing MIN with MAX across the two subqueries is what
+   * Virtuoso 7 cannot compile: "Bad dfe in sqlo_place_exp".)
    */
   arith(form: Extract<Form, { kind: 'arith' }>, result: RDF.Variable): S.SelectQuery {
     const side = (arg: Form): { sub: S.SelectQuery; lo: RDF.Variable; hi: RDF.Variable } => {
@@ -599,7 +600,7 @@ class Compiler {
           prefixes: {},
           variables: [
             { expression: { type: 'aggregate', aggregation: 'min', distinct: false, expression: num }, variable: lo },
-            { expression: { type: 'aggregate', aggregation: 'max', distinct: false, expression: num }, variable: hi },
+            { expression: { type: 'aggregate', aggregation: 'count', distinct: true, expression: num }, variable: hi },
           ],
           where: [...where, ...value.patterns, { type: 'bind', variable: num, expression: number }],
         },
@@ -607,12 +608,13 @@ class Compiler {
     };
     const a = side(form.args[0]);
     const b = side(form.args[1]);
+    const one = DF.literal('1', XSD_INTEGER);
     return {
       type: 'query',
       queryType: 'SELECT',
       prefixes: {},
       variables: [{ expression: op('abs', op('-', a.lo, b.lo)), variable: result }],
-      where: [{ type: 'group', patterns: [a.sub] }, { type: 'group', patterns: [b.sub] }, filter(op('&&', op('=', a.lo, a.hi), op('=', b.lo, b.hi)))],
+      where: [{ type: 'group', patterns: [a.sub] }, { type: 'group', patterns: [b.sub] }, filter(op('&&', op('=', a.hi, one), op('=', b.hi, one)))],
     };
   }
 }

@@ -395,31 +395,34 @@ class Converter {
     const d = e.args[0];
     if (e.args.length !== 1 || !isOp(d, '-') || d.args.length !== 2 || !d.args.every(isVar)) return unsupported('arithmetic projection', 'ABS of something other than ?a - ?b');
     if (q.group || q.having || q.order || q.limit !== undefined) unsupported('arithmetic projection', 'with GROUP BY / ORDER BY / LIMIT');
-    const sides = new Map<string, { hi: string; num: string; where: S.Pattern[] }>(); // ?lo → its subquery
-    const equal = new Set<string>(); // "?lo ?hi" pairs of the one-value filter
+    const sides = new Map<string, { n: string; num: string; where: S.Pattern[] }>(); // ?lo → its subquery
+    const one = new Set<string>(); // the ?n of the one-value filter (?n = 1)
     const conjuncts = (x: S.Expression): S.Expression[] => (isOp(x, '&&') ? x.args.flatMap((a) => conjuncts(a as S.Expression)) : [x]);
     for (const p0 of q.where ?? []) {
       const p = p0.type === 'group' && p0.patterns.length === 1 ? p0.patterns[0]! : p0;
       if (p.type === 'query' && p.queryType === 'SELECT' && p.variables.length === 2 && !p.group) {
-        const agg = (x: S.SelectQuery['variables'][number], fn: string): { out: string; arg: string } | null => {
+        const agg = (x: S.SelectQuery['variables'][number], fn: string, distinct: boolean): { out: string; arg: string } | null => {
           const ve = x as S.VariableExpression;
           const a = ve.expression as S.AggregateExpression;
-          return typeof a === 'object' && a?.type === 'aggregate' && a.aggregation.toLowerCase() === fn && isVar(a.expression) ? { out: '?' + ve.variable.value, arg: '?' + a.expression.value } : null;
+          return typeof a === 'object' && a?.type === 'aggregate' && a.aggregation.toLowerCase() === fn && !!a.distinct === distinct && isVar(a.expression)
+            ? { out: '?' + ve.variable.value, arg: '?' + a.expression.value }
+            : null;
         };
-        const lo = agg(p.variables[0]!, 'min');
-        const hi = agg(p.variables[1]!, 'max');
-        if (!lo || !hi || lo.arg !== hi.arg) unsupported('arithmetic projection', 'a side that is not a MIN/MAX of one variable');
-        sides.set(lo!.out, { hi: hi!.out, num: lo!.arg, where: p.where ?? [] });
+        const lo = agg(p.variables[0]!, 'min', false);
+        const n = agg(p.variables[1]!, 'count', true);
+        if (!lo || !n || lo.arg !== n.arg) unsupported('arithmetic projection', 'a side that is not the MIN and COUNT(DISTINCT) of one variable');
+        sides.set(lo!.out, { n: n!.out, num: lo!.arg, where: p.where ?? [] });
       } else if (p.type === 'filter') {
         for (const c of conjuncts(p.expression)) {
-          if (!isOp(c, '=') || !c.args.every(isVar)) unsupported('arithmetic projection', 'a filter other than the one-value check');
-          equal.add(c.args.map((a) => '?' + (a as S.VariableTerm).value).join(' '));
+          const [a, b] = isOp(c, '=') ? c.args : [];
+          if (!isVar(a) || !isTerm(b) || b.termType !== 'Literal' || Number(b.value) !== 1) unsupported('arithmetic projection', 'a filter other than the one-value check');
+          one.add('?' + (a as S.VariableTerm).value);
         }
       } else unsupported('arithmetic projection', `a ${p.type} pattern beside the two sides`);
     }
     const side = (x: S.VariableTerm): Form => {
       const s = sides.get('?' + x.value);
-      if (!s || !equal.has(`?${x.value} ${s.hi}`)) return unsupported('arithmetic projection', 'a side that is not one value (MIN = MAX)');
+      if (!s || !one.has(s.n)) return unsupported('arithmetic projection', 'a side that is not one value (COUNT(DISTINCT) = 1)');
       // the number's BIND reads the value of one variable (valueOf's ?ov): that BIND is the operator's, the rest is the set
       const bind = s.where.find((p): p is S.BindPattern => p.type === 'bind' && '?' + p.variable.value === s.num);
       const read = bind ? varsIn(bind.expression).filter((n) => !NEVER_BOUND.has(n)) : [];

@@ -329,7 +329,7 @@ describe('compile: compileForm', () => {
   describe('ABSDIFF', () => {
     const text = '(ABSDIFF (JOIN (R release_year) [ Jaws ]) (JOIN (R release_year) [ Heat ]))';
 
-    it('one number: ABS(?lo0 - ?lo1) over two MIN/MAX subqueries, kept only when each side has one value', () => {
+    it('one number: ABS(?lo0 - ?lo1) over two MIN / COUNT(DISTINCT) subqueries, kept only when each side has one value', () => {
       const c = compile(text);
       assert.equal(c.kind, 'value');
       assert.equal(c.answerType, 'number');
@@ -342,11 +342,16 @@ describe('compile: compileForm', () => {
       assert.deepEqual(patternTypes(q), ['group', 'group', 'filter']);
       const subs = q.where!.slice(0, 2).map((g) => (g as S.GroupPattern).patterns[0] as S.SelectQuery);
       for (const sub of subs) {
-        assert.deepEqual(sub.variables.map((v) => ((v as S.VariableExpression).expression as S.AggregateExpression).aggregation), ['min', 'max']);
+        const aggs = sub.variables.map((v) => (v as S.VariableExpression).expression as S.AggregateExpression);
+        assert.deepEqual(aggs.map((a) => a.aggregation), ['min', 'count']);
+        assert.equal(aggs[1].distinct, true);
       }
       assert.deepEqual(triples(subs[0]).filter((t) => t.includes('release_year')), [`?e0 ${NS}release_year ?d0`]);
       const filterText = JSON.stringify((q.where![2] as S.FilterPattern).expression);
-      for (const v of ['lo0', 'hi0', 'lo1', 'hi1']) assert.ok(filterText.includes(`"${v}"`), v);
+      // the one-value check compares each side's count with 1 (not MIN with MAX across the two subqueries, which
+      // Virtuoso 7 cannot compile)
+      for (const v of ['hi0', 'hi1']) assert.ok(filterText.includes(`"${v}"`), v);
+      assert.ok(!filterText.includes('"lo0"') && !filterText.includes('"lo1"'), filterText);
     });
 
     it('reads each value the way AVG / SUM do (valueOf, then numValue — the one numeric cast)', () => {
