@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { AskgraphError } from '../core';
 import { singularForms } from '../core/morph';
 import { wordNet } from '../core/wordnet';
-import { NORMALIZATION_VERSION, normalizeLabel } from '../core/text';
+import { isStopword, NORMALIZATION_VERSION, normalizeLabel } from '../core/text';
 import { defaultScorer, type Scorer } from './scorers';
 import { TokenIndex } from './token-index';
 
@@ -234,6 +234,8 @@ export class EntityIndex {
       if (exact.length > 0) break;
     }
     if (exact.length > 0 && !opts.always) return exact.slice(0, k);
+    // Function words alone ("every", "all the") name only a label that spells them ("It", "Us"): no near matches.
+    if (exact.length === 0 && query.split(' ').every(isStopword)) return [];
     // A one-word mention that no label spells: the one label (2–3 words) with that word first or last is a
     // reading, ranked with the fuzzy hits (a typo of a one-word label must still find that label).
     const partial = exact.length === 0 ? this.partialNames(text) : [];
@@ -269,7 +271,7 @@ export class EntityIndex {
    */
   partialNames(text: string, spelt = false): PartialName[] {
     const word = normalizeLabel(text);
-    if (word.length < 3 || word.includes(' ') || /^\d+$/.test(word) || (!spelt && this.exactMap.has(word))) return [];
+    if (word.length < 3 || word.includes(' ') || /^\d+$/.test(word) || isStopword(word) || (!spelt && this.exactMap.has(word))) return [];
     // The word as typed, else its typo corrections in the labels' vocabulary ("hitchcok" → hitchcock), discounted.
     const typed = this.tokens.docsWith(word).length > 0;
     const readings = typed ? [{ word, factor: 1 }] : this.tokens.typoNeighbours(word, 3).map((n) => ({ word: n.word, factor: n.distance === 1 ? PARTIAL_TYPO_FACTOR : PARTIAL_TYPO_FACTOR ** 2 }));

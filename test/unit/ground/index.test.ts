@@ -104,11 +104,19 @@ describe('ground: entity index', () => {
     assert.deepEqual(index.labelsOf(E('The Godfather Part II')).sort(), ['Godfather 2', 'The Godfather Part II']);
   });
   it('applies k and the threshold', () => {
-    assert.equal(index.search('the', { k: 2, threshold: 0 }).length, 2);
+    assert.equal(index.search('godfathr', { k: 2, threshold: 0 }).length, 2);
     assert.deepEqual(index.search('zzzz qqqq'), []);
     assert.deepEqual(index.search('Forest Gump', { threshold: 0.99 }), []);
     assert.deepEqual(index.search('  ... '), []);
   });
+  it('function words alone find only a label that spells them: no near matches for "the", "every"', () => {
+    assert.deepEqual(index.search('the', { threshold: 0 }), []);
+    assert.deepEqual(index.search('every', { threshold: 0 }), []);
+    const it = EntityIndex.build([{ iri: 'ex:It', label: 'It' }, { iri: 'ex:Every', label: 'Dale Van Every' }]);
+    assert.deepEqual(it.search('it').map((h) => h.iri), ['ex:It']);
+    assert.deepEqual(it.search('every', { threshold: 0 }), [], 'no partial name either');
+  });
+
   it('saves and loads (round trip: same results, normalised labels kept)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-ground-'));
     const file = path.join(dir, 'index.json');
