@@ -214,6 +214,11 @@ function entityJoins(form: Form): Form[] {
   return [...(form.kind === 'join' && form.arg.kind === 'entity' ? [form] : []), ...children(form).flatMap(entityJoins)];
 }
 
+/** The subtracted sides of a form's DIFFs: a vacuous join there makes the DIFF its first side, unchanged. */
+function subtracted(form: Form): Form[] {
+  return [...(form.kind === 'diff' ? [form.args[1]] : []), ...children(form).flatMap(subtracted)];
+}
+
 /** The form with one entity IRI replaced by another. */
 function replaceEntityIri(form: Form, from: string, to: string): Form {
   return mapRefs(form, { entity: (ref) => (ref.kind === 'iri' && ref.iri === from ? { kind: 'iri', iri: to } : ref) });
@@ -677,9 +682,11 @@ class PipelineGateway implements Gateway {
         note: `${a.phase} (beam rank ${a.candidate.rank})${a.entityMatches?.some((m) => m !== 'exact') ? `; mentions matched ${a.entityMatches.join(', ')}` : ''}`,
         timeMs: performance.now() - te,
       });
-      if (out.status === 'answers' && shape !== 'entities' && (await this.vacuousJoin(a.form, run))) {
+      const negated = subtracted(a.form);
+      if (out.status === 'answers' && (shape !== 'entities' || negated.length > 0) && (await this.vacuousJoin(shape !== 'entities' ? a.form : negated, run))) {
         // a count or yes/no answers even over an empty set: "0" from a grounding whose entity never takes that
-        // relation (a tag where a person was meant) is kept only in case no other reading answers
+        // relation (a tag where a person was meant) is kept only in case no other reading answers; so is a DIFF
+        // that takes away nothing ("… that aren't comedies" with the tag "comedy" for the genre)
         run.vacuous.push({ attempt: a, compiled, answers: out.answers });
         trace.push({ stage: 'execute', groundedForm: a.text, outcome: 'skipped', note: 'set aside: an entity of this reading never takes its relation', timeMs: 0 });
         continue;
@@ -697,9 +704,9 @@ class PipelineGateway implements Gateway {
     }
   }
 
-  /** Whether some "(JOIN r X)" of the form, X an entity, is empty on its own: X never takes the relation r. */
-  private async vacuousJoin(form: Form, run: AttemptRun): Promise<boolean> {
-    for (const j of entityJoins(form).slice(0, 4)) {
+  /** Whether some "(JOIN r X)" of the forms, X an entity, is empty on its own: X never takes the relation r. */
+  private async vacuousJoin(forms: Form | Form[], run: AttemptRun): Promise<boolean> {
+    for (const j of [forms].flat().flatMap(entityJoins).slice(0, 4)) {
       const te = performance.now();
       try {
         // (ASK (JOIN r X)): one existence check, not the whole set

@@ -250,3 +250,46 @@ describe('pipeline: the graph prior on the relation of an "X films" reading (rea
     }
   });
 });
+
+describe('pipeline: readings whose entity never takes its relation are set aside (real store, fixed beams)', function () {
+  this.timeout(60000);
+  const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+  // Ada Lind stars in six dramas; a tag spelt "lind" is on one other drama; one drama has neither.
+  const films = Array.from({ length: 8 }, (_, i) => `<${ENT}f${i}> <${NS}has_genre> <${ENT}Drama> ; <${LABEL}> "Film ${i}" .`);
+  const stars = Array.from({ length: 6 }, (_, i) => `<${ENT}f${i}> <${NS}starred_actors> <${ENT}AdaLind> .`);
+  const TTL = [
+    ...films,
+    ...stars,
+    `<${ENT}f6> <${NS}has_tags> <${ENT}lindTag> .`,
+    `<${ENT}Drama> <${LABEL}> "Drama" .`,
+    `<${ENT}AdaLind> <${LABEL}> "Ada Lind" .`,
+    `<${ENT}lindTag> <${LABEL}> "lind" .`,
+  ].join('\n');
+  let dir: string;
+  let gateway: Gateway;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-vacuous-'));
+    fs.writeFileSync(path.join(dir, 'films.ttl'), TTL);
+    const generator = new FixedBeam({
+      'dramas without lind': [['(DIFF (JOIN has_genre [ Drama ]) (JOIN starred_actors [ lind ]))', -0.1]],
+      'how many films did lind star in': [['(COUNT (JOIN starred_actors [ lind ]))', -0.1]],
+    });
+    gateway = await createGateway({ store: path.join(dir, 'films.ttl'), generator, cacheDir: dir });
+  });
+  after(async () => {
+    await gateway?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a DIFF that takes nothing away (the tag "lind" never stars) gives way to the name it ends (Ada Lind)', async () => {
+    const a = await gateway.ask('dramas without lind', { fallback: 'off' });
+    assert.deepEqual(a.answers.map((x) => x.label).sort(), ['Film 6', 'Film 7']);
+    assert.ok(a.trace.some((t) => t.outcome === 'skipped' && /never takes its relation/.test(t.note ?? '') && (t.groundedForm ?? '').includes('lindTag')), 'the tag reading is set aside, in the trace');
+  });
+
+  it('a count over the tag ("0") gives way the same way', async () => {
+    const a = await gateway.ask('how many films did lind star in', { fallback: 'off' });
+    assert.deepEqual(a.answers.map((x) => x.value), ['6']);
+  });
+});
