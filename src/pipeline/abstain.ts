@@ -110,6 +110,15 @@ export function unexplainedReason(words: readonly string[]): string {
 export type ExpectedAnswer = 'number' | 'boolean';
 
 /**
+ * Whether the wording can ask yes or no: it opens with an auxiliary verb ("is …", "did …", "do you know if …") or
+ * asks "if" / "whether". A yes/no reading of anything else ("tom hanks comedies") answers a question nobody asked.
+ */
+export function yesNoWording(question: string): boolean {
+  const q = question.trim().toLowerCase();
+  return /^(is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|hasn't|haven't)\b/.test(q) || /\b(if|whether)\b/.test(q);
+}
+
+/**
  * What shape of answer the question's wording asks for, when it says so plainly: "how many …" / "number of …" /
  * "how far apart …" / "by how much …" / "difference in …" a number; a question opening with an auxiliary verb ("did …", "is …", "are there …") yes or no. Undefined
  * when the wording does not commit (wh-questions, noun phrases), and for "X or Y" alternatives, which name

@@ -20,7 +20,7 @@ import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, rea
 import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, parseForm, printForm } from '../form';
 import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
-import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, type ExpectedAnswer, type KnownWords } from './abstain';
+import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, yesNoWording, type ExpectedAnswer, type KnownWords } from './abstain';
 import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
 import {
   filesFingerprint,
@@ -91,6 +91,8 @@ export interface Gateway {
 
 /** Parser confidence lives on [0.6, 1]; fallback readers are capped at 0.6 (src/fallback/chain.ts). */
 const PARSER_FLOOR = 0.6;
+/** How many more readings are tried after the best one is set aside (unexplained words, too uncertain). */
+const MAX_REJUDGED = 3;
 
 /**
  * Confidence of a parser answer: 0.6 + 0.4 × P(form | question) × Π entity and relation similarities,
@@ -124,6 +126,8 @@ interface AttemptRun {
   left: () => number;
   /** The answer shape the question's wording asks for (abstain.ts); forms of another shape are skipped. */
   expected: ExpectedAnswer | undefined;
+  /** Whether the wording can ask yes or no; if not, yes/no readings are skipped. */
+  yesNo: boolean;
   o: AskOptions & { beam: number; timeoutMs: number; bestOf: number; maxAttempts: number; queryTimeoutMs: number };
 }
 
@@ -313,7 +317,7 @@ class PipelineGateway implements Gateway {
     const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
     let beam: Candidate[] = [];
     let win: Winner | undefined;
-    const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q) };
+    const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain || yesNoWording(q) };
     const ctx = {
       index: this.index,
       relations: this.relations,
@@ -357,33 +361,35 @@ class PipelineGateway implements Gateway {
 
     if (win && !o.noAbstain) win = await this.relationPrior(q, win, run);
 
+    let verdict = win ? await this.judge(q, win, beam, run) : undefined;
+    // A reading set aside (a word it leaves unexplained, or too uncertain) does not end the search: the next
+    // groundings and beam forms are tried, a few times, before the question goes to the fallback or abstains
+    // ("spielberg films": the tag "spielberg" is too uncertain, Steven Spielberg's films are not).
+    for (let retry = 0; win && verdict?.rejected && !o.noAbstain && retry < MAX_REJUDGED && performance.now() < deadline; retry++) {
+      if (beam.length < o.beam) {
+        const full = await this.generate(q, o.beam, run);
+        if (full.length > 0) beam = full;
+      }
+      run.winners = [];
+      run.vacuous = [];
+      await this.attempt(groundCandidates(beam, ctx, o), run, beam, false);
+      let next = [...run.winners].sort((x, y) => y.attempt.score - x.attempt.score)[0] ?? run.vacuous[0];
+      if (!next) break;
+      next = await this.relationPrior(q, next, run);
+      const v = await this.judge(q, next, beam, run);
+      if (!v.rejected) {
+        win = next;
+        verdict = v;
+      }
+    }
     let doubt: string | undefined;
     let abstained = false;
-    const leftovers = win && !o.noAbstain ? this.leftoverWords(q, win) : [];
-    if (win && leftovers.length > 0) {
-      doubt = unexplainedReason(leftovers);
-      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: the mention words ${leftovers.join(', ')} are not part of the entity they grounded to`, timeMs: 0 });
+    let signals: Signals | undefined;
+    if (win && verdict?.rejected) {
+      doubt = verdict.doubt;
+      abstained = verdict.abstained;
       win = undefined;
-      abstained = true;
-    }
-    let signals = win ? this.signals(win, beam) : undefined;
-    if (win && signals && this.calibration && !o.noAbstain) {
-      let p = calibratedProbability(this.calibration, signals);
-      if (p < this.calibration.threshold) {
-        const withPrior = await this.priorSignals(q, win, beam, run);
-        const p2 = withPrior ? calibratedProbability(this.calibration, withPrior) : 0;
-        if (withPrior && p2 > p + 0.005) {
-          trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
-          signals = withPrior;
-          p = p2;
-        }
-      }
-      if (p < this.calibration.threshold) {
-        doubt = `the parser's best reading, ${win.attempt.candidate.text}, is too uncertain (confidence ${p.toFixed(2)} < ${this.calibration.threshold.toFixed(2)})`;
-        trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `withheld: ${doubt}`, timeMs: 0 });
-        win = undefined;
-      }
-    }
+    } else signals = verdict?.signals;
 
     if (win) {
       timings.total = performance.now() - t0;
@@ -652,6 +658,10 @@ class PipelineGateway implements Gateway {
         trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: `answers ${shape}, the question asks for a ${run.expected}`, timeMs: 0 });
         continue;
       }
+      if (shape === 'boolean' && !run.yesNo) {
+        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: 'answers yes or no, the question is not worded as a yes/no question', timeMs: 0 });
+        continue;
+      }
       if (run.n >= o.maxAttempts || performance.now() >= run.deadline) {
         trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: run.n >= o.maxAttempts ? `maxAttempts ${o.maxAttempts} reached` : 'time budget spent', timeMs: 0 });
         break;
@@ -702,6 +712,39 @@ class PipelineGateway implements Gateway {
         if (!grounded.has(c.rank)) trace.push({ stage: 'ground', beamForm: c.text, outcome: 'empty', note: 'no grounding above the thresholds', timeMs: 0 });
       }
     }
+  }
+
+  /**
+   * Whether a reading may be the answer: every word of its mentions explained by the entity it grounded to
+   * (else abstained: the question asks about something the graph lacks), and, with a calibration, confident
+   * enough (with the graph prior's support when the parser alone is not). The trace says why not.
+   */
+  private async judge(q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<{ rejected: boolean; abstained: boolean; doubt?: string; signals?: Signals }> {
+    const { o, trace } = run;
+    const leftovers = o.noAbstain ? [] : this.leftoverWords(q, win);
+    if (leftovers.length > 0) {
+      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: the mention words ${leftovers.join(', ')} are not part of the entity they grounded to`, timeMs: 0 });
+      return { rejected: true, abstained: true, doubt: unexplainedReason(leftovers) };
+    }
+    let signals = this.signals(win, beam);
+    if (this.calibration && !o.noAbstain) {
+      let p = calibratedProbability(this.calibration, signals);
+      if (p < this.calibration.threshold) {
+        const withPrior = await this.priorSignals(q, win, beam, run);
+        const p2 = withPrior ? calibratedProbability(this.calibration, withPrior) : 0;
+        if (withPrior && p2 > p + 0.005) {
+          trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
+          signals = withPrior;
+          p = p2;
+        }
+      }
+      if (p < this.calibration.threshold) {
+        const doubt = `the parser's best reading, ${win.attempt.candidate.text}, is too uncertain (confidence ${p.toFixed(2)} < ${this.calibration.threshold.toFixed(2)})`;
+        trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `withheld: ${doubt}`, timeMs: 0 });
+        return { rejected: true, abstained: false, doubt };
+      }
+    }
+    return { rejected: false, abstained: false, signals };
   }
 
   /** Whether some "(JOIN r X)" of the forms, X an entity, is empty on its own: X never takes the relation r. */

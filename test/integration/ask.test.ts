@@ -82,4 +82,22 @@ describe('integration: askgraph ask on the embedded movies pack (real model)', f
     assert.equal(long.code, 2);
     assert.equal(JSON.parse(long.out).error.code, 'INPUT_TOO_LARGE');
   });
+
+  it('a reading set aside does not end the search: "spielberg films" (a tag spelt "spielberg" is too uncertain) → Steven Spielberg\'s films', async () => {
+    const r = await cli(['ask', 'spielberg films', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const a = JSON.parse(r.out) as Answer;
+    assert.equal(a.source, 'parser');
+    assert.match(a.groundedForm ?? '', /directed_by> <http:\/\/askgraph\.dev\/movies\/entity\/Steven%20Spielberg>/);
+    assert.ok(a.answers.some((x) => x.label === 'Jaws'));
+    assert.ok(a.trace.some((t) => t.outcome === 'skipped' && /withheld|set aside|abstained/.test(t.note ?? '')), 'an earlier reading was set aside first');
+  });
+
+  it('no yes/no reading for a question not worded as one ("tom hanks comedies")', async () => {
+    const r = await cli(['ask', 'tom hanks comedies', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const a = JSON.parse(r.out) as Answer;
+    assert.notEqual(a.answerType, 'boolean');
+    assert.ok(!(a.form ?? '').startsWith('(ASK'), a.form ?? '');
+  });
 });

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf } from '../../../src/pipeline/abstain';
+import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording } from '../../../src/pipeline/abstain';
 
 describe('abstention on unexplained words', () => {
   const known = new Set(['who', 'directed', 'when', 'was', 'released', 'films', 'by', 'what', 'is', 'the', 'of']);
@@ -69,5 +69,10 @@ describe('abstention on unexplained words', () => {
     assert.equal(expectedAnswer('by how much does Heat\'s rating exceed Casino\'s'), 'number');
     assert.equal(expectedAnswer('What is the difference in rating between Heat and Casino?'), 'number');
     assert.equal(expectedAnswer('how far is the museum from the station'), undefined);
+  });
+
+  it('yes/no wording: an auxiliary first, or "if" / "whether"; a noun phrase or a wh-question is none', () => {
+    for (const q of ['is Heat a thriller', "Didn't Ron Howard direct Apollo 13?", 'do you know if Heat is a thriller', 'tell me whether Ron Howard directed Splash']) assert.ok(yesNoWording(q), q);
+    for (const q of ['tom hanks comedies', 'which films did Ron Howard direct', 'Heat director', 'islands in the stream']) assert.ok(!yesNoWording(q), q);
   });
 });
