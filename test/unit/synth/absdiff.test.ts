@@ -6,29 +6,19 @@
  * mentioned first first.
  */
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
-import { packageRoot, type Executor } from '../../../src/core';
+import type { Executor } from '../../../src/core';
 import { compileForm } from '../../../src/compile';
-import { openExecutor, runCompiled } from '../../../src/execute';
+import { runCompiled } from '../../../src/execute';
 import { answerTypeOf, formsEqual, parseForm } from '../../../src/form';
 import { buildLexicon, orderByMentions, printSForm, renderQuestion, Rng, Sampler, SynthStore, type Schema, type SForm } from '../../../src/synth';
 
-import { LABEL, MOVIES, museumSchema, moviesSchema } from './schemas';
+import { fixtureStores, LABEL, MOVIES, museumSchema, moviesSchema } from './schemas';
 
 type AbsDiff = Extract<SForm, { op: 'absdiff' }>;
 
 describe('synth: ABSDIFF questions', function () {
   this.timeout(120_000);
-  let museums: Executor;
-  let movies: Executor;
-  before(async () => {
-    museums = await openExecutor(path.join(packageRoot(), 'fixtures/synth/museums.ttl'));
-    movies = await openExecutor(path.join(packageRoot(), 'fixtures/graphs/movies-small.ttl'), { baseIri: 'http://askgraph.dev/movies/' });
-  });
-  after(async () => {
-    await museums?.close();
-    await movies?.close();
-  });
+  const stores = fixtureStores();
 
   /** ABSDIFF forms the compare2 sampler produces (with their sampled answers). */
   const sampleAbsDiffs = async (ex: Executor, schema: Schema, seed: number, want: number, compile = {}) => {
@@ -53,8 +43,8 @@ describe('synth: ABSDIFF questions', function () {
 
   it('sampled (compare2): the answer is the executed one and equals |v(A) − v(B)|, the larger value first', async () => {
     for (const [ex, schema, compile] of [
-      [museums, museumSchema(), {}],
-      [movies, moviesSchema(), { vocabularyNamespace: MOVIES }],
+      [stores.museums(), museumSchema(), {}],
+      [stores.movies(), moviesSchema(), { vocabularyNamespace: MOVIES }],
     ] as const) {
       const got = await sampleAbsDiffs(ex, schema, 7, 6, compile);
       assert.ok(got.length >= 3, `${got.length} ABSDIFF forms sampled`);
@@ -75,7 +65,7 @@ describe('synth: ABSDIFF questions', function () {
   it('rendered: every question names both entities once, with words of a difference; the training form is a number', async () => {
     const schema = museumSchema();
     const lex = buildLexicon(schema);
-    const got = await sampleAbsDiffs(museums, schema, 3, 8);
+    const got = await sampleAbsDiffs(stores.museums(), schema, 3, 8);
     assert.ok(got.length >= 4, `${got.length} ABSDIFF forms sampled`);
     const templates = new Set<string>();
     for (const { form } of got) {

@@ -1,4 +1,7 @@
 /** Schemas of the synth fixtures (fixtures/synth/museums.ttl, fixtures/graphs/movies-small.ttl), as discovery writes them. */
+import * as path from 'node:path';
+import { packageRoot, type Executor } from '../../../src/core';
+import { openExecutor } from '../../../src/execute';
 import type { Schema, SchemaProperty } from '../../../src/synth';
 
 export const MUSEUMS = 'http://askgraph.dev/museums/';
@@ -59,4 +62,19 @@ export function moviesSchema(): Schema {
       prop(r('release_year'), 'release_year', 'release year', { objectKind: 'literal', datatype: XSD + 'integer', valueKind: 'year', functional: true, count: 14, subjects: 14, min: 1984, max: 2000 }),
     ],
   };
+}
+
+/** The two fixture stores on embedded Oxigraph, opened before the suite's tests and closed after them. */
+export function fixtureStores(): { museums: () => Executor; movies: () => Executor } {
+  let museums: Executor | undefined;
+  let movies: Executor | undefined;
+  before(async () => {
+    museums = await openExecutor(path.join(packageRoot(), 'fixtures/synth/museums.ttl'));
+    movies = await openExecutor(path.join(packageRoot(), 'fixtures/graphs/movies-small.ttl'), { baseIri: 'http://askgraph.dev/movies/' });
+  });
+  after(async () => {
+    await museums?.close();
+    await movies?.close();
+  });
+  return { museums: () => museums as Executor, movies: () => movies as Executor };
 }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot, type Executor } from '../../../src/core';
+import { packageRoot } from '../../../src/core';
 import { compileForm } from '../../../src/compile';
 import { openExecutor, runCompiled } from '../../../src/execute';
 import { parseForm } from '../../../src/form';
@@ -24,7 +24,7 @@ import {
 } from '../../../src/synth';
 import { cli } from '../../helpers/cli';
 
-import { LABEL, MOVIES, MUSEUMS, museumSchema, moviesSchema, prop } from './schemas';
+import { fixtureStores, LABEL, MOVIES, MUSEUMS, museumSchema, moviesSchema, prop } from './schemas';
 
 const ALL_OPERATORS: SynthOperator[] = ['join1', 'join2', 'join3', 'class', 'and', 'count', 'argmax', 'argmin', 'compare', 'range', 'ask', 'diff', 'aggregate', 'ratio', 'mostcommon', 'argmaxcount', 'compare2'];
 
@@ -240,24 +240,14 @@ describe('synth: one entity in two roles, yes/no comparisons of two entities, "w
 
 describe('synth: sampling and rendering over a real Oxigraph store', function () {
   this.timeout(120000);
-  let museums: Executor;
-  let movies: Executor;
-
-  before(async () => {
-    museums = await openExecutor(path.join(packageRoot(), 'fixtures/synth/museums.ttl'));
-    movies = await openExecutor(path.join(packageRoot(), 'fixtures/graphs/movies-small.ttl'), { baseIri: 'http://askgraph.dev/movies/' });
-  });
-  after(async () => {
-    await museums?.close();
-    await movies?.close();
-  });
+  const stores = fixtureStores();
 
   it('every operator is produced on a typed graph with values, and every sampled form executes with an answer', async () => {
     const schema = museumSchema();
-    const store = new SynthStore(museums, schema);
+    const store = new SynthStore(stores.museums(), schema);
     const sampler = new Sampler(store, new Rng(11));
     assert.deepEqual(sampler.operators().sort(), [...ALL_OPERATORS].sort());
-    const fresh = new SynthStore(museums, schema); // no cache shared with the sampler
+    const fresh = new SynthStore(stores.museums(), schema); // no cache shared with the sampler
     for (const op of ALL_OPERATORS) {
       let got = 0;
       for (let i = 0; i < 80 && got < 3; i++) {
@@ -270,7 +260,7 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
         if (op === 'count' || op === 'aggregate' || op === 'ratio') assert.equal(again.type, 'num');
         if (op === 'ask') assert.equal(again.type, 'bool');
         // and directly through src/compile + src/execute, without the synth store
-        const out = await runCompiled(museums, compileForm(parseForm(printSForm(s.form)), { labelPredicates: [LABEL] }));
+        const out = await runCompiled(stores.museums(), compileForm(parseForm(printSForm(s.form)), { labelPredicates: [LABEL] }));
         assert.equal(out.status, 'answers', `${printSForm(s.form)} answers on the store`);
       }
       assert.ok(got > 0, `operator ${op} was sampled`);
@@ -278,7 +268,7 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
   });
 
   it('ASK questions are true and false about equally often', async () => {
-    const sampler = new Sampler(new SynthStore(museums, museumSchema()), new Rng(5));
+    const sampler = new Sampler(new SynthStore(stores.museums(), museumSchema()), new Rng(5));
     let yes = 0;
     let n = 0;
     for (let i = 0; i < 60; i++) {
@@ -291,7 +281,7 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
     assert.ok(yes / n > 0.25 && yes / n < 0.75, `${yes} of ${n} true`);
     // one form per fact: membership is always (ASK (AND [member] (JOIN r [entity]))), never through (R r)
     const lex = buildLexicon(museumSchema());
-    const { examples } = await synthesize(museums, museumSchema(), lex, { count: 200, seed: 2, weights: { ask: 100 } });
+    const { examples } = await synthesize(stores.museums(), museumSchema(), lex, { count: 200, seed: 2, weights: { ask: 100 } });
     const asks = examples.filter((e) => e.operator === 'ask');
     assert.ok(asks.length > 50);
     for (const e of asks) assert.match(e.form, /^\(ASK \(AND \[ [^\]]+ \] \((JOIN [A-Za-z]+ \[|[GL][TE] )/, e.form);
@@ -300,9 +290,9 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
   it('synthesize: mentions are substrings of the questions, forms parse, deterministic for a seed', async function () {
     const schema = museumSchema();
     const lex = buildLexicon(schema);
-    const a = await synthesize(museums, schema, lex, { count: 300, seed: 7 });
-    const b = await synthesize(museums, schema, lex, { count: 300, seed: 7 });
-    const c = await synthesize(museums, schema, lex, { count: 300, seed: 8 });
+    const a = await synthesize(stores.museums(), schema, lex, { count: 300, seed: 7 });
+    const b = await synthesize(stores.museums(), schema, lex, { count: 300, seed: 7 });
+    const c = await synthesize(stores.museums(), schema, lex, { count: 300, seed: 8 });
     assert.equal(a.examples.length, 300);
     assert.deepEqual(
       a.examples.map((e) => [e.question, e.form]),
@@ -331,7 +321,7 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
   it('an untyped graph: subjects named generically, objects from the relation ("director"), surnames as mentions', async () => {
     const schema = moviesSchema();
     const lex = buildLexicon(schema);
-    const { examples, stats } = await synthesize(movies, schema, lex, { count: 400, seed: 3, compile: { vocabularyNamespace: MOVIES } });
+    const { examples, stats } = await synthesize(stores.movies(), schema, lex, { count: 400, seed: 3, compile: { vocabularyNamespace: MOVIES } });
     assert.ok(examples.length >= 200, `${examples.length} examples`);
     assert.equal(stats.perOperator.class, undefined, 'no class-typed answers without classes');
     assert.ok(examples.some((e) => /director/.test(e.question)));
