@@ -111,6 +111,21 @@ interface Winner {
   attempt: GroundAttempt;
   compiled: CompiledQuery;
   answers: AnswerItem[];
+  /** A count / yes/no / negation whose entity never takes its relation (kept only if nothing else answers). */
+  vacuous?: boolean;
+}
+
+/**
+ * "(COUNT (JOIN (R r) X))" over an entity: how many r-values X has. When X has none at all, the graph lacks
+ * the fact ("how many directors did The Matrix have" with no director recorded): the relation and the
+ * entity's words, for the reason; undefined for any other form.
+ */
+function ownValueCount(form: Form): { relation: string; entity: string } | undefined {
+  if (form.kind !== 'count' || form.arg.kind !== 'join' || form.arg.relation.kind !== 'reverse' || form.arg.arg.kind !== 'entity') return undefined;
+  const rel = form.arg.relation.of;
+  const ref = form.arg.arg.ref;
+  if (rel.kind !== 'rel' || rel.ref.kind !== 'name') return undefined;
+  return { relation: rel.ref.name.replace(/_/g, ' '), entity: ref.kind === 'label' ? ref.label : ref.kind === 'name' ? ref.name : ref.iri };
 }
 
 interface AttemptRun {
@@ -362,6 +377,7 @@ class PipelineGateway implements Gateway {
     if (win && !o.noAbstain) win = await this.relationPrior(q, win, run);
 
     let verdict = win ? await this.judge(q, win, beam, run) : undefined;
+    const setAside = [...run.vacuous]; // vacuous readings of every pass, the last resort
     // A reading set aside (a word it leaves unexplained, or too uncertain) does not end the search: the next
     // groundings and beam forms are tried, a few times, before the question goes to the fallback or abstains
     // ("spielberg films": the tag "spielberg" is too uncertain, Steven Spielberg's films are not).
@@ -373,12 +389,23 @@ class PipelineGateway implements Gateway {
       run.winners = [];
       run.vacuous = [];
       await this.attempt(groundCandidates(beam, ctx, o), run, beam, false);
+      setAside.push(...run.vacuous);
       let next = [...run.winners].sort((x, y) => y.attempt.score - x.attempt.score)[0] ?? run.vacuous[0];
       if (!next) break;
       next = await this.relationPrior(q, next, run);
       const v = await this.judge(q, next, beam, run);
       if (!v.rejected) {
         win = next;
+        verdict = v;
+      }
+    }
+    // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films
+    // did Brad Pitt direct": 0), unless it asks for a fact the graph lacks (judge)
+    const lastResort = win && verdict?.rejected && !win.vacuous ? setAside.find((w) => w !== win) : undefined;
+    if (lastResort) {
+      const v = await this.judge(q, lastResort, beam, run);
+      if (!v.rejected) {
+        win = lastResort;
         verdict = v;
       }
     }
@@ -697,7 +724,7 @@ class PipelineGateway implements Gateway {
         // a count or yes/no answers even over an empty set: "0" from a grounding whose entity never takes that
         // relation (a tag where a person was meant) is kept only in case no other reading answers; so is a DIFF
         // that takes away nothing ("… that aren't comedies" with the tag "comedy" for the genre)
-        run.vacuous.push({ attempt: a, compiled, answers: out.answers });
+        run.vacuous.push({ attempt: a, compiled, answers: out.answers, vacuous: true });
         trace.push({ stage: 'execute', groundedForm: a.text, outcome: 'skipped', note: 'set aside: an entity of this reading never takes its relation', timeMs: 0 });
         continue;
       }
@@ -721,6 +748,13 @@ class PipelineGateway implements Gateway {
    */
   private async judge(q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<{ rejected: boolean; abstained: boolean; doubt?: string; signals?: Signals }> {
     const { o, trace } = run;
+    const own = win.vacuous && !o.noAbstain ? ownValueCount(win.attempt.candidate.form) : undefined;
+    if (own) {
+      // "0" would say X has no r; the graph only lacks the fact
+      const doubt = `the graph records no ${own.relation} for "${own.entity}"`;
+      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: ${doubt}`, timeMs: 0 });
+      return { rejected: true, abstained: true, doubt };
+    }
     const leftovers = o.noAbstain ? [] : this.leftoverWords(q, win);
     if (leftovers.length > 0) {
       trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: the mention words ${leftovers.join(', ')} are not part of the entity they grounded to`, timeMs: 0 });

@@ -100,4 +100,12 @@ describe('integration: askgraph ask on the embedded movies pack (real model)', f
     assert.notEqual(a.answerType, 'boolean');
     assert.ok(!(a.form ?? '').startsWith('(ASK'), a.form ?? '');
   });
+
+  it('a count the graph can answer is kept when every other reading is set aside; a fact it lacks is no answer', async () => {
+    const pitt = JSON.parse((await cli(['ask', 'how many films did Brad Pitt direct', '--json'])).out) as Answer;
+    assert.deepEqual(pitt.answers.map((x) => x.value), ['0'], 'he directed none of the graph\'s films');
+    const matrix = JSON.parse((await cli(['ask', 'how many directors did The Matrix have', '--json'])).out) as Answer;
+    assert.equal(matrix.source, 'none');
+    assert.match(matrix.reason ?? '', /records no directed by for "The Matrix"/);
+  });
 });

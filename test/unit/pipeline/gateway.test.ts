@@ -255,7 +255,8 @@ describe('pipeline: readings whose entity never takes its relation are set aside
   this.timeout(60000);
   const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
   // Ada Lind stars in six dramas; a tag spelt "lind" is on one other drama; one drama has neither.
-  const films = Array.from({ length: 8 }, (_, i) => `<${ENT}f${i}> <${NS}has_genre> <${ENT}Drama> ; <${LABEL}> "Film ${i}" .`);
+  const TITLES = ['Amber Road', 'Bitter Lake', 'Copper Sky', 'Dune Sea', 'Empty Harbor', 'Frost Line', 'Grey Orchard', 'Hollow Creek'];
+  const films = TITLES.map((t, i) => `<${ENT}f${i}> <${NS}has_genre> <${ENT}Drama> ; <${LABEL}> "${t}" .`);
   const stars = Array.from({ length: 6 }, (_, i) => `<${ENT}f${i}> <${NS}starred_actors> <${ENT}AdaLind> .`);
   const TTL = [
     ...films,
@@ -274,6 +275,7 @@ describe('pipeline: readings whose entity never takes its relation are set aside
     const generator = new FixedBeam({
       'dramas without lind': [['(DIFF (JOIN has_genre [ Drama ]) (JOIN starred_actors [ lind ]))', -0.1]],
       'how many films did lind star in': [['(COUNT (JOIN starred_actors [ lind ]))', -0.1]],
+      'how many actors are in Hollow Creek': [['(COUNT (JOIN (R starred_actors) [ Hollow Creek ]))', -0.1]],
     });
     gateway = await createGateway({ store: path.join(dir, 'films.ttl'), generator, cacheDir: dir });
   });
@@ -284,12 +286,19 @@ describe('pipeline: readings whose entity never takes its relation are set aside
 
   it('a DIFF that takes nothing away (the tag "lind" never stars) gives way to the name it ends (Ada Lind)', async () => {
     const a = await gateway.ask('dramas without lind', { fallback: 'off' });
-    assert.deepEqual(a.answers.map((x) => x.label).sort(), ['Film 6', 'Film 7']);
+    assert.deepEqual(a.answers.map((x) => x.label).sort(), ['Grey Orchard', 'Hollow Creek']);
     assert.ok(a.trace.some((t) => t.outcome === 'skipped' && /never takes its relation/.test(t.note ?? '') && (t.groundedForm ?? '').includes('lindTag')), 'the tag reading is set aside, in the trace');
   });
 
   it('a count over the tag ("0") gives way the same way', async () => {
     const a = await gateway.ask('how many films did lind star in', { fallback: 'off' });
     assert.deepEqual(a.answers.map((x) => x.value), ['6']);
+  });
+
+  it('a count of an entity\'s own values that it has none of is a fact the graph lacks: no answer, not "0"', async () => {
+    const a = await gateway.ask('how many actors are in Hollow Creek', { fallback: 'off' });
+    assert.equal(a.source, 'none');
+    assert.deepEqual(a.answers, []);
+    assert.match(a.reason ?? '', /records no starred actors for "Hollow Creek"/);
   });
 });
