@@ -120,7 +120,10 @@ SQL_TXN_TIMEOUT    = 0
 [SPARQL]
 ; large enough that answer sets are never truncated in the differential test
 ResultSetMaxRows           = 1000000
-MaxQueryCostEstimationTime = 400
+; no refusal by Virtuoso's own cost estimate: it guessed 404 s for a paged label scan of a 234-triple test graph
+; ("estimated execution time exceeds the limit") depending on what other tests had loaded; real time is
+; bounded by MaxQueryExecutionTime and by askgraph's own query timeouts
+MaxQueryCostEstimationTime = 0
 MaxQueryExecutionTime      = 120
 DefaultQuery               = select distinct ?Concept where {[] a ?Concept} LIMIT 100
 DeferInferenceRulesInit    = 0
