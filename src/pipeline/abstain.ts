@@ -109,13 +109,16 @@ export function unexplainedReason(words: readonly string[]): string {
 
 export type ExpectedAnswer = 'number' | 'boolean';
 
+/** A question opening with an auxiliary verb ("is …", "did …", "can …"): worded for yes or no. */
+const OPENS_WITH_AUXILIARY = /^(is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b/;
+
 /**
  * Whether the wording can ask yes or no: it opens with an auxiliary verb ("is …", "did …", "do you know if …") or
  * asks "if" / "whether". A yes/no reading of anything else ("tom hanks comedies") answers a question nobody asked.
  */
 export function yesNoWording(question: string): boolean {
   const q = question.trim().toLowerCase();
-  return /^(is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|hasn't|haven't)\b/.test(q) || /\b(if|whether)\b/.test(q);
+  return OPENS_WITH_AUXILIARY.test(q) || /^(should|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|hasn't|haven't)\b/.test(q) || /\b(if|whether)\b/.test(q);
 }
 
 /**
@@ -131,6 +134,6 @@ export function expectedAnswer(question: string): ExpectedAnswer | undefined {
   if (/^(how\s+far\s+apart\b|by\s+how\s+(much|many)\b|(the\s+|what\s+is\s+the\s+|what's\s+the\s+)?difference\s+in\b)/.test(q)) return 'number';
   // "can you name …", "do you know which …" are requests, not yes/no questions
   if (/^(can|could|would|will|do)\s+you\b/.test(q)) return undefined;
-  if (/^(is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b/.test(q) && !/\bor\b/.test(q)) return 'boolean';
+  if (OPENS_WITH_AUXILIARY.test(q) && !/\bor\b/.test(q)) return 'boolean';
   return undefined;
 }

@@ -233,6 +233,11 @@ function entityJoins(form: Form): Form[] {
   return [...(form.kind === 'join' && form.arg.kind === 'entity' ? [form] : []), ...children(form).flatMap(entityJoins)];
 }
 
+/** The best-scored reading with answers of an attempt pass, else its first vacuous one. */
+function bestReading(run: AttemptRun): Winner | undefined {
+  return [...run.winners].sort((x, y) => y.attempt.score - x.attempt.score)[0] ?? run.vacuous[0];
+}
+
 /** The subtracted sides of a form's DIFFs: a vacuous join there makes the DIFF its first side, unchanged. */
 function subtracted(form: Form): Form[] {
   return [...(form.kind === 'diff' ? [form.args[1]] : []), ...children(form).flatMap(subtracted)];
@@ -369,7 +374,7 @@ class PipelineGateway implements Gateway {
           await this.attempt(groundCandidates(full, ctx, o), run, full, true);
         }
       }
-      win = [...run.winners].sort((x, y) => y.attempt.score - x.attempt.score)[0] ?? run.vacuous[0];
+      win = bestReading(run);
     } else {
       trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
     }
@@ -390,7 +395,7 @@ class PipelineGateway implements Gateway {
       run.vacuous = [];
       await this.attempt(groundCandidates(beam, ctx, o), run, beam, false);
       setAside.push(...run.vacuous);
-      let next = [...run.winners].sort((x, y) => y.attempt.score - x.attempt.score)[0] ?? run.vacuous[0];
+      let next = bestReading(run);
       if (!next) break;
       next = await this.relationPrior(q, next, run);
       const v = await this.judge(q, next, beam, run);

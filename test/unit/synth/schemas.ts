@@ -13,17 +13,24 @@ export function prop(iri: string, name: string, label: string, extra: Partial<Sc
   return { iri, name, label, count: 40, subjects: 40, objects: 12, domain: [], range: [], objectKind: 'entity', functional: false, ...extra };
 }
 
-/** The schema discovery would write for fixtures/synth/museums.ttl. */
-export function museumSchema(): Schema {
-  const c = (n: string) => MUSEUMS + n;
+/** A schema as discovery writes it for a test graph of `triples` triples, `entities` of them labelled. */
+function schemaOf(triples: number, entities: number, parts: Pick<Schema, 'classes' | 'properties'>): Schema {
   return {
     store: 'test',
     createdAt: '2026-11-23T00:00:00Z',
-    triples: 409,
-    entities: 70,
+    triples,
+    entities,
     typePredicate: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type',
     labelPredicates: [LABEL],
-    labelSources: [{ source: LABEL, count: 70 }],
+    labelSources: [{ source: LABEL, count: entities }],
+    ...parts,
+  };
+}
+
+/** The schema discovery would write for fixtures/synth/museums.ttl. */
+export function museumSchema(): Schema {
+  const c = (n: string) => MUSEUMS + n;
+  return schemaOf(409, 70, {
     classes: [
       { iri: c('Museum'), name: 'Museum', label: 'museum', count: 40 },
       { iri: c('City'), name: 'City', label: 'city', count: 12 },
@@ -39,20 +46,13 @@ export function museumSchema(): Schema {
       prop(c('population'), 'population', 'population', { domain: [c('City')], objectKind: 'literal', datatype: XSD + 'integer', valueKind: 'number', functional: true, count: 12, subjects: 12, min: 20000, max: 900000 }),
       prop(c('foundedBy'), 'foundedBy', 'founded by', { domain: [c('Museum')], count: 14, subjects: 14, objects: 6 }),
     ],
-  };
+  });
 }
 
 /** The untyped movies fixture (fixtures/graphs/movies-small.ttl): no classes, years as integer literals. */
 export function moviesSchema(): Schema {
   const r = (n: string) => MOVIES + n;
-  return {
-    store: 'test',
-    createdAt: '2026-11-23T00:00:00Z',
-    triples: 247,
-    entities: 60,
-    typePredicate: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type',
-    labelPredicates: [LABEL],
-    labelSources: [{ source: LABEL, count: 60 }],
+  return schemaOf(247, 60, {
     classes: [],
     properties: [
       prop(r('directed_by'), 'directed_by', 'directed by', { count: 14, subjects: 14, objects: 8 }),
@@ -61,7 +61,7 @@ export function moviesSchema(): Schema {
       prop(r('has_genre'), 'has_genre', 'has genre', { count: 20, subjects: 14, objects: 8 }),
       prop(r('release_year'), 'release_year', 'release year', { objectKind: 'literal', datatype: XSD + 'integer', valueKind: 'year', functional: true, count: 14, subjects: 14, min: 1984, max: 2000 }),
     ],
-  };
+  });
 }
 
 /** The two fixture stores on embedded Oxigraph, opened before the suite's tests and closed after them. */
