@@ -100,6 +100,14 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
           responses: { '200': { description: '{labels: {iri: label}}' }, ...errors(400, 401, 413, 429, 502, 504) },
         },
       },
+      '/v1/query-graph': {
+        post: {
+          summary: 'The triple patterns of a SPARQL query (for the inspector\'s picture of the query); the query is checked like one sent to /sparql',
+          security,
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { sparql: { type: 'string' } }, required: ['sparql'] } } } },
+          responses: { '200': { description: '{form, patterns: [{s, p, o}], truncated}; each term {type: var|uri|literal|bnode|path, value}' }, ...errors(400, 401, 413, 429) },
+        },
+      },
       '/sparql': {
         get: { summary: 'SPARQL 1.1 Protocol query (read-only)', parameters: sparqlParams, security, responses: { '200': { description: 'Results, or the service description without a query', content: sparqlResults }, ...errors(400, 401, 403, 406, 422, 429, 502, 503, 504) } },
         post: {

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import express, { Router } from 'express';
+import { Parser as SparqlParser } from 'sparqljs';
 import { z } from 'zod';
 import { AskgraphError, type PackConfig } from '../core';
 import type { ServeContext } from './context';
@@ -14,6 +15,72 @@ import { validate } from './schemas';
 
 const SAFE_IRI = /^[^\s<>"{}|^`\\]+$/;
 const LabelsBodySchema = z.object({ iris: z.array(z.string().min(1).max(2000)).max(500) }).strict();
+const QueryGraphBodySchema = z.object({ sparql: z.string().min(1) }).strict();
+
+/** A term of a triple pattern as the inspector draws it; a property path is its SPARQL text. */
+export interface PatternTerm {
+  type: 'var' | 'uri' | 'literal' | 'bnode' | 'path';
+  value: string;
+}
+export interface TriplePattern {
+  s: PatternTerm;
+  p: PatternTerm;
+  o: PatternTerm;
+}
+/** At most this many patterns are drawn. */
+const MAX_DRAWN_PATTERNS = 200;
+
+function patternTerm(t: any): PatternTerm {
+  if (!t || typeof t !== 'object') return { type: 'literal', value: String(t) };
+  if (t.type === 'path') return { type: 'path', value: pathText(t) };
+  switch (t.termType) {
+    case 'Variable':
+      return { type: 'var', value: '?' + t.value };
+    case 'NamedNode':
+      return { type: 'uri', value: t.value };
+    case 'BlankNode':
+      return { type: 'bnode', value: '_:' + t.value };
+    default:
+      return { type: 'literal', value: String(t.value) };
+  }
+}
+function pathText(p: any): string {
+  if (p?.termType === 'NamedNode') return `<${p.value}>`;
+  if (p?.type !== 'path') return String(p?.value ?? '');
+  const items = (p.items ?? []).map(pathText);
+  if (p.pathType === '/' || p.pathType === '|') return '(' + items.join(p.pathType) + ')';
+  if (p.pathType === '^' || p.pathType === '!') return p.pathType + items.join('');
+  return items.join('') + p.pathType;
+}
+/** Every triple pattern of a parsed query, in groups, OPTIONAL, UNION, MINUS, GRAPH and subqueries alike. */
+function collectPatterns(patterns: any[] | undefined, out: TriplePattern[]): void {
+  for (const w of patterns ?? []) {
+    if (out.length >= MAX_DRAWN_PATTERNS) return;
+    if (w.type === 'bgp') for (const t of w.triples ?? []) out.push({ s: patternTerm(t.subject), p: patternTerm(t.predicate), o: patternTerm(t.object) });
+    else if (w.type === 'query') collectPatterns(w.where, out);
+    else if (Array.isArray(w.patterns)) collectPatterns(w.patterns, out);
+  }
+}
+
+/**
+ * The triple patterns of a SPARQL query, for the inspector's picture of the query. The text is checked by
+ * the server's one query checker first (size, nesting, parse time in its worker, pattern count), so the
+ * parse here is of a query known to be small; bad SPARQL is 400 BAD_REQUEST / QUERY_TOO_COMPLEX.
+ */
+export async function queryPatterns(ctx: ServeContext, sparql: string): Promise<{ form: string; patterns: TriplePattern[]; truncated: boolean }> {
+  const s = ctx.config.sparql;
+  const checked = await ctx.checker.check(sparql, { maxQueryBytes: s.maxQueryBytes, maxDepth: s.maxDepth, maxPatterns: s.maxPatterns, maxRows: s.maxRows });
+  let parsed: any;
+  try {
+    parsed = new SparqlParser().parse(sparql);
+  } catch (e) {
+    throw new AskgraphError('BAD_REQUEST', `not a SPARQL query: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const patterns: TriplePattern[] = [];
+  if (parsed.queryType === 'CONSTRUCT' && !parsed.where) collectPatterns([{ type: 'bgp', triples: parsed.template }], patterns);
+  collectPatterns(parsed.where, patterns);
+  return { form: checked.form, patterns, truncated: patterns.length >= MAX_DRAWN_PATTERNS };
+}
 
 export interface ModelCard {
   id: string;
@@ -127,6 +194,10 @@ export function inspectorRouter(ctx: ServeContext): Router {
     const labels = await ctx.gateway.executor.labels(iris, { timeoutMs: ctx.config.timeouts.queryMs });
     if (!(labels instanceof Map)) throw new AskgraphError('INTERNAL', 'labels lookup returned no map');
     res.json({ labels: Object.fromEntries(labels) });
+  });
+  r.post('/v1/query-graph', express.json({ limit: ctx.config.limits.bodyBytes }), async (req, res) => {
+    const body = validate(QueryGraphBodySchema, req.body, 'request body (expected JSON {sparql})');
+    res.json(await queryPatterns(ctx, body.sparql));
   });
   return r;
 }

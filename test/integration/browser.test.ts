@@ -138,7 +138,7 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     const trace = await page.$$eval('#trace tbody tr', (rows) => rows.map((r) => [r.children[0].textContent, r.children[2].textContent]));
     assert.deepEqual(trace[0], ['generate', 'answers']);
     assert.ok(trace.some(([stage, outcome]) => stage === 'execute' && outcome === 'answers'), JSON.stringify(trace));
-    assert.equal(await page.$$eval('#timings tbody tr', (r) => r.length), 5);
+    assert.equal(await page.$$eval('#timings tbody tr', (r) => r.length), 6);
     await page.screenshot({ path: path.join(SHOTS, '02-answer.png') });
   });
 
@@ -172,21 +172,21 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     await page.locator('#beam button', { hasText: 'diff vs #1' }).first().click();
     await page.waitForSelector('#diff-tree span');
     const d = diffForms(parseForm(forms[0]!), parseForm(forms[1]!));
-    assert.match((await page.textContent('#diff-summary')) ?? '', /equal: no/);
-    assert.match((await page.textContent('#diff-summary')) ?? '', new RegExp(`sameSkeleton: ${d.sameSkeleton ? 'yes' : 'no'}`));
+    assert.match((await page.textContent('#diff-summary')) ?? '', d.sameSkeleton ? /^Same structure, \d+ changes?:$/ : /^Different structure, \d+ changes?:$/);
     assert.ok((await page.$$('#diff-tree span.changed, #diff-tree span.added, #diff-tree span.removed')).length >= 1);
     // typed forms of one skeleton: a substituted relation
     await page.fill('#diff-a', '(JOIN (R directed_by) [ Heat ])');
     await page.fill('#diff-b', '(JOIN (R written_by) [ Heat ])');
     await page.press('#diff-b', 'Enter');
-    await page.waitForFunction(() => /sameSkeleton: yes/.test(document.getElementById('diff-summary')?.textContent ?? ''));
+    await page.waitForFunction(() => /^Same structure/.test(document.getElementById('diff-summary')?.textContent ?? ''));
     assert.ok((await page.$$('#diff-tree span.changed')).length >= 1);
-    assert.match((await page.textContent('#diff-changes')) ?? '', /substituted relation/);
+    assert.match((await page.textContent('#diff-changes')) ?? '', /B replaces the relation \(R directed_by\) with \(R written_by\)/);
     // typed forms, Enter in a diff field
     await page.fill('#diff-a', '(JOIN (R directed_by) [ Heat ])');
     await page.fill('#diff-b', '(COUNT (JOIN (R directed_by) [ Heat ]))');
     await page.press('#diff-b', 'Enter');
-    await page.waitForFunction(() => /sameSkeleton: no/.test(document.getElementById('diff-summary')?.textContent ?? ''));
+    await page.waitForFunction(() => /^Different structure/.test(document.getElementById('diff-summary')?.textContent ?? ''));
+    assert.equal(await page.textContent('#diff-changes'), 'B adds a count (COUNT).');
     assert.ok((await page.$$('#diff-tree span.added')).length >= 1);
   });
 
@@ -325,6 +325,268 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     } finally {
       await page.unroute('**/v1/ask');
     }
+  });
+
+  /** Asks `q` with a STAND-IN /v1/ask reply (page.route) and waits until the page shows it. */
+  async function askStandIn(p: Page, reply: { question: string }): Promise<void> {
+    await p.route('**/v1/ask', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(reply) }));
+    try {
+      await p.fill('#question', reply.question);
+      await p.press('#question', 'Enter');
+      await p.waitForFunction((qq) => (document.getElementById('raw')?.textContent ?? '').includes(qq), reply.question);
+    } finally {
+      await p.unroute('**/v1/ask');
+    }
+  }
+  const REL = 'http://askgraph.dev/movies/relation/';
+  const ENT = 'http://askgraph.dev/movies/entity/';
+
+  it('confidence is shown honestly: 0.995 is "99.5%", not "1.00"; a beam probability of 0.04% is "<0.1%", not "0.0%" — stand-in /v1/ask response', async () => {
+    // STAND-IN API response: the exact confidence and log-probabilities under test do not come from a real model on demand.
+    const form = '(JOIN (R directed_by) [ Heat ])';
+    await askStandIn(page, {
+      question: 'who was the director of Heat', answerType: 'entities', form, groundedForm: `(JOIN (R <${REL}directed_by>) <${ENT}Heat>)`, sparql: 'SELECT ?x WHERE { }', source: 'parser', confidence: 0.995,
+      answers: [{ type: 'uri', value: ENT + 'Michael%20Mann', label: 'Michael Mann' }],
+      beam: [{ form, logProb: Math.log(0.995) }, { form: '(JOIN (R written_by) [ Heat ])', logProb: Math.log(0.0004) }, { form: '(JOIN (R starred_actors) [ Heat ])', logProb: Math.log(0.0496) }],
+      trace: [{ stage: 'execute', beamForm: form, groundedForm: `(JOIN (R <${REL}directed_by>) <${ENT}Heat>)`, outcome: 'answers', answerCount: 1, note: 'exact (beam rank 0)', timeMs: 1 }],
+      timings: { generate: 1, ground: 0, execute: 1, fallback: 0, total: 2 },
+    } as { question: string });
+    assert.equal(await page.textContent('#confidence'), 'confidence 99.5%');
+    const p = await page.$$eval('#beam tbody tr:not(.sparql-row):not(.diff-row) td:nth-child(3)', (t) => t.map((x) => x.textContent));
+    assert.deepEqual(p, ['99.5%', '<0.1%', '5.0%']);
+    // the real pipeline's confidence: a percentage that is 100% only when it is 1
+    await page.fill('#question', 'who directed Forrest Gump');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => (document.getElementById('raw')?.textContent ?? '').includes('"question": "who directed Forrest Gump"'));
+    const c = JSON.parse((await page.textContent('#raw')) ?? '{}').confidence as number;
+    const shown = (await page.textContent('#confidence')) ?? '';
+    assert.match(shown, /^confidence (\d{1,2}\.\d%|<0\.1%|>99\.9%|100%)$/, shown);
+    if (c < 1) assert.doesNotMatch(shown, /100%/);
+    for (const cell of await page.$$eval('#beam tbody tr:not(.sparql-row):not(.diff-row) td:nth-child(3)', (t) => t.map((x) => x.textContent ?? ''))) assert.notEqual(cell, '0.0%');
+  });
+
+  it('stage timings add up to the total: the time in no stage is an "other" row — stand-in /v1/ask response', async () => {
+    const form = '(JOIN (R directed_by) [ Heat ])';
+    await askStandIn(page, {
+      question: 'who directed the film Heat', answerType: 'entities', form, groundedForm: `(JOIN (R <${REL}directed_by>) <${ENT}Heat>)`, sparql: 'SELECT ?x WHERE { }', source: 'parser', confidence: 0.9,
+      answers: [{ type: 'uri', value: ENT + 'Michael%20Mann', label: 'Michael Mann' }], beam: [{ form, logProb: -0.1 }], trace: [],
+      timings: { generate: 10.04, ground: 2.03, execute: 3.02, fallback: 0, total: 20.5 },
+    } as { question: string });
+    const rows = await page.$$eval('#timings tbody tr', (r) => r.map((x) => [x.children[0].textContent ?? '', x.children[1].textContent ?? '']));
+    assert.deepEqual(rows.map((r) => r[0]), ['generate', 'ground', 'execute', 'fallback', 'other', 'total']);
+    const ms = rows.map((r) => Number(/^([\d.]+) ms$/.exec(r[1])?.[1]));
+    assert.equal(ms[4], 5.5, JSON.stringify(rows)); // 20.5 − (10.0 + 2.0 + 3.0 + 0.0): the rounded rows shown
+    assert.equal(Math.round(ms.slice(0, 5).reduce((a, b) => a + b, 0) * 10), Math.round(ms[5] * 10), `the rows add up: ${JSON.stringify(rows)}`);
+    // the real pipeline: the rows shown add up too
+    await page.fill('#question', 'who directed Forrest Gump');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => (document.getElementById('raw')?.textContent ?? '').includes('"question": "who directed Forrest Gump"'));
+    const real = await page.$$eval('#timings tbody tr', (r) => r.map((x) => Number(/^([\d.]+) ms$/.exec(x.children[1].textContent ?? '')?.[1])));
+    assert.equal(real.length, 6);
+    assert.equal(Math.round(real.slice(0, 5).reduce((a, b) => a + b, 0) * 10), Math.round(real[5] * 10), JSON.stringify(real));
+  });
+
+  it('the SPARQL editor runs CONSTRUCT and DESCRIBE: the triples as a table (labels, IRIs on hover)', async () => {
+    await page.fill('#sparql', `CONSTRUCT { ?f <${REL}directed_by> ?d } WHERE { BIND(<${ENT}Forrest%20Gump> AS ?f) ?f <${REL}directed_by> ?d }`);
+    await page.click('#run-sparql');
+    await page.waitForFunction(() => /triple/.test(document.getElementById('sparql-status')?.textContent ?? ''));
+    assert.match((await page.textContent('#sparql-status')) ?? '', /^CONSTRUCT → 1 triple\b/);
+    assert.deepEqual(await page.$$eval('#sparql-results thead th', (t) => t.map((x) => x.textContent)), ['subject', 'predicate', 'object']);
+    assert.deepEqual(await page.$$eval('#sparql-results tbody td', (t) => t.map((x) => [x.textContent, x.getAttribute('title')])), [
+      ['Forrest Gump', entity('Forrest Gump')],
+      ['directed_by', REL + 'directed_by'],
+      ['Robert Zemeckis', entity('Robert Zemeckis')],
+    ]);
+    await page.fill('#sparql', `DESCRIBE <${ENT}Forrest%20Gump>`);
+    await page.click('#run-sparql');
+    await page.waitForFunction(() => /DESCRIBE/.test(document.getElementById('sparql-status')?.textContent ?? ''));
+    const rows = await page.$$eval('#sparql-results tbody tr', (r) => r.map((x) => Array.from(x.children).map((c) => c.textContent)));
+    assert.ok(rows.length >= 3, JSON.stringify(rows));
+    assert.ok(rows.every((r) => r[0] === 'Forrest Gump'), JSON.stringify(rows));
+    assert.ok(rows.some((r) => r[1] === 'directed_by' && r[2] === 'Robert Zemeckis'), JSON.stringify(rows));
+    assert.match((await page.textContent('#sparql-status')) ?? '', new RegExp(`^DESCRIBE → ${rows.length} triples`));
+  });
+
+  it('the form diff of a beam form is shown next to it, in the viewport without scrolling (1280×800), in plain words', async () => {
+    const p2 = await ctx.newPage();
+    try {
+      await p2.setViewportSize({ width: 1280, height: 800 });
+      await p2.goto(srv.url + '/?q=' + encodeURIComponent('who directed Forrest Gump'));
+      await p2.waitForSelector('#answers li .label');
+      const forms = await p2.$$eval('#beam tbody tr:not(.sparql-row):not(.diff-row)', (rows) => rows.map((r) => r.querySelectorAll('td')[3]?.textContent ?? ''));
+      await p2.locator('#beam button', { hasText: 'diff vs #1' }).first().click();
+      await p2.waitForSelector('.form-diff');
+      const box = await p2.$eval('.form-diff', (e) => {
+        const r = e.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, h: window.innerHeight, text: e.textContent ?? '' };
+      });
+      assert.ok(box.top >= 0 && box.bottom <= box.h, `the diff at ${box.top}..${box.bottom} px, the viewport 0..${box.h}`);
+      assert.doesNotMatch(box.text, /sameSkeleton|equalNormalized|: (yes|no)\b/);
+      const d = diffForms(parseForm(forms[0]!), parseForm(forms[1]!));
+      assert.match(box.text, d.sameSkeleton ? /same structure/i : /different structure/i);
+      assert.match(box.text, /#2 (adds|drops|replaces|turns)/, box.text);
+      await p2.screenshot({ path: path.join(SHOTS, '09-beam-diff.png') });
+      // typed forms: a replaced relation, in words
+      await p2.fill('#diff-a', '(JOIN (R directed_by) [ Heat ])');
+      await p2.fill('#diff-b', '(JOIN (R written_by) [ Heat ])');
+      await p2.press('#diff-b', 'Enter');
+      await p2.waitForFunction(() => /^Same structure/.test(document.getElementById('diff-summary')?.textContent ?? ''));
+      assert.equal(await p2.textContent('#diff-summary'), 'Same structure, 1 change:');
+      assert.equal(await p2.textContent('#diff-changes'), 'B replaces the relation (R directed_by) with (R written_by).');
+    } finally {
+      await p2.close();
+    }
+  });
+
+  it('phone (390×844): every table fits the screen — no cut-off columns or cells, no sideways scrolling (beam, trace, timings, SPARQL results)', async () => {
+    const m = await ctx.newPage();
+    try {
+      await m.setViewportSize({ width: 390, height: 844 });
+      await m.goto(srv.url + '/?q=' + encodeURIComponent('who directed Forrest Gump'));
+      await m.waitForSelector('#answers li .label');
+      await m.fill('#sparql', `SELECT ?film ?rel ?who WHERE { ?film ?rel ?who . FILTER(?film = <${ENT}Forrest%20Gump>) } LIMIT 4`);
+      await m.click('#run-sparql');
+      await m.waitForFunction(() => /row/.test(document.getElementById('sparql-status')?.textContent ?? ''));
+      const bad = await m.evaluate(() => {
+        const out: string[] = [];
+        const W = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth > W) out.push(`page ${document.documentElement.scrollWidth} > ${W}`);
+        for (const t of Array.from(document.querySelectorAll('table'))) {
+          if (!(t as HTMLElement).offsetParent) continue;
+          for (let e: HTMLElement | null = t; e && e !== document.body; e = e.parentElement) if (e.scrollWidth > e.clientWidth + 1) out.push(`${t.id || t.className}: ${e.tagName}.${e.className} scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth}`);
+          for (const c of Array.from(t.querySelectorAll('td, th'))) {
+            const r = c.getBoundingClientRect();
+            if (r.width === 0) continue;
+            if (r.left < -0.5 || r.right > W + 0.5) out.push(`${t.id}: cell "${(c.textContent ?? '').slice(0, 30)}" at ${Math.round(r.left)}..${Math.round(r.right)}`);
+            if (c.scrollWidth > c.clientWidth + 1) out.push(`${t.id}: cell "${(c.textContent ?? '').slice(0, 30)}" clipped`);
+          }
+        }
+        return out;
+      });
+      assert.deepEqual(bad, []);
+      // nothing hidden: the beam rows still show the log-probability, the form and the outcome
+      const beam0 = (await m.textContent('#beam tbody tr')) ?? '';
+      assert.match(beam0, /-0\.\d{3}/);
+      assert.match(beam0, /\(JOIN \(R directed_by\) \[ Forrest Gump \]\)/);
+      assert.equal(await m.isVisible('#beam tbody tr td:nth-child(2)'), true);
+      await m.locator('#beam-panel').screenshot({ path: path.join(SHOTS, '10-phone-beam.png') });
+      await m.locator('#trace-panel').screenshot({ path: path.join(SHOTS, '11-phone-trace.png') });
+      await m.locator('#sparql-panel').screenshot({ path: path.join(SHOTS, '12-phone-sparql.png') });
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('the beam grounded column never contradicts the answer or the trace: the winning row shows the winning grounding; a reading set aside is not "answers"; a graph-prior winner gets its own row — stand-in /v1/ask response', async () => {
+    // STAND-IN API response: bestOf > 1 with two groundings of one form, a reading set aside and a graph-prior
+    // reading are trace shapes the pipeline writes (gateway.ts) but no one question shows all at once.
+    const f1 = '(JOIN (R directed_by) [ Heat ])';
+    const f2 = '(JOIN (R written_by) [ Heat ])';
+    const g1a = `(JOIN (R <${REL}directed_by>) <${ENT}Heat>)`;
+    const g1b = `(JOIN (R <${REL}directed_by>) <${ENT}Heat%20(1986%20film)>)`;
+    const g2 = `(JOIN (R <${REL}written_by>) <${ENT}Heat>)`;
+    await askStandIn(page, {
+      question: 'who made Heat', answerType: 'entities', form: f1, groundedForm: g1a, sparql: 'SELECT ?x WHERE { }', source: 'parser', confidence: 0.91,
+      answers: [{ type: 'uri', value: ENT + 'Michael%20Mann', label: 'Michael Mann' }],
+      beam: [{ form: f1, logProb: -0.2 }, { form: f2, logProb: -1.9 }],
+      trace: [
+        { stage: 'generate', outcome: 'answers', answerCount: 2, note: 'beam 2: 2 forms', timeMs: 5 },
+        { stage: 'execute', beamForm: f1, groundedForm: g1a, sparql: 'SELECT 1a', score: 0.9, outcome: 'answers', answerCount: 1, note: 'exact (beam rank 0)', timeMs: 1 },
+        { stage: 'execute', beamForm: f1, groundedForm: g1b, sparql: 'SELECT 1b', score: 0.5, outcome: 'empty', answerCount: 0, note: 'entity (beam rank 0)', timeMs: 1 },
+        { stage: 'execute', beamForm: f2, groundedForm: g2, sparql: 'SELECT 2', score: 0.4, outcome: 'answers', answerCount: 1, note: 'exact (beam rank 1)', timeMs: 1 },
+        { stage: 'execute', groundedForm: g2, outcome: 'skipped', note: 'set aside: an entity of this reading never takes its relation', timeMs: 0 },
+      ],
+      timings: { generate: 5, ground: 1, execute: 3, fallback: 0, total: 10 },
+    } as { question: string });
+    const rows = await page.$$eval('#beam tbody tr:not(.sparql-row):not(.diff-row)', (r) =>
+      r.map((x) => ({ cls: x.className, grounded: x.querySelector('td:nth-child(5) code.pretty')?.getAttribute('data-form') ?? '', outcome: x.querySelector('td:nth-child(6)')?.textContent ?? '' })),
+    );
+    assert.equal(rows[0].cls, 'winner');
+    assert.equal(rows[0].grounded, g1a, 'the winning row shows the grounding that answered, not the last one tried');
+    assert.match(rows[0].outcome, /^answers/);
+    assert.doesNotMatch(rows[1].outcome, /^answers/, `a reading set aside is not shown as answering: ${rows[1].outcome}`);
+    assert.match(rows[1].outcome, /set aside/);
+    // a winner the graph prior chose (a form not in the beam): its own row, marked as the winner; the reason names the prior
+    const f3 = '(JOIN (R starred_actors) [ Heat ])';
+    const g3 = `(JOIN (R <${REL}starred_actors>) <${ENT}Heat>)`;
+    await askStandIn(page, {
+      question: 'Heat people', answerType: 'entities', form: f3, groundedForm: g3, sparql: 'SELECT ?x WHERE { }', source: 'parser', confidence: 0.85,
+      answers: [{ type: 'uri', value: ENT + 'Al%20Pacino', label: 'Al Pacino' }],
+      beam: [{ form: f1, logProb: -0.2 }],
+      trace: [
+        { stage: 'execute', beamForm: f1, groundedForm: g1a, sparql: 'SELECT 1a', score: 0.9, outcome: 'answers', answerCount: 1, note: 'exact (beam rank 0)', timeMs: 1 },
+        { stage: 'execute', beamForm: f3, groundedForm: g3, sparql: 'SELECT 3', outcome: 'answers', answerCount: 3, note: 'graph prior: 3 of 4 triples pointing at the entity are starred_actors, 1 directed_by', timeMs: 1 },
+      ],
+      timings: { generate: 5, ground: 1, execute: 3, fallback: 0, total: 10 },
+    } as { question: string });
+    const rows2 = await page.$$eval('#beam tbody tr:not(.sparql-row):not(.diff-row)', (r) => r.map((x) => ({ cls: x.className, text: Array.from(x.children).map((c) => c.textContent) })));
+    assert.equal(rows2.length, 2, JSON.stringify(rows2));
+    assert.equal(rows2[0].cls, '');
+    assert.equal(rows2[1].cls, 'winner');
+    assert.equal(rows2[1].text[3], f3);
+    const reasons = await page.$$eval('#reasons li', (l) => l.map((x) => x.textContent ?? ''));
+    assert.ok(reasons.some((r) => /graph prior/.test(r) && /3 of 4 triples/.test(r)), JSON.stringify(reasons));
+    assert.ok(!reasons.some((r) => /Weak grounding/.test(r)), `"graph prior" is no retrieval phase: ${JSON.stringify(reasons)}`);
+  });
+
+  it('the reasons agree with the trace: earlier readings that were set aside or skipped are not "found nothing" — stand-in /v1/ask response', async () => {
+    const f1 = '(COUNT (JOIN (R directed_by) [ Heat ]))';
+    const f2 = '(JOIN (R directed_by) [ Heat ])';
+    const f3 = '(JOIN (R written_by) [ Heat ])';
+    const g = (f: string) => f.replace(/\(R (\w+)\)/, (_m, r) => `(R <${REL}${r}>)`).replace('[ Heat ]', `<${ENT}Heat>`);
+    await askStandIn(page, {
+      question: 'Heat who', answerType: 'entities', form: f3, groundedForm: g(f3), sparql: 'SELECT ?x WHERE { }', source: 'parser', confidence: 0.7,
+      answers: [{ type: 'uri', value: ENT + 'Michael%20Mann', label: 'Michael Mann' }],
+      beam: [{ form: f1, logProb: -0.9 }, { form: f2, logProb: -1.2 }, { form: f3, logProb: -0.69 - 1 }],
+      trace: [
+        { stage: 'execute', beamForm: f1, groundedForm: g(f1), outcome: 'skipped', note: 'answers yes or no, the question is not worded as a yes/no question', timeMs: 0 },
+        { stage: 'execute', beamForm: f2, groundedForm: g(f2), sparql: 'SELECT 2', outcome: 'answers', answerCount: 1, note: 'exact (beam rank 1)', timeMs: 1 },
+        { stage: 'execute', groundedForm: g(f2), outcome: 'skipped', note: 'set aside: an entity of this reading never takes its relation', timeMs: 0 },
+        { stage: 'execute', beamForm: f3, groundedForm: g(f3), sparql: 'SELECT 3', outcome: 'answers', answerCount: 1, note: 'exact (beam rank 2)', timeMs: 1 },
+      ],
+      timings: { generate: 5, ground: 1, execute: 3, fallback: 0, total: 10 },
+    } as { question: string });
+    const reasons = await page.$$eval('#reasons li', (l) => l.map((x) => x.textContent ?? ''));
+    assert.ok(!reasons.some((r) => /found nothing/.test(r)), JSON.stringify(reasons));
+    const r3 = reasons.find((r) => /reading #3/.test(r)) ?? '';
+    assert.match(r3, /#1 was skipped \(answers yes or no/, JSON.stringify(reasons));
+    assert.match(r3, /#2 was set aside \(an entity of this reading never takes its relation\)/, JSON.stringify(reasons));
+  });
+
+  it('pictures: probability bars in the beam, the query as a graph of its triple patterns (SVG), fallback evidence as a subgraph (SVG)', async () => {
+    await page.fill('#question', 'who wrote the films directed by Michael Mann');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => (document.getElementById('raw')?.textContent ?? '').includes('"question": "who wrote the films directed by Michael Mann"'));
+    const a = JSON.parse((await page.textContent('#raw')) ?? '{}') as { beam: { logProb: number }[]; sparql: string };
+    // one bar per beam form, as wide as its probability
+    const bars = await page.$$eval('#beam tbody tr:not(.sparql-row):not(.diff-row) .pbar .fill', (b) => b.map((x) => parseFloat((x as HTMLElement).style.width)));
+    assert.equal(bars.length, a.beam.length);
+    bars.forEach((w, i) => assert.ok(Math.abs(w - 100 * Math.exp(a.beam[i].logProb)) < 0.6, `bar ${i + 1}: ${w}% for p ${Math.exp(a.beam[i].logProb)}`));
+    // the winning query as a graph: one edge per triple pattern of its SPARQL (sparqljs's reading), nodes by label
+    const { Parser } = await import('sparqljs');
+    const where = (new Parser().parse(a.sparql) as { where: { type: string; triples?: unknown[] }[] }).where;
+    const patterns = where.filter((w) => w.type === 'bgp').reduce((n, w) => n + (w.triples?.length ?? 0), 0);
+    assert.ok(patterns >= 2, a.sparql);
+    await page.waitForSelector('#winner svg.query-graph');
+    assert.equal(await page.$$eval('#winner svg.query-graph g.edge', (e) => e.length), patterns);
+    const labels = await page.$$eval('#winner svg.query-graph text', (t) => t.map((x) => x.textContent));
+    assert.ok(labels.includes('Michael Mann') && labels.includes('directed_by') && labels.includes('written_by') && labels.includes('?x'), JSON.stringify(labels));
+    await page.locator('#answers-panel').screenshot({ path: path.join(SHOTS, '13-query-graph.png') });
+    // fallback evidence as a subgraph
+    await page.click('#ask-form summary');
+    await page.check('#opt-noparser');
+    await page.fill('#question', 'who directed Forrest Gump');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => /^fallback:/.test(document.getElementById('source')?.textContent ?? ''));
+    await page.uncheck('#opt-noparser');
+    await page.click('#ask-form summary');
+    await page.waitForSelector('#evidence svg.evidence-graph');
+    const ev = JSON.parse((await page.textContent('#raw')) ?? '{}').evidence as { triples: unknown[] }[];
+    const shown = ev.slice(0, 8).reduce((n, e) => n + e.triples.length, 0);
+    assert.ok((await page.$$eval('#evidence svg.evidence-graph g.edge', (e) => e.length)) <= shown);
+    const evLabels = await page.$$eval('#evidence svg.evidence-graph text', (t) => t.map((x) => x.textContent));
+    assert.ok(evLabels.includes('Forrest Gump') && evLabels.includes('directed_by') && evLabels.includes('Robert Zemeckis'), JSON.stringify(evLabels));
+    await page.locator('#evidence-panel').screenshot({ path: path.join(SHOTS, '14-evidence-graph.png') });
   });
 
   it('mobile (390 px wide): no horizontal overflow, the question box and the answer fit; screenshot', async () => {
