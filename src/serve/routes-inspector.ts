@@ -65,7 +65,7 @@ function collectPatterns(patterns: any[] | undefined, out: TriplePattern[]): voi
 /**
  * The triple patterns of a SPARQL query, for the inspector's picture of the query. The text is checked by
  * the server's one query checker first (size, nesting, parse time in its worker, pattern count), so the
- * parse here is of a query known to be small; bad SPARQL is 400 BAD_REQUEST / QUERY_TOO_COMPLEX.
+ * parse here is of a query known to be small; bad SPARQL is 400 SPARQL_SYNTAX (updates 403 UPDATE_FORBIDDEN, oversized ones QUERY_TOO_COMPLEX).
  */
 export async function queryPatterns(ctx: ServeContext, sparql: string): Promise<{ form: string; patterns: TriplePattern[]; truncated: boolean }> {
   const s = ctx.config.sparql;
@@ -74,7 +74,7 @@ export async function queryPatterns(ctx: ServeContext, sparql: string): Promise<
   try {
     parsed = new SparqlParser().parse(sparql);
   } catch (e) {
-    throw new AskgraphError('BAD_REQUEST', `not a SPARQL query: ${(e as Error).message.split('\n')[0]}`);
+    throw new AskgraphError('SPARQL_SYNTAX', `not a SPARQL query: ${(e as Error).message.split('\n')[0]}`);
   }
   const patterns: TriplePattern[] = [];
   if (parsed.queryType === 'CONSTRUCT' && !parsed.where) collectPatterns([{ type: 'bgp', triples: parsed.template }], patterns);

@@ -11,7 +11,7 @@ import type { RunningServer } from '../../src/serve';
 import { modelCard } from '../../src/serve/routes-inspector';
 import { entity, getJson, postJson, relation, standInGateway, startTestServer, type StandIn } from './serve-helpers';
 
-describe('serve: /v1/overview and /v1/labels for the inspector (stand-in gateway: real in-process Oxigraph, mini graph)', () => {
+describe('serve: /v1/overview, /v1/labels and /v1/query-graph for the inspector (stand-in gateway: real in-process Oxigraph, mini graph)', () => {
   let g: StandIn;
   let srv: RunningServer;
   before(async () => {
@@ -50,6 +50,29 @@ describe('serve: /v1/overview and /v1/labels for the inspector (stand-in gateway
     assert.equal(bad.body.error.code, 'BAD_REQUEST');
     const tooMany = await postJson(srv.url + '/v1/labels', { iris: Array.from({ length: 501 }, (_, i) => entity(String(i))) });
     assert.equal(tooMany.status, 400);
+  });
+
+  it('POST /v1/query-graph: every triple pattern of a query (groups, OPTIONAL, UNION, paths), terms typed; bad SPARQL and updates are refused like on /sparql', async () => {
+    const q = `SELECT ?x WHERE { ?x <${relation('directed_by')}> <${entity('Heat')}> . OPTIONAL { ?x <${relation('starred_actors')}>/<${relation('directed_by')}> ?y } { ?x ?p "1994" } UNION { ?x a ?c } }`;
+    const r = await postJson(srv.url + '/v1/query-graph', { sparql: q });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.form, 'SELECT');
+    assert.equal(r.body.truncated, false);
+    assert.deepEqual(r.body.patterns, [
+      { s: { type: 'var', value: '?x' }, p: { type: 'uri', value: relation('directed_by') }, o: { type: 'uri', value: entity('Heat') } },
+      { s: { type: 'var', value: '?x' }, p: { type: 'path', value: `(<${relation('starred_actors')}>/<${relation('directed_by')}>)` }, o: { type: 'var', value: '?y' } },
+      { s: { type: 'var', value: '?x' }, p: { type: 'var', value: '?p' }, o: { type: 'literal', value: '1994' } },
+      { s: { type: 'var', value: '?x' }, p: { type: 'uri', value: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type' }, o: { type: 'var', value: '?c' } },
+    ]);
+    const bad = await postJson(srv.url + '/v1/query-graph', { sparql: 'SELECT WHERE {' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'SPARQL_SYNTAX');
+    const update = await postJson(srv.url + '/v1/query-graph', { sparql: 'DROP ALL' });
+    assert.equal(update.status, 403);
+    assert.equal(update.body.error.code, 'UPDATE_FORBIDDEN');
+    const noBody = await postJson(srv.url + '/v1/query-graph', { query: 'SELECT * WHERE { ?s ?p ?o }' });
+    assert.equal(noBody.status, 400);
+    assert.equal(noBody.body.error.code, 'BAD_REQUEST');
   });
 
   it('the model card reads the trainer report: name, parameters, training data — not the hash', () => {
