@@ -225,6 +225,10 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     assert.ok(height < 3200, `page height ${height} px (was 6,769 px with every evidence table open)`);
     await page.screenshot({ path: path.join(SHOTS, '04-fallback-evidence.png'), fullPage: true });
+    // the first rows' paths as one subgraph: 8 films, one actor
+    assert.equal(await page.$$eval('#evidence svg.evidence-graph g.edge', (e) => e.length), 8);
+    assert.equal(await page.$$eval('#evidence svg.evidence-graph g.node', (e) => e.length), 9);
+    await page.locator('#evidence-panel').screenshot({ path: path.join(SHOTS, '15-evidence-32-paths.png') });
     // the button shows the rest
     await page.click('#evidence .more-evidence');
     assert.equal(await page.$$eval('#evidence tbody tr', (e) => e.length), 32);
@@ -551,6 +555,21 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     const r3 = reasons.find((r) => /reading #3/.test(r)) ?? '';
     assert.match(r3, /#1 was skipped \(answers yes or no/, JSON.stringify(reasons));
     assert.match(r3, /#2 was set aside \(an entity of this reading never takes its relation\)/, JSON.stringify(reasons));
+    // no answer: a reading that found answers and was withheld is said so, not counted as matching nothing
+    await askStandIn(page, {
+      question: 'Heat whom', answers: [], form: null, groundedForm: null, sparql: null, source: 'none', confidence: 0,
+      reason: "the parser's best reading, (JOIN (R directed_by) [ Heat ]), is too uncertain (confidence 0.41 < 0.50)",
+      beam: [{ form: f2, logProb: -1.2 }],
+      trace: [
+        { stage: 'execute', beamForm: f2, groundedForm: g(f2), sparql: 'SELECT 2', outcome: 'answers', answerCount: 1, note: 'exact (beam rank 0)', timeMs: 1 },
+        { stage: 'execute', groundedForm: g(f2), outcome: 'skipped', note: "withheld: the parser's best reading, (JOIN (R directed_by) [ Heat ]), is too uncertain (confidence 0.41 < 0.50)", timeMs: 0 },
+      ],
+      timings: { generate: 5, ground: 1, execute: 3, fallback: 0, total: 10 },
+    } as { question: string });
+    const none = await page.$$eval('#reasons li', (l) => l.map((x) => x.textContent ?? ''));
+    assert.ok(none.some((r) => /^1 reading found answers but was withheld: the parser’s best reading|^1 reading found answers but was withheld: the parser's best reading/.test(r)), JSON.stringify(none));
+    assert.ok(!none.some((r) => /matched nothing/.test(r)), JSON.stringify(none));
+    assert.match((await page.textContent('#beam tbody tr td:nth-child(6)')) ?? '', /^withheld/);
   });
 
   it('pictures: probability bars in the beam, the query as a graph of its triple patterns (SVG), fallback evidence as a subgraph (SVG)', async () => {

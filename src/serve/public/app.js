@@ -206,6 +206,7 @@
     svg.appendChild(defs);
     const cx = (nd) => nd.x + nd.w / 2;
     const edgeLayer = svgEl('g', {});
+    const labelLayer = svgEl('g', { class: 'edge-labels' }); // over every line, so no line crosses a label
     for (const e of edges) {
       const a = e.from;
       const b = e.to;
@@ -221,9 +222,11 @@
       edgeLayer.appendChild(g);
       const tx = e.at === 'to' ? x2 : e.at === 'from' ? x1 : (xs + x2) / 2;
       const ty = e.at === 'to' ? y2 - 11 : e.at === 'from' ? y1 + 15 : (y1 + y2) / 2 + 4;
-      g.appendChild(svgEl('text', { x: tx, y: ty, 'text-anchor': 'middle', class: 'halo' }, e.label));
+      labelLayer.appendChild(svgEl('rect', { x: tx - (e.lw - 8) / 2, y: ty - 10, width: e.lw - 8, height: 13, rx: 2 }));
+      labelLayer.appendChild(svgEl('text', { x: tx, y: ty, 'text-anchor': 'middle' }, e.label));
     }
     svg.appendChild(edgeLayer);
+    svg.appendChild(labelLayer);
     for (const nd of nodes.values()) {
       const kind = nd.t.kind;
       svg.appendChild(
@@ -240,7 +243,7 @@
     return { kind: 'literal', key: 'l' + t.value, label: '"' + t.value + '"', title: t.value };
   }
   function graphWidth(box) {
-    return Math.max(240, Math.min(720, (box.clientWidth || 600) - 8));
+    return Math.max(240, Math.min(1100, (box.clientWidth || 600) - 8));
   }
   /** The query as a graph of its triple patterns (read by the server's SPARQL parser), under the query. */
   async function renderQueryGraph(box, sparql) {
@@ -500,6 +503,13 @@
       out.push(ungrounded.length + ' of the model’s ' + forms + ' readings name something not found in the graph' + (names.size ? ' (' + [...names].slice(0, 3).map((n) => '“' + n + '”').join(', ') + ')' : '') + '.');
     }
     if (empty.length) out.push(empty.length + ' quer' + (empty.length === 1 ? 'y' : 'ies') + ' ran and matched nothing in the graph.');
+    // readings that answered and were then set aside, withheld or abstained from (the trace's later notes)
+    const judged = [];
+    for (const gs of readTrace(trace).values()) for (const g of gs) if (g.entries.some((t) => t.outcome === 'answers') && /^(set aside|withheld|abstained)$/.test(g.status)) judged.push(g);
+    for (const status of ['set aside', 'withheld', 'abstained']) {
+      const these = judged.filter((g) => g.status === status);
+      if (these.length) out.push(these.length + ' reading' + (these.length === 1 ? '' : 's') + ' found answers but ' + (these.length === 1 ? 'was ' : 'were ') + (status === 'abstained' ? 'not taken' : status) + ': ' + these[0].why + (these.length > 1 ? '; …' : '') + '.');
+    }
     if (failed.length) out.push(failed.length + ' quer' + (failed.length === 1 ? 'y' : 'ies') + ' failed or timed out (' + [...new Set(failed.map((t) => (t.error && t.error.code) || t.outcome))].join(', ') + ').');
     const readers = trace.filter((t) => t.stage === 'fallback');
     if (readers.length === 0) out.push('No fallback reader ran' + ($('opt-nofallback').checked ? ' (option “no fallback”).' : '.'));
@@ -680,7 +690,7 @@
     const gs = byForm.get(b.form) || [];
     const shown = shownGrounding(gs, a, b.form);
     const withSparql = gs.flatMap((g) => g.entries.filter((t) => t.sparql));
-    const status = shown ? shown.status : 'not tried';
+    const status = !shown ? 'not tried' : shown.entry.stage === 'ground' && shown.status === 'empty' ? 'not grounded' : shown.status;
     const outcome = status + (shown && shown.entry.error ? ' (' + shown.entry.error.code + ')' : '') + (gs.filter((g) => g.grounded).length > 1 ? ' · ' + gs.filter((g) => g.grounded).length + ' groundings' : '');
     const isWinner = a.form && b.form === a.form;
     const btn = withSparql.length ? el('button', { type: 'button', class: 'small secondary', 'data-beam': i === null ? undefined : i + 1, onclick: () => toggleSparql(row, withSparql) }, 'SPARQL') : null;
