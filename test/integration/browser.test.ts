@@ -473,6 +473,11 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
       assert.match(beam0, /-0\.\d{3}/);
       assert.match(beam0, /\(JOIN \(R directed_by\) \[ Forrest Gump \]\)/);
       assert.equal(await m.isVisible('#beam tbody tr td:nth-child(2)'), true);
+      // the query's picture fits the phone too
+      await m.waitForSelector('#winner svg.query-graph');
+      const svg = await m.$eval('#winner svg.query-graph', (e) => [e.getBoundingClientRect().right, document.documentElement.clientWidth]);
+      assert.ok(svg[0] <= svg[1], `the query graph ends at ${svg[0]} px of ${svg[1]}`);
+      await m.locator('#answers-panel').screenshot({ path: path.join(SHOTS, '16-phone-answer.png') });
       await m.locator('#beam-panel').screenshot({ path: path.join(SHOTS, '10-phone-beam.png') });
       await m.locator('#trace-panel').screenshot({ path: path.join(SHOTS, '11-phone-trace.png') });
       await m.locator('#sparql-panel').screenshot({ path: path.join(SHOTS, '12-phone-sparql.png') });

@@ -951,6 +951,7 @@
       const list = el('ul', {});
       for (const c of d.changes || []) list.appendChild(el('li', {}, changeWords(c, '#' + n)));
       if (list.childNodes.length) box.appendChild(list);
+      box.scrollIntoView({ block: 'nearest' }); // under its row, in view (the row may sit at the screen's bottom edge)
       renderDiffInto(d, $('diff-summary'), clear($('diff-tree')), clear($('diff-changes')), 'B');
     } catch (e) {
       setStatus(box, e.message, true);
