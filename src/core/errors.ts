@@ -48,6 +48,13 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * Failures of the moment, not of the request: time ran out, the store or the parser is away. The same
+ * request may well succeed later, so the pipeline stops on them (it does not try another reading, whose
+ * answer would depend on the machine's load or a fault) and nothing they touched is cached.
+ */
+export const TRANSIENT_CODES: ReadonlySet<string> = new Set<ErrorCode>(['QUERY_TIMEOUT', 'REQUEST_TIMEOUT', 'STORE_UNAVAILABLE', 'ENDPOINT_DOWN', 'MODEL_UNAVAILABLE']);
+
 export class AskgraphError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

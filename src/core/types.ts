@@ -217,6 +217,16 @@ export interface Answer {
   confidence: number;
   /** Why there is no answer (or why it is doubtful), in words a person understands. */
   reason?: string;
+  /**
+   * The pipeline was stopped before it finished: its time budget ran out (`timedOut`), or the store or the
+   * parser failed for the moment (the failing step is in the trace). `answers` are then those of a reading
+   * already accepted when it stopped, usually none — never the reading that won because another one could
+   * not be finished. A partial answer is never cached; the server answers a partial "no answer" with the
+   * failure's status (504 QUERY_TIMEOUT, 503 STORE_UNAVAILABLE, …).
+   */
+  partial?: true;
+  /** Set with `partial` when the time budget (timeoutMs, queryTimeoutMs) ran out. */
+  timedOut?: true;
   /** What the parser answer's confidence is computed from (src/pipeline/calibration.ts). */
   signals?: { logProb: number; grounding: number; margin: number };
   beam: { form: string; logProb: number }[];

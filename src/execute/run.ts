@@ -1,4 +1,4 @@
-import { AnswerItem, CompiledQuery, Executor, isAskgraphError, Outcome, Term, toAskgraphError } from '../core';
+import { AnswerItem, AskgraphError, CompiledQuery, Executor, isAskgraphError, Outcome, Term, toAskgraphError } from '../core';
 import { XSD } from './terms';
 
 export interface RunOptions {
@@ -33,7 +33,8 @@ export function canonicalNumber(value: string, datatype: string | undefined): st
 /**
  * Runs a compiled query by its kind and returns an Outcome (never throws for query failures): answers
  * deduplicated, topic entity IRIs removed, IRIs labelled with one batched label query. A failing label
- * lookup leaves labels null rather than losing the answers. Literal answers keep label null (their
+ * lookup fails the outcome like a failing query ('timeout' for QUERY_TIMEOUT, else 'error' with its code;
+ * a store restart is retried once): never answers with null labels. Literal answers keep label null (their
  * value is the text).
  */
 export async function runCompiled(executor: Executor, compiled: CompiledQuery, opts: RunOptions = {}): Promise<Outcome> {
@@ -80,12 +81,16 @@ async function runOnce(executor: Executor, compiled: CompiledQuery, opts: RunOpt
       }
       const iris = answers.filter((a) => a.type === 'uri').map((a) => a.value);
       if (opts.labels !== false && iris.length > 0) {
+        // A failed lookup fails the outcome (a timeout is a timeout): answers whose labels could not be read
+        // are not the answer (null labels for named entities), and they must not be cached as one.
+        let labels: Map<string, string>;
         try {
-          const labels = await executor.labels(iris, { timeoutMs: remaining() });
-          for (const a of answers) if (a.type === 'uri') a.label = labels.get(a.value) ?? null;
-        } catch {
-          // the answers stand without labels
+          labels = await executor.labels(iris, { timeoutMs: remaining() });
+        } catch (e) {
+          const err = isAskgraphError(e) ? e : toAskgraphError(e);
+          throw new AskgraphError(err.code, `label lookup: ${err.message}`, { cause: e });
         }
+        for (const a of answers) if (a.type === 'uri') a.label = labels.get(a.value) ?? null;
       }
     }
   } catch (e) {

@@ -1,13 +1,15 @@
 /**
  * The reader chain: try readers in order; each first tests, then reads under its own budget guard.
- * Failures are values collected for the trace; the first reader with grounded answers wins.
+ * Failures are values collected for the trace; the first reader with grounded answers wins. A reader
+ * that runs out of time (or meets a store failure of the moment) stops the chain (`stopped`): which
+ * reader answers never depends on how busy the machine is.
  *
  * Grounding assertion (READS-style discriminative answering, enforced here for every reader): an
  * answer must occur as a node of the reader's own evidence triples — which came from the store —
  * otherwise it is dropped and counted. A reader therefore cannot return a made-up string.
  */
 import type { AnswerItem, TraceEntry } from '../core';
-import { AskgraphError } from '../core';
+import { AskgraphError, TRANSIENT_CODES } from '../core';
 import { BudgetGuard } from './budget';
 import { isFailure, type ChainFailure, type ChainResult, type Reader, type ReaderContext, type ReaderSuccess } from './types';
 
@@ -53,7 +55,11 @@ export async function runChain(readers: Reader[], ctx: ReaderContext): Promise<C
       continue;
     }
     if (isFailure(res)) {
-      failures.push({ reader: reader.name, reason: res.reason, ...(res.exhausted ? { exhausted: res.exhausted } : {}), stats: res.stats ?? guard.stats() });
+      failures.push({ reader: reader.name, reason: res.reason, ...(res.exhausted ? { exhausted: res.exhausted } : {}), ...(res.code ? { code: res.code } : {}), stats: res.stats ?? guard.stats() });
+      // Out of time, or the store away: what the next reader would answer depends on the machine's load or
+      // the fault, not on the question. The chain stops here, timed out (or failed), with no result.
+      const code = res.exhausted === 'time' ? 'QUERY_TIMEOUT' : res.code !== undefined && TRANSIENT_CODES.has(res.code) ? res.code : undefined;
+      if (code) return { failures, dropped, stopped: { code, message: `fallback reader ${reader.name}: ${res.reason}` }, timeMs: Date.now() - start };
       continue;
     }
     const checked = assertGrounded(res);
@@ -73,12 +79,18 @@ export async function runChain(readers: Reader[], ctx: ReaderContext): Promise<C
   return { failures, dropped, timeMs: Date.now() - start };
 }
 
+/** A failure that stops the chain because the store failed for the moment (time is `exhausted: 'time'`). */
+function stops(f: ChainFailure): boolean {
+  return f.code !== undefined && TRANSIENT_CODES.has(f.code);
+}
+
 /** Trace entries for a chain run (one per reader tried), for Answer.trace. */
 export function chainTrace(chain: ChainResult): TraceEntry[] {
   const entries: TraceEntry[] = chain.failures.map((f) => ({
     stage: 'fallback',
     reader: f.reader,
-    outcome: f.skipped ? 'skipped' : f.exhausted === 'time' ? 'timeout' : f.reason.startsWith('internal error') ? 'error' : 'empty',
+    outcome: f.skipped ? 'skipped' : f.exhausted === 'time' ? 'timeout' : stops(f) || f.reason.startsWith('internal error') ? 'error' : 'empty',
+    ...(stops(f) ? { error: { code: f.code!, message: f.reason } } : {}),
     note: f.exhausted ? `${f.reason} (exhausted: ${f.exhausted})` : f.reason,
     timeMs: f.stats?.timeMs ?? 0,
   }));

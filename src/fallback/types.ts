@@ -12,7 +12,12 @@ export interface Topic {
   score: number;
 }
 
-/** Per-reader limits; enforced by the BudgetGuard around the Executor, so remote endpoints obey them too. */
+/**
+ * Per-reader limits; enforced by the BudgetGuard around the Executor, so remote endpoints obey them too.
+ * maxQueries and maxTriples are the work bound that decides what a reader finds (the same on any machine);
+ * timeMs is wall time: running out of it stops the whole chain as timed out (it never hands the question
+ * to the next reader).
+ */
 export interface ReaderBudget {
   timeMs: number;
   maxQueries: number;
@@ -67,6 +72,8 @@ export interface ReaderSuccess {
 export interface ReaderFailure {
   reason: string;
   exhausted?: Exhausted;
+  /** The error code when the store failed (QUERY_TIMEOUT, STORE_UNAVAILABLE, …). */
+  code?: string;
   stats?: ReaderStats;
 }
 
@@ -88,6 +95,7 @@ export interface ChainFailure {
   /** The reader's test said it cannot handle the question (it did not run). */
   skipped?: boolean;
   exhausted?: Exhausted;
+  code?: string;
   stats?: ReaderStats;
 }
 
@@ -97,6 +105,12 @@ export interface ChainResult {
   failures: ChainFailure[];
   /** Answers dropped by the grounding assertion (not present in the reader's own evidence), over all readers tried. */
   dropped: number;
+  /**
+   * The chain stopped: a reader ran out of time (`QUERY_TIMEOUT`) or the store failed for the moment
+   * (TRANSIENT_CODES). The readers after it were not tried — their answer would depend on the machine's
+   * load — and there is no result.
+   */
+  stopped?: { code: string; message: string };
   timeMs: number;
 }
 

@@ -1,4 +1,5 @@
 import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
+import { isAskgraphError, TRANSIENT_CODES } from '../core';
 import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
@@ -311,8 +312,11 @@ class GroundRun {
     let degree: Map<string, number>;
     try {
       degree = await relations.degrees([...names.flatMap((n) => n.hits.map((h) => h.iri)), ...spelt.map((h) => h.iri)]);
-    } catch {
-      return hits; // a timed-out degree query leaves the partial names as the index scored them
+    } catch (e) {
+      // a degree query that could not be finished (timed out, store away) stops the question: it would decide
+      // which name is meant; any other failure leaves the partial names as the index scored them
+      if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
+      return hits;
     }
     const deg = (h: EntityHit) => degree.get(h.iri) ?? 0;
     const ranked = names
@@ -388,8 +392,11 @@ class GroundRun {
       let around: RelationInfo[];
       try {
         around = await relations.neighbourhood(ents, o.hops);
-      } catch {
-        continue; // a timed-out neighbourhood query only removes this form's relation variants
+      } catch (e) {
+        // a neighbourhood query that could not be finished (timed out, store away) stops the question (the
+        // variants it would add could win); any other failure only removes this form's relation variants
+        if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
+        continue;
       }
       const rels = relationRefs(g.candidate.form);
       const lists: RelationHit[][] = rels.map((r) => relations.rank(refName(r), around, o.kR, o.tR));

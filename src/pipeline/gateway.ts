@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import {
   noAnswer,
   AskgraphError,
+  TRANSIENT_CODES,
   type Answer,
   type AnswerItem,
   type Candidate,
@@ -10,6 +11,7 @@ import {
   type Executor,
   type Form,
   type Generator,
+  type Outcome,
   type PackConfig,
   type Timings,
   type TraceEntry,
@@ -144,6 +146,31 @@ interface AttemptRun {
   /** Whether the wording can ask yes or no; if not, yes/no readings are skipped. */
   yesNo: boolean;
   o: AskOptions & { beam: number; timeoutMs: number; bestOf: number; maxAttempts: number; queryTimeoutMs: number };
+  /**
+   * Why the question was stopped before it finished: its time ran out (QUERY_TIMEOUT), or the store or the
+   * parser failed for the moment (TRANSIENT_CODES). Every later step is skipped and the answer is partial:
+   * the choice of reading is a function of the question, the pack and the options, so a step that cannot
+   * be finished ends the question instead of letting another reading win.
+   */
+  stopped?: { code: string; message: string; stage: TraceEntry['stage'] };
+}
+
+/** Stops the run (the first reason is kept). */
+function stop(run: AttemptRun, stage: TraceEntry['stage'], code: string, message: string): void {
+  run.stopped ??= { code, message, stage };
+}
+
+/** Whether the run is stopped; stops it when its time budget (timeoutMs) is spent. */
+function halted(run: AttemptRun, stage: TraceEntry['stage'] = 'execute'): boolean {
+  if (!run.stopped && performance.now() >= run.deadline) stop(run, stage, 'QUERY_TIMEOUT', `the time budget of ${run.o.timeoutMs} ms ran out`);
+  return run.stopped !== undefined;
+}
+
+/** Stops the run when a query's outcome failed for the moment (timed out, store away); whether it is stopped. */
+function haltOn(run: AttemptRun, out: Outcome, what: string): boolean {
+  const code = out.status === 'timeout' ? 'QUERY_TIMEOUT' : out.error && TRANSIENT_CODES.has(String(out.error.code)) ? String(out.error.code) : undefined;
+  if (code) stop(run, 'execute', code, `${what}: ${out.error?.message ?? 'timed out'}`);
+  return run.stopped !== undefined;
 }
 
 export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
@@ -353,7 +380,7 @@ class PipelineGateway implements Gateway {
       // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
       const adaptive = o.adaptiveBeam && o.beam > 1;
       const first = await this.generate(q, adaptive ? 1 : o.beam, run);
-      const unexplained = o.noAbstain ? [] : this.unexplained(q, first);
+      const unexplained = o.noAbstain || run.stopped ? [] : this.unexplained(q, first);
       if (unexplained.length > 0) {
         const reason = unexplainedReason(unexplained);
         trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
@@ -367,9 +394,9 @@ class PipelineGateway implements Gateway {
           await this.attempt(groundCandidates(greedy, ctx, { ...o, exactOnly: true }), run, greedy, false);
         }
       }
-      if (run.winners.length === 0) {
+      if (run.winners.length === 0 && !run.stopped) {
         const full = adaptive ? await this.generate(q, o.beam, run) : first;
-        if (full.length > 0) {
+        if (full.length > 0 && !run.stopped) {
           beam = full;
           await this.attempt(groundCandidates(full, ctx, o), run, full, true);
         }
@@ -379,26 +406,31 @@ class PipelineGateway implements Gateway {
       trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
     }
 
-    if (win && !o.noAbstain) win = await this.relationPrior(q, win, run);
+    if (win && !o.noAbstain && !run.stopped) win = await this.relationPrior(q, win, run);
 
-    let verdict = win ? await this.judge(q, win, beam, run) : undefined;
+    let verdict = win && !run.stopped ? await this.judge(q, win, beam, run) : undefined;
     const setAside = [...run.vacuous]; // vacuous readings of every pass, the last resort
     // A reading set aside (a word it leaves unexplained, or too uncertain) does not end the search: the next
     // groundings and beam forms are tried, a few times, before the question goes to the fallback or abstains
     // ("spielberg films": the tag "spielberg" is too uncertain, Steven Spielberg's films are not).
-    for (let retry = 0; win && verdict?.rejected && !o.noAbstain && retry < MAX_REJUDGED && performance.now() < deadline; retry++) {
+    // (a time budget spent on the way stops the question, timed out: it never decides which reading wins)
+    for (let retry = 0; win && verdict?.rejected && !o.noAbstain && retry < MAX_REJUDGED && !halted(run); retry++) {
       if (beam.length < o.beam) {
         const full = await this.generate(q, o.beam, run);
         if (full.length > 0) beam = full;
+        if (run.stopped) break;
       }
       run.winners = [];
       run.vacuous = [];
       await this.attempt(groundCandidates(beam, ctx, o), run, beam, false);
+      if (run.stopped) break;
       setAside.push(...run.vacuous);
       let next = bestReading(run);
       if (!next) break;
       next = await this.relationPrior(q, next, run);
+      if (run.stopped) break;
       const v = await this.judge(q, next, beam, run);
+      if (run.stopped) break;
       if (!v.rejected) {
         win = next;
         verdict = v;
@@ -406,7 +438,7 @@ class PipelineGateway implements Gateway {
     }
     // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films
     // did Brad Pitt direct": 0), unless it asks for a fact the graph lacks (judge)
-    const lastResort = win && verdict?.rejected && !win.vacuous ? setAside.find((w) => w !== win) : undefined;
+    const lastResort = win && verdict?.rejected && !win.vacuous && !run.stopped ? setAside.find((w) => w !== win) : undefined;
     if (lastResort) {
       const v = await this.judge(q, lastResort, beam, run);
       if (!v.rejected) {
@@ -414,6 +446,7 @@ class PipelineGateway implements Gateway {
         verdict = v;
       }
     }
+    if (run.stopped) return this.stopped(q, run, win && verdict && !verdict.rejected ? { win, signals: verdict.signals } : undefined, beam, t0);
     let doubt: string | undefined;
     let abstained = false;
     let signals: Signals | undefined;
@@ -444,7 +477,7 @@ class PipelineGateway implements Gateway {
     // Fallback readers: evidence from the graph around the question's entities.
     // The readers answer with entities: a count or yes/no question they cannot answer in its shape.
     if (!doubt && run.expected && !win) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
-    if (o.fallback !== 'off' && performance.now() < deadline && !run.expected && !abstained) {
+    if (o.fallback !== 'off' && !run.expected && !abstained && !halted(run, 'fallback')) {
       const tf = performance.now();
       const topics = this.topics(q, beam);
       // The readers answer from evidence around the topics: a question word that nothing the parser was shown
@@ -471,13 +504,19 @@ class PipelineGateway implements Gateway {
         question: q,
         topics,
         executor: this.executor,
-        budget: { ...DEFAULT_BUDGET, timeMs: Math.min(DEFAULT_BUDGET.timeMs, left()) },
+        // the readers' work bound is their queries and rows; their time is what is left of the question's, and
+        // running out of it stops the question (chain.stopped), it never hands the question to the next reader
+        budget: { ...DEFAULT_BUDGET, timeMs: left() },
         ...(scorer ? { scorer } : {}),
         ...(this.relationVocabulary ? { relationVocabulary: this.relationVocabulary } : {}),
         labelPredicates: [...this.pack.config.labelPredicates, ...(this.pack.config.aliasPredicates ?? [])],
       });
       trace.push(...chainTrace(chain));
       timings.fallback = performance.now() - tf;
+      if (chain.stopped) {
+        stop(run, 'fallback', chain.stopped.code, chain.stopped.message);
+        return this.stopped(q, run, undefined, beam, t0);
+      }
       if (chain.result && chain.reader && chain.result.answers.length > 0) {
         timings.total = performance.now() - t0;
         return {
@@ -497,8 +536,41 @@ class PipelineGateway implements Gateway {
       }
     }
 
+    if (run.stopped) return this.stopped(q, run, undefined, beam, t0);
     timings.total = performance.now() - t0;
     return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+  }
+
+  /**
+   * The answer of a stopped question (run.stopped): marked `partial` (and `timedOut` when its time ran out),
+   * with the answers of a reading already accepted when it stopped, if any — never of a reading that won
+   * because another could not be finished. The trace ends with the step that stopped it.
+   */
+  private stopped(q: string, run: AttemptRun, accepted: { win: Winner; signals?: Signals } | undefined, beam: Candidate[], t0: number): Answer {
+    const s = run.stopped!;
+    const timedOut = s.code === 'QUERY_TIMEOUT' || s.code === 'REQUEST_TIMEOUT';
+    run.trace.push({ stage: s.stage, outcome: timedOut ? 'timeout' : 'error', error: { code: s.code, message: s.message }, note: `stopped: ${s.message}`, timeMs: 0 });
+    run.timings.total = performance.now() - t0;
+    const reason = timedOut ? `timed out before the question was answered (${s.message})` : `stopped before the question was answered: ${s.message}`;
+    const marks = { partial: true as const, ...(timedOut ? { timedOut: true as const } : {}) };
+    const beamOut = beam.map((c) => ({ form: c.text, logProb: c.logProb }));
+    if (!accepted) return { ...noAnswer(q, { reason, beam: beamOut, trace: run.trace, timings: run.timings }), ...marks };
+    const { win, signals } = accepted;
+    return {
+      question: q,
+      answers: win.answers,
+      answerType: win.compiled.answerType ?? 'entities',
+      form: win.attempt.candidate.text,
+      groundedForm: win.attempt.text,
+      sparql: win.compiled.sparql,
+      source: 'parser',
+      confidence: this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt),
+      reason,
+      ...marks,
+      beam: beamOut,
+      trace: run.trace,
+      timings: run.timings,
+    };
   }
 
   /**
@@ -524,7 +596,7 @@ class PipelineGateway implements Gateway {
 
   private async computeAlternatives(q: string, win: Winner, run: AttemptRun) {
     const target = forwardEntityJoin(win.attempt.form);
-    if (!target || !this.generator?.score || run.left() < 200) return undefined;
+    if (!target || !this.generator?.score || halted(run)) return undefined;
     // The entity and the others of exactly the same label (a person and a tag both labelled "Leonardo DiCaprio").
     const label = this.index.labelsOf(target.entity)[0];
     const same = label ? this.index.search(label, { k: 4 }).filter((h) => h.exact).map((h) => h.iri) : [];
@@ -533,9 +605,12 @@ class PipelineGateway implements Gateway {
     const tq = performance.now();
     for (const e of entities) {
       try {
-        const res = await this.executor.select(incomingDegreesQuery(e, 100), { timeoutMs: Math.min(1000, run.left()) });
+        const res = await this.executor.select(incomingDegreesQuery(e, 100), { timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
         for (const r of res.rows) if (r.p?.type === 'uri' && r.n && this.vocabulary.has(r.p.value)) degrees.set(`${r.p.value} ${e}`, Number(r.n.value));
-      } catch {
+      } catch (e) {
+        // a count that could not be finished stops the question (it would decide the reading otherwise)
+        const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
+        if (TRANSIENT_CODES.has(code)) stop(run, 'ground', code, `graph prior: ${(e as Error).message}`);
         return undefined;
       }
     }
@@ -616,13 +691,14 @@ class PipelineGateway implements Gateway {
     let grounded = replaceForwardJoinRelation(win.attempt.form, target.relation, best, true);
     if (bestEntity !== target.entity) grounded = replaceEntityIri(grounded, target.entity, bestEntity);
     const te = performance.now();
+    if (halted(run)) return win;
     try {
       const compiled = compileForm(grounded, this.compileOptions());
       const out = await runCompiled(this.executor, compiled, { timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
       run.timings.execute += performance.now() - te;
       const text = printForm(grounded);
       run.trace.push({ stage: 'execute', beamForm: altText, groundedForm: text, sparql: compiled.sparql, outcome: out.status, answerCount: out.answers.length, note: `graph prior: ${bestDeg} of ${total} triples pointing at the entity are ${name}, ${own} ${oldName}`, timeMs: performance.now() - te });
-      if (out.status !== 'answers') return win;
+      if (haltOn(run, out, `graph prior: ${altText}`) || out.status !== 'answers') return win;
       const candidate = { ...win.attempt.candidate, form: altForm, text: altText, logProb: altLogProb };
       return { attempt: { ...win.attempt, candidate, form: grounded, text }, compiled, answers: out.answers };
     } catch {
@@ -654,6 +730,8 @@ class PipelineGateway implements Gateway {
     } catch (e) {
       const err = e instanceof AskgraphError ? e : new AskgraphError('MODEL_ERROR', (e as Error).message, { cause: e });
       run.trace.push({ stage: 'generate', outcome: 'error', error: { code: err.code, message: err.message }, timeMs: performance.now() - tg });
+      // the parser failing is no reading of the question: the fallback's answer in its place would be another one
+      stop(run, 'generate', err.code, `the parser failed: ${err.message}`);
       return [];
     } finally {
       run.timings.generate += performance.now() - tg;
@@ -674,6 +752,7 @@ class PipelineGateway implements Gateway {
         // a store failure during grounding keeps its code (the server turns it into its status)
         const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
         trace.push({ stage: 'ground', outcome: 'error', error: { code, message: (e as Error).message }, timeMs: performance.now() - tgr });
+        if (TRANSIENT_CODES.has(code)) stop(run, 'ground', code, `grounding: ${(e as Error).message}`);
         break;
       }
       timings.ground += performance.now() - tgr;
@@ -694,8 +773,13 @@ class PipelineGateway implements Gateway {
         trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: 'answers yes or no, the question is not worded as a yes/no question', timeMs: 0 });
         continue;
       }
-      if (run.n >= o.maxAttempts || performance.now() >= run.deadline) {
-        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: run.n >= o.maxAttempts ? `maxAttempts ${o.maxAttempts} reached` : 'time budget spent', timeMs: 0 });
+      if (run.n >= o.maxAttempts) {
+        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: `maxAttempts ${o.maxAttempts} reached`, timeMs: 0 });
+        break;
+      }
+      if (halted(run)) {
+        // out of time: the question stops here, timed out (the next forms would answer another reading)
+        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: 'time budget spent', timeMs: 0 });
         break;
       }
       run.n++;
@@ -724,6 +808,9 @@ class PipelineGateway implements Gateway {
         note: `${a.phase} (beam rank ${a.candidate.rank})${a.entityMatches?.some((m) => m !== 'exact') ? `; mentions matched ${a.entityMatches.join(', ')}` : ''}`,
         timeMs: performance.now() - te,
       });
+      // a form that timed out (queryTimeoutMs, or the question's time) or met the store away stops the question:
+      // the next forms would answer a different reading, depending on the machine's load
+      if (haltOn(run, out, `executing ${a.text}`)) break;
       const negated = subtracted(a.form);
       if (out.status === 'answers' && (shape !== 'entities' || negated.length > 0) && (await this.vacuousJoin(shape !== 'entities' ? a.form : negated, run))) {
         // a count or yes/no answers even over an empty set: "0" from a grounding whose entity never takes that
@@ -733,6 +820,7 @@ class PipelineGateway implements Gateway {
         trace.push({ stage: 'execute', groundedForm: a.text, outcome: 'skipped', note: 'set aside: an entity of this reading never takes its relation', timeMs: 0 });
         continue;
       }
+      if (run.stopped) break; // the existence check could not be finished
       if (out.status === 'answers') {
         run.winners.push({ attempt: a, compiled, answers: out.answers });
         if (o.strategy === 'first-nonempty' || run.winners.length >= o.bestOf) break;
@@ -789,10 +877,12 @@ class PipelineGateway implements Gateway {
   /** Whether some "(JOIN r X)" of the forms, X an entity, is empty on its own: X never takes the relation r. */
   private async vacuousJoin(forms: Form | Form[], run: AttemptRun): Promise<boolean> {
     for (const j of [forms].flat().flatMap(entityJoins).slice(0, 4)) {
+      if (halted(run)) return false;
       const te = performance.now();
       try {
-        // (ASK (JOIN r X)): one existence check, not the whole set
-        const out = await runCompiled(this.executor, compileForm({ kind: 'ask', arg: j }, this.compileOptions()), { timeoutMs: Math.min(1000, run.left()) });
+        // (ASK (JOIN r X)): one existence check, not the whole set; one that cannot be finished stops the question
+        const out = await runCompiled(this.executor, compileForm({ kind: 'ask', arg: j }, this.compileOptions()), { timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
+        if (haltOn(run, out, 'checking a join')) return false;
         if (out.answers[0]?.value === 'false') return true;
       } catch {
         return false;

@@ -39,7 +39,8 @@ export function withDeadline<T>(p: Promise<T>, ms: number, code: 'QUERY_TIMEOUT'
 const TRANSIENT = new Set(['QUERY_TIMEOUT', 'REQUEST_TIMEOUT', 'ENDPOINT_DOWN', 'ENDPOINT_ERROR', 'STORE_UNAVAILABLE', 'MODEL_UNAVAILABLE']);
 
 function cacheable(a: Answer): boolean {
-  return !a.trace.some((t) => t.outcome === 'timeout' || (t.error && TRANSIENT.has(String(t.error.code))));
+  // a partial answer (time ran out, the store was away) is the answer of this moment, not of the question
+  return !a.partial && !a.trace.some((t) => t.outcome === 'timeout' || (t.error && TRANSIENT.has(String(t.error.code))));
 }
 
 /** Failures of the service itself (not of one candidate form): with no answer they make the request fail. */

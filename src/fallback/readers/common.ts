@@ -19,7 +19,7 @@ async function withGuard(ctx: ReaderContext, body: (guard: BudgetGuard) => Promi
     if (e instanceof BudgetExhausted) return { reason: `budget exhausted: ${e.message}`, exhausted: e.kind, stats: guard.stats() };
     if (isAskgraphError(e)) {
       const exhausted = e.code === 'QUERY_TIMEOUT' ? ('time' as const) : undefined;
-      return { reason: `${e.code}: ${e.message}`, ...(exhausted ? { exhausted } : {}), stats: guard.stats() };
+      return { reason: `${e.code}: ${e.message}`, code: e.code, ...(exhausted ? { exhausted } : {}), stats: guard.stats() };
     }
     throw e;
   }

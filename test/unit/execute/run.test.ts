@@ -41,7 +41,37 @@ class FakeExecutor implements Executor {
 
 const uri = (value: string) => ({ type: 'uri' as const, value });
 
+/** FAULT INJECTOR: the fake executor whose label lookup fails (times out, or the store goes away). */
+class FailingLabels extends FakeExecutor {
+  constructor(
+    rows: SelectResult,
+    private readonly labelError: AskgraphError,
+  ) {
+    super(rows);
+  }
+  override async labels(): Promise<Map<string, string>> {
+    throw this.labelError;
+  }
+}
+
 describe('execute: runCompiled (fake executor)', () => {
+  it('a label lookup that fails fails the outcome (timeout / error with its code), never answers with null labels', async () => {
+    const rows: SelectResult = { vars: ['x'], rows: [{ x: uri(E('Tom Hanks')) }] };
+    const compiled: CompiledQuery = { sparql: 'SELECT ?x WHERE {}', answerVar: 'x', kind: 'select', topicEntities: [] };
+    const timedOut = await runCompiled(new FailingLabels(rows, new AskgraphError('QUERY_TIMEOUT', 'labels exceeded 5 ms')), compiled, { timeoutMs: 5 });
+    assert.equal(timedOut.status, 'timeout');
+    assert.deepEqual(timedOut.answers, []);
+    assert.equal(timedOut.error?.code, 'QUERY_TIMEOUT');
+    assert.match(timedOut.error!.message, /label lookup/);
+    const down = await runCompiled(new FailingLabels(rows, new AskgraphError('ENDPOINT_DOWN', 'connection refused')), compiled);
+    assert.equal(down.status, 'error');
+    assert.equal(down.error?.code, 'ENDPOINT_DOWN');
+    assert.deepEqual(down.answers, []);
+    // without labels asked for, the answers stand
+    const bare = await runCompiled(new FailingLabels(rows, new AskgraphError('QUERY_TIMEOUT', 'x')), compiled, { labels: false });
+    assert.equal(bare.status, 'answers');
+  });
+
   it('drops topic IRIs, deduplicates, labels IRIs in one call, keeps literals', async () => {
     const fake = new FakeExecutor({
       vars: ['x'],

@@ -60,6 +60,30 @@ describe('runChain (mock readers)', () => {
     assert.ok(trace.every((t) => t.stage === 'fallback'));
   });
 
+  it('a reader out of time (or meeting the store away) stops the chain: the next reader never answers in its place', async () => {
+    for (const [failure, code] of [
+      [{ reason: 'budget exhausted: time budget of 50 ms used up', exhausted: 'time' as const, stats }, 'QUERY_TIMEOUT'],
+      [{ reason: 'QUERY_TIMEOUT: the query exceeded 50 ms', code: 'QUERY_TIMEOUT', exhausted: 'time' as const, stats }, 'QUERY_TIMEOUT'],
+      [{ reason: 'STORE_UNAVAILABLE: the store is being restarted', code: 'STORE_UNAVAILABLE', stats }, 'STORE_UNAVAILABLE'],
+    ] as const) {
+      const slow = scripted('slow', failure);
+      const next = scripted('next', { answers: [A('B')], evidence: ev('B'), confidence: 0.5, stats });
+      const res = await runChain([slow, next], c());
+      assert.equal(next.calls, 0, `${code}: the next reader is not tried`);
+      assert.equal(res.result, undefined);
+      assert.equal(res.stopped?.code, code);
+      const trace = chainTrace(res);
+      assert.deepEqual(trace.map((t) => t.reader), ['slow']);
+      assert.equal(trace[0].outcome, code === 'QUERY_TIMEOUT' ? 'timeout' : 'error');
+    }
+    // a reader that spent its query or row budget (a work bound, the same on any machine) hands over as before
+    const bounded = scripted('bounded', { reason: 'budget exhausted: query budget of 200 queries used up', exhausted: 'queries', stats });
+    const next = scripted('next', { answers: [A('B')], evidence: ev('B'), confidence: 0.5, stats });
+    const res = await runChain([bounded, next], c());
+    assert.equal(res.reader, 'next');
+    assert.equal(res.stopped, undefined);
+  });
+
   it('grounding assertion: answers absent from the reader evidence are dropped and counted', async () => {
     const liar = scripted('liar', { answers: [A('B'), A('Invented Person')], evidence: ev('B'), confidence: 0.5, stats });
     const res = await runChain([liar], c());
