@@ -100,6 +100,8 @@ export const weakTitle: Check = (reading, ctx) => {
   for (const m of reading.mentions) {
     if (!m.label) continue;
     const words = labelTokens(m.text);
+    // numbers are values: whether the reading keeps them is unusedWords' business
+    if (words.some((w) => /^\p{N}+$/u.test(w))) continue;
     const labelWords = new Set(labelTokens(m.label).map(stem));
     const evidence = m.match === 'fuzzy' ? words.filter((w) => labelWords.has(stem(w))) : words;
     if (words.length === 0 || !evidence.every(isWeakWord)) continue;
@@ -116,8 +118,8 @@ export const weakTitle: Check = (reading, ctx) => {
   return { check: 'weakTitle', pass: true };
 };
 
-/** The digit tokens of a text. */
-function numbersOf(text: string): string[] {
+/** The numbers of a text ("2015", "8.7"). */
+export function numbersOf(text: string): string[] {
   return text.match(/(?<![\p{L}\p{N}.])\p{N}+(?:\.\p{N}+)?(?![\p{L}\p{N}])/gu) ?? [];
 }
 
@@ -130,9 +132,18 @@ function numbersOf(text: string): string[] {
  */
 export const unusedWords: Check = (reading, ctx) => {
   const used = new Set(reading.mentions.flatMap((m) => labelTokens(m.text)));
-  const formNumbers = new Set(numbersOf(reading.form));
+  // the numbers the reading asks about: outside its mentions, and those of the labels its mentions grounded to
+  let bare = reading.form;
+  for (const m of reading.mentions) bare = bare.split(`[ ${m.text} ]`).join(' ');
+  const formNumbers = new Set([...numbersOf(bare), ...reading.mentions.flatMap((m) => numbersOf(m.label ?? m.text))]);
   const out: string[] = [];
-  for (const n of numbersOf(ctx.question)) if (!formNumbers.has(n) && !used.has(n) && !out.includes(n)) out.push(n);
+  const readAs: string[] = [];
+  for (const n of numbersOf(ctx.question)) {
+    if (formNumbers.has(n) || out.includes(n)) continue;
+    out.push(n);
+    const m = reading.mentions.find((x) => numbersOf(x.text).includes(n) && x.label);
+    if (m) readAs.push(`"${n}" is read as "${m.label}"`);
+  }
   const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w);
   const elsewhere = new Set(ctx.beam.filter((b) => b.form !== reading.form).flatMap((b) => b.mentions.flatMap(labelTokens)));
   for (const w of labelTokens(ctx.question)) if (content(w) && elsewhere.has(w) && !isWeakWord(w)) out.push(w);
@@ -148,7 +159,7 @@ export const unusedWords: Check = (reading, ctx) => {
     pass: false,
     code: 'UNUSED_WORDS',
     words: out,
-    reason: `the reading ${reading.form} leaves out ${out.map((w) => `"${w}"`).join(', ')} of the question`,
+    reason: `the reading ${reading.form} leaves out ${out.map((w) => `"${w}"`).join(', ')} of the question${readAs.length ? ` (${readAs.join(', ')})` : ''}`,
   };
 };
 
@@ -191,7 +202,8 @@ export function ungroundedNames(trace: readonly TraceEntry[]): string[] {
  * executed readings found.
  */
 export function noAnswerReason(trace: readonly TraceEntry[], near: (names: string[]) => string[]): string | undefined {
-  const names = ungroundedNames(trace).filter((n) => !/^\p{N}+$/u.test(n));
+  // values and comparisons the parser copied as names ("above 8.7") are no names to suggest others for
+  const names = ungroundedNames(trace).filter((n) => !labelTokens(n).every((w) => /^\p{N}+$/u.test(w) || isWeakWord(w)));
   const ran = trace.filter((t) => t.stage === 'execute' && (t.outcome === 'answers' || t.outcome === 'empty') && t.sparql !== undefined);
   if (names.length > 0 && !ran.some((t) => t.outcome === 'answers')) {
     const hints = near(names);
