@@ -163,6 +163,20 @@ export const unusedWords: Check = (reading, ctx) => {
   };
 };
 
+/**
+ * The parts of the question an answer's evidence does not hold (for readers without a form: the fallback): its
+ * numbers, and the names of the graph it writes (capitalised past the first word, a word of some label) that
+ * no word of the evidence spells.
+ */
+export function leftOut(question: string, held: string, graphWord: (word: string) => boolean): string[] {
+  const heldWords = new Set(labelTokens(held));
+  const heldNumbers = new Set(numbersOf(held));
+  const out = numbersOf(question).filter((n) => !heldNumbers.has(n));
+  const names = graphNames(question, letterWords(question), graphWord);
+  for (const w of names) if (!heldWords.has(normalizeLabel(w)) && !out.includes(w)) out.push(w);
+  return out;
+}
+
 /** The checks every parser reading passes before it may be the answer, in order. */
 export const CHECKS: readonly Check[] = [weakTitle, unusedWords];
 

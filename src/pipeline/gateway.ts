@@ -24,7 +24,7 @@ import { entityRefsOf } from './labels';
 import { singularForms } from '../core/morph';
 import { expectedAnswer, loadKnownWords, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type ExpectedAnswer, type KnownWords } from './abstain';
 import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
-import { graphNames, isWeakWord, noAnswerReason, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
+import { graphNames, isWeakWord, leftOut, noAnswerReason, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
   commonNoun,
   filesFingerprint,
@@ -527,11 +527,11 @@ class PipelineGateway implements Gateway {
       timings.fallback = performance.now() - tf;
       if (chain.result && chain.reader && chain.result.answers.length > 0) {
         timings.total = performance.now() - t0;
-        // the readers answer from evidence around the topics: a number of the question their evidence does not
-        // hold ("after 2013") is left out, and the answer says so (checks.ts numbersOf, as unusedWords)
+        // the readers answer from evidence around the topics: a number or a graph name of the question their
+        // evidence does not hold ("after 2013", "and Lucas") is left out, and the answer says so (checks.ts leftOut)
         const held = JSON.stringify(chain.result.evidence ?? []) + trace.filter((t) => t.stage === 'fallback' && t.reader === chain.reader).map((t) => t.note ?? '').join(' ');
-        const left = numbersOf(q).filter((n) => !numbersOf(held).includes(n));
-        const leftOut = left.length ? `the fallback reader's answer leaves out ${left.map((n) => `"${n}"`).join(', ')} of the question: no reading of the whole question found an answer` : undefined;
+        const left = o.noAbstain ? [] : leftOut(q, held, (w) => this.index.hasWord(w));
+        const caveat = left.length ? `the fallback reader's answer leaves out ${left.map((n) => `"${n}"`).join(', ')} of the question: no reading of the whole question found an answer` : undefined;
         return {
           question: q,
           answers: chain.result.answers,
@@ -541,7 +541,7 @@ class PipelineGateway implements Gateway {
           sparql: null,
           source: `fallback:${chain.reader}`,
           confidence: chain.result.confidence,
-          ...(leftOut ? { reason: leftOut } : {}),
+          ...(caveat ? { reason: caveat } : {}),
           beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
           trace,
           evidence: chain.result.evidence,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { TraceEntry } from '../../../src/core';
-import { graphNames, isWeakWord, noAnswerReason, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { graphNames, isWeakWord, leftOut, noAnswerReason, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 
 const ctx = (question: string, beam: { form: string; mentions: string[] }[] = [], names: string[] = []): CheckContext => ({
   question,
@@ -71,6 +71,13 @@ describe('pipeline checks (checks.ts)', () => {
   it('graphNames: capitalised question words that are words of graph labels', () => {
     assert.deepEqual(graphNames('what did Spielberg and Lucas make', ['lucas', 'make'], (w) => w === 'lucas'), ['lucas']);
     assert.deepEqual(graphNames('when was Tom Hanks born', ['born'], () => true), [], 'not capitalised');
+  });
+
+  it('leftOut: the numbers and graph names of the question an answer\'s evidence does not hold (fallback answers)', () => {
+    const graphWord = (w: string) => ['lucas', 'spielberg'].includes(w);
+    assert.deepEqual(leftOut('which Ridley Scott films came out after 2013', '[{"s":"Alien","o":"Ridley Scott"}]', graphWord), ['2013']);
+    assert.deepEqual(leftOut('what did Spielberg and Lucas make together', 'Star Wars written_by George Lucas', graphWord), ['spielberg']);
+    assert.deepEqual(leftOut('films of Spielberg from 1993', 'Jurassic Park directed_by Steven Spielberg; release_year 1993', graphWord), []);
   });
 
   it('numbersOf: integers and decimals, not digits inside words', () => {
