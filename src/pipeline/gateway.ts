@@ -451,7 +451,7 @@ class PipelineGateway implements Gateway {
       win = complete.win;
       verdict = { rejected: false, abstained: false, signals: complete.verdict.uncertain!.signals };
       uncertain = complete.verdict.uncertain!.p;
-      caveat = `the parser's best reading, ${dropped.check === 'unusedWords' ? caveated.win.attempt.candidate.text : ''}, leaves out ${dropped.words!.map((w) => `"${w}"`).join(', ')}; this reading uses ${dropped.words!.length > 1 ? 'them' : 'it'}, but the parser was unsure of it (confidence ${uncertain.toFixed(2)})`;
+      caveat = `the reading ${caveated.win.attempt.candidate.text} leaves out ${dropped.words!.map((w) => `"${w}"`).join(', ')}; this reading uses ${dropped.words!.length > 1 ? 'them' : 'it'}, but the parser was unsure of it (confidence ${uncertain.toFixed(2)})`;
       trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered: ${caveat}`, check: { name: dropped.check, code: dropped.code ?? '' }, timeMs: 0 });
     } else if (win && verdict?.rejected && caveated) {
       win = caveated.win;
