@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageRoot, type Answer } from '../../src/core';
 import { createGateway, type Gateway } from '../../src/pipeline';
+import { cli } from '../helpers/cli';
 
 /**
  * Confident nonsense and misleading reasons (issue 23), on the embedded movies pack with the real trained model.
@@ -52,6 +53,12 @@ describe('integration: honest answers and reasons on the movies pack (real model
     const other = await g.ask('which movies from 2016 star Tom Hanks');
     assert.ok(other.confidence <= 0.6, `answered ${labels(other).join(', ')} at ${other.confidence}`);
     assert.match(other.reason ?? '', /"2016"/);
+  });
+
+  it('`askgraph ask` prints the caveat of an answer that leaves part of the question out', async () => {
+    const r = await cli(['ask', 'what did Spielberg direct in 2017']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^caveat: +.*leaves out "2017"/m);
   });
 
   it('a name of the graph the parser left out is not "nothing to match to" it', async () => {
