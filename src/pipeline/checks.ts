@@ -195,9 +195,13 @@ export function firstFailure(reading: Reading, ctx: CheckContext, checks: readon
  * the question asks about something the graph lacks; whether a reading uses it is unusedWords' business.
  */
 export function graphNames(question: string, words: readonly string[], graphWord: (word: string) => boolean): string[] {
+  return words.filter((w) => writtenAsCapitalised(question, w) && !isWeakWord(w) && graphWord(w));
+}
+
+/** Whether the question writes the (lower-case) word with a capital past its first word: as a name. */
+export function writtenAsCapitalised(question: string, word: string): boolean {
   const surface = question.split(/[^\p{L}\p{N}'’]+/u).filter(Boolean).slice(1);
-  const capitalised = new Set(surface.filter((w) => /^\p{Lu}/u.test(w)).flatMap((w) => letterWords(w)));
-  return words.filter((w) => capitalised.has(w) && !isWeakWord(w) && graphWord(w));
+  return surface.some((w) => /^\p{Lu}/u.test(w) && letterWords(w).includes(word));
 }
 
 /** The names of beam forms that grounding found nothing for, from the trace's "no grounding" rows. */

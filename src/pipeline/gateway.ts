@@ -13,6 +13,7 @@ import {
   type PackConfig,
   type Timings,
   type TraceEntry,
+  isStopword,
   stem,
 } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
@@ -24,7 +25,7 @@ import { entityRefsOf } from './labels';
 import { singularForms } from '../core/morph';
 import { expectedAnswer, loadKnownWords, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type ExpectedAnswer, type KnownWords } from './abstain';
 import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
-import { graphNames, isWeakWord, leftOut, noAnswerReason, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
+import { graphNames, isWeakWord, leftOut, noAnswerReason, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
   commonNoun,
   filesFingerprint,
@@ -508,7 +509,10 @@ class PipelineGateway implements Gateway {
       // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
       const unnamed = !o.noAbstain && beam[0] && topics.length > 0 ? unmatchedNames(entityRefsOf(beam[0].form), topics.map((t) => t.label)) : [];
       if (unnamed.length > 0) {
-        const reason = namedNothingReason(unnamed, this.suggestions(unnamed));
+        // words of those mentions no topic spells and the question does not write as a name are words it cannot place
+        const spelt = new Set(topics.flatMap((t) => wordsOf(t.label)));
+        const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !writtenAsCapitalised(q, w));
+        const reason = placeless.length > 0 ? unexplainedReason(placeless) : namedNothingReason(unnamed, this.suggestions(unnamed));
         trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });
         timings.total = performance.now() - t0;
         return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
@@ -826,8 +830,9 @@ class PipelineGateway implements Gateway {
     if (leftovers.length > 0) {
       trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: the mention words ${leftovers.join(', ')} are not part of the entity they grounded to`, timeMs: 0 });
       // words of a name that its entity does not spell: the graph lacks that name (say so, with the labels it has near it)
+      // (written as names, with capitals: "Ugly Duckling Sunrise" grounded to "Ugly"; else words it cannot place: "Tom Hanks born")
       const names = reading.mentions.filter((m) => wordsOf(m.text).some((w) => leftovers.includes(w))).map((m) => m.text);
-      const inNames = leftovers.every((w) => names.some((n) => wordsOf(n).includes(w)));
+      const inNames = leftovers.every((w) => names.some((n) => wordsOf(n).includes(w)) && writtenAsCapitalised(q, w));
       return { rejected: true, abstained: true, doubt: inNames && names.length > 0 ? namedNothingReason(names, this.suggestions(names)) : unexplainedReason(leftovers) };
     }
     let signals = this.signals(win, beam);

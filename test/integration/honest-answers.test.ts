@@ -71,6 +71,10 @@ describe('integration: honest answers and reasons on the movies pack (real model
     const a = await g.ask('which films did Hitchcook and Trufaut direct together');
     assert.equal(a.source, 'none');
     assert.match(a.reason ?? '', /did you mean .*Hitchcock.*Truffaut/);
+    // a lower-case word copied into a name is a word it cannot place, not a name it lacks
+    const born = await g.ask('when was Kubrick born');
+    assert.equal(born.source, 'none');
+    assert.match(born.reason ?? '', /match to "born"/);
     const b = await g.ask('who directed the movie Ugly Duckling Sunrise');
     assert.equal(b.source, 'none');
     assert.match(b.reason ?? '', /nothing in the graph is named "Ugly Duckling Sunrise"/);

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { TraceEntry } from '../../../src/core';
-import { graphNames, isWeakWord, leftOut, noAnswerReason, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { graphNames, isWeakWord, leftOut, noAnswerReason, writtenAsCapitalised, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 
 const ctx = (question: string, beam: { form: string; mentions: string[] }[] = [], names: string[] = []): CheckContext => ({
   question,
@@ -71,6 +71,8 @@ describe('pipeline checks (checks.ts)', () => {
   it('graphNames: capitalised question words that are words of graph labels', () => {
     assert.deepEqual(graphNames('what did Spielberg and Lucas make', ['lucas', 'make'], (w) => w === 'lucas'), ['lucas']);
     assert.deepEqual(graphNames('when was Tom Hanks born', ['born'], () => true), [], 'not capitalised');
+    assert.equal(writtenAsCapitalised('who directed the movie Ugly Duckling Sunrise', 'sunrise'), true);
+    assert.equal(writtenAsCapitalised('Sunrise is what I mean', 'sunrise'), false, 'the first word of the question is capitalised anyway');
   });
 
   it('leftOut: the numbers and graph names of the question an answer\'s evidence does not hold (fallback answers)', () => {
