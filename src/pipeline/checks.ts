@@ -103,7 +103,9 @@ export const weakTitle: Check = (reading, ctx) => {
     // numbers are values: whether the reading keeps them is unusedWords' business
     if (words.some((w) => /^\p{N}+$/u.test(w))) continue;
     const labelWords = new Set(labelTokens(m.label).map(stem));
-    const evidence = m.match === 'fuzzy' ? words.filter((w) => labelWords.has(stem(w))) : words;
+    // a fuzzy match rests on the words it shares with the label; one that shares none (typos: "Jurrasic Parc") on its own words
+    const shared = m.match === 'fuzzy' ? words.filter((w) => labelWords.has(stem(w))) : [];
+    const evidence = shared.length > 0 ? shared : words;
     if (words.length === 0 || !evidence.every(isWeakWord)) continue;
     if (m.match !== 'fuzzy' && writtenAsName(ctx.question, m.text, m.label)) continue;
     const how = m.match === 'fuzzy' ? 'resembles' : m.match === 'partial' ? 'is part of' : 'spells';

@@ -37,6 +37,7 @@ describe('integration: honest answers and reasons on the movies pack (real model
 
   it('a title of common words written as the name is still answered ("who directed Big"); nationality words are no common adjectives', async () => {
     assert.deepEqual(labels(await g.ask('who directed Big')), ['Penny Marshall']);
+    assert.deepEqual(labels(await g.ask('who directed Jurrasic Parc')), ['Steven Spielberg'], 'a misspelt title shares no word with its label: judged by its own words');
     assert.ok((await g.ask('what movies are in French')).answers.length > 10);
   });
 

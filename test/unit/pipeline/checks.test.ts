@@ -35,6 +35,7 @@ describe('pipeline checks (checks.ts)', () => {
     it('never judges a name, a nationality or a number', () => {
       assert.equal(weakTitle(reading('Hitchcok', 'Alfred Hitchcock', 'partial'), ctx('which films did Hitchcok direct')).pass, true);
       assert.equal(weakTitle(reading('french', 'French'), ctx('what movies are in french')).pass, true);
+      assert.equal(weakTitle(reading('Jurrasic Parc', 'Jurassic Park', 'fuzzy'), ctx('who directed Jurrasic Parc')).pass, true, 'typos share no word with the label');
       assert.equal(weakTitle(reading('2016', '2006', 'fuzzy'), ctx('which movies from 2016 star Tom Hanks')).pass, true);
     });
   });
