@@ -1,8 +1,9 @@
 /**
  * Named checks that judge a reading of the question (a grounded beam form with answers) before it may be the
  * answer. Each is `(reading, context) → Verdict`: a pass, or a set-aside with a reason code and a reason in
- * words. The gateway runs them in order (CHECKS) and writes each failing verdict into the trace row of the
- * reading, so the no-answer reason and the trace are the same data. Listed in src/pipeline/README.md.
+ * words. The gateway's judge runs weakTitle first and unusedWords last and writes each failing verdict into
+ * the trace row of the reading (`check: {name, code}`); the no-answer reason is read off those rows
+ * (noAnswerReason), so the two cannot disagree. Listed in src/pipeline/README.md.
  *
  * The word classes come from the lexical resources of src/core: the stop list (text.ts), WordNet's
  * lexicographer files (wordnet.ts: a word with an adj.all / adv.all sense is a common adjective or adverb —
@@ -42,7 +43,7 @@ export interface CheckContext {
 export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS';
 
 export interface Verdict {
-  /** The check's name (CHECKS key). */
+  /** The check's name (its export here). */
   check: string;
   pass: boolean;
   code?: CheckCode;
@@ -177,18 +178,6 @@ export function leftOut(question: string, held: string, graphWord: (word: string
   const names = graphNames(question, letterWords(question), graphWord);
   for (const w of names) if (!heldWords.has(normalizeLabel(w)) && !out.includes(w)) out.push(w);
   return out;
-}
-
-/** The checks every parser reading passes before it may be the answer, in order. */
-export const CHECKS: readonly Check[] = [weakTitle, unusedWords];
-
-/** The first failing verdict of the checks, or undefined when the reading passes all of them. */
-export function firstFailure(reading: Reading, ctx: CheckContext, checks: readonly Check[] = CHECKS): Verdict | undefined {
-  for (const c of checks) {
-    const v = c(reading, ctx);
-    if (!v.pass) return v;
-  }
-  return undefined;
 }
 
 /**
