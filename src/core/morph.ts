@@ -126,3 +126,8 @@ export function* singularForms(word: string): Generator<string> {
   const s = compromise().methods.two.transform.noun.toSingular(w, compromise().model);
   if (s && !seen.has(s)) yield s;
 }
+
+/** Is this word of a closed class (compromise's lexicon: a pronoun, determiner, preposition or conjunction — "her", "us", "every")? */
+export function isFunctionWord(word: string): boolean {
+  return compromise().nlp(word).has('(#Pronoun|#Determiner|#Preposition|#Conjunction)');
+}

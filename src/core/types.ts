@@ -174,6 +174,8 @@ export interface TraceEntry {
   answerType?: AnswerType;
   error?: { code: string; message: string };
   note?: string;
+  /** The named check (src/pipeline/checks.ts) that set this reading aside, and its reason code. */
+  check?: { name: string; code: string };
   timeMs: number;
 }
 

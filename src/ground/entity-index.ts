@@ -51,7 +51,7 @@ const PARTIAL_MAX_LABELS = 20;
  * person ("weather", "tomorrow", "heat"): such a word alone is no partial name ("kurosawa", "ford" have
  * person senses; "keanu" is not in WordNet at all).
  */
-function commonNoun(word: string): boolean {
+export function commonNoun(word: string): boolean {
   const senses = wordNet().senses(word, 'n');
   return senses.length > 0 && !senses.some((s) => s.lexFile === 'noun.person');
 }
@@ -299,6 +299,12 @@ export class EntityIndex {
   private iriIndex(iri: string): number {
     if (!this.iriMap) this.iriMap = new Map(this.iris.map((x, i) => [x, i]));
     return this.iriMap.get(iri) ?? -1;
+  }
+
+  /** Whether some label has this (normalised) word among its words: a name part the graph has ("lucas"). */
+  hasWord(word: string): boolean {
+    const w = normalizeLabel(word);
+    return w !== '' && !w.includes(' ') && this.tokens.docsWith(w).length > 0;
   }
 
   /** All labels of an IRI in the index (first is the preferred one). */

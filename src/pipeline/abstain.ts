@@ -107,6 +107,12 @@ export function unexplainedReason(words: readonly string[]): string {
   return `this graph has nothing askgraph can match to ${quoted}: no relation or question of this kind was learned for it`;
 }
 
+/** The reason for names the graph lacks, with the labels it has near them ("did you mean …"). */
+export function namedNothingReason(names: readonly string[], near: readonly string[]): string {
+  const quoted = names.slice(0, 3).map((n) => `"${n}"`).join(' or ');
+  return `nothing in the graph is named ${quoted}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : ''}`;
+}
+
 export type ExpectedAnswer = 'number' | 'boolean';
 
 /** A question opening with an auxiliary verb ("is …", "did …", "can …"): worded for yes or no. */

@@ -15,6 +15,8 @@ import {
   type PackConfig,
   type Timings,
   type TraceEntry,
+  isStopword,
+  stem,
 } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
 import { loadPack, openExecutor, runCompiled } from '../execute';
@@ -22,10 +24,15 @@ import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, rea
 import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, parseForm, printForm } from '../form';
 import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
-import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, yesNoWording, type ExpectedAnswer, type KnownWords } from './abstain';
+import { singularForms } from '../core/morph';
+import { expectedAnswer, loadKnownWords, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type ExpectedAnswer, type KnownWords } from './abstain';
 import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
+import { graphNames, isWeakWord, leftOut, noAnswerReason, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
+  commonNoun,
   filesFingerprint,
+  normalizeLabel,
+  relationWords,
   incomingDegreesQuery,
   groundCandidates,
   indexCacheFile,
@@ -128,6 +135,22 @@ function ownValueCount(form: Form): { relation: string; entity: string } | undef
   const ref = form.arg.arg.ref;
   if (rel.kind !== 'rel' || rel.ref.kind !== 'name') return undefined;
   return { relation: rel.ref.name.replace(/_/g, ' '), entity: ref.kind === 'label' ? ref.label : ref.kind === 'name' ? ref.name : ref.iri };
+}
+
+/** The verdict of judge() on a winner. `caveat`: set aside only for what it leaves out (answers if nothing better does). */
+interface Judgement {
+  rejected: boolean;
+  abstained: boolean;
+  doubt?: string;
+  signals?: Signals;
+  caveat?: Verdict;
+  /** Withheld only as too uncertain (calibration): its signals and calibrated probability. */
+  uncertain?: { signals: Signals; p: number };
+}
+
+/** The trace row of a reading a named check set aside: the check, its code and its reason (checks.ts). */
+function setAsideRow(trace: TraceEntry[], groundedForm: string | undefined, v: Verdict, stage: TraceEntry['stage'] = 'execute'): void {
+  trace.push({ stage, ...(groundedForm ? { groundedForm } : {}), outcome: 'skipped', note: `set aside (${v.code}): ${v.reason}`, check: { name: v.check, code: v.code ?? '' }, timeMs: 0 });
 }
 
 interface AttemptRun {
@@ -409,6 +432,10 @@ class PipelineGateway implements Gateway {
     if (win && !o.noAbstain && !run.stopped) win = await this.relationPrior(q, win, run);
 
     let verdict = win && !run.stopped ? await this.judge(q, win, beam, run) : undefined;
+    // the first reading set aside only for a part of the question it leaves out: the answer if no reading uses it
+    let caveated = win && verdict?.caveat ? { win, verdict } : undefined;
+    // the first reading withheld only as too uncertain (it may use what a better-scored one leaves out)
+    let complete = win && verdict?.uncertain ? { win, verdict } : undefined;
     const setAside = [...run.vacuous]; // vacuous readings of every pass, the last resort
     // A reading set aside (a word it leaves unexplained, or too uncertain) does not end the search: the next
     // groundings and beam forms are tried, a few times, before the question goes to the fallback or abstains
@@ -434,7 +461,8 @@ class PipelineGateway implements Gateway {
       if (!v.rejected) {
         win = next;
         verdict = v;
-      }
+      } else if (v.caveat && !caveated) caveated = { win: next, verdict: v };
+      else if (v.uncertain && !complete) complete = { win: next, verdict: v };
     }
     // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films
     // did Brad Pitt direct": 0), unless it asks for a fact the graph lacks (judge)
@@ -447,6 +475,24 @@ class PipelineGateway implements Gateway {
       }
     }
     if (run.stopped) return this.stopped(q, run, win && verdict && !verdict.rejected ? { win, signals: verdict.signals } : undefined, beam, t0);
+    // no reading uses what the set-aside one left out: it answers, and the answer says what it left out
+    let caveat: string | undefined;
+    let uncertain: number | undefined;
+    // a reading that reads the whole question beats one that drops part of it, though the parser was unsure of it
+    const whole = caveated && complete && complete.win !== caveated.win ? unusedWords(this.readingOf(complete.win), this.checkContext(q, beam)) : undefined;
+    if (win && verdict?.rejected && caveated && complete && whole?.pass) {
+      const dropped = caveated.verdict.caveat!;
+      win = complete.win;
+      verdict = { rejected: false, abstained: false, signals: complete.verdict.uncertain!.signals };
+      uncertain = complete.verdict.uncertain!.p;
+      caveat = `the reading ${caveated.win.attempt.candidate.text} leaves out ${dropped.words!.map((w) => `"${w}"`).join(', ')}; this reading uses ${dropped.words!.length > 1 ? 'them' : 'it'}, but the parser was unsure of it (confidence ${uncertain.toFixed(2)})`;
+      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered: ${caveat}`, check: { name: dropped.check, code: dropped.code ?? '' }, timeMs: 0 });
+    } else if (win && verdict?.rejected && caveated) {
+      win = caveated.win;
+      verdict = { ...caveated.verdict, rejected: false };
+      caveat = `${caveated.verdict.caveat!.reason}: no reading that uses ${caveated.verdict.caveat!.words!.length > 1 ? 'them' : 'it'} found an answer`;
+      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered with a caveat: ${caveat}`, check: { name: caveated.verdict.caveat!.check, code: caveated.verdict.caveat!.code ?? '' }, timeMs: 0 });
+    }
     let doubt: string | undefined;
     let abstained = false;
     let signals: Signals | undefined;
@@ -466,7 +512,9 @@ class PipelineGateway implements Gateway {
         groundedForm: win.attempt.text,
         sparql: win.compiled.sparql,
         source: 'parser',
-        confidence: this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt),
+        // an answer that leaves part of the question out is no more certain than a fallback answer
+        confidence: uncertain ?? Math.min(caveat ? PARSER_FLOOR : 1, this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt)),
+        ...(caveat ? { reason: caveat } : {}),
         ...(signals ? { signals } : {}),
         beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
         trace,
@@ -479,7 +527,7 @@ class PipelineGateway implements Gateway {
     if (!doubt && run.expected && !win) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
     if (o.fallback !== 'off' && !run.expected && !abstained && !halted(run, 'fallback')) {
       const tf = performance.now();
-      const topics = this.topics(q, beam);
+      const topics = this.topics(q, beam, trace);
       // The readers answer from evidence around the topics: a question word that nothing the parser was shown
       // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
       // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
@@ -494,7 +542,10 @@ class PipelineGateway implements Gateway {
       // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
       const unnamed = !o.noAbstain && beam[0] && topics.length > 0 ? unmatchedNames(entityRefsOf(beam[0].form), topics.map((t) => t.label)) : [];
       if (unnamed.length > 0) {
-        const reason = `nothing in the graph is named ${unnamed.map((m) => `"${m}"`).join(' or ')}`;
+        // words of those mentions no topic spells and the question does not write as a name are words it cannot place
+        const spelt = new Set(topics.flatMap((t) => wordsOf(t.label)));
+        const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !writtenAsCapitalised(q, w));
+        const reason = placeless.length > 0 ? unexplainedReason(placeless) : namedNothingReason(unnamed, this.suggestions(unnamed));
         trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });
         timings.total = performance.now() - t0;
         return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
@@ -519,6 +570,11 @@ class PipelineGateway implements Gateway {
       }
       if (chain.result && chain.reader && chain.result.answers.length > 0) {
         timings.total = performance.now() - t0;
+        // the readers answer from evidence around the topics: a number or a graph name of the question their
+        // evidence does not hold ("after 2013", "and Lucas") is left out, and the answer says so (checks.ts leftOut)
+        const held = JSON.stringify(chain.result.evidence ?? []) + trace.filter((t) => t.stage === 'fallback' && t.reader === chain.reader).map((t) => t.note ?? '').join(' ');
+        const left = o.noAbstain ? [] : leftOut(q, held, (w) => this.index.hasWord(w));
+        const caveat = left.length ? `the fallback reader's answer leaves out ${left.map((n) => `"${n}"`).join(', ')} of the question: no reading of the whole question found an answer` : undefined;
         return {
           question: q,
           answers: chain.result.answers,
@@ -528,6 +584,7 @@ class PipelineGateway implements Gateway {
           sparql: null,
           source: `fallback:${chain.reader}`,
           confidence: chain.result.confidence,
+          ...(caveat ? { reason: caveat } : {}),
           beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
           trace,
           evidence: chain.result.evidence,
@@ -538,6 +595,8 @@ class PipelineGateway implements Gateway {
 
     if (run.stopped) return this.stopped(q, run, undefined, beam, t0);
     timings.total = performance.now() - t0;
+    // no doubt of the parser's readings: the reason is read off the trace itself (checks.ts)
+    doubt ??= noAnswerReason(trace, (names) => this.suggestions(names));
     return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
   }
 
@@ -839,7 +898,7 @@ class PipelineGateway implements Gateway {
    * (else abstained: the question asks about something the graph lacks), and, with a calibration, confident
    * enough (with the graph prior's support when the parser alone is not). The trace says why not.
    */
-  private async judge(q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<{ rejected: boolean; abstained: boolean; doubt?: string; signals?: Signals }> {
+  private async judge(q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<Judgement> {
     const { o, trace } = run;
     const own = win.vacuous && !o.noAbstain ? ownValueCount(win.attempt.candidate.form) : undefined;
     if (own) {
@@ -848,10 +907,21 @@ class PipelineGateway implements Gateway {
       trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: ${doubt}`, timeMs: 0 });
       return { rejected: true, abstained: true, doubt };
     }
+    const reading = this.readingOf(win);
+    const checks = this.checkContext(q, beam);
+    const weak = o.noAbstain ? undefined : weakTitle(reading, checks);
+    if (weak && !weak.pass) {
+      setAsideRow(trace, win.attempt.text, weak);
+      return { rejected: true, abstained: false, doubt: weak.reason };
+    }
     const leftovers = o.noAbstain ? [] : this.leftoverWords(q, win);
     if (leftovers.length > 0) {
       trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: the mention words ${leftovers.join(', ')} are not part of the entity they grounded to`, timeMs: 0 });
-      return { rejected: true, abstained: true, doubt: unexplainedReason(leftovers) };
+      // words of a name that its entity does not spell: the graph lacks that name (say so, with the labels it has near it)
+      // (written as names, with capitals: "Ugly Duckling Sunrise" grounded to "Ugly"; else words it cannot place: "Tom Hanks born")
+      const names = reading.mentions.filter((m) => wordsOf(m.text).some((w) => leftovers.includes(w))).map((m) => m.text);
+      const inNames = leftovers.every((w) => names.some((n) => wordsOf(n).includes(w)) && writtenAsCapitalised(q, w));
+      return { rejected: true, abstained: true, doubt: inNames && names.length > 0 ? namedNothingReason(names, this.suggestions(names)) : unexplainedReason(leftovers) };
     }
     let signals = this.signals(win, beam);
     if (this.calibration && !o.noAbstain) {
@@ -868,10 +938,71 @@ class PipelineGateway implements Gateway {
       if (p < this.calibration.threshold) {
         const doubt = `the parser's best reading, ${win.attempt.candidate.text}, is too uncertain (confidence ${p.toFixed(2)} < ${this.calibration.threshold.toFixed(2)})`;
         trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `withheld: ${doubt}`, timeMs: 0 });
-        return { rejected: true, abstained: false, doubt };
+        return { rejected: true, abstained: false, doubt, uncertain: { signals, p } };
       }
     }
+    // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat
+    const unused = o.noAbstain ? undefined : unusedWords(reading, checks);
+    if (unused && !unused.pass) {
+      setAsideRow(trace, win.attempt.text, unused);
+      return { rejected: true, abstained: false, doubt: unused.reason, signals, caveat: unused };
+    }
     return { rejected: false, abstained: false, signals };
+  }
+
+  /** A winner as the checks see it: its beam form, and each mention with the label and match it grounded to. */
+  private readingOf(win: Winner): Reading {
+    const texts = entityRefsOf(win.attempt.candidate.form);
+    const refs = entityRefs(win.attempt.form);
+    return {
+      form: win.attempt.candidate.text,
+      mentions: texts.map((text, i) => {
+        const ref = refs[i];
+        const label = ref?.kind === 'iri' ? this.index.labelsOf(ref.iri)[0] : undefined;
+        return { text, ...(label ? { label } : {}), match: win.attempt.entityMatches?.[i] ?? 'exact' };
+      }),
+    };
+  }
+
+  /** What the checks know besides the reading: the question, the beam's readings, the graph's words. */
+  private checkContext(q: string, beam: Candidate[]): CheckContext {
+    const relWords = this.relationWordSet();
+    return {
+      question: q,
+      beam: beam.map((c) => ({ form: c.text, mentions: entityRefsOf(c.form) })),
+      graphWord: (w) => this.index.hasWord(w),
+      relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || this.index.nonTopicWords.has(w),
+    };
+  }
+
+  private relationWordsCache: Set<string> | undefined;
+  /** Words of the graph's relation names and their stems ("directed", "direct"). */
+  private relationWordSet(): Set<string> {
+    if (!this.relationWordsCache) {
+      const out = new Set<string>();
+      for (const iri of this.vocabulary) {
+        const name = this.relationName(iri);
+        if (name) for (const w of relationWords(name).split(' ')) if (w) out.add(w).add(stem(w));
+      }
+      this.relationWordsCache = out;
+    }
+    return this.relationWordsCache;
+  }
+
+  /** Labels of the graph near names it lacks, for "did you mean" (best first, at most 3). */
+  private suggestions(names: readonly string[]): string[] {
+    const out: string[] = [];
+    const add = (text: string, k: number, threshold = 0.6) => {
+      let found = false;
+      for (const h of this.index.search(text, { k, threshold })) {
+        found = true;
+        if (!out.includes(h.label) && normalizeLabel(h.label) !== normalizeLabel(text)) out.push(h.label);
+      }
+      return found;
+    };
+    // the whole name, else each of its words that could be a name ("Hitchcook and Trufaut": each a near miss)
+    for (const n of names) if (!add(n, 3)) for (const w of wordsOf(n)) if (w.length >= 5 && !isWeakWord(w) && ![w, ...singularForms(w)].some(commonNoun)) add(w, 1, 0.7);
+    return out.slice(0, 3);
   }
 
   /** Whether some "(JOIN r X)" of the forms, X an entity, is empty on its own: X never takes the relation r. */
@@ -900,7 +1031,11 @@ class PipelineGateway implements Gateway {
     if (!top) return [];
     // Before grounding: the words outside the mentions (the mentions' own words are checked on the winner).
     const mentions = entityRefsOf(top.form).map((text) => ({ text }));
-    return unexplainedWords(q, mentions, this.knownWords);
+    // a name of the graph the parser left out ("Lucas") is not a question the graph cannot answer: the readings
+    // are judged on whether they use it (checks.ts unusedWords)
+    const words = unexplainedWords(q, mentions, this.knownWords);
+    const names = graphNames(q, words, (w) => this.index.hasWord(w));
+    return words.filter((w) => !names.includes(w));
   }
 
   /**
@@ -917,23 +1052,35 @@ class PipelineGateway implements Gateway {
       return { text, label: iri ? this.index.labelsOf(iri)[0] ?? text : text };
     });
     // the whole question against the winner's own mentions (the check before grounding used the first form's)
-    return unexplainedWords(q, mentions, this.knownWords);
+    const words = unexplainedWords(q, mentions, this.knownWords);
+    // a name of the graph outside every mention is a part of the question the reading leaves out (checks.ts
+    // unusedWords), not a word the graph has nothing for
+    const inMentions = new Set(texts.flatMap((t) => wordsOf(t)));
+    const names = graphNames(q, words.filter((w) => !inMentions.has(w)), (w) => this.index.hasWord(w));
+    return words.filter((w) => !names.includes(w));
   }
 
   /**
    * Topic entities for the fallback: the entities the beam named (searched in the index — the parser
    * finds the mention even when its copy is slightly off), then entity links found in the question.
    */
-  private topics(question: string, beam: Candidate[]): Topic[] {
+  private topics(question: string, beam: Candidate[], trace: TraceEntry[]): Topic[] {
     const best = new Map<string, Topic>();
-    const add = (t: Topic) => {
+    const checks = this.checkContext(question, beam);
+    const add = (t: Topic, text: string, match: 'exact' | 'fuzzy' | 'partial' | 'inflected') => {
+      // a topic named only by common words the question does not write as a name ("more" → the film "More") is none
+      const weak = weakTitle({ form: '', mentions: [{ text, label: t.label, match }] }, checks);
+      if (!weak.pass) {
+        if (!trace.some((r) => r.check && r.note?.endsWith(weak.reason!))) setAsideRow(trace, undefined, { ...weak, reason: `as a topic, ${weak.reason}` }, 'fallback');
+        return;
+      }
       const prev = best.get(t.iri);
       if (!prev || prev.score < t.score) best.set(t.iri, t);
     };
     for (const c of beam.slice(0, 3)) {
-      for (const label of entityRefsOf(c.form)) for (const h of this.index.search(label, { k: 2, threshold: 0.6 })) add({ iri: h.iri, label: h.label, score: h.score });
+      for (const label of entityRefsOf(c.form)) for (const h of this.index.search(label, { k: 2, threshold: 0.6 })) add({ iri: h.iri, label: h.label, score: h.score }, label, h.match ?? (h.exact ? 'exact' : 'fuzzy'));
     }
-    for (const l of linkEntities(question, this.index, { k: 5 })) add({ iri: l.iri, label: l.label, score: l.score });
+    for (const l of linkEntities(question, this.index, { k: 5 })) add({ iri: l.iri, label: l.label, score: l.score }, l.text, l.exact ? 'exact' : 'fuzzy');
     return [...best.values()].sort((a, b) => b.score - a.score).slice(0, 5);
   }
 

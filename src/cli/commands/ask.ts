@@ -66,6 +66,7 @@ function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): 
   if (indent) {
     // batch / interactive: one line of provenance per question; --explain adds the rest
     out(`(${answer.source}, confidence ${answer.confidence.toFixed(2)}${answer.form ? `, form ${answer.form}` : ''})`);
+    if (answer.answers.length > 0 && answer.reason) out(`(caveat: ${answer.reason})`);
     if (opts.explain) printExplain(out, answer);
     return;
   }
@@ -73,6 +74,8 @@ function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): 
   // as in the inspector: fallback answers (≤ 0.6) and parser answers below 0.8 are flagged
   const doubtful = answer.answers.length > 0 && answer.confidence < 0.8 ? ' — doubtful, check the form or the evidence' : '';
   out(`source:     ${answer.source}  (confidence ${answer.confidence.toFixed(2)}${doubtful})`);
+  // an answer that leaves part of the question out says what (src/pipeline/checks.ts)
+  if (answer.reason) out(`caveat:     ${answer.reason}`);
   if (answer.form) out(`form:       ${answer.form}`);
   if (answer.groundedForm && answer.groundedForm !== answer.form) out(`grounded:   ${answer.groundedForm}`);
   if (answer.sparql) {

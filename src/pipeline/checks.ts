@@ -1,0 +1,228 @@
+/**
+ * Named checks that judge a reading of the question (a grounded beam form with answers) before it may be the
+ * answer. Each is `(reading, context) → Verdict`: a pass, or a set-aside with a reason code and a reason in
+ * words. The gateway's judge runs weakTitle first and unusedWords last and writes each failing verdict into
+ * the trace row of the reading (`check: {name, code}`); the no-answer reason is read off those rows
+ * (noAnswerReason), so the two cannot disagree. Listed in src/pipeline/README.md.
+ *
+ * The word classes come from the lexical resources of src/core: the stop list (text.ts), WordNet's
+ * lexicographer files (wordnet.ts: a word with an adj.all / adv.all sense is a common adjective or adverb —
+ * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
+ * "us"). No word of any graph is written here.
+ */
+import { isStopword, labelTokens, letterWords, normalizeLabel, stem, type TraceEntry } from '../core';
+import { isFunctionWord } from '../core/morph';
+import { wordNet } from '../core/wordnet';
+
+/** One entity mention of a reading: the words the parser copied and the graph label it grounded to. */
+export interface ReadingMention {
+  text: string;
+  /** The label of the entity it grounded to (undefined: a mention compiled as a label match). */
+  label?: string;
+  /** How the mention matched the label ('exact' when absent in the attempt). */
+  match: 'exact' | 'inflected' | 'partial' | 'fuzzy';
+}
+
+/** A reading to judge: the parser's form as text and its mentions as grounded. */
+export interface Reading {
+  /** The parser's beam form (mentions as copied). */
+  form: string;
+  mentions: readonly ReadingMention[];
+}
+
+export interface CheckContext {
+  question: string;
+  /** The parser's other readings: their beam forms and the mentions they copy. */
+  beam: readonly { form: string; mentions: readonly string[] }[];
+  /** Whether a word is a word of some graph label (a name the graph has); undefined: unknown. */
+  graphWord?: (word: string) => boolean;
+  /** Words of the graph's relation names and the pack's non-topic words: never content left unused. */
+  relationWord?: (word: string) => boolean;
+}
+
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS';
+
+export interface Verdict {
+  /** The check's name (its export here). */
+  check: string;
+  pass: boolean;
+  code?: CheckCode;
+  /** Why, in words a person understands (the no-answer reason when no other reading passes). */
+  reason?: string;
+  /** The question words the verdict is about. */
+  words?: string[];
+}
+
+export type Check = (reading: Reading, ctx: CheckContext) => Verdict;
+
+const weakCache = new Map<string, boolean>();
+
+/**
+ * A word that is no name by itself: a function word (the stop list, or a pronoun / determiner / preposition /
+ * conjunction for compromise), or a common adjective or adverb (a WordNet sense in adj.all, adj.ppl or adv.all).
+ * Digits are values, not weak words.
+ */
+export function isWeakWord(word: string): boolean {
+  const w = word.toLowerCase();
+  if (/^\p{N}+$/u.test(w)) return false;
+  let weak = weakCache.get(w);
+  if (weak === undefined) {
+    const wn = wordNet();
+    weak =
+      isStopword(w) ||
+      isFunctionWord(w) ||
+      [...wn.senses(w, 'a'), ...wn.senses(w, 'r')].some((s) => s.lexFile === 'adj.all' || s.lexFile === 'adj.ppl' || s.lexFile === 'adv.all');
+    if (weakCache.size > 10000) weakCache.clear();
+    weakCache.set(w, weak);
+  }
+  return weak;
+}
+
+/** Whether the question writes `text` as a name: the label's own spelling (case kept), capitalised past the first word, or quoted. */
+function writtenAsName(question: string, text: string, label: string | undefined): boolean {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (label && new RegExp(`(^|[^\\p{L}\\p{N}])${esc(label)}($|[^\\p{L}\\p{N}])`, 'u').test(question)) return true;
+  const at = question.toLowerCase().indexOf(text.toLowerCase());
+  if (at < 0) return false;
+  const surface = question.slice(at, at + text.length);
+  if (/["“'‘]\s*$/.test(question.slice(0, at)) && /^\s*["”'’]/.test(question.slice(at + text.length))) return true;
+  const firstWordOfQuestion = question.slice(0, at).trim() === '';
+  const content = surface.split(/\s+/).filter((w) => !isStopword(w.toLowerCase()));
+  return !firstWordOfQuestion && content.length > 0 && content.every((w) => /^\p{Lu}/u.test(w));
+}
+
+/**
+ * WEAK_TITLE: a mention whose evidence for its entity is only function words and common adjectives ("the best"
+ * read as the film "The Best Man", "more" in "more than 40 films" read as the film "More") needs more evidence
+ * than a name: it must spell the label (not a fuzzy match) and the question must write it as a name (the label's
+ * own spelling, capitals, or quotes). For a fuzzy match the evidence is the mention's words the label shares.
+ */
+export const weakTitle: Check = (reading, ctx) => {
+  for (const m of reading.mentions) {
+    if (!m.label) continue;
+    const words = labelTokens(m.text);
+    // numbers are values: whether the reading keeps them is unusedWords' business
+    if (words.some((w) => /^\p{N}+$/u.test(w))) continue;
+    const labelWords = new Set(labelTokens(m.label).map(stem));
+    // a fuzzy match rests on the words it shares with the label; one that shares none (typos: "Jurrasic Parc") on its own words
+    const shared = m.match === 'fuzzy' ? words.filter((w) => labelWords.has(stem(w))) : [];
+    const evidence = shared.length > 0 ? shared : words;
+    if (words.length === 0 || !evidence.every(isWeakWord)) continue;
+    if (m.match !== 'fuzzy' && writtenAsName(ctx.question, m.text, m.label)) continue;
+    const how = m.match === 'fuzzy' ? 'resembles' : m.match === 'partial' ? 'is part of' : 'spells';
+    return {
+      check: 'weakTitle',
+      pass: false,
+      code: 'WEAK_TITLE',
+      words: [m.text],
+      reason: `"${m.text}" ${how} the name "${m.label}" only by common words; the question does not write it as that name`,
+    };
+  }
+  return { check: 'weakTitle', pass: true };
+};
+
+/** The numbers of a text ("2015", "8.7"). */
+export function numbersOf(text: string): string[] {
+  return text.match(/(?<![\p{L}\p{N}.])\p{N}+(?:\.\p{N}+)?(?![\p{L}\p{N}])/gu) ?? [];
+}
+
+/**
+ * UNUSED_WORDS: a part of the question the reading drops. A number of the question that the form does not
+ * contain ("after 2015" read with 2020), a word the parser copies into a mention of another of its readings but
+ * not into any of this one's ("how many X films are documentaries" read as all of X's films), or a name of the
+ * graph (capitalised, a word of some label) outside every mention of this reading ("Spielberg and Lucas" read as
+ * Spielberg alone). A reading that uses the word should win; if none does, the answer says what it left out.
+ */
+export const unusedWords: Check = (reading, ctx) => {
+  const used = new Set(reading.mentions.flatMap((m) => labelTokens(m.text)));
+  // the numbers the reading asks about: outside its mentions, and those of the labels its mentions grounded to
+  let bare = reading.form;
+  for (const m of reading.mentions) bare = bare.split(`[ ${m.text} ]`).join(' ');
+  const formNumbers = new Set([...numbersOf(bare), ...reading.mentions.flatMap((m) => numbersOf(m.label ?? m.text))]);
+  const out: string[] = [];
+  const readAs: string[] = [];
+  for (const n of numbersOf(ctx.question)) {
+    if (formNumbers.has(n) || out.includes(n)) continue;
+    out.push(n);
+    const m = reading.mentions.find((x) => numbersOf(x.text).includes(n) && x.label);
+    if (m) readAs.push(`"${n}" is read as "${m.label}"`);
+  }
+  const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w);
+  const elsewhere = new Set(ctx.beam.filter((b) => b.form !== reading.form).flatMap((b) => b.mentions.flatMap(labelTokens)));
+  for (const w of labelTokens(ctx.question)) if (content(w) && elsewhere.has(w) && !isWeakWord(w)) out.push(w);
+  // names of the graph: written with a capital past the first word of the question
+  const surface = ctx.question.split(/[^\p{L}\p{N}'’]+/u).filter(Boolean);
+  for (let i = 1; i < surface.length; i++) {
+    const w = normalizeLabel(surface[i]);
+    if (/^\p{Lu}/u.test(surface[i]) && w && content(w) && !isWeakWord(w) && (ctx.graphWord?.(w) ?? false)) out.push(w);
+  }
+  if (out.length === 0) return { check: 'unusedWords', pass: true };
+  return {
+    check: 'unusedWords',
+    pass: false,
+    code: 'UNUSED_WORDS',
+    words: out,
+    reason: `the reading ${reading.form} leaves out ${out.map((w) => `"${w}"`).join(', ')} of the question${readAs.length ? ` (${readAs.join(', ')})` : ''}`,
+  };
+};
+
+/**
+ * The parts of the question an answer's evidence does not hold (for readers without a form: the fallback): its
+ * numbers, and the names of the graph it writes (capitalised past the first word, a word of some label) that
+ * no word of the evidence spells.
+ */
+export function leftOut(question: string, held: string, graphWord: (word: string) => boolean): string[] {
+  const heldWords = new Set(labelTokens(held));
+  const heldNumbers = new Set(numbersOf(held));
+  const out = numbersOf(question).filter((n) => !heldNumbers.has(n));
+  const names = graphNames(question, letterWords(question), graphWord);
+  for (const w of names) if (!heldWords.has(normalizeLabel(w)) && !out.includes(w)) out.push(w);
+  return out;
+}
+
+/**
+ * The words of `words` that the question writes as names of the graph: capitalised past its first word and a
+ * word of some graph label ("Lucas" in "what did Spielberg and Lucas make"). Such a word is no evidence that
+ * the question asks about something the graph lacks; whether a reading uses it is unusedWords' business.
+ */
+export function graphNames(question: string, words: readonly string[], graphWord: (word: string) => boolean): string[] {
+  return words.filter((w) => writtenAsCapitalised(question, w) && !isWeakWord(w) && graphWord(w));
+}
+
+/** Whether the question writes the (lower-case) word with a capital past its first word: as a name. */
+export function writtenAsCapitalised(question: string, word: string): boolean {
+  const surface = question.split(/[^\p{L}\p{N}'’]+/u).filter(Boolean).slice(1);
+  return surface.some((w) => /^\p{Lu}/u.test(w) && letterWords(w).includes(word));
+}
+
+/** The names of beam forms that grounding found nothing for, from the trace's "no grounding" rows. */
+export function ungroundedNames(trace: readonly TraceEntry[]): string[] {
+  const out: string[] = [];
+  for (const t of trace) {
+    if (t.stage !== 'ground' || t.outcome !== 'empty' || !t.beamForm) continue;
+    for (const m of t.beamForm.matchAll(/\[ ([^\]]+?) \]/g)) if (!out.includes(m[1]!)) out.push(m[1]!);
+  }
+  return out;
+}
+
+/**
+ * Why there is no answer, from the trace rows alone (so the two cannot disagree): the readings the named checks
+ * set aside, else the names nothing in the graph spells (with `near` labels: "did you mean …"), else what the
+ * executed readings found.
+ */
+export function noAnswerReason(trace: readonly TraceEntry[], near: (names: string[]) => string[]): string | undefined {
+  // values and comparisons the parser copied as names ("above 8.7") are no names to suggest others for
+  const names = ungroundedNames(trace).filter((n) => !labelTokens(n).every((w) => /^\p{N}+$/u.test(w) || isWeakWord(w)));
+  const ran = trace.filter((t) => t.stage === 'execute' && (t.outcome === 'answers' || t.outcome === 'empty') && t.sparql !== undefined);
+  if (names.length > 0 && !ran.some((t) => t.outcome === 'answers')) {
+    const hints = near(names);
+    return `nothing in the graph is named ${names.slice(0, 3).map((n) => `"${n}"`).join(' or ')}${hints.length ? `; did you mean ${hints.map((h) => `"${h}"`).join(', ')}?` : ''}`;
+  }
+  const checked = [...new Set(trace.filter((t) => t.check && t.outcome === 'skipped').map((t) => t.note!.replace(/^set aside \([A-Z_]+\): /, '')))];
+  if (checked.length > 0) return checked.slice(0, 2).join('; ');
+  if (ran.length === 0) return undefined;
+  const withAnswers = ran.filter((t) => t.outcome === 'answers').length;
+  const empty = ran.length - withAnswers;
+  const parts = [`${empty} found nothing in the graph`, ...(withAnswers ? [`${withAnswers} found answers that were set aside (see the trace)`] : [])];
+  return `of ${ran.length} readings of the question run on the graph, ${parts.join(' and ')}`;
+}
