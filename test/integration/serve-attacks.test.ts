@@ -293,5 +293,14 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
     const packDir = (g.pack as { dir: string }).dir;
     assert.ok(!h.includes(packDir) && !h.includes(process.cwd()), h);
     assert.match(JSON.parse(h).store, /^oxigraph:movies$/);
+    // /v1/overview names the store the same way (issue 22: it showed the pack's path)
+    const o = await (await fetch(srv.url + '/v1/overview')).text();
+    assert.ok(!o.includes(packDir) && !o.includes(process.cwd()), o.slice(0, 300));
+    assert.equal(JSON.parse(o).store.id, 'oxigraph:movies');
+    // JSON in a charset other than UTF-8 is 415, not 400 (issue 22)
+    const latin1 = await getJson(srv.url + '/v1/ask', { method: 'POST', headers: { 'content-type': 'application/json; charset=iso-8859-1' }, body: '{"question":"who directed Forrest Gump"}' });
+    assert.equal(latin1.status, 415, JSON.stringify(latin1.body));
+    assert.equal(latin1.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.match(latin1.body.error.message, /charset/);
   });
 });
