@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { Command } from 'commander';
 import { normalizeForm, parseForm, printForm } from '../src/form';
 import { createGateway } from '../src/pipeline';
+import { PACK_FILE, refreshPackManifest } from '../src/execute';
 import { coverageCurve, fitCalibration, reliability, calibratedProbability, type LabelledSignals } from '../src/pipeline/calibration';
 
 interface Example {
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
   const cal = { ...fit, threshold, fittedOn: o.data.map((f) => path.basename(f)).join(', '), ece: rel.ece };
   const out = o.out ?? path.join(modelDir, 'calibration.json');
   fs.writeFileSync(out, JSON.stringify(cal, null, 1) + '\n');
+  // the pack's manifest records the model's files: record the new calibration.json there too
+  if (fs.existsSync(path.join(path.dirname(modelDir), PACK_FILE))) refreshPackManifest(path.dirname(modelDir), { onlyIfPresent: true });
   const acc = correct.filter(Boolean).length / Math.max(1, correct.length);
   const md = [
     `Calibration (${new Date().toISOString().slice(0, 10)}, \`npx tsx scripts/calibrate.ts ${process.argv.slice(2).join(' ')}\`):`,

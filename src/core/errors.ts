@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   REQUEST_TIMEOUT: 504,
   ENDPOINT_DOWN: 502,
   ENDPOINT_ERROR: 502,
+  /** The remote endpoint refused the query as the query's fault (its HTTP 400, or a Virtuoso error of the query's own making). */
+  ENDPOINT_REFUSED: 400,
   STORE_UNAVAILABLE: 503,
   MODEL_UNAVAILABLE: 503,
   MODEL_ERROR: 500,

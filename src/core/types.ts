@@ -84,6 +84,11 @@ export interface PackConfig {
    * ("movie", "actor" for the movies graph); entity linking skips spans made only of them (LinkOptions).
    */
   nonTopicWords?: string[];
+  /**
+   * The manifest: size and sha256 of the pack's data and model files (paths relative to the pack folder,
+   * written by `askgraph init`). A file that does not match is a start-up error naming it, never served.
+   */
+  files?: Record<string, { size: number; sha256: string }>;
   /** For people (the inspector's overview): a title, one or two sentences on what the graph covers, example questions. */
   title?: string;
   description?: string;

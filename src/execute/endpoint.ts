@@ -70,6 +70,22 @@ function causeCodes(e: unknown): string[] {
  * sent. Every call has a timeout: an AbortController aborts the HTTP request through a fetch wrapper
  * and a timer race bounds Comunica's own work. (Virtuoso stops a query whose client disconnected.)
  */
+/**
+ * Virtuoso errors of the query's own making that it answers with HTTP 500: a procedure the query
+ * calls is undefined (SR185) or not permitted (SR186), or the HTTP client the query called
+ * (bif:http_get …) failed (HTCLI HCxxx / HTxxx). Its SPARQL compiler's refusals (SPxxx) come as HTTP 400.
+ */
+const VIRTUOSO_QUERY_FAULT = /^Virtuoso \S+ Error (SR18[56]|HC\d{3}|HT\d{3})\b/;
+
+/**
+ * An endpoint answer that refuses the query itself (a client error: ENDPOINT_REFUSED, 400) rather than
+ * failing as a service (ENDPOINT_ERROR, 502): HTTP 400, or a Virtuoso error of the query's making.
+ * Other statuses (404 wrong path, 401 / 403 credentials, 5xx) are the endpoint's or its operator's.
+ */
+export function refusedByEndpoint(status: number, body: string): boolean {
+  return status === 400 || (status === 500 && VIRTUOSO_QUERY_FAULT.test(body));
+}
+
 export class EndpointExecutor implements Executor {
   readonly id: string;
   readonly url: string;
@@ -154,7 +170,15 @@ export class EndpointExecutor implements Executor {
     const status = /HTTP status (\d+)/.exec(message);
     if (status) {
       const body = message.split('\n').slice(1).join(' ').replace(/\s+/g, ' ').trim().slice(0, 300);
+      if (refusedByEndpoint(Number(status[1]), body)) {
+        return new AskgraphError('ENDPOINT_REFUSED', `${this.url} refused the query (HTTP ${status[1]}): ${body}`, { cause: e, details: { status: Number(status[1]) } });
+      }
       return new AskgraphError('ENDPOINT_ERROR', `${this.url} answered HTTP ${status[1]}: ${body}`, { cause: e, details: { status: Number(status[1]) } });
+    }
+    const fn = /no configured actor was able to evaluate function (\S+)/.exec(message);
+    if (fn) {
+      // Comunica evaluates this part of the query itself and knows no such function (bif:http_get …): the query's fault
+      return new AskgraphError('UNSUPPORTED', `the query calls a function that cannot be evaluated over ${this.url}: ${fn[1]}`, { cause: e, details: { function: fn[1] } });
     }
     if (/fetch failed|socket|network/i.test(message)) return new AskgraphError('ENDPOINT_DOWN', `cannot reach ${this.url}: ${message}`, { cause: e });
     return new AskgraphError('ENDPOINT_ERROR', `${this.url}: ${message.split('\n')[0]}`, { cause: e });

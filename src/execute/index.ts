@@ -2,7 +2,7 @@
 export { OxigraphExecutor, type OxigraphOptions, type StoreHealth, type StoreState, type UserQueryResult } from './oxigraph';
 export { runUserQuery, type UserRunOptions } from './public-query';
 export { QueryChecker } from './checker';
-export { analyseQuery, precheckQuery, DEFAULT_USER_QUERY_LIMITS, type CheckedQuery, type UserQueryLimits, type QueryDataset } from './user-query';
+export { analyseQuery, checkTokenDepth, precheckQuery, DEFAULT_USER_QUERY_LIMITS, type CheckedQuery, type UserQueryLimits, type QueryDataset } from './user-query';
 export { EndpointExecutor, type EndpointOptions } from './endpoint';
 export {
   isEndpointUrl,
@@ -11,6 +11,9 @@ export {
   openExecutor,
   PACK_FILE,
   packOfStore,
+  packManifest,
+  refreshPackManifest,
+  verifyPack,
   resolveStoreSpec,
   storeDataFiles,
   type OpenOptions,
@@ -24,6 +27,8 @@ export {
   loadFile,
   loadText,
   saveSnapshot,
+  digestOf,
+  type FileDigest,
   loadSnapshot,
   mintEntity,
   mintRelation,

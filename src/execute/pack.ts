@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { AskgraphError, defaultPackDir, PackConfig } from '../core';
 import { EndpointExecutor } from './endpoint';
-import { DATA_EXTENSIONS, StoreSource } from './loaders';
+import { DATA_EXTENSIONS, digestOf, StoreSource } from './loaders';
 import { OxigraphExecutor } from './oxigraph';
 import { RDFS_LABEL } from './terms';
 
@@ -23,6 +23,7 @@ const PackSchema = z.object({
   title: z.string().min(1).optional(),
   description: z.string().min(1).optional(),
   examples: z.array(z.string().min(1)).optional(),
+  files: z.record(z.string().min(1), z.object({ size: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex') })).optional(),
 });
 
 export const PACK_FILE = 'pack.json';
@@ -54,6 +55,70 @@ export function parsePackConfig(text: string, file: string): PackConfig {
     throw new AskgraphError('DATA_FORMAT', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { details: { issues: parsed.error.issues } });
   }
   return parsed.data;
+}
+
+// ---------- the manifest: size and sha256 of the files a pack is served from ----------
+
+/** The files a manifest covers: the data files and every file of the model folder but its notes (*.md) (paths relative to the pack, with /). */
+function manifestFiles(dir: string, config: PackConfig): string[] {
+  const rel = new Set<string>(config.data ?? []);
+  if (config.model) {
+    const modelDir = path.resolve(dir, config.model);
+    if (fs.existsSync(modelDir)) {
+      for (const f of fs.readdirSync(modelDir).sort()) {
+        if (!f.startsWith('.') && !f.endsWith('.md') && fs.statSync(path.join(modelDir, f)).isFile()) rel.add(path.posix.join(config.model.split(path.sep).join('/'), f));
+      }
+    }
+  }
+  return [...rel].filter((f) => fs.existsSync(path.resolve(dir, f))).sort();
+}
+
+/** The manifest of a pack folder as it is now (`askgraph init` writes it into pack.json as `files`). */
+export function packManifest(dir: string, config: PackConfig): Record<string, { size: number; sha256: string }> {
+  const out: Record<string, { size: number; sha256: string }> = {};
+  for (const f of manifestFiles(dir, config)) out[f] = digestOf(fs.readFileSync(path.resolve(dir, f)));
+  return out;
+}
+
+/**
+ * Rewrites pack.json's manifest from the files as they are now (after a tool such as scripts/calibrate.ts
+ * changed a model file on purpose). With `onlyIfPresent`, a pack without a manifest is left alone.
+ */
+export function refreshPackManifest(dir: string, opts: { onlyIfPresent?: boolean } = {}): void {
+  const file = path.join(dir, PACK_FILE);
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  if (opts.onlyIfPresent && raw.files === undefined) return;
+  const config = parsePackConfig(JSON.stringify(raw), file);
+  raw.files = packManifest(dir, config);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(raw, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+}
+
+/**
+ * Checks every file of the pack's manifest (pack.json `files`): size first, then sha256. A missing file
+ * is NOT_FOUND, a different one DATA_FORMAT, both naming the file — a pack is never served from a file
+ * that is not the one it was built with (a cut data file or a model with flipped bytes starts "ok" and
+ * answers wrong). No manifest, nothing to check.
+ */
+export function verifyPack(dir: string, config: PackConfig): void {
+  for (const [rel, want] of Object.entries(config.files ?? {})) {
+    const abs = path.resolve(dir, rel);
+    if (path.relative(dir, abs).startsWith('..')) throw new AskgraphError('DATA_FORMAT', `${path.join(dir, PACK_FILE)}: files: ${rel} is outside the pack`);
+    let size: number;
+    try {
+      size = fs.statSync(abs).size;
+    } catch (e) {
+      throw new AskgraphError('NOT_FOUND', `pack ${config.name}: ${rel} is missing (${abs})`, { cause: e, details: { file: rel } });
+    }
+    const got = size === want.size ? digestOf(fs.readFileSync(abs)) : { size, sha256: '' };
+    if (got.size !== want.size || got.sha256 !== want.sha256) {
+      const what = got.size !== want.size ? `${got.size} bytes where ${PACK_FILE} says ${want.size}` : `its sha256 is not the one ${PACK_FILE} records`;
+      throw new AskgraphError('DATA_FORMAT', `pack ${config.name}: ${rel} is corrupt or was changed (${what}): restore it, or rebuild the pack with askgraph init`, {
+        details: { file: rel, size: got.size, expectedSize: want.size },
+      });
+    }
+  }
 }
 
 // ---------- store specs: the one place that says what a --store / ASKGRAPH_STORE value is ----------
@@ -139,9 +204,12 @@ export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promi
   let source: StoreSource;
   let labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
   let localNameLabels = opts.localNameLabels ?? false;
+  let verify: (() => void) | undefined;
   if (store.kind === 'pack') {
     const { config } = await loadPack(target);
+    verify = () => verifyPack(target, config);
     if (config.endpoint) {
+      verify();
       return new EndpointExecutor(config.endpoint, { labelPredicates: config.labelPredicates, localNameLabels: config.localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs });
     }
     localNameLabels = config.localNameLabels ?? false;
@@ -159,5 +227,15 @@ export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promi
     if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `data file of ${target} is missing: ${f}`);
   }
   const oxOpts = { id: 'oxigraph:' + target, labelPredicates, localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs };
-  return opts.background ? OxigraphExecutor.openInBackground(source, oxOpts) : OxigraphExecutor.open(source, oxOpts);
+  if (!verify) return opts.background ? OxigraphExecutor.openInBackground(source, oxOpts) : OxigraphExecutor.open(source, oxOpts);
+  // the pack's files are checked while the store's worker loads (the snapshot it may load is checked there)
+  const ex = await OxigraphExecutor.openInBackground(source, oxOpts);
+  try {
+    verify();
+    if (!opts.background) await ex.whenReady();
+  } catch (e) {
+    await ex.close().catch(() => undefined);
+    throw e;
+  }
+  return ex;
 }

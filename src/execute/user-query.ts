@@ -1,4 +1,4 @@
-import type { SparqlQuery } from 'sparqljs';
+import { Parser, type SparqlQuery } from 'sparqljs';
 import { AskgraphError } from '../core';
 import { generateSparql, parseSparql } from '../compile';
 import type { QueryForm } from './readonly';
@@ -8,8 +8,11 @@ import type { QueryForm } from './readonly';
  *  1. precheckQuery: a linear scan on the main thread (size, bracket nesting depth) — the only work a
  *     request does on the main thread, so no query text can block other routes (sparqljs' parser grows
  *     much faster than linearly with nesting, and Oxigraph's evaluator overflows on deep or very long
- *     queries);
- *  2. analyseQuery: one sparqljs parse (in the checker worker, see checker.ts): form, updates refused,
+ *     queries). It is a cheap first filter that skips what SPARQL's lexer skips (strings, IRIs,
+ *     comments, PN_LOCAL_ESC escapes such as `e:a\#`);
+ *  2. analyseQuery: the nesting depth again on sparqljs' own tokens (its lexer, so no escaping trick
+ *     can hide a bracket the parser reads), then one sparqljs parse (in the checker worker, see
+ *     checker.ts): form, updates refused,
  *     pattern count, SERVICE, the query's FROM / FROM NAMED dataset, and the text to run with the row
  *     cap applied as a LIMIT (so a cartesian product stops at maxRows + 1 solutions instead of being
  *     materialised).
@@ -76,10 +79,14 @@ export function precheckQuery(text: string, limits: UserQueryLimits): void {
       }
     } else if (c === 0x7d || c === 0x29 || c === 0x5d) {
       depth = Math.max(0, depth - 1);
+    } else if (c === 0x5c) {
+      // \ outside a string is a PN_LOCAL_ESC (e:a\# e:a\' e:a\( …): the next character is part of a name
+      i++;
     } else if (c === 0x23) {
-      // # comment to the end of the line
-      const eol = text.indexOf('\n', i);
-      i = eol < 0 ? n : eol;
+      // # comment to the end of the line (\n or \r, as SPARQL's lexer ends it)
+      let j = i + 1;
+      while (j < n && text.charCodeAt(j) !== 0x0a && text.charCodeAt(j) !== 0x0d) j++;
+      i = j;
     } else if (c === 0x22 || c === 0x27) {
       // "…", '…', """…""", '''…''' (escapes skip the next character)
       const q = text[i];
@@ -93,6 +100,46 @@ export function precheckQuery(text: string, limits: UserQueryLimits): void {
       IRI_REF.lastIndex = i;
       if (IRI_REF.test(text)) i = IRI_REF.lastIndex - 1;
     }
+  }
+}
+
+const OPEN_TOKENS = new Set(['{', '(', '[', '<<', '{|']);
+const CLOSE_TOKENS = new Set(['}', ')', ']', '>>', '|}']);
+interface JisonLexer {
+  setInput(text: string, yy: object): void;
+  lex(): number | string;
+  yytext: string;
+  EOF: number;
+}
+let lexerProto: JisonLexer | undefined;
+
+/**
+ * Bracket nesting depth ({ ( [ << {|) counted on the tokens of sparqljs' own lexer, the one its parser
+ * reads: strings, IRIs, comments and escapes in prefixed names are whatever the parser takes them for.
+ * Linear in the text (one token at a time). Throws QUERY_TOO_COMPLEX over limits.maxDepth. A text the
+ * lexer cannot read further is left to the parser, which stops at the same place with SPARQL_SYNTAX.
+ */
+export function checkTokenDepth(text: string, limits: UserQueryLimits): void {
+  lexerProto ??= (new Parser() as unknown as { lexer: JisonLexer }).lexer;
+  const lexer = Object.create(lexerProto) as JisonLexer;
+  lexer.setInput(text, {});
+  let depth = 0;
+  for (;;) {
+    let tok: number | string;
+    try {
+      tok = lexer.lex();
+    } catch {
+      return;
+    }
+    if (tok === lexer.EOF || tok === 'EOF') return;
+    const t = lexer.yytext;
+    if (OPEN_TOKENS.has(t)) {
+      if (++depth > limits.maxDepth) {
+        throw new AskgraphError('QUERY_TOO_COMPLEX', `the query nests brackets deeper than ${limits.maxDepth} levels`, {
+          details: { maxDepth: limits.maxDepth },
+        });
+      }
+    } else if (CLOSE_TOKENS.has(t)) depth = Math.max(0, depth - 1);
   }
 }
 
@@ -127,6 +174,7 @@ function usesService(node: unknown, depth = 0): boolean {
  */
 export function analyseQuery(text: string, limits: UserQueryLimits): CheckedQuery {
   precheckQuery(text, limits);
+  checkTokenDepth(text, limits);
   const parsed = parseSparql(text) as SparqlQuery;
   if (parsed.type === 'update') {
     const ops = parsed.updates.map((u) => ('updateType' in u ? u.updateType : u.type)).join(', ');

@@ -124,22 +124,30 @@ export function indexCacheFile(cacheDir: string, executorId: string, opts: Store
   return path.join(cacheDir, `entity-index-${hash}.json`);
 }
 
+/** sha256 of a cache file's bytes, kept beside it in `<file>.sha256`. */
+function fileSha256(file: string): string {
+  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
 /**
- * The store's entity index from the cache file when present (and readable), else built and saved.
- * A corrupt cache is rebuilt, not trusted.
+ * The store's entity index from the cache file when present, readable and unchanged since it was written
+ * (its sha256 is kept beside it in `<file>.sha256`), else built and saved. A corrupt, cut or edited cache
+ * is rebuilt, not trusted; an index of an empty store is not cached (it would outlive the empty store).
  */
 export async function loadOrBuildStoreIndex(executor: Executor, cacheFile: string | undefined, opts: StoreIndexOptions = {}): Promise<EntityIndex> {
   if (cacheFile && fs.existsSync(cacheFile)) {
     try {
-      return EntityIndex.load(cacheFile);
+      if (fs.readFileSync(cacheFile + '.sha256', 'utf8').trim() === fileSha256(cacheFile)) return EntityIndex.load(cacheFile);
     } catch {
       // fall through and rebuild
     }
   }
   const index = await buildStoreIndex(executor, opts);
-  if (cacheFile) {
+  if (cacheFile && index.size > 0) {
     try {
+      fs.rmSync(cacheFile + '.sha256', { force: true });
       index.save(cacheFile);
+      fs.writeFileSync(cacheFile + '.sha256', fileSha256(cacheFile) + '\n');
     } catch {
       // read-only install: keep the in-memory index
     }

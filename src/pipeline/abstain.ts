@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { isStopword, letterWords } from '../core';
+import { AskgraphError, isStopword, letterWords } from '../core';
 import { singularForms } from '../core/morph';
 
 
@@ -23,8 +23,16 @@ export function loadKnownWords(modelDir: string | undefined): KnownWords | undef
   if (!modelDir) return undefined;
   const file = path.join(modelDir, 'words.json');
   if (!fs.existsSync(file)) return undefined;
-  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { words?: Record<string, number> };
-  return new Set(Object.keys(data.words ?? {}));
+  let data: { words?: unknown };
+  try {
+    data = JSON.parse(fs.readFileSync(file, 'utf8')) as { words?: unknown };
+  } catch (e) {
+    throw new AskgraphError('DATA_FORMAT', `${file}: not JSON (${(e as Error).message})`, { cause: e, details: { file: path.basename(file) } });
+  }
+  if (data === null || typeof data !== 'object' || data.words === null || typeof data.words !== 'object' || Array.isArray(data.words)) {
+    throw new AskgraphError('DATA_FORMAT', `${file}: not a word list ({"words": {word: count}})`, { details: { file: path.basename(file) } });
+  }
+  return new Set(Object.keys(data.words));
 }
 
 /** Lower-cased words of a text (letters only: digits and punctuation never make a word unexplained), as words.json. */

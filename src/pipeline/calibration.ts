@@ -9,6 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AskgraphError } from '../core';
 
 export interface Signals {
   /** Log-probability of the winning form under the parser. */
@@ -42,7 +43,17 @@ export function loadCalibration(modelDir: string | undefined): Calibration | und
   if (!modelDir) return undefined;
   const file = path.join(modelDir, 'calibration.json');
   if (!fs.existsSync(file)) return undefined;
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as Calibration;
+  let c: Partial<Calibration>;
+  try {
+    c = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Calibration>;
+  } catch (e) {
+    throw new AskgraphError('DATA_FORMAT', `${file}: not JSON (${(e as Error).message})`, { cause: e, details: { file: path.basename(file) } });
+  }
+  const ok =
+    c !== null && typeof c === 'object' && Array.isArray(c.signals) && c.signals.every((k) => SIGNALS.includes(k)) && Array.isArray(c.weights) &&
+    c.weights.length === c.signals.length && c.weights.every(Number.isFinite) && Number.isFinite(c.bias) && Number.isFinite(c.threshold);
+  if (!ok) throw new AskgraphError('DATA_FORMAT', `${file}: not a calibration (signals, weights of the same length, bias, threshold)`, { details: { file: path.basename(file) } });
+  return c as Calibration;
 }
 
 export function signalsOf(logProb: number, scores: readonly number[], nextLogProb: number | undefined): Signals {

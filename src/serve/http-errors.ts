@@ -10,7 +10,7 @@ const BODY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   'entity.parse.failed': { code: 'BAD_REQUEST', message: 'malformed request body (invalid JSON)' },
   'entity.verify.failed': { code: 'BAD_REQUEST', message: 'request body failed verification' },
   'encoding.unsupported': { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported Content-Encoding (gzip, deflate, br and identity are accepted)' },
-  'charset.unsupported': { code: 'BAD_REQUEST', message: 'unsupported charset' },
+  'charset.unsupported': { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported charset (JSON bodies are UTF-8)' },
   'request.aborted': { code: 'BAD_REQUEST', message: 'request aborted' },
   'request.size.invalid': { code: 'BAD_REQUEST', message: 'request size did not match content-length' },
   'parameters.too.many': { code: 'INPUT_TOO_LARGE', message: 'too many parameters' },

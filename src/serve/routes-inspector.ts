@@ -5,6 +5,7 @@ import { Parser as SparqlParser } from 'sparqljs';
 import { z } from 'zod';
 import { AskgraphError, type PackConfig } from '../core';
 import type { ServeContext } from './context';
+import { redactPaths } from './http-errors';
 import { validate } from './schemas';
 
 /**
@@ -141,9 +142,10 @@ async function buildOverview(ctx: ServeContext): Promise<Overview> {
   const ex = g.executor;
   const timeoutMs = Math.min(ctx.config.timeouts.queryMs, 10_000);
   const overview: Overview = {
-    pack: { name: cfg?.name ?? 'store', title: cfg?.title ?? cfg?.name ?? ex.id, ...(cfg?.description ? { description: cfg.description } : {}) },
+    pack: { name: cfg?.name ?? 'store', title: cfg?.title ?? cfg?.name ?? redactPaths(ex.id), ...(cfg?.description ? { description: cfg.description } : {}) },
     examples: cfg?.examples ?? [],
-    store: { id: ex.id, relations: [], classes: [] },
+    // the store id names its data folder or file: never the path (as /healthz)
+    store: { id: redactPaths(ex.id), relations: [], classes: [] },
     model: modelCard(g.generator as { id: string; dir?: string; endpoint?: string } | undefined),
   };
   const labelPreds = (cfg?.labelPredicates ?? []).filter((p) => SAFE_IRI.test(p));

@@ -19,7 +19,7 @@ import {
   type Executor,
   type PackConfig,
 } from '../core';
-import { buildStore, openExecutor, PACK_FILE, saveSnapshot, EndpointExecutor } from '../execute';
+import { buildStore, openExecutor, PACK_FILE, packManifest, saveSnapshot, EndpointExecutor } from '../execute';
 import { chainFromForm, mineRelationVocabulary, questionTerms, VOCABULARY_FILE, type VocabExample } from '../fallback';
 import { localName as readerLocalName } from '../fallback/text';
 import { parseForm } from '../form';
@@ -127,6 +127,13 @@ function writeJson(file: string, value: unknown): void {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
   fs.renameSync(tmp, file);
+}
+
+/** The pack with its manifest (size and sha256 of its data and model files, see verifyPack) as they are now. */
+function withManifest(out: string, pack: PackConfig): PackConfig {
+  const { files: _old, ...rest } = pack;
+  const files = packManifest(out, rest);
+  return Object.keys(files).length ? { ...rest, files } : rest;
 }
 
 function writeJsonl(file: string, rows: unknown[]): void {
@@ -292,7 +299,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     excludeTopic: previousPack?.excludeTopic ?? true,
     ...(previousPack?.model && fs.existsSync(path.join(out, previousPack.model, 'config.json')) ? { model: previousPack.model } : {}),
   };
-  writeJson(path.join(out, PACK_FILE), pack);
+  writeJson(path.join(out, PACK_FILE), withManifest(out, pack));
   const compileOptions = {
     vocabularyNamespace: pack.vocabularyNamespace,
     labelPredicates: pack.labelPredicates,
@@ -399,7 +406,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       const t = readJson<{ seconds: number; curve: { epoch: number; loss: number; validEm: number | null }[]; epochs: unknown }>(path.join(out, 'data', 'training.json'));
       if (t) training = { ...t, report: readJson<Record<string, unknown>>(path.join(modelDir, 'report.json')) ?? {} };
     }
-    writeJson(path.join(out, PACK_FILE), pack);
+    writeJson(path.join(out, PACK_FILE), withManifest(out, pack));
 
     // 9. self-evaluation on the held-out synthetic questions: the pipeline with the trained parser against
     //    the same pipeline given the gold form (so grounding and labels are compared like for like).

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../../src/core';
-import { openExecutor, type StoreExecutor } from '../../src/execute';
+import { openExecutor, packManifest, verifyPack, type StoreExecutor } from '../../src/execute';
 import { clearParserCache } from '../../src/generate';
 import { createGateway, type Gateway } from '../../src/pipeline';
 import { cli } from '../helpers/cli';
@@ -63,6 +63,10 @@ describe('askgraph init: a pack from a graph alone, end to end (real trainer, ON
     }
     const config = JSON.parse(fs.readFileSync(path.join(pack, 'pack.json'), 'utf8'));
     assert.equal(config.model, 'model');
+    // the manifest (issue 22): size + sha256 of the data and model files, as the shipped pack has it
+    assert.ok(config.files?.['store/data.nq'] && config.files['model/encoder.onnx'] && config.files['model/config.json'], JSON.stringify(config.files));
+    assert.deepEqual(config.files, packManifest(pack, config));
+    verifyPack(pack, config);
     assert.equal(config.names.writtenBy, B + 'writtenBy');
     assert.equal(config.names.Book, B + 'Book');
     for (const phase of ['store', 'discover', 'index', 'lexicon', 'synth', 'vocabulary', 'train', 'self-eval', 'report']) {

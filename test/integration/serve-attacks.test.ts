@@ -6,6 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import * as net from 'node:net';
+import fc from 'fast-check';
 import { createGateway, type Gateway } from '../../src/pipeline';
 import { OxigraphExecutor } from '../../src/execute';
 import type { RunningServer } from '../../src/serve';
@@ -102,6 +103,37 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
     assert.equal(r3.body.error.code, 'QUERY_TOO_COMPLEX');
     assert.match(r3.body.error.message, /patterns/);
     assert.equal(ex.userGeneration, gen, 'nothing reached the store');
+    await assertServing(srv.url);
+  });
+
+  it('poison hidden by escapes (issue 22): e:a\\# and other PN_LOCAL escapes, strings and \\r-ended comments before 300-1,000 levels are 400 QUERY_TOO_COMPLEX; no store restart', async () => {
+    const gen = ex.userGeneration;
+    const hiders = ['e:a\\#', "e:a\\' . ?s ?p e:b\\'", 'e:a\\#\\(\\[', '"x\\"#"', '?o # note\r'];
+    for (const [i, levels] of [300, 600, 1000].entries()) {
+      for (const h of hiders) {
+        const q = `PREFIX e: <http://e/> SELECT * WHERE { ?s ?p ${h} ${'{'.repeat(levels)} ?s ?p ?o ${'}'.repeat(levels)} } LIMIT ${i + 1}`;
+        const r = await sparqlPost(srv.url, q);
+        assert.equal(r.status, 400, `${levels} levels after ${h}: ${JSON.stringify(r.body).slice(0, 300)}`);
+        assert.equal(r.body.error.code, 'QUERY_TOO_COMPLEX');
+      }
+    }
+    // random mixes of escaped names and strings before random nesting (fast-check), through the real route
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('e:a\\#', "e:a\\'", 'e:a\\(', 'e:a\\%', '"\\"("', "'''a''{'''", '<http://x/#[>'), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 60, max: 700 }),
+        async (hs, levels) => {
+          const q = `PREFIX e: <http://e/> SELECT * WHERE { ${hs.map((h) => `?s ?p ${h} .`).join(' ')} ${'{'.repeat(levels)} ?s ?p ?o ${'}'.repeat(levels)} }`;
+          const r = await sparqlPost(srv.url, q);
+          assert.equal(r.status, 400, JSON.stringify(r.body).slice(0, 300));
+          assert.equal(r.body.error.code, 'QUERY_TOO_COMPLEX');
+        },
+      ),
+      { numRuns: 12 },
+    );
+    assert.equal(ex.userGeneration, gen, 'no store process was restarted');
+    const h = await getJson(srv.url + '/healthz');
+    assert.equal(h.body.storeProcesses.user.restarts, gen - 1);
     await assertServing(srv.url);
   });
 
@@ -265,5 +297,14 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
     const packDir = (g.pack as { dir: string }).dir;
     assert.ok(!h.includes(packDir) && !h.includes(process.cwd()), h);
     assert.match(JSON.parse(h).store, /^oxigraph:movies$/);
+    // /v1/overview names the store the same way (issue 22: it showed the pack's path)
+    const o = await (await fetch(srv.url + '/v1/overview')).text();
+    assert.ok(!o.includes(packDir) && !o.includes(process.cwd()), o.slice(0, 300));
+    assert.equal(JSON.parse(o).store.id, 'oxigraph:movies');
+    // JSON in a charset other than UTF-8 is 415, not 400 (issue 22)
+    const latin1 = await getJson(srv.url + '/v1/ask', { method: 'POST', headers: { 'content-type': 'application/json; charset=iso-8859-1' }, body: '{"question":"who directed Forrest Gump"}' });
+    assert.equal(latin1.status, 415, JSON.stringify(latin1.body));
+    assert.equal(latin1.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.match(latin1.body.error.message, /charset/);
   });
 });

@@ -11,6 +11,7 @@ import { main } from '../../src/cli/main';
 import { fixtureGraph } from '../unit/compile/cases-lib';
 import { ensureGraph, graphEndpoint } from './virtuoso-setup';
 import { MOVIES_NAMESPACES } from '../helpers/movies';
+import { getJson, standInGateway, startTestServer } from './serve-helpers';
 
 const GRAPH = 'http://askgraph.dev/test/movies-small';
 const M = 'http://askgraph.dev/movies/';
@@ -73,8 +74,34 @@ describe('Virtuoso: EndpointExecutor (real server)', function () {
     assert.equal(await vt.ask('ASK { ?s ?p ?o }', { timeoutMs: 10000 }), true);
   });
 
-  it('Virtuoso errors are ENDPOINT_ERROR (a call of a function it does not define: HTTP 500 SR185)', async () => {
-    await assert.rejects(vt.select('SELECT * WHERE { ?s ?p ?o FILTER(<http://example.org/noSuchFunction>(?s)) } LIMIT 1'), code('ENDPOINT_ERROR'));
+  it('a query Virtuoso refuses is ENDPOINT_REFUSED (a call of a function it does not define: HTTP 500 SR185; a forbidden bif: HTTP 400)', async () => {
+    await assert.rejects(vt.select('SELECT * WHERE { ?s ?p ?o FILTER(<http://example.org/noSuchFunction>(?s)) } LIMIT 1'), code('ENDPOINT_REFUSED'));
+    await assert.rejects(vt.select('PREFIX bif: <bif:> SELECT ?s WHERE { ?s ?p ?o FILTER(bif:system("true")) } LIMIT 1'), code('ENDPOINT_REFUSED'));
+    // a function in the projection is evaluated by Comunica itself, which knows no bif: functions
+    await assert.rejects(vt.select('PREFIX bif: <bif:> SELECT (bif:system("true") AS ?x) WHERE { }'), code('UNSUPPORTED'));
+  });
+
+  it('through the REAL server in remote mode, what Virtuoso refuses (bif:http_get, bif:system, undefined functions) is a coded 4xx, not 502 (issue 22)', async () => {
+    const srv = await startTestServer(standInGateway(new EndpointExecutor(graphEndpoint(GRAPH))));
+    try {
+      const post = (q: string) => getJson(srv.url + '/sparql', { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: q });
+      for (const [q, status, code] of [
+        ['PREFIX bif: <bif:> SELECT (bif:http_get("http://127.0.0.1:1/") AS ?x) WHERE { }', 422, 'UNSUPPORTED'],
+        ['PREFIX bif: <bif:> SELECT ?s WHERE { ?s ?p ?o FILTER(bif:http_get("http://127.0.0.1:1/")) } LIMIT 1', 400, 'ENDPOINT_REFUSED'],
+        ['PREFIX bif: <bif:> SELECT ?s WHERE { ?s ?p ?o FILTER(bif:system("true")) } LIMIT 1', 400, 'ENDPOINT_REFUSED'],
+        ['PREFIX bif: <bif:> SELECT ?s WHERE { ?s ?p ?o FILTER(bif:file_to_string("/etc/hostname")) } LIMIT 1', 400, 'ENDPOINT_REFUSED'],
+        ['SELECT * WHERE { ?s ?p ?o FILTER(<http://example.org/noSuchFunction>(?s)) } LIMIT 1', 400, 'ENDPOINT_REFUSED'],
+      ] as const) {
+        const r = await post(q);
+        assert.equal(r.status, status, `${q}: ${JSON.stringify(r.body).slice(0, 300)}`);
+        assert.equal(r.body.error.code, code);
+      }
+      // the endpoint still answers
+      const ok = await post(`ASK { ?s ?p ?o }`);
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    } finally {
+      await srv.close();
+    }
   });
 
   it('a stopped port is ENDPOINT_DOWN; a wrong path is ENDPOINT_ERROR', async () => {

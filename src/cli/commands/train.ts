@@ -1,5 +1,8 @@
 import { SingleBar } from 'cli-progress';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { AskgraphError } from '../../core';
+import { PACK_FILE, packOfStore, refreshPackManifest } from '../../execute';
 import { MODEL_SIZES, train, type ModelSize, type TrainEvent } from '../../train';
 import { printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
@@ -163,6 +166,7 @@ export const register: RegisterCommand = (program, io) => {
       } finally {
         progress.stop();
       }
+      await refreshManifestOfModelPack(result.out);
       const r = result.report;
       if (flags.json) {
         printJson(io, { out: result.out, seconds: result.seconds, report: r });
@@ -188,3 +192,11 @@ export const register: RegisterCommand = (program, io) => {
       }
     });
 };
+
+/** A model trained into a pack's own model folder: the pack's manifest records the new files (see verifyPack). */
+async function refreshManifestOfModelPack(out: string): Promise<void> {
+  const packDir = path.dirname(path.resolve(out));
+  if (!fs.existsSync(path.join(packDir, PACK_FILE))) return;
+  const pack = await packOfStore(packDir).catch(() => undefined);
+  if (pack?.config.model && path.resolve(packDir, pack.config.model) === path.resolve(out)) refreshPackManifest(packDir, { onlyIfPresent: true });
+}

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import { AskgraphError } from '../../../src/core';
-import { analyseQuery, DEFAULT_USER_QUERY_LIMITS, precheckQuery, QueryChecker } from '../../../src/execute';
+import { analyseQuery, checkTokenDepth, DEFAULT_USER_QUERY_LIMITS, precheckQuery, QueryChecker } from '../../../src/execute';
 
 const L = DEFAULT_USER_QUERY_LIMITS;
 const code = (c: string) => (e: unknown) => e instanceof AskgraphError && e.code === c;
@@ -16,6 +17,40 @@ describe('execute: user query checks (precheck on the main thread, one parse in 
     assert.throws(() => precheckQuery('SELECT * WHERE { ?s ?p ?o FILTER(?o < 3) ' + '{'.repeat(L.maxDepth + 1), L), code('QUERY_TOO_COMPLEX'));
     // escaped quotes stay inside the string
     assert.throws(() => precheckQuery('SELECT * WHERE { ?s ?p "a\\"b" ' + '{'.repeat(L.maxDepth + 1), L), code('QUERY_TOO_COMPLEX'));
+  });
+
+  it('escapes cannot hide brackets: e:a\\# is a name, not a comment; a comment ends at \\r too (issue 22)', () => {
+    const deep = (k: number) => '{'.repeat(k) + ' ?s ?p ?o ' + '}'.repeat(k);
+    const hidden = [`?s ?p e:a\\# ${deep(L.maxDepth + 1)}`, `?s ?p e:a\\' ${deep(L.maxDepth + 1)} . ?s ?p e:b\\'`, `?s ?p ?o # note\r${deep(L.maxDepth + 1)}`];
+    for (const h of hidden) {
+      const q = `PREFIX e: <http://e/> SELECT * WHERE { ${h} }`;
+      assert.throws(() => precheckQuery(q, L), code('QUERY_TOO_COMPLEX'), q.slice(0, 60));
+      assert.throws(() => checkTokenDepth(q, L), code('QUERY_TOO_COMPLEX'), q.slice(0, 60));
+      assert.throws(() => analyseQuery(q, L), code('QUERY_TOO_COMPLEX'), q.slice(0, 60));
+    }
+    // the same names at an allowed depth parse
+    analyseQuery(`PREFIX e: <http://e/> SELECT * WHERE { ?s ?p e:a\\# . ?s ?p e:b\\' . ?s ?p e:c\\( ${deep(L.maxDepth - 2)} }`, L);
+    // the token count agrees with the parser: brackets inside strings, IRIs, names and comments do not count
+    checkTokenDepth(`PREFIX e: <http://e/> SELECT * WHERE { ?s ?p "${'{'.repeat(99)}" . ?s ?p e:a\\(\\(\\( . ?s ?p <http://x/${'('.repeat(99)}> } # ${'['.repeat(99)}`, L);
+  });
+
+  it('property: whatever valid terms (escaped names, strings, IRIs, comments) come before it, nesting past the limit is QUERY_TOO_COMPLEX', () => {
+    const hider = fc.constantFrom(
+      'e:a\\#', "e:a\\'", 'e:a\\%', 'e:a\\(', 'e:a\\)', 'e:a\\~', 'e:a\\.b', 'e:a%7B', 'e:a\\#\\(\\(',
+      '"x\\"{"', "'it\\'s ('", '"""a""("""', "'''a''['''", '<http://x/#(>', '"\\u0028"', '?o # {\r', '?o # (\n', '[]', '"()"',
+    );
+    fc.assert(
+      fc.property(fc.array(hider, { minLength: 1, maxLength: 6 }), fc.integer({ min: L.maxDepth + 1, max: L.maxDepth + 80 }), fc.constantFrom('{', '('), (hs, k, br) => {
+        const terms = hs.map((h) => `?s ?p ${h} .`).join(' ');
+        const nest = br === '{' ? '{'.repeat(k) + ' ?s ?p ?o ' + '}'.repeat(k) : 'FILTER(' + '('.repeat(k) + '?o' + ')'.repeat(k) + ')';
+        const q = `PREFIX e: <http://e/> SELECT * WHERE { ${terms} ${nest} }`;
+        assert.throws(() => analyseQuery(q, L), code('QUERY_TOO_COMPLEX'), q);
+        // and the same query at an allowed depth is valid SPARQL (the hiders are real terms)
+        const ok = br === '{' ? '{ ?s ?p ?o }' : 'FILTER((?o))';
+        analyseQuery(`PREFIX e: <http://e/> SELECT * WHERE { ${terms} ${ok} }`, L);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('the row cap becomes a LIMIT: appended when there is none, rewritten when larger, kept when smaller', () => {

@@ -188,7 +188,7 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
   });
 
   it('reuses the entity index cache on the next gateway (loads, does not rebuild)', async () => {
-    const files = fs.readdirSync(cacheDir).filter((f) => f.startsWith('entity-index-'));
+    const files = fs.readdirSync(cacheDir).filter((f) => f.startsWith('entity-index-') && f.endsWith('.json'));
     assert.equal(files.length, 1);
     const t = Date.now();
     const g2 = await createGateway({ store: path.join(packageRoot(), 'fixtures', 'graphs', 'movies-small.ttl'), generator, cacheDir });
