@@ -279,6 +279,17 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     assert.ok(reasons.some((r) => /askgraph abstained: .*“?"?height/.test(r)), JSON.stringify(reasons));
   });
 
+  it('an answer that leaves part of the question out is doubtful and shows the pipeline\'s caveat (real pipeline)', async () => {
+    await page.fill('#question', 'which movies from 2016 star Tom Hanks');
+    await page.press('#question', 'Enter');
+    await page.waitForFunction(() => (document.getElementById('raw')?.textContent ?? '').includes('"question": "which movies from 2016 star Tom Hanks"'));
+    const raw = JSON.parse((await page.textContent('#raw')) ?? '{}') as { reason?: string; answers?: unknown[] };
+    assert.ok((raw.answers ?? []).length > 0 && raw.reason, 'the pipeline answers with a caveat');
+    assert.equal(await page.textContent('#verdict'), 'Doubtful answer');
+    const reasons = await page.$$eval('#reasons li', (l) => l.map((x) => x.textContent ?? ''));
+    assert.ok(reasons.some((r) => r.includes(raw.reason ?? '')), JSON.stringify(reasons));
+  });
+
   it('"no answer" says why: the names not found in the graph, the fallback readers that had no topic', async () => {
     await page.fill('#question', 'who directed Qxzvwpt Jrkllmnq');
     await page.press('#question', 'Enter');

@@ -454,6 +454,8 @@
   function doubts(a) {
     const out = [];
     const src = String(a.source || 'none');
+    // the pipeline's own caveat (a part of the question the answer leaves out): the same words as the CLI's
+    if (a.reason) out.push('Caveat: ' + a.reason + '.');
     if (src.indexOf('fallback:') === 0) {
       out.push('Answered by the fallback reader “' + src.slice(9) + '” from graph evidence, not from a reading of the whole question: check the evidence below.');
       return out;
