@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   QUERY_TOO_COMPLEX: 400,
   /** SERVICE (federation) in a user query: refused unless the server allows it. */
   FEDERATION_FORBIDDEN: 403,
+  /** An extension function of a remote endpoint in a user query (`bif:http_get` fetches URLs): refused unless the server allows federation. */
+  FUNCTION_FORBIDDEN: 403,
   /** FROM / FROM NAMED / default-graph-uri / named-graph-uri where the store does not take a dataset. */
   DATASET_UNSUPPORTED: 400,
   /** A result over the configured row / byte cap (the query should page with LIMIT / OFFSET). */

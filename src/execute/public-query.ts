@@ -28,8 +28,9 @@ function graphBytes(triples: Triple[]): number {
  * Runs a user query (already checked by analyseQuery) with the public endpoint's policy:
  * - embedded Oxigraph: in its user store process; FROM / FROM NAMED and the protocol's dataset are
  *   honoured; SERVICE is refused (the embedded store has no HTTP client);
- * - a remote endpoint: SERVICE and FROM / FROM NAMED are refused unless allowed (a federating
- *   upstream would otherwise fetch any URL for anyone: an SSRF relay); the protocol's graph
+ * - a remote endpoint: SERVICE, the upstream's extension functions (`bif:http_get` fetches a URL) and
+ *   FROM / FROM NAMED are refused unless allowed (a federating upstream would otherwise fetch any URL
+ *   for anyone: an SSRF relay); the protocol's graph
  *   parameters are refused (the upstream's dataset is the one configured with --store).
  * Results over maxRows (rows, or triples of a graph) or maxBytes are RESULT_TOO_LARGE.
  */
@@ -40,6 +41,12 @@ export async function runUserQuery(ex: Executor, checked: CheckedQuery, opts: Us
   } else {
     if (checked.service && !opts.allowService) {
       throw new AskgraphError('FEDERATION_FORBIDDEN', 'SERVICE (federated query) is refused by this endpoint (server setting sparql.allowService)');
+    }
+    if (checked.functions.length > 0 && !opts.allowService) {
+      // the upstream's own functions run inside it with its network: Virtuoso's bif:http_get fetches any URL
+      throw new AskgraphError('FUNCTION_FORBIDDEN', `extension functions of the upstream endpoint are refused by this endpoint (${checked.functions.slice(0, 3).map((f) => `<${f}>`).join(', ')}): some fetch URLs; SPARQL's own functions and XSD casts are accepted (server setting sparql.allowService)`, {
+        details: { functions: checked.functions },
+      });
     }
     if (opts.dataset) {
       throw new AskgraphError('DATASET_UNSUPPORTED', 'default-graph-uri / named-graph-uri are not supported with a remote store; the dataset is the upstream endpoint\'s');

@@ -43,6 +43,8 @@ export interface CheckedQuery {
   capped: boolean;
   /** The query uses SERVICE (federation). */
   service: boolean;
+  /** IRIs of the extension functions the query calls (any function IRI but an XSD cast: `bif:http_get`, …). */
+  functions: string[];
   /** FROM / FROM NAMED of the query, when it has any. */
   dataset?: QueryDataset;
   /** Size of the query's algebra (see countPatterns). */
@@ -160,6 +162,22 @@ function countPatterns(node: unknown, depth = 0): number {
   return n;
 }
 
+const XSD_NS = 'http://www.w3.org/2001/XMLSchema#';
+
+/** Extension function IRIs called anywhere in the query (sparqljs `functionCall` nodes; XSD casts are SPARQL's own). */
+function extensionFunctions(node: unknown, out = new Set<string>(), depth = 0): Set<string> {
+  if (depth > 400 || node === null || typeof node !== 'object') return out;
+  if (Array.isArray(node)) {
+    for (const x of node) extensionFunctions(x, out, depth + 1);
+    return out;
+  }
+  const o = node as Record<string, unknown>;
+  const fn = o.function as { termType?: string; value?: string } | undefined;
+  if (o.type === 'functionCall' && fn?.termType === 'NamedNode' && typeof fn.value === 'string' && !fn.value.startsWith(XSD_NS)) out.add(fn.value);
+  for (const [k, v] of Object.entries(o)) if (k !== 'prefixes' && v !== null && typeof v === 'object') extensionFunctions(v, out, depth + 1);
+  return out;
+}
+
 function usesService(node: unknown, depth = 0): boolean {
   if (depth > 400 || node === null || typeof node !== 'object') return false;
   if (Array.isArray(node)) return node.some((x) => usesService(x, depth + 1));
@@ -198,5 +216,5 @@ export function analyseQuery(text: string, limits: UserQueryLimits): CheckedQuer
     if (mod.limit === undefined && mod.values === undefined) run = text + '\nLIMIT ' + (limits.maxRows + 1);
     else run = generateSparql({ ...parsed, limit: limits.maxRows + 1 } as SparqlQuery);
   }
-  return { form, run, capped, service: usesService(parsed.where ?? []), ...(dataset ? { dataset } : {}), patterns };
+  return { form, run, capped, service: usesService(parsed.where ?? []), functions: [...extensionFunctions(parsed)], ...(dataset ? { dataset } : {}), patterns };
 }

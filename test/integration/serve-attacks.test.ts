@@ -141,7 +141,7 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
     // The checker is bypassed on purpose: the REAL store gets the 1,000-level query the checker refuses.
     const gen = ex.userGeneration;
     const trap = 'SELECT * WHERE ' + '{'.repeat(1000) + ' ?s ?p ?o ' + '}'.repeat(1000) + ' LIMIT 1';
-    await assert.rejects(ex.runChecked({ form: 'SELECT', run: trap, capped: false, service: false, patterns: 1 }, { timeoutMs: 20_000 }), (e: any) => {
+    await assert.rejects(ex.runChecked({ form: 'SELECT', run: trap, capped: false, service: false, functions: [], patterns: 1 }, { timeoutMs: 20_000 }), (e: any) => {
       assert.equal(e.code, 'STORE_UNAVAILABLE');
       assert.match(e.message, /restarted/);
       return true;
