@@ -115,7 +115,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       res.vary('Origin');
       if (origins.includes('*') || origins.includes(origin)) {
         res.setHeader('Access-Control-Allow-Origin', origins.includes('*') ? '*' : origin);
-        res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-Cache, Retry-After');
+        res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-Cache, Retry-After, X-SPARQL-MaxRows');
         if (req.method === 'OPTIONS') {
           res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
           res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-API-Key, X-Request-Id');

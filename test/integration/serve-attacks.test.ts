@@ -186,7 +186,7 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
   it('a per-client share and a pool: a second /sparql query of a client while its first runs is 429; another client is served by a second store process', async () => {
     await ex.openUserLane(2); // a second user store process
     const keys = { one: 'client-one-key', two: 'client-two-key' };
-    const one = await startTestServer(g, { apiKeys: [keys.one, keys.two], sparql: { perClient: 1 }, timeouts: { requestMs: 12_000, queryMs: 3000, maxQueryMs: 3000 } });
+    const one = await startTestServer(g, { apiKeys: [keys.one, keys.two], sparql: { perClient: 1, perClientQueue: 0 }, timeouts: { requestMs: 12_000, queryMs: 3000, maxQueryMs: 3000 } });
     try {
       const cart = sparqlPost(one.url, CARTESIAN, { 'x-api-key': keys.one });
       await new Promise((r) => setTimeout(r, 300));
