@@ -42,8 +42,9 @@ function list(v: string | string[] | undefined): string[] {
  * Accept decides); GET without a query gives the service description; other methods 405 with Allow.
  * Any update is refused with 403 UPDATE_FORBIDDEN before it reaches the store. A query is checked once
  * before it runs (size and nesting on the main thread, the parse in the checker worker: 400
- * QUERY_TOO_COMPLEX), runs in the store's user lane with the row / byte caps (422 RESULT_TOO_LARGE)
- * and the federation / dataset policy of runUserQuery.
+ * QUERY_TOO_COMPLEX), runs in the store's user lane with the row cap (the result is cut there and
+ * X-SPARQL-MaxRows says so, as Virtuoso does), the byte cap (422 RESULT_TOO_LARGE) and the federation
+ * / dataset policy of runUserQuery; a client's queries beyond sparql.perClient wait their turn.
  */
 export function sparqlRouter(ctx: ServeContext): Router {
   const r = Router();
