@@ -3,7 +3,7 @@ import { AskgraphError, type Triple } from '../core';
 import { type ServeContext, withDeadline } from './context';
 import { SPARQL_PARAM_KEYS, SparqlParamsSchema, validate } from './schemas';
 import { Admission } from './admission';
-import { acceptWithoutParams, mediaForFormats, negotiate, OFFERS, serializeAsk, serializeGraph, serializeSelect } from './sparql-results';
+import { acceptWithoutParams, mediaForFormats, negotiate, OFFERS, serializeAsk, serializeGraph, serializeGraphAs, serializeSelect } from './sparql-results';
 import { runUserQuery } from './stages';
 
 const SD = 'http://www.w3.org/ns/sparql-service-description#';
@@ -107,7 +107,7 @@ export function sparqlRouter(ctx: ServeContext): Router {
     const checked = await ctx.checker.check(query, limits);
     const kind = checked.form === 'SELECT' ? 'select' : checked.form === 'ASK' ? 'ask' : 'graph';
     const offers = OFFERS[kind];
-    const media = mediaForFormats(formats, kind) || negotiate((o) => req.accepts(o), req.headers.accept, kind);
+    const media = mediaForFormats(formats, kind) || negotiate((o) => req.accepts(o), kind);
     res.vary('Accept');
     if (!media) {
       throw new AskgraphError('NOT_ACCEPTABLE', `no acceptable result format for a ${checked.form} query; offered: ${offers.join(', ')}`);
@@ -136,7 +136,7 @@ export function sparqlRouter(ctx: ServeContext): Router {
       'the query',
     );
     const body =
-      result.form === 'SELECT' ? serializeSelect(result.result, media) : result.form === 'ASK' ? serializeAsk(result.value, media) : serializeGraph(result.triples, media);
+      result.form === 'SELECT' ? serializeSelect(result.result, media) : result.form === 'ASK' ? serializeAsk(result.value, media) : serializeGraphAs(result.triples, media);
     if (res.headersSent) return;
     // Virtuoso's convention (ResultSetMaxRows): the result is cut at the cap and a header says so
     if (result.truncated) res.setHeader('X-SPARQL-MaxRows', String(s.maxRows));

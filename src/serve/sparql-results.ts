@@ -251,20 +251,30 @@ export function mediaForFormats(values: string[], kind: 'select' | 'ask' | 'grap
   throw new AskgraphError('BAD_REQUEST', `the format parameters name different result formats (${[...named.keys()].join(', ')}); give one`);
 }
 
-/** SPARQL result media types: a graph query asked with only these in Accept gets the default RDF syntax. */
+/** SPARQL result media types (what a SELECT can be written as). */
 const RESULT_MEDIA: readonly string[] = [MEDIA.json, MEDIA.xml, MEDIA.csv, MEDIA.tsv];
 
 /**
- * Content negotiation for a result kind. Media type parameters other than q (`charset=utf-8`) do not
- * decide anything (every answer is UTF-8); a CONSTRUCT / DESCRIBE asked with SPARQL result types
- * only (roqet, editors that always send results JSON) gets the default RDF syntax (N-Triples), not 406.
+ * Content negotiation for a result kind (the caller drops media type parameters other than q first,
+ * see acceptWithoutParams). A CONSTRUCT / DESCRIBE asked with SPARQL result types only (roqet asks
+ * for results XML and reads the answer as such; editors always send results JSON) gets that type —
+ * the triples as ?s ?p ?o solutions (triplesAsSelect), as Virtuoso answers it — instead of 406.
  */
-export function negotiate(accepts: (offers: string[]) => string | false, acceptHeader: string | undefined, kind: 'select' | 'ask' | 'graph'): string | undefined {
-  const offers = [...OFFERS[kind]];
-  const m = accepts(offers);
+export function negotiate(accepts: (offers: string[]) => string | false, kind: 'select' | 'ask' | 'graph'): string | undefined {
+  const m = accepts([...OFFERS[kind]]);
   if (m) return m;
-  if (kind === 'graph' && acceptHeader && acceptHeader.split(',').some((r) => RESULT_MEDIA.includes(r.split(';')[0].trim().toLowerCase()))) return offers[0];
-  return undefined;
+  if (kind !== 'graph') return undefined;
+  return accepts([...RESULT_MEDIA]) || undefined;
+}
+
+/** A graph as SPARQL solutions of ?s ?p ?o, one per triple. */
+export function triplesAsSelect(triples: Triple[]): SelectResult {
+  return { vars: ['s', 'p', 'o'], rows: triples.map((t) => ({ s: t.s, p: t.p, o: t.o })) };
+}
+
+/** A graph in `media`: an RDF syntax, or one of the SPARQL result types negotiate may pick for a graph. */
+export function serializeGraphAs(triples: Triple[], media: string): string {
+  return RESULT_MEDIA.includes(media) ? serializeSelect(triplesAsSelect(triples), media) : serializeGraph(triples, media);
 }
 
 /** An Accept header without media type parameters other than q (Express' negotiation would need offers to match them). */

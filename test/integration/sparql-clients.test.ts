@@ -157,7 +157,7 @@ describe('real SPARQL clients with default settings: SPARQLWrapper, rdflib SPARQ
     }
   });
 
-  it('Accept with a charset parameter is honoured; CONSTRUCT / DESCRIBE asked with SPARQL result types only get the default RDF syntax, not 406', async () => {
+  it('Accept with a charset parameter is honoured; CONSTRUCT / DESCRIBE asked with SPARQL result types only (roqet, editors) get the triples as ?s ?p ?o solutions, not 406', async () => {
     const sel = url + '?query=' + encodeURIComponent(`SELECT ?d WHERE { <${GUMP}> <${relation('directed_by')}> ?d }`);
     const j = await fetch(sel, { headers: { accept: 'application/sparql-results+json;charset=utf-8' } });
     assert.equal(j.status, 200);
@@ -165,15 +165,27 @@ describe('real SPARQL clients with default settings: SPARQLWrapper, rdflib SPARQ
     assert.equal((await j.json()).results.bindings[0].d.value, ZEMECKIS);
     const x = await fetch(sel, { headers: { accept: 'application/sparql-results+xml; charset=UTF-8; q=0.9, text/csv;q=0.1' } });
     assert.match(x.headers.get('content-type') ?? '', /^application\/sparql-results\+xml/);
-    for (const accept of ['application/sparql-results+json', 'application/sparql-results+json;charset=utf-8', 'application/sparql-results+xml, text/tab-separated-values;q=0.8']) {
-      for (const q of [`CONSTRUCT { <${GUMP}> ?p ?o } WHERE { <${GUMP}> ?p ?o }`, `DESCRIBE <${GUMP}>`]) {
+    for (const q of [`CONSTRUCT { <${GUMP}> ?p ?o } WHERE { <${GUMP}> ?p ?o }`, `DESCRIBE <${GUMP}>`]) {
+      // the inspector's editor (results JSON, with or without a charset)
+      for (const accept of ['application/sparql-results+json', 'application/sparql-results+json;charset=utf-8']) {
         const r = await fetch(url + '?query=' + encodeURIComponent(q), { headers: { accept } });
         assert.equal(r.status, 200, `${accept} ${q}`);
-        assert.match(r.headers.get('content-type') ?? '', /^application\/n-triples/);
-        assert.ok((await r.text()).includes(`<${GUMP}> <${relation('directed_by')}> <${ZEMECKIS}> .`));
+        assert.match(r.headers.get('content-type') ?? '', /^application\/sparql-results\+json/);
+        const body = await r.json();
+        assert.deepEqual(body.head.vars, ['s', 'p', 'o']);
+        assert.equal(body.results.bindings.length, gumpTriples);
+        assert.ok(body.results.bindings.some((b: any) => b.s.value === GUMP && b.p.value === relation('directed_by') && b.o.value === ZEMECKIS));
       }
+      // roqet's Accept (results XML only), read by an XML parser
+      const out = await python('sparql_xml_rows.py', url, q);
+      assert.equal(out.contentType, 'application/sparql-results+xml');
+      assert.deepEqual(out.vars, ['s', 'p', 'o']);
+      assert.equal(out.rows.length, gumpTriples);
+      assert.ok(out.rows.some((r: string[]) => r[0] === GUMP && r[1] === relation('directed_by') && r[2] === ZEMECKIS));
     }
-    // nothing RDF-like and nothing of SPARQL results: still 406
+    // an RDF syntax among the accepted ones still wins; nothing RDF-like and no SPARQL result type: 406
+    const both = await fetch(url + '?query=' + encodeURIComponent(`DESCRIBE <${GUMP}>`), { headers: { accept: 'application/sparql-results+json, text/turtle;q=0.5' } });
+    assert.match(both.headers.get('content-type') ?? '', /^text\/turtle/);
     const png = await getJson(url + '?query=' + encodeURIComponent(`DESCRIBE <${GUMP}>`), { headers: { accept: 'image/png' } });
     assert.equal(png.status, 406);
   });
