@@ -118,7 +118,10 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
       },
       '/qald': {
         get: { summary: 'Answer in QALD-JSON', parameters: qaldParams, security, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 422, 429, 504) } },
-        post: { summary: 'Answer in QALD-JSON (GERBIL QA form or JSON)', security, requestBody: gerbilBody, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 413, 422, 429, 504) } },
+        post: {
+          summary: 'Answer in QALD-JSON: one question (GERBIL QA form or JSON {query|question, lang}), or every question of a whole QALD-JSON file ({dataset?, questions: [{id, question: [{language, string}]}]}, at most 1,000)',
+          security,
+          requestBody: { ...gerbilBody, content: { ...gerbilBody.content, 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/GerbilForm' }, { $ref: '#/components/schemas/Qald' }] } } } }, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 413, 422, 429, 504) } },
       },
       '/gerbil': {
         post: { summary: "GERBIL QA web-service interface: form POST query=<question>&lang=en → QALD-JSON", security, requestBody: gerbilBody, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 413, 422, 429, 504) } },
