@@ -4,8 +4,10 @@ import { OxigraphExecutor, type UserQueryOptions, type UserQueryResult } from '.
 import type { CheckedQuery } from './user-query';
 
 export interface UserRunOptions extends UserQueryOptions {
-  /** Most rows (SELECT) or triples (CONSTRUCT / DESCRIBE); more is RESULT_TOO_LARGE. */
+  /** Most rows (SELECT) or triples (CONSTRUCT / DESCRIBE); more is RESULT_TOO_LARGE, or cut here with `truncate`. */
   maxRows: number;
+  /** Cut a result over maxRows to maxRows and say so (`truncated`) instead of refusing it (Virtuoso's ResultSetMaxRows). */
+  truncate?: boolean;
   /** Remote store: forward SERVICE to the upstream (default: refused). */
   allowService?: boolean;
   /** Remote store: forward FROM / FROM NAMED to the upstream (default: refused). */
@@ -32,9 +34,10 @@ function graphBytes(triples: Triple[]): number {
  *   FROM / FROM NAMED are refused unless allowed (a federating upstream would otherwise fetch any URL
  *   for anyone: an SSRF relay); the protocol's graph
  *   parameters are refused (the upstream's dataset is the one configured with --store).
- * Results over maxRows (rows, or triples of a graph) or maxBytes are RESULT_TOO_LARGE.
+ * Results over maxRows (rows, or triples of a graph) are cut to maxRows with `truncate` (the result
+ * says `truncated: true`), else RESULT_TOO_LARGE; over maxBytes they are RESULT_TOO_LARGE.
  */
-export async function runUserQuery(ex: Executor, checked: CheckedQuery, opts: UserRunOptions): Promise<UserQueryResult> {
+export async function runUserQuery(ex: Executor, checked: CheckedQuery, opts: UserRunOptions): Promise<UserQueryResult & { truncated?: boolean }> {
   let result: UserQueryResult;
   if (ex instanceof OxigraphExecutor) {
     result = await ex.runChecked(checked, opts);
@@ -59,10 +62,19 @@ export async function runUserQuery(ex: Executor, checked: CheckedQuery, opts: Us
     else if (checked.form === 'ASK') result = { form: 'ASK', value: await ex.ask(checked.run, opts) };
     else result = { form: checked.form, triples: await ex.construct(checked.run, opts) };
   }
-  if (result.form === 'SELECT' && result.result.rows.length > opts.maxRows) throw tooLarge('rows', opts.maxRows);
-  if ((result.form === 'CONSTRUCT' || result.form === 'DESCRIBE') && result.triples.length > opts.maxRows) throw tooLarge('triples', opts.maxRows);
+  let truncated = false;
+  if (result.form === 'SELECT' && result.result.rows.length > opts.maxRows) {
+    if (!opts.truncate) throw tooLarge('rows', opts.maxRows);
+    result = { ...result, result: { ...result.result, rows: result.result.rows.slice(0, opts.maxRows) } };
+    truncated = true;
+  }
+  if ((result.form === 'CONSTRUCT' || result.form === 'DESCRIBE') && result.triples.length > opts.maxRows) {
+    if (!opts.truncate) throw tooLarge('triples', opts.maxRows);
+    result = { ...result, triples: result.triples.slice(0, opts.maxRows) };
+    truncated = true;
+  }
   if (opts.maxBytes !== undefined && (result.form === 'CONSTRUCT' || result.form === 'DESCRIBE') && graphBytes(result.triples) > opts.maxBytes) {
     throw tooLarge('bytes', opts.maxBytes);
   }
-  return result;
+  return truncated ? { ...result, truncated } : result;
 }

@@ -59,7 +59,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   if (gateway.executor instanceof OxigraphExecutor) {
     const ex = gateway.executor;
     const sum = (f: (h: StoreHealth) => number) => () => Object.values(ex.health()).reduce((n, h) => n + (h ? f(h) : 0), 0);
-    ctx.metrics.gauge('askgraph_store_restarts', 'Store processes restarted since start (timeouts, traps, crashes), all lanes.', sum((h) => h.restarts));
+    ctx.metrics.counter('askgraph_store_restarts_total', 'Store processes restarted since start (timeouts, traps, crashes), all lanes.', sum((h) => h.restarts));
     ctx.metrics.gauge('askgraph_store_processes_not_ready', 'Store processes starting, restarting or failed now.', sum((h) => (h.state === 'ready' ? 0 : 1)));
   }
   const buckets = new TokenBuckets(cfg.rateLimit);
@@ -115,7 +115,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       res.vary('Origin');
       if (origins.includes('*') || origins.includes(origin)) {
         res.setHeader('Access-Control-Allow-Origin', origins.includes('*') ? '*' : origin);
-        res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-Cache, Retry-After');
+        res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-Cache, Retry-After, X-SPARQL-MaxRows');
         if (req.method === 'OPTIONS') {
           res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
           res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-API-Key, X-Request-Id');

@@ -95,8 +95,13 @@ export const ServeConfigSchema = z
         isolate: z.boolean().default(true),
         /** How many such processes (queries go to the least busy one). */
         processes: z.number().int().min(1).max(16).default(1),
-        /** Queries one client (API key, or address without keys) may have running or waiting at once; more is 429. */
-        perClient: z.number().int().min(1).max(1000).default(2),
+        /**
+         * Queries one client (API key, or address without keys) may have in the store at once, and how
+         * many more may wait their turn (beyond: 429 with Retry-After). One analyst's tools — a script
+         * with a few threads, a federating engine's parallel requests — wait instead of failing.
+         */
+        perClient: z.number().int().min(1).max(1000).default(4),
+        perClientQueue: z.number().int().min(0).max(100_000).default(64),
       })
       .strict()
       .default({
@@ -110,7 +115,8 @@ export const ServeConfigSchema = z
         allowDataset: false,
         isolate: true,
         processes: 1,
-        perClient: 2,
+        perClient: 4,
+        perClientQueue: 64,
       }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
@@ -193,6 +199,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if ((v = e('SPARQL_ISOLATE'))) set(['sparql', 'isolate'], boolOf(v, 'ASKGRAPH_SPARQL_ISOLATE'));
   if ((v = e('SPARQL_PROCESSES'))) set(['sparql', 'processes'], intOf(v, 'ASKGRAPH_SPARQL_PROCESSES'));
   if ((v = e('SPARQL_PER_CLIENT'))) set(['sparql', 'perClient'], intOf(v, 'ASKGRAPH_SPARQL_PER_CLIENT'));
+  if ((v = e('SPARQL_PER_CLIENT_QUEUE'))) set(['sparql', 'perClientQueue'], intOf(v, 'ASKGRAPH_SPARQL_PER_CLIENT_QUEUE'));
   return out;
 }
 

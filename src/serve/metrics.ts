@@ -1,10 +1,11 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The server's Prometheus metrics on prom-client. Each ServeMetrics owns its registry (never the
  * global one): tests create several apps in one process, and each app exposes only its own numbers.
  * prom-client writes labels in the order of the first observation's object, so call sites pass them
- * in alphabetical order (method, route, status).
+ * in alphabetical order (method, route, status). The registry also carries prom-client's default
+ * process and Node.js metrics (CPU, resident memory, heap, event loop lag, GC, open handles).
  */
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -48,6 +49,7 @@ export class ServeMetrics {
   readonly sparqlQueries = new Counter({ name: 'askgraph_sparql_queries_total', help: 'Queries run through /sparql by kind.', labelNames: ['kind'] as const, registers: this.registers });
 
   constructor() {
+    collectDefaultMetrics({ register: this.registry });
     const answers = this.answers;
     this.fallbackRate = new Gauge({
       name: 'askgraph_fallback_rate',
@@ -73,6 +75,26 @@ export class ServeMetrics {
       registers: this.registers,
       collect() {
         this.set(read());
+      },
+    });
+  }
+
+  /**
+   * A counter read at scrape time from a running total kept elsewhere (e.g. store restarts): it
+   * grows by what the total grew since the last scrape, so it never goes down.
+   */
+  counter(name: string, help: string, readTotal: () => number): void {
+    let seen = 0;
+    new Counter({
+      name,
+      help,
+      registers: this.registers,
+      collect() {
+        const n = readTotal();
+        if (n > seen) {
+          this.inc(n - seen);
+          seen = n;
+        }
       },
     });
   }

@@ -60,7 +60,7 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
       'application/json': { schema: { $ref: '#/components/schemas/GerbilForm' } },
     },
   };
-  return {
+  return withOperationIds({
     openapi: '3.1.0',
     info: {
       title: 'askgraph gateway',
@@ -126,7 +126,10 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
       },
       '/qald': {
         get: { summary: 'Answer in QALD-JSON', parameters: qaldParams, security, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 422, 429, 504) } },
-        post: { summary: 'Answer in QALD-JSON (GERBIL QA form or JSON)', security, requestBody: gerbilBody, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 413, 422, 429, 504) } },
+        post: {
+          summary: 'Answer in QALD-JSON: one question (GERBIL QA form or JSON {query|question, lang}), or every question of a whole QALD-JSON file ({dataset?, questions: [{id, question: [{language, string}]}]}, at most 1,000)',
+          security,
+          requestBody: { ...gerbilBody, content: { ...gerbilBody.content, 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/GerbilForm' }, { $ref: '#/components/schemas/Qald' }] } } } }, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 413, 422, 429, 504) } },
       },
       '/gerbil': {
         post: { summary: "GERBIL QA web-service interface: form POST query=<question>&lang=en → QALD-JSON", security, requestBody: gerbilBody, responses: { '200': ok('#/components/schemas/Qald', 'QALD-JSON'), ...errors(400, 401, 413, 422, 429, 504) } },
@@ -137,7 +140,42 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
       '/': { get: { summary: 'The web inspector (HTML)', responses: { '200': { description: 'HTML page', content: { 'text/html': {} } } } } },
     },
     components: apiComponents(cfg, askOptions),
-  };
+  });
+}
+
+/** operationIds of the documented operations (clients generated from the document name their methods after them). */
+const OPERATION_IDS: Record<string, string> = {
+  'get /v1/ask': 'askGet',
+  'post /v1/ask': 'ask',
+  'post /v1/parse': 'parse',
+  'post /v1/compile': 'compile',
+  'post /v1/diff': 'diff',
+  'get /v1/overview': 'overview',
+  'post /v1/labels': 'labels',
+  'get /sparql': 'sparqlQueryGet',
+  'post /sparql': 'sparqlQuery',
+  'get /qald': 'qaldGet',
+  'post /qald': 'qald',
+  'post /gerbil': 'gerbil',
+  'get /healthz': 'health',
+  'get /metrics': 'metrics',
+  'get /openapi.json': 'openApi',
+  'get /': 'inspector',
+};
+
+/** Every operation gets an operationId: the name above, else one made of the method and the path (never a duplicate). */
+function withOperationIds(doc: Record<string, unknown>): Record<string, unknown> {
+  const used = new Set<string>();
+  for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const words = p.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1));
+      let id = (op.operationId as string | undefined) ?? OPERATION_IDS[`${method} ${p}`] ?? method + words.join('');
+      while (used.has(id)) id += '_';
+      used.add(id);
+      op.operationId = id;
+    }
+  }
+  return doc;
 }
 
 /** The shared components: security scheme, the error response, and the request / answer schemas. */

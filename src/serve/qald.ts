@@ -1,14 +1,19 @@
-import type { Answer } from '../core';
+import { AskgraphError, type Answer } from '../core';
 
 /**
  * QALD-JSON (the format of the QALD challenges and of GERBIL QA's web-service interface):
- * {questions: [{id, question: [{language, string}], query: {sparql}, answers: [<SPARQL JSON result>]}]}.
+ * {questions: [{id, answertype, question: [{language, string}], query: {sparql}, answers: [<SPARQL JSON result>]}]}.
+ * `answertype` as in the QALD files: resource, number, boolean, date or string.
  */
 export interface QaldDocument {
+  dataset?: unknown;
   questions: {
     id: string;
+    answertype: 'resource' | 'number' | 'boolean' | 'date' | 'string';
     question: { language: string; string: string }[];
     query: { sparql?: string };
+    /** Only when this question of a whole file could not be answered (its error; answers are then empty). */
+    error?: { code: string; message: string };
     answers: ({ head: { vars: string[] }; results: { bindings: Record<string, Record<string, string>>[] } } | { head: {}; boolean: boolean })[];
   }[];
 }
@@ -37,10 +42,48 @@ export function toQald(answer: Answer, opts: { id?: string; lang?: string } = {}
     questions: [
       {
         id: opts.id ?? '1',
+        answertype: qaldAnswerType(answer, isBoolean === true),
         question: [{ language: opts.lang ?? 'en', string: answer.question }],
         query: answer.sparql ? { sparql: answer.sparql } : {},
         answers: [result],
       },
     ],
   };
+}
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const NUMERIC = /^(integer|decimal|float|double|long|int|short|byte|nonNegativeInteger|positiveInteger|nonPositiveInteger|negativeInteger|unsignedLong|unsignedInt|unsignedShort|unsignedByte)$/;
+
+function qaldAnswerType(answer: Answer, isBoolean: boolean): QaldDocument['questions'][number]['answertype'] {
+  if (isBoolean || answer.answerType === 'boolean') return 'boolean';
+  if (answer.answerType === 'number') return 'number';
+  const items = answer.answers;
+  if (items.length === 0 || items.some((a) => a.type === 'uri')) return 'resource';
+  const local = (d?: string) => (d?.startsWith(XSD) ? d.slice(XSD.length) : '');
+  if (items.every((a) => NUMERIC.test(local(a.datatype)))) return 'number';
+  if (items.every((a) => /^(date|dateTime|gYear|gYearMonth)$/.test(local(a.datatype)))) return 'date';
+  return 'string';
+}
+
+/** One question of a QALD file: its id and its English text (a QALD file lists one entry per language). */
+export interface QaldQuestion {
+  id: string;
+  text: string | undefined;
+}
+
+/** The questions of a whole QALD-JSON document ({dataset?, questions: [{id, question: [{language, string}]}]}). */
+export function qaldQuestions(doc: unknown, maxQuestions: number): { dataset?: unknown; questions: QaldQuestion[] } {
+  const d = doc as { dataset?: unknown; questions?: unknown };
+  if (!Array.isArray(d?.questions)) throw new AskgraphError('BAD_REQUEST', 'a QALD document needs a "questions" array');
+  if (d.questions.length > maxQuestions) {
+    throw new AskgraphError('INPUT_TOO_LARGE', `the QALD document has ${d.questions.length} questions; at most ${maxQuestions} are answered per request`);
+  }
+  const questions = d.questions.map((q: unknown, i: number): QaldQuestion => {
+    const e = (q ?? {}) as { id?: unknown; question?: unknown };
+    const id = typeof e.id === 'string' || typeof e.id === 'number' ? String(e.id) : String(i + 1);
+    const langs = Array.isArray(e.question) ? (e.question as { language?: unknown; string?: unknown }[]) : [];
+    const en = langs.find((l) => typeof l?.language === 'string' && /^en(\b|[-_])/i.test(l.language) && typeof l.string === 'string');
+    return { id, text: en?.string as string | undefined };
+  });
+  return { ...(d.dataset !== undefined ? { dataset: d.dataset } : {}), questions };
 }

@@ -3,7 +3,8 @@ import { AskgraphError } from '../core';
 import { DEFAULT_BEAM } from './stages';
 import { askCached, type ServeContext, withDeadline } from './context';
 import { parseFormBody } from './form-body';
-import { toQald } from './qald';
+import { redactPaths, toHttpError } from './http-errors';
+import { qaldQuestions, toQald, type QaldDocument } from './qald';
 import {
   AskBodySchema,
   AskOptionsSchema,
@@ -16,6 +17,9 @@ import {
   validate,
   type AskOptionsInput,
 } from './schemas';
+
+/** Questions of one QALD file answered per request (the body limit and the request timeout bound it too). */
+const MAX_QALD_QUESTIONS = 1000;
 
 /** /v1/ask, /v1/parse, /v1/compile, /v1/diff and the benchmark interfaces (/qald, /gerbil). */
 export function apiRouter(ctx: ServeContext): Router {
@@ -104,7 +108,46 @@ export function apiRouter(ctx: ServeContext): Router {
   r.get('/qald', (req, res) => qald(req, res, req.query as Record<string, unknown>));
   const qaldPost = async (req: Request, res: Response) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (/^application\/json/i.test(req.headers['content-type'] ?? '') && body.length > 0) {
+      let doc: unknown;
+      try {
+        doc = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw new AskgraphError('BAD_REQUEST', 'malformed request body (invalid JSON)');
+      }
+      if (doc && typeof doc === 'object' && 'questions' in doc) return qaldFile(req, res, doc);
+    }
     return qald(req, res, { ...(req.query as Record<string, unknown>), ...(await parseFormBody(body, req.headers['content-type'])) });
+  };
+
+  // A whole QALD-JSON file: every question answered (as many at once as the pipeline has slots), in
+  // the file's order with its ids; a question that fails carries its error and no answers.
+  const qaldFile = async (req: Request, res: Response, doc: unknown) => {
+    const { dataset, questions } = qaldQuestions(doc, MAX_QALD_QUESTIONS);
+    const out: QaldDocument['questions'] = new Array(questions.length);
+    const answerOne = async (q: (typeof questions)[number]): Promise<QaldDocument['questions'][number]> => {
+      try {
+        if (q.text === undefined) throw new AskgraphError('UNSUPPORTED', 'the question has no English text (only en is supported)');
+        const question = checkQuestion(q.text, maxQ);
+        const { answer } = await askCached(ctx, req, question, {}, () => !res.headersSent);
+        return toQald(answer, { id: q.id, lang: 'en' }).questions[0];
+      } catch (e) {
+        // as the error handler would answer it alone (http-errors.ts)
+        const { status, body, internal } = toHttpError(e);
+        if (internal) req.log?.error({ err: e }, 'internal error (a question of a QALD file)');
+        const error = { code: String(body.error.code), message: status >= 500 ? redactPaths(body.error.message) : body.error.message };
+        return { id: q.id, answertype: 'resource', question: q.text === undefined ? [] : [{ language: 'en', string: q.text }], query: {}, answers: [], error };
+      }
+    };
+    let next = 0;
+    const worker = async () => {
+      while (next < questions.length && !res.headersSent) {
+        const i = next++;
+        out[i] = await answerOne(questions[i]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.config.concurrency.asks, questions.length)) }, worker));
+    if (!res.headersSent) res.json({ ...(dataset !== undefined ? { dataset } : {}), questions: out });
   };
   r.post('/qald', raw, qaldPost);
   r.post('/gerbil', raw, qaldPost);

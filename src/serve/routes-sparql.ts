@@ -2,7 +2,8 @@ import express, { type Request, type Response, Router } from 'express';
 import { AskgraphError, type Triple } from '../core';
 import { type ServeContext, withDeadline } from './context';
 import { SPARQL_PARAM_KEYS, SparqlParamsSchema, validate } from './schemas';
-import { mediaForFormat, OFFERS, serializeAsk, serializeGraph, serializeSelect } from './sparql-results';
+import { Admission } from './admission';
+import { acceptWithoutParams, mediaForFormats, negotiate, OFFERS, serializeAsk, serializeGraph, serializeGraphAs, serializeSelect } from './sparql-results';
 import { runUserQuery } from './stages';
 
 const SD = 'http://www.w3.org/ns/sparql-service-description#';
@@ -41,8 +42,9 @@ function list(v: string | string[] | undefined): string[] {
  * Accept decides); GET without a query gives the service description; other methods 405 with Allow.
  * Any update is refused with 403 UPDATE_FORBIDDEN before it reaches the store. A query is checked once
  * before it runs (size and nesting on the main thread, the parse in the checker worker: 400
- * QUERY_TOO_COMPLEX), runs in the store's user lane with the row / byte caps (422 RESULT_TOO_LARGE)
- * and the federation / dataset policy of runUserQuery.
+ * QUERY_TOO_COMPLEX), runs in the store's user lane with the row cap (the result is cut there and
+ * X-SPARQL-MaxRows says so, as Virtuoso does), the byte cap (422 RESULT_TOO_LARGE) and the federation
+ * / dataset policy of runUserQuery; a client's queries beyond sparql.perClient wait their turn.
  */
 export function sparqlRouter(ctx: ServeContext): Router {
   const r = Router();
@@ -51,8 +53,8 @@ export function sparqlRouter(ctx: ServeContext): Router {
   const text = express.text({ limit, type: ['application/sparql-query', 'application/sparql-update'] });
   const s = ctx.config.sparql;
   const limits = { maxQueryBytes: s.maxQueryBytes, maxDepth: s.maxDepth, maxPatterns: s.maxPatterns, maxRows: s.maxRows };
-  /** /sparql queries running or waiting, by client. */
-  const inflight = new Map<string, number>();
+  /** /sparql queries of each client: at most perClient at once in the store, perClientQueue more waiting. */
+  const perClient = new Map<string, Admission>();
   const parseParams = (known: Record<string, unknown>) => validate(SparqlParamsSchema, known, 'SPARQL protocol parameters');
 
   const handle = async (req: Request, res: Response) => {
@@ -71,10 +73,11 @@ export function sparqlRouter(ctx: ServeContext): Router {
     } else if (req.method === 'POST' && ct !== 'application/x-www-form-urlencoded') {
       throw new AskgraphError('UNSUPPORTED_MEDIA_TYPE', `POST /sparql needs application/sparql-query or application/x-www-form-urlencoded, not "${ct || 'none'}"`);
     }
-    const formatParam = params.format ?? params.output ?? params.results;
+    const formats = [...list(params.format), ...list(params.output), ...list(params.results)];
+    if (req.headers.accept) req.headers.accept = acceptWithoutParams(req.headers.accept);
     if (query === undefined && req.method !== 'POST') {
       // SPARQL 1.1 Service Description
-      const media = (formatParam && mediaForFormat(formatParam, 'graph')) || req.accepts([...OFFERS.graph]);
+      const media = mediaForFormats(formats, 'graph') || req.accepts([...OFFERS.graph]);
       res.vary('Accept');
       if (!media) throw new AskgraphError('NOT_ACCEPTABLE', `no acceptable format for the service description; offered: ${OFFERS.graph.join(', ')}`);
       res.setHeader('Content-Type', media + '; charset=utf-8');
@@ -83,29 +86,28 @@ export function sparqlRouter(ctx: ServeContext): Router {
     }
     if (query === undefined || query.trim() === '') throw new AskgraphError('BAD_REQUEST', 'missing SPARQL query (parameter "query")');
 
-    // a per-client share of the store: one client cannot queue the user store process full
+    // a per-client share of the store: one client cannot queue the user store process full; one
+    // analyst's tools (a few threads, a federating engine's parallel requests) wait their turn
     const client = String(res.locals.client ?? 'anonymous');
-    const mine = inflight.get(client) ?? 0;
-    if (mine >= s.perClient) {
-      res.setHeader('Retry-After', '1');
-      throw new AskgraphError('RATE_LIMITED', `${mine} SPARQL queries of this client are running or waiting; at most ${s.perClient} at once`);
-    }
-    inflight.set(client, mine + 1);
+    let mine = perClient.get(client);
+    if (!mine) perClient.set(client, (mine = new Admission({ concurrency: s.perClient, queue: s.perClientQueue })));
     try {
-      await run(req, res, query, params, formatParam);
+      await mine.run(() => run(req, res, query, params, formats), () => !res.headersSent);
+    } catch (e) {
+      if (!(e instanceof AskgraphError && e.code === 'SERVER_BUSY')) throw e;
+      res.setHeader('Retry-After', '1');
+      throw new AskgraphError('RATE_LIMITED', `${s.perClient} SPARQL queries of this client are running and ${s.perClientQueue} waiting; retry later`);
     } finally {
-      const n = (inflight.get(client) ?? 1) - 1;
-      if (n > 0) inflight.set(client, n);
-      else inflight.delete(client);
+      if (mine.active === 0 && mine.queued === 0) perClient.delete(client);
     }
   };
 
-  const run = async (req: Request, res: Response, query: string, params: ReturnType<typeof parseParams>, formatParam: string | undefined) => {
+  const run = async (req: Request, res: Response, query: string, params: ReturnType<typeof parseParams>, formats: string[]) => {
     // size and nesting here (linear), the one parse in the checker worker
     const checked = await ctx.checker.check(query, limits);
     const kind = checked.form === 'SELECT' ? 'select' : checked.form === 'ASK' ? 'ask' : 'graph';
     const offers = OFFERS[kind];
-    const media = (formatParam && mediaForFormat(formatParam, kind)) || req.accepts([...offers]);
+    const media = mediaForFormats(formats, kind) || negotiate((o) => req.accepts(o), kind);
     res.vary('Accept');
     if (!media) {
       throw new AskgraphError('NOT_ACCEPTABLE', `no acceptable result format for a ${checked.form} query; offered: ${offers.join(', ')}`);
@@ -123,6 +125,7 @@ export function sparqlRouter(ctx: ServeContext): Router {
       runUserQuery(ctx.gateway.executor, checked, {
         timeoutMs,
         maxRows: s.maxRows,
+        truncate: true,
         maxBytes: s.maxResultBytes,
         allowService: s.allowService,
         allowDataset: s.allowDataset,
@@ -133,8 +136,10 @@ export function sparqlRouter(ctx: ServeContext): Router {
       'the query',
     );
     const body =
-      result.form === 'SELECT' ? serializeSelect(result.result, media) : result.form === 'ASK' ? serializeAsk(result.value, media) : serializeGraph(result.triples, media);
+      result.form === 'SELECT' ? serializeSelect(result.result, media) : result.form === 'ASK' ? serializeAsk(result.value, media) : serializeGraphAs(result.triples, media);
     if (res.headersSent) return;
+    // Virtuoso's convention (ResultSetMaxRows): the result is cut at the cap and a header says so
+    if (result.truncated) res.setHeader('X-SPARQL-MaxRows', String(s.maxRows));
     const charset = media.startsWith('text/') || media.includes('json') || media.includes('xml') || media.includes('n-') || media.includes('trig') ? '; charset=utf-8' : '';
     res.setHeader('Content-Type', media + charset);
     res.send(body);

@@ -33,7 +33,9 @@ export const ParseBodySchema = z.object({ question: z.string(), beam: AskOptions
 export const CompileBodySchema = z.object({ form: z.string().min(1) }).strict();
 export const DiffBodySchema = z.object({ a: z.string().min(1), b: z.string().min(1) }).strict();
 
-/** SPARQL protocol parameters from the query string or a urlencoded body (all single strings). */
+const formatParam = z.union([z.string().max(64), z.array(z.string().max(64)).max(8)]).optional();
+
+/** SPARQL protocol parameters from the query string or a urlencoded body (strings; the graph and format parameters may repeat). */
 export const SparqlParamsSchema = z
   .object({
     query: z.string().optional(),
@@ -41,10 +43,10 @@ export const SparqlParamsSchema = z
     'default-graph-uri': z.union([z.string(), z.array(z.string())]).optional(),
     'named-graph-uri': z.union([z.string(), z.array(z.string())]).optional(),
     timeout: intString.optional(),
-    /** Result format by name or media type; SPARQLWrapper sends the same value as format, output and results. */
-    format: z.string().max(64).optional(),
-    output: z.string().max(64).optional(),
-    results: z.string().max(64).optional(),
+    /** Result format by name or media type; SPARQLWrapper sends each of format, output and results, some twice (a name and a media type). */
+    format: formatParam,
+    output: formatParam,
+    results: formatParam,
   })
   .strict();
 

@@ -49,14 +49,14 @@ function xmlEscape(s: string): string {
 }
 
 function xmlTerm(t: Term): string {
-  if (t.type === 'uri') return `<uri>${xmlEscape(t.value)}</uri>`;
-  if (t.type === 'bnode') return `<bnode>${xmlEscape(t.value)}</bnode>`;
+  if (t.type === 'uri') return `<uri>${xmlText(t.value, 'an IRI', RESULTS_ELSEWHERE)}</uri>`;
+  if (t.type === 'bnode') return `<bnode>${xmlText(t.value, 'a blank node', RESULTS_ELSEWHERE)}</bnode>`;
   const attr = t.lang
-    ? ` xml:lang="${xmlEscape(t.lang)}"`
+    ? ` xml:lang="${xmlText(t.lang, 'a language tag', RESULTS_ELSEWHERE)}"`
     : t.datatype && t.datatype !== XSD_STRING
-      ? ` datatype="${xmlEscape(t.datatype)}"`
+      ? ` datatype="${xmlText(t.datatype, 'an IRI', RESULTS_ELSEWHERE)}"`
       : '';
-  return `<literal${attr}>${xmlEscape(t.value)}</literal>`;
+  return `<literal${attr}>${xmlText(t.value, 'a literal', RESULTS_ELSEWHERE)}</literal>`;
 }
 
 const XML_HEAD = '<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">\n';
@@ -123,8 +123,16 @@ const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 /** The longest suffix of a predicate IRI that is an XML NCName (RDF/XML writes predicates as QNames). */
 const NCNAME_SUFFIX = /[A-Za-z_\u00C0-\uFFFD][A-Za-z0-9_.\-\u00B7\u00C0-\uFFFD]*$/;
 
-function xmlText(s: string, what: string): string {
-  if (XML_FORBIDDEN.test(s)) throw new AskgraphError('NOT_ACCEPTABLE', `${what} holds a character that XML cannot carry; ask for N-Triples, Turtle or JSON-LD`);
+const GRAPH_ELSEWHERE = 'N-Triples, Turtle or JSON-LD';
+const RESULTS_ELSEWHERE = 'SPARQL JSON, CSV or TSV';
+
+/**
+ * Text for XML 1.0 (SPARQL results XML, RDF/XML): escaped, carriage returns as references (a parser
+ * turns a raw CR into LF); a control character XML 1.0 cannot carry at all is 406 naming the
+ * formats that can, never a document that does not parse.
+ */
+function xmlText(s: string, what: string, elsewhere = GRAPH_ELSEWHERE): string {
+  if (XML_FORBIDDEN.test(s)) throw new AskgraphError('NOT_ACCEPTABLE', `${what} holds a character that XML cannot carry; ask for ${elsewhere}`);
   return xmlEscape(s).replace(/\r/g, '&#13;');
 }
 
@@ -223,6 +231,61 @@ export function mediaForFormat(value: string, kind: 'select' | 'ask' | 'graph'):
   const v = value.trim().toLowerCase();
   const m = FORMAT_ALIASES[kind === 'graph' ? 'graph' : 'results'][v] ?? v;
   return (OFFERS[kind] as readonly string[]).includes(m) ? m : undefined;
+}
+
+/**
+ * The media type of all `format` / `output` / `results` values together (each may be repeated):
+ * SPARQLWrapper sends a name and a media type for the same thing (format=tsv&format=text/tab-separated-values).
+ * Values naming nothing offered are ignored (Accept decides when none is left); when the rest name
+ * different types, a value that is itself a media type wins; two media types that differ are 400.
+ */
+export function mediaForFormats(values: string[], kind: 'select' | 'ask' | 'graph'): string | undefined {
+  const named = new Map<string, boolean>(); // media type → named by a media type
+  for (const v of values) {
+    const m = mediaForFormat(v, kind);
+    if (m) named.set(m, (named.get(m) ?? false) || v.includes('/'));
+  }
+  if (named.size <= 1) return named.keys().next().value;
+  const byType = [...named].filter(([, t]) => t).map(([m]) => m);
+  if (byType.length === 1) return byType[0];
+  throw new AskgraphError('BAD_REQUEST', `the format parameters name different result formats (${[...named.keys()].join(', ')}); give one`);
+}
+
+/** SPARQL result media types (what a SELECT can be written as). */
+const RESULT_MEDIA: readonly string[] = [MEDIA.json, MEDIA.xml, MEDIA.csv, MEDIA.tsv];
+
+/**
+ * Content negotiation for a result kind (the caller drops media type parameters other than q first,
+ * see acceptWithoutParams). A CONSTRUCT / DESCRIBE asked with SPARQL result types only (roqet asks
+ * for results XML and reads the answer as such; editors always send results JSON) gets that type —
+ * the triples as ?s ?p ?o solutions (triplesAsSelect), as Virtuoso answers it — instead of 406.
+ */
+export function negotiate(accepts: (offers: string[]) => string | false, kind: 'select' | 'ask' | 'graph'): string | undefined {
+  const m = accepts([...OFFERS[kind]]);
+  if (m) return m;
+  if (kind !== 'graph') return undefined;
+  return accepts([...RESULT_MEDIA]) || undefined;
+}
+
+/** A graph as SPARQL solutions of ?s ?p ?o, one per triple. */
+export function triplesAsSelect(triples: Triple[]): SelectResult {
+  return { vars: ['s', 'p', 'o'], rows: triples.map((t) => ({ s: t.s, p: t.p, o: t.o })) };
+}
+
+/** A graph in `media`: an RDF syntax, or one of the SPARQL result types negotiate may pick for a graph. */
+export function serializeGraphAs(triples: Triple[], media: string): string {
+  return RESULT_MEDIA.includes(media) ? serializeSelect(triplesAsSelect(triples), media) : serializeGraph(triples, media);
+}
+
+/** An Accept header without media type parameters other than q (Express' negotiation would need offers to match them). */
+export function acceptWithoutParams(accept: string): string {
+  return accept
+    .split(',')
+    .map((range) => {
+      const [type, ...params] = range.split(';');
+      return [type.trim(), ...params.map((p) => p.trim()).filter((p) => /^q\s*=/i.test(p))].join(';');
+    })
+    .join(', ');
 }
 
 export function serializeGraph(triples: Triple[], media: string): string {

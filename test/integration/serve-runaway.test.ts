@@ -66,7 +66,13 @@ describe('serve: a runaway /sparql query is killed while other requests are serv
     const t = await fetch(srv.url + '/sparql?query=' + encodeURIComponent(`CONSTRUCT WHERE { <${entity('Heat')}> ?p ?o }`), { headers: { accept: 'text/turtle' } });
     assert.match(t.headers.get('content-type') ?? '', /^text\/turtle/);
     assert.equal((await t.text()).trim().split('\n').length, 3);
-    const bad = await fetch(srv.url + '/sparql?query=' + encodeURIComponent(`CONSTRUCT WHERE { ?s ?p ?o }`), { headers: { accept: 'application/sparql-results+json' } });
+    // SPARQL results JSON only (an editor): the triples as ?s ?p ?o solutions (issue 23; was 406)
+    const asRows = await fetch(srv.url + '/sparql?query=' + encodeURIComponent(`CONSTRUCT WHERE { <${entity('Heat')}> ?p ?o }`), { headers: { accept: 'application/sparql-results+json' } });
+    assert.equal(asRows.status, 200);
+    const rows = await asRows.json();
+    assert.deepEqual(rows.head.vars, ['s', 'p', 'o']);
+    assert.equal(rows.results.bindings.length, 3);
+    const bad = await fetch(srv.url + '/sparql?query=' + encodeURIComponent(`CONSTRUCT WHERE { ?s ?p ?o }`), { headers: { accept: 'image/png' } });
     assert.equal(bad.status, 406);
   });
 

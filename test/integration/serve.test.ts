@@ -83,6 +83,32 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     }
   });
 
+  it('POST /qald with a whole QALD-JSON file answers every question, in order, with its ids and answertype; a question without English text carries its error', async () => {
+    const file = {
+      dataset: { id: 'askgraph-own-questions' },
+      questions: [
+        { id: '11', question: [{ language: 'de', string: 'Wer führte Regie bei Heat?' }, { language: 'en', string: 'who directed Heat' }] },
+        { id: '12', question: [{ language: 'en', string: 'who directed Forrest Gump' }], answers: [] },
+        { id: '13', question: [{ language: 'fr', string: 'qui a réalisé Heat' }] },
+      ],
+    };
+    const r = await postJson(srv.url + '/qald', file);
+    assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 400));
+    assert.deepEqual(r.body.dataset, { id: 'askgraph-own-questions' });
+    assert.deepEqual(r.body.questions.map((q: any) => q.id), ['11', '12', '13']);
+    const [heat, gump, french] = r.body.questions;
+    assert.deepEqual(heat.answers[0].results.bindings.map((b: any) => b.uri.value).sort(), [entity('Michael Mann'), entity('Paul Morrissey')]);
+    assert.equal(heat.answertype, 'resource');
+    assert.deepEqual(heat.question, [{ language: 'en', string: 'who directed Heat' }]);
+    assert.deepEqual(gump.answers[0].results.bindings.map((b: any) => b.uri.value), [entity('Robert Zemeckis')]);
+    assert.equal(french.error.code, 'UNSUPPORTED');
+    assert.deepEqual(french.answers, []);
+    // one question alone still answers as before, now with answertype
+    const one = await getJson(srv.url + '/qald?question=' + encodeURIComponent('who directed Heat'));
+    assert.equal(one.body.questions[0].answertype, 'resource');
+    assertError(await postJson(srv.url + '/qald', { questions: 'who directed Heat' }), 400, 'BAD_REQUEST');
+  });
+
   it("GERBIL QA form POST (query=…&lang=en): urlencoded UTF-8, urlencoded latin1, multipart", async () => {
     const utf8 = await getJson(srv.url + '/gerbil', {
       method: 'POST',
@@ -254,8 +280,14 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     assert.match(m, /^askgraph_errors_total\{code="BAD_REQUEST"\} \d+$/m);
     assert.match(m, /^askgraph_fallback_rate [0-9.]+$/m);
     assert.match(m, /^askgraph_answers_total\{source="parser"\} \d+$/m);
+    // prom-client's default process and Node.js metrics; store restarts as a counter
+    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+      assert.match(m, new RegExp(`^${name} [0-9.e+-]+$`, 'm'), name);
+    }
+    assert.match(m, /^# TYPE askgraph_store_restarts_total counter$/m);
+    assert.match(m, /^askgraph_store_restarts_total \d+$/m);
     // every sample line is "name{labels} value"
-    for (const line of m.split('\n').filter((l) => l && !l.startsWith('#'))) assert.match(line, /^[a-z_]+(\{[^}]*\})? [0-9.e+-]+$|^[a-z_]+(\{[^}]*\})? \+Inf$/, line);
+    for (const line of m.split('\n').filter((l) => l && !l.startsWith('#'))) assert.match(line, /^[a-z_][a-z0-9_]*(\{[^}]*\})? ([0-9.e+-]+|\+Inf)$/, line);
   });
 
   it('GET /openapi.json is OpenAPI 3.1 and documents every route of the app', async () => {
@@ -276,6 +308,14 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     assert.ok(found.length >= 12, found.join(', '));
     for (const route of found) assert.ok(documented.has(route), `undocumented route ${route}`);
     assert.ok(documented.has('GET /'));
+    // every operation has an operationId, none twice
+    const ids: string[] = [];
+    for (const [p, ops] of Object.entries<any>(r.body.paths)) for (const [m, op] of Object.entries<any>(ops)) {
+      assert.match(op.operationId ?? '', /^[A-Za-z][A-Za-z0-9_]*$/, `${m} ${p}`);
+      ids.push(op.operationId);
+    }
+    assert.equal(new Set(ids).size, ids.length, ids.join(', '));
+    assert.equal(r.body.paths['/sparql'].post.operationId, 'sparqlQuery');
   });
 
   it('GET / serves the inspector HTML with a strict CSP (no inline script)', async () => {

@@ -1,7 +1,9 @@
 import pino from 'pino';
-import { loadServeConfig, startServer, type RunningServer, type ServeFlags } from '../../serve';
+import { loadServeConfig, parseServeConfig, startServer, type RunningServer, type ServeFlags } from '../../serve';
 import { writeLine } from '../io';
 import type { RegisterCommand } from './index';
+
+const SPARQL_DEFAULTS = parseServeConfig({}).sparql;
 
 const ENV_HELP = `
 Configuration (lowest precedence first): defaults < JSON file (--config FILE or ASKGRAPH_CONFIG)
@@ -19,6 +21,12 @@ Environment: ASKGRAPH_PORT, ASKGRAPH_HOST, ASKGRAPH_STORE, ASKGRAPH_MODEL, ASKGR
   ASKGRAPH_CACHE_TTL_MS, ASKGRAPH_CACHE_MAX_BYTES, ASKGRAPH_BODY_LIMIT_BYTES, ASKGRAPH_QUESTION_MAX_CHARS,
   ASKGRAPH_REQUEST_TIMEOUT_MS, ASKGRAPH_QUERY_TIMEOUT_MS, ASKGRAPH_MAX_QUERY_TIMEOUT_MS,
   ASKGRAPH_CONCURRENCY (questions in the pipeline at once), ASKGRAPH_QUEUE (waiting; beyond: 503), ASKGRAPH_LOG_LEVEL.
+SPARQL endpoint (/sparql, config key "sparql"): ASKGRAPH_SPARQL_PER_CLIENT (queries of one client — API
+  key, or address without keys — in the store at once; default ${SPARQL_DEFAULTS.perClient}), ASKGRAPH_SPARQL_PER_CLIENT_QUEUE (more
+  that wait their turn; default ${SPARQL_DEFAULTS.perClientQueue}; beyond: 429 with Retry-After), ASKGRAPH_SPARQL_MAX_ROWS (rows or
+  triples sent back; default ${SPARQL_DEFAULTS.maxRows}; more are cut there, with header X-SPARQL-MaxRows),
+  ASKGRAPH_SPARQL_MAX_RESULT_BYTES, ASKGRAPH_SPARQL_ALLOW_SERVICE, ASKGRAPH_SPARQL_ALLOW_DATASET,
+  ASKGRAPH_SPARQL_ISOLATE, ASKGRAPH_SPARQL_PROCESSES.
 Logs: JSON lines (pino) on stdout, one per request at info with request id, route, status, duration
 and question length; question text only at debug.`;
 

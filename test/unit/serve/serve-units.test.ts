@@ -9,10 +9,10 @@ import { configFromEnv, loadServeConfig, parseServeConfig } from '../../../src/s
 import { decodeText, MULTIPART_MAX_PARTS, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
 import { toHttpError } from '../../../src/serve/http-errors';
 import { PROMETHEUS_CONTENT_TYPE, ServeMetrics } from '../../../src/serve/metrics';
-import { toQald } from '../../../src/serve/qald';
+import { qaldQuestions, toQald } from '../../../src/serve/qald';
 import { TokenBuckets } from '../../../src/serve/rate-limit';
 import { checkQuestion } from '../../../src/serve/schemas';
-import { ntTerm, selectToCsv, selectToJson, selectToTsv, selectToXml } from '../../../src/serve/sparql-results';
+import { acceptWithoutParams, mediaForFormats, ntTerm, selectToCsv, selectToJson, selectToTsv, selectToXml } from '../../../src/serve/sparql-results';
 
 describe('serve units', () => {
   describe('config', () => {
@@ -233,6 +233,36 @@ describe('serve units', () => {
     assert.deepEqual(b.questions[0].query, {});
     const none = toQald({ ...base, answers: [] });
     assert.deepEqual(none.questions[0].answers[0], { head: { vars: ['uri'] }, results: { bindings: [] } });
+    // answertype, as the QALD files write it
+    const XSD = 'http://www.w3.org/2001/XMLSchema#';
+    assert.equal(u.questions[0].answertype, 'resource');
+    assert.equal(l.questions[0].answertype, 'number');
+    assert.equal(b.questions[0].answertype, 'boolean');
+    assert.equal(none.questions[0].answertype, 'resource');
+    assert.equal(toQald({ ...base, answerType: 'number', answers: [{ value: '0', label: null, type: 'literal' }] }).questions[0].answertype, 'number');
+    assert.equal(toQald({ ...base, answers: [{ value: '1994-07-06', label: null, type: 'literal', datatype: XSD + 'date' }] }).questions[0].answertype, 'date');
+    assert.equal(toQald({ ...base, answers: [{ value: 'Drama', label: null, type: 'literal' }] }).questions[0].answertype, 'string');
+  });
+
+  it('QALD file: questions with their ids and English text; not a document or too many questions is an error', () => {
+    const doc = { dataset: { id: 'mine' }, questions: [{ id: 3, question: [{ language: 'de', string: 'wer' }, { language: 'en', string: 'who' }] }, { question: [{ language: 'fr', string: 'qui' }] }] };
+    assert.deepEqual(qaldQuestions(doc, 10), { dataset: { id: 'mine' }, questions: [{ id: '3', text: 'who' }, { id: '2', text: undefined }] });
+    assert.throws(() => qaldQuestions({ question: 'x' }, 10), (e: AskgraphError) => e.code === 'BAD_REQUEST');
+    assert.throws(() => qaldQuestions(doc, 1), (e: AskgraphError) => e.code === 'INPUT_TOO_LARGE');
+  });
+
+  it('SPARQL XML: characters XML 1.0 cannot carry are 406 (never XML that does not parse); CR as a reference', () => {
+    assert.throws(() => selectToXml({ vars: ['v'], rows: [{ v: { type: 'literal', value: 'a\u0001b' } }] }), (e: AskgraphError) => e.code === 'NOT_ACCEPTABLE' && /JSON/.test(e.message));
+    assert.ok(selectToXml({ vars: ['v'], rows: [{ v: { type: 'literal', value: 'a\rb' } }] }).includes('<literal>a&#13;b</literal>'));
+  });
+
+  it('format parameters: repeated values that agree, a media type over a name, a clash is 400; Accept parameters other than q dropped', () => {
+    assert.equal(mediaForFormats(['tsv', 'text/tab-separated-values', 'tsv', 'text/tab-separated-values'], 'select'), 'text/tab-separated-values');
+    assert.equal(mediaForFormats(['rdf+xml', 'application/rdf+xml'], 'graph'), 'application/rdf+xml');
+    assert.equal(mediaForFormats(['xml', 'text/csv'], 'select'), 'text/csv');
+    assert.equal(mediaForFormats(['nonsense', ''], 'select'), undefined);
+    assert.throws(() => mediaForFormats(['text/csv', 'application/sparql-results+json'], 'select'), (e: AskgraphError) => e.code === 'BAD_REQUEST');
+    assert.equal(acceptWithoutParams('application/sparql-results+json;charset=utf-8, text/csv; q=0.5;charset=x'), 'application/sparql-results+json, text/csv;q=0.5');
   });
 
   it('errors → HTTP: AskgraphError keeps code/status, body-parser errors are mapped, unknown errors hide their message', () => {
