@@ -1,5 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import {
   noAnswer,
   AskgraphError,
@@ -10,7 +8,6 @@ import {
   type CompiledQuery,
   type Executor,
   type Form,
-  type Generator,
   type Outcome,
   type PackConfig,
   type Timings,
@@ -19,25 +16,21 @@ import {
   stem,
 } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
-import { loadPack, openExecutor, runCompiled } from '../execute';
+import { runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
 import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, parseForm, printForm } from '../form';
-import type * as GenerateModule from '../generate';
 import { entityRefsOf } from './labels';
 import { singularForms } from '../core/morph';
-import { expectedAnswer, loadKnownWords, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type ExpectedAnswer, type KnownWords } from './abstain';
-import { calibratedProbability, loadCalibration, signalsOf, type Calibration, type Signals } from './calibration';
+import { expectedAnswer, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type ExpectedAnswer, type KnownWords } from './abstain';
+import { calibratedProbability, signalsOf, type Calibration, type Signals } from './calibration';
 import { graphNames, isWeakWord, leftOut, noAnswerReason, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
   commonNoun,
-  filesFingerprint,
   normalizeLabel,
   relationWords,
   incomingDegreesQuery,
   groundCandidates,
-  indexCacheFile,
   linkEntities,
-  loadOrBuildStoreIndex,
   RelationRetriever,
   type EntityIndex,
   type GroundAttempt,
@@ -45,39 +38,9 @@ import {
   type Scorer,
 } from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
+import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 
-export type ScoringGenerator = Generator & { score?(question: string, forms: string[]): Promise<number[]> };
-
-export interface GatewayOptions {
-  /** Knowledge pack folder (pack.json). Default: the store's pack if it is one, else the embedded movies pack. */
-  pack?: string;
-  /** Store spec for openExecutor: pack/store dir, data file, or SPARQL endpoint URL. Default: the pack. */
-  store?: string;
-  /** Parser model folder. Default: <pack>/<config.model>. */
-  model?: string;
-  /** A ready generator (tests, HTTP generator); replaces `model`. */
-  generator?: ScoringGenerator;
-  /**
-   * An OpenAI-compatible chat/completions server that writes the forms (replaces `model`): its forms are
-   * held to the decoder's rules (the graph's relation names, entities copied from the question), then
-   * grounded, executed and traced like the parser's. Bearer token from ASKGRAPH_LLM_KEY.
-   */
-  generatorUrl?: string;
-  /** Model name sent to generatorUrl (default "default", or ASKGRAPH_LLM_MODEL). */
-  generatorModel?: string;
-  /** A ready executor; replaces `store` (the gateway does not close it). */
-  executor?: Executor;
-  /** A ready entity index; else loaded from / built into the cache. */
-  index?: EntityIndex;
-  /** Where the entity index is cached. Default <pack>/.cache for a local pack, else $ASKGRAPH_CACHE_DIR or ~/.cache/askgraph. */
-  cacheDir?: string;
-  /** Progress bar stream while building the entity index (drawn only on a TTY). */
-  progress?: NodeJS.WritableStream;
-  /** Default options of every ask. */
-  defaults?: AskOptions;
-  /** Entity similarity for entity retrieval (pluggable: fuzzy, BM25, dense — see src/ground/scorers.ts). */
-  entityScorer?: Scorer;
-}
+export type { GatewayOptions, ScoringGenerator } from './open';
 
 export interface ParseResult {
   question: string;
@@ -197,73 +160,13 @@ function haltOn(run: AttemptRun, out: Outcome, what: string): boolean {
 }
 
 export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
-  const storeIsPack = opts.store !== undefined && !/^https?:\/\//i.test(opts.store) && fs.existsSync(path.join(path.resolve(opts.store), 'pack.json'));
-  const pack = await loadPack(opts.pack ?? (storeIsPack ? opts.store : undefined));
-  const ownExecutor = !opts.executor;
-  // The embedded store loads in its worker while this thread loads the entity index and the parser
-  // (cold `askgraph ask`: the store load and the model load overlap instead of adding up).
-  const executor: Executor = opts.executor ?? (await openExecutor(opts.store ?? pack.dir, { background: true }));
-  const storeReady = (executor as { whenReady?: () => Promise<void> }).whenReady?.() ?? Promise.resolve();
-  storeReady.catch(() => undefined); // awaited below; a load error must not be an unhandled rejection meanwhile
-  // The generator's modules (onnxruntime, sentencepiece) load after the store's worker has started.
-  const { HttpGenerator, loadParser } = require('../generate') as typeof GenerateModule;
+  const o = await openPack(opts);
   try {
-    const indexOpts = {
-      labelPredicates: pack.config.labelPredicates,
-      aliasPredicates: pack.config.aliasPredicates,
-      localNameLabels: pack.config.localNameLabels,
-      excludeNamespaces: [pack.config.vocabularyNamespace],
-      ...(pack.config.names ? { excludeIris: Object.values(pack.config.names) } : {}),
-      progress: opts.progress,
-    };
-    const isUrl = opts.store !== undefined && /^https?:\/\//i.test(opts.store);
-    const packStore = opts.store === undefined || storeIsPack;
-    let index = opts.index;
-    let indexKey: string = executor.id;
-    if (!index) {
-      const userCache = process.env.ASKGRAPH_CACHE_DIR ?? path.join(process.env.HOME ?? '.', '.cache', 'askgraph');
-      const cacheDir = opts.cacheDir ?? (packStore ? path.join(pack.dir, '.cache') : userCache);
-      // A changed data file must rebuild the index: fingerprint the pack's data files, or the store file / folder.
-      const fingerprint = isUrl ? '' : filesFingerprint(packStore ? (pack.config.data ?? []).map((f) => path.resolve(pack.dir, f)) : storeFiles(opts.store!));
-      indexKey = indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint);
-      if (!fs.existsSync(indexKey)) await storeReady; // building the index queries the store: wait for its load (and its error)
-      index = await loadOrBuildStoreIndex(executor, indexKey, indexOpts);
-    }
-    index.setNonTopicWords(pack.config.nonTopicWords ?? []);
-    let generator = opts.generator;
-    if (!generator && opts.generatorUrl !== undefined) {
-      if (opts.model !== undefined) throw new AskgraphError('BAD_REQUEST', 'give either a parser model or a generator URL, not both');
-      const ns = pack.config.vocabularyNamespace;
-      const relations = ((index.meta.relations as RelationInfo[] | undefined) ?? []).filter((r) => r.iri.startsWith(ns)).map((r) => r.iri.slice(ns.length)).sort();
-      generator = new HttpGenerator({ url: opts.generatorUrl, ...(opts.generatorModel ? { model: opts.generatorModel } : {}), relations });
-    }
-    if (!generator) {
-      const modelDir = opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
-      // A pack without a parser model is still askable: the fallback readers answer (trace: "no parser model").
-      // The parser prefers copied spans that spell a label of the store actually queried; the entity index
-      // already holds them, so the pack's triple files are not read a second time.
-      if (modelDir) generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
-    }
-    await storeReady;
-    const modelDir = opts.generator ? undefined : opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
-    return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer, loadKnownWords(modelDir), loadCalibration(modelDir));
+    return new PipelineGateway(o.pack, o.executor, o.ownExecutor, o.generator, o.index, opts.defaults ?? {}, opts.entityScorer, o.knownWords, o.calibration);
   } catch (e) {
-    if (ownExecutor) await executor.close().catch(() => undefined);
+    await o.release();
     throw e;
   }
-}
-
-/**
- * loadParser caches parsers per labels object: the same store's label list is handed over as the same
- * array, so gateways over one store share one parser instead of opening new ONNX sessions each time.
- */
-const labelLists = new Map<string, readonly string[]>();
-function sharedLabels(key: string, labels: readonly string[]): readonly string[] {
-  const prev = labelLists.get(key);
-  if (prev && prev.length === labels.length) return prev;
-  if (labelLists.size >= 8) labelLists.delete(labelLists.keys().next().value as string);
-  labelLists.set(key, labels);
-  return labels;
 }
 
 /** The first (JOIN r <entity>) of a grounded form: a forward relation straight onto an entity IRI. */
@@ -314,21 +217,6 @@ function replaceForwardJoinRelation(form: Form, from: string, to: string, iri = 
     return mapChildren(f, walk);
   };
   return walk(form);
-}
-
-/** The data files of a store given as a file or a folder (for the index fingerprint). */
-function storeFiles(store: string): string[] {
-  const abs = path.resolve(store);
-  try {
-    if (!fs.statSync(abs).isDirectory()) return [abs];
-    return fs
-      .readdirSync(abs)
-      .filter((f) => !f.startsWith('.'))
-      .sort()
-      .map((f) => path.join(abs, f));
-  } catch {
-    return [abs];
-  }
 }
 
 class PipelineGateway implements Gateway {
