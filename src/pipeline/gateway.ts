@@ -3,14 +3,11 @@ import {
   AskgraphError,
   TRANSIENT_CODES,
   type Answer,
-  type AnswerItem,
   type Candidate,
   type CompiledQuery,
   type Executor,
   type Form,
-  type Outcome,
   type PackConfig,
-  type Timings,
   type TraceEntry,
   isStopword,
   stem,
@@ -18,17 +15,16 @@ import {
 import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
-import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, parseForm, printForm } from '../form';
+import { answerTypeOf, children, entityRefs, parseForm } from '../form';
 import { entityRefsOf } from './labels';
 import { singularForms } from '../core/morph';
-import { expectedAnswer, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type ExpectedAnswer, type KnownWords } from './abstain';
+import { expectedAnswer, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type KnownWords } from './abstain';
 import { calibratedProbability, signalsOf, type Calibration, type Signals } from './calibration';
 import { graphNames, isWeakWord, leftOut, noAnswerReason, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
   commonNoun,
   normalizeLabel,
   relationWords,
-  incomingDegreesQuery,
   groundCandidates,
   linkEntities,
   RelationRetriever,
@@ -38,6 +34,8 @@ import {
   type Scorer,
 } from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
+import { bestReading, halted, haltOn, stop, type AttemptRun, type Winner } from './run';
+import { GraphPrior } from './prior';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 
 export type { GatewayOptions, ScoringGenerator } from './open';
@@ -79,14 +77,6 @@ export function parserConfidence(win: GroundAttempt): number {
   return PARSER_FLOOR + (1 - PARSER_FLOOR) * p * sims;
 }
 
-interface Winner {
-  attempt: GroundAttempt;
-  compiled: CompiledQuery;
-  answers: AnswerItem[];
-  /** A count / yes/no / negation whose entity never takes its relation (kept only if nothing else answers). */
-  vacuous?: boolean;
-}
-
 /**
  * "(COUNT (JOIN (R r) X))" over an entity: how many r-values X has. When X has none at all, the graph lacks
  * the fact ("how many directors did The Matrix have" with no director recorded): the relation and the
@@ -116,49 +106,6 @@ function setAsideRow(trace: TraceEntry[], groundedForm: string | undefined, v: V
   trace.push({ stage, ...(groundedForm ? { groundedForm } : {}), outcome: 'skipped', note: `set aside (${v.code}): ${v.reason}`, check: { name: v.check, code: v.code ?? '' }, timeMs: 0 });
 }
 
-interface AttemptRun {
-  n: number;
-  winners: Winner[];
-  /** Count and yes/no readings with a vacuous join (answers only if nothing better turns up). */
-  vacuous: Winner[];
-  /** Grounded forms already executed in this question. */
-  seen: Set<string>;
-  trace: TraceEntry[];
-  timings: Timings;
-  deadline: number;
-  left: () => number;
-  /** The answer shape the question's wording asks for (abstain.ts); forms of another shape are skipped. */
-  expected: ExpectedAnswer | undefined;
-  /** Whether the wording can ask yes or no; if not, yes/no readings are skipped. */
-  yesNo: boolean;
-  o: AskOptions & { beam: number; timeoutMs: number; bestOf: number; maxAttempts: number; queryTimeoutMs: number };
-  /**
-   * Why the question was stopped before it finished: its time ran out (QUERY_TIMEOUT), or the store or the
-   * parser failed for the moment (TRANSIENT_CODES). Every later step is skipped and the answer is partial:
-   * the choice of reading is a function of the question, the pack and the options, so a step that cannot
-   * be finished ends the question instead of letting another reading win.
-   */
-  stopped?: { code: string; message: string; stage: TraceEntry['stage'] };
-}
-
-/** Stops the run (the first reason is kept). */
-function stop(run: AttemptRun, stage: TraceEntry['stage'], code: string, message: string): void {
-  run.stopped ??= { code, message, stage };
-}
-
-/** Whether the run is stopped; stops it when its time budget (timeoutMs) is spent. */
-function halted(run: AttemptRun, stage: TraceEntry['stage'] = 'execute'): boolean {
-  if (!run.stopped && performance.now() >= run.deadline) stop(run, stage, 'QUERY_TIMEOUT', `the time budget of ${run.o.timeoutMs} ms ran out`);
-  return run.stopped !== undefined;
-}
-
-/** Stops the run when a query's outcome failed for the moment (timed out, store away); whether it is stopped. */
-function haltOn(run: AttemptRun, out: Outcome, what: string): boolean {
-  const code = out.status === 'timeout' ? 'QUERY_TIMEOUT' : out.error && TRANSIENT_CODES.has(String(out.error.code)) ? String(out.error.code) : undefined;
-  if (code) stop(run, 'execute', code, `${what}: ${out.error?.message ?? 'timed out'}`);
-  return run.stopped !== undefined;
-}
-
 export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
   const o = await openPack(opts);
   try {
@@ -169,54 +116,14 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
   }
 }
 
-/** The first (JOIN r <entity>) of a grounded form: a forward relation straight onto an entity IRI. */
-function forwardEntityJoin(form: Form): { relation: string; entity: string } | undefined {
-  if (form.kind === 'join' && form.relation.kind === 'rel' && form.relation.ref.kind === 'iri' && form.arg.kind === 'entity' && form.arg.ref.kind === 'iri') {
-    return { relation: form.relation.ref.iri, entity: form.arg.ref.iri };
-  }
-  for (const c of children(form)) {
-    const hit = forwardEntityJoin(c);
-    if (hit) return hit;
-  }
-  return undefined;
-}
-
 /** Every "(JOIN r X)" of a form whose X is an entity, outermost first. */
 function entityJoins(form: Form): Form[] {
   return [...(form.kind === 'join' && form.arg.kind === 'entity' ? [form] : []), ...children(form).flatMap(entityJoins)];
 }
 
-/** The best-scored reading with answers of an attempt pass, else its first vacuous one. */
-function bestReading(run: AttemptRun): Winner | undefined {
-  return [...run.winners].sort((x, y) => y.attempt.score - x.attempt.score)[0] ?? run.vacuous[0];
-}
-
 /** The subtracted sides of a form's DIFFs: a vacuous join there makes the DIFF its first side, unchanged. */
 function subtracted(form: Form): Form[] {
   return [...(form.kind === 'diff' ? [form.args[1]] : []), ...children(form).flatMap(subtracted)];
-}
-
-/** The form with one entity IRI replaced by another. */
-function replaceEntityIri(form: Form, from: string, to: string): Form {
-  return mapRefs(form, { entity: (ref) => (ref.kind === 'iri' && ref.iri === from ? { kind: 'iri', iri: to } : ref) });
-}
-
-/** The form with the relation of its first forward entity join replaced (by name, or by IRI when `iri`). */
-function replaceForwardJoinRelation(form: Form, from: string, to: string, iri = false): Form {
-  let done = false;
-  const walk = (f: Form): Form => {
-    if (done) return f;
-    if (f.kind === 'join' && f.relation.kind === 'rel' && f.arg.kind === 'entity') {
-      const ref = f.relation.ref;
-      const matches = iri ? ref.kind === 'iri' && ref.iri === from : ref.kind === 'name' && ref.name === from;
-      if (matches) {
-        done = true;
-        return { ...f, relation: { kind: 'rel', ref: iri ? { kind: 'iri', iri: to } : { kind: 'name', name: to } } };
-      }
-    }
-    return mapChildren(f, walk);
-  };
-  return walk(form);
 }
 
 class PipelineGateway implements Gateway {
@@ -225,6 +132,8 @@ class PipelineGateway implements Gateway {
   private readonly vocabulary: Set<string>;
   /** Question words ↔ relations mined from the pack's training data (fallback readers rank chains with it). */
   private readonly relationVocabulary: RelationVocabulary | undefined;
+  /** The graph prior on a reading's relation (prior.ts). */
+  private readonly prior: GraphPrior;
 
   constructor(
     readonly pack: { dir: string; config: PackConfig },
@@ -243,6 +152,7 @@ class PipelineGateway implements Gateway {
     const rels = (index.meta.relations as RelationInfo[] | undefined) ?? [];
     this.vocabulary = new Set(rels.map((r) => r.iri));
     this.relationVocabulary = loadRelationVocabulary(pack.dir);
+    this.prior = new GraphPrior({ executor, index, vocabulary: this.vocabulary, generator, config: pack.config, relationName: (iri) => this.relationName(iri) });
     this.relations = new RelationRetriever(executor, { exclude: [...pack.config.labelPredicates, ...(pack.config.aliasPredicates ?? [])] });
   }
 
@@ -317,7 +227,7 @@ class PipelineGateway implements Gateway {
       trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
     }
 
-    if (win && !o.noAbstain && !run.stopped) win = await this.relationPrior(q, win, run);
+    if (win && !o.noAbstain && !run.stopped) win = await this.prior.relationPrior(q, win, run);
 
     let verdict = win && !run.stopped ? await this.judge(q, win, beam, run) : undefined;
     // the first reading set aside only for a part of the question it leaves out: the answer if no reading uses it
@@ -342,7 +252,7 @@ class PipelineGateway implements Gateway {
       setAside.push(...run.vacuous);
       let next = bestReading(run);
       if (!next) break;
-      next = await this.relationPrior(q, next, run);
+      next = await this.prior.relationPrior(q, next, run);
       if (run.stopped) break;
       const v = await this.judge(q, next, beam, run);
       if (run.stopped) break;
@@ -520,139 +430,6 @@ class PipelineGateway implements Gateway {
     };
   }
 
-  /**
-   * The (relation, entity) readings the graph offers for the winner's first "(JOIN r [ X ])": every relation
-   * pointing at X (or at an entity of exactly X's label) with its number of triples, each scored by the parser,
-   * ranked by log P(form | question) + log P(r, X' | graph). `onlyIfBetter`: undefined unless some reading holds
-   * more triples than the winner's own.
-   */
-  private relationAlternatives(q: string, win: Winner, run: AttemptRun, onlyIfBetter: boolean) {
-    // one computation per winner: the prior on the relation and the prior on the confidence share it
-    let pending = this.alternativesOf.get(win);
-    if (!pending) {
-      pending = this.computeAlternatives(q, win, run);
-      this.alternativesOf.set(win, pending);
-    }
-    return pending.then(async (alt) => {
-      if (!alt || (onlyIfBetter && !alt.better)) return undefined;
-      return { ...alt, ranked: await alt.rank() };
-    });
-  }
-
-  private readonly alternativesOf = new WeakMap<Winner, ReturnType<PipelineGateway['computeAlternatives']>>();
-
-  private async computeAlternatives(q: string, win: Winner, run: AttemptRun) {
-    const target = forwardEntityJoin(win.attempt.form);
-    if (!target || !this.generator?.score || halted(run)) return undefined;
-    // The entity and the others of exactly the same label (a person and a tag both labelled "Leonardo DiCaprio").
-    const label = this.index.labelsOf(target.entity)[0];
-    const same = label ? this.index.search(label, { k: 4 }).filter((h) => h.exact).map((h) => h.iri) : [];
-    const entities = [target.entity, ...same.filter((e) => e !== target.entity)].slice(0, 3);
-    const degrees = new Map<string, number>(); // "relation entity" → incoming triples
-    const tq = performance.now();
-    for (const e of entities) {
-      try {
-        const res = await this.executor.select(incomingDegreesQuery(e, 100), { timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
-        for (const r of res.rows) if (r.p?.type === 'uri' && r.n && this.vocabulary.has(r.p.value)) degrees.set(`${r.p.value} ${e}`, Number(r.n.value));
-      } catch (e) {
-        // a count that could not be finished stops the question (it would decide the reading otherwise)
-        const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
-        if (TRANSIENT_CODES.has(code)) stop(run, 'ground', code, `graph prior: ${(e as Error).message}`);
-        return undefined;
-      }
-    }
-    run.timings.ground += performance.now() - tq;
-    const total = [...degrees.values()].reduce((a, b) => a + b, 0);
-    const own = degrees.get(`${target.relation} ${target.entity}`) ?? 0;
-    const oldName = this.relationName(target.relation);
-    if (!oldName || total === 0) return undefined;
-    const better = [...degrees.values()].some((d) => d > own);
-    // every (relation, entity) the graph offers, scored by the parser in one call
-    const options = [...degrees.entries()].flatMap(([key, deg]) => {
-      const [rel, ent] = key.split(' ') as [string, string];
-      const name = this.relationName(rel);
-      if (!name) return [];
-      const form = rel === target.relation ? win.attempt.candidate.form : replaceForwardJoinRelation(win.attempt.candidate.form, oldName, name);
-      return [{ rel, ent, name, deg, form, text: printForm(form) }];
-    });
-    const prior = (d: number) => Math.log(Math.max(d, 0.5) / total);
-    const generator = this.generator;
-    let ranking: Promise<(typeof options[number] & { logProb: number; total: number })[]> | undefined;
-    // scored only when needed (the parser's pass over the options is the costly part)
-    const rank = () =>
-      (ranking ??= (async () => {
-        const ts = performance.now();
-        const scores = await generator.score!(q, options.map((x) => x.text));
-        run.timings.generate += performance.now() - ts;
-        return options.map((x, i) => ({ ...x, logProb: scores[i] ?? -Infinity, total: (scores[i] ?? -Infinity) + prior(x.deg) })).sort((a, b) => b.total - a.total);
-      })());
-    return { target, total, own, oldName, prior, rank, better };
-  }
-
-  /**
-   * Calibration signals with the graph prior: the parser's probability mass over the relation readings of the
-   * winner's "(JOIN r [ X ])" is shared out by P(form | question) · P(r, X | graph) (Bayes), so a reading the
-   * graph strongly supports ("Kurosawa films": 23 directed_by triples, 1 starred_actors) is not withheld for
-   * the parser's doubt between relations the words do not tell apart. Undefined when the graph does not
-   * support the winner more than the parser alone does.
-   */
-  private async priorSignals(q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<Signals | undefined> {
-    const alt = await this.relationAlternatives(q, win, run, false);
-    if (!alt || alt.ranked.length < 2) return undefined;
-    const mine = alt.ranked.find((x) => x.rel === alt.target.relation && x.ent === alt.target.entity);
-    if (!mine || alt.ranked[0] !== mine || !Number.isFinite(mine.logProb)) return undefined;
-    const lse = (xs: number[]) => {
-      const m = Math.max(...xs);
-      return m + Math.log(xs.reduce((a, x) => a + Math.exp(x - m), 0));
-    };
-    const family = alt.ranked.filter((x) => Number.isFinite(x.logProb));
-    const mass = lse(family.map((x) => x.logProb));
-    const joint = lse(family.map((x) => x.total));
-    const adjusted = (x: (typeof family)[number]) => mass + x.total - joint;
-    const logProb = adjusted(mine);
-    if (logProb <= win.attempt.candidate.logProb) return undefined;
-    const texts = new Set(family.map((x) => x.text));
-    const nextInBeam = beam.find((c) => !texts.has(c.text))?.logProb;
-    const nextInFamily = family.filter((x) => x !== mine).map(adjusted);
-    const next = Math.max(...nextInFamily, nextInBeam ?? -Infinity);
-    return signalsOf(logProb, [...win.attempt.entityScores, ...win.attempt.relationScores], Number.isFinite(next) ? next : undefined);
-  }
-
-  /**
-   * Graph prior on the relation of "X films" readings: a question that names an entity without saying how it
-   * relates ("spielberg films", "Kurosawa's movies") is read by the parser as (JOIN r [ X ]) with a relation
-   * it cannot tell from the words. The graph can: P(r, X' | X) ∝ the number of r-triples pointing at X' (X or an
-   * entity of exactly X's label). When another (relation, entity) holds more of them, its form is scored by
-   * the parser and the two are compared on log P(form | question) + log P(r, X'); the better one, if it has
-   * answers, wins. Forms that say the relation ("films directed by X") keep it: the parser's probability
-   * of the other relation is then far lower than the prior can make up.
-   */
-  private async relationPrior(q: string, win: Winner, run: AttemptRun): Promise<Winner> {
-    const alt = await this.relationAlternatives(q, win, run, true);
-    if (!alt) return win;
-    const { target, total, own, oldName, prior, ranked } = alt;
-    const current = win.attempt.candidate.logProb + prior(own);
-    const top = ranked[0];
-    if (!top || !Number.isFinite(top.total) || top.total <= current || (top.rel === target.relation && top.ent === target.entity)) return win;
-    const [best, bestEntity, bestDeg, name, altForm, altText, altLogProb] = [top.rel, top.ent, top.deg, top.name, top.form, top.text, top.logProb];
-    let grounded = replaceForwardJoinRelation(win.attempt.form, target.relation, best, true);
-    if (bestEntity !== target.entity) grounded = replaceEntityIri(grounded, target.entity, bestEntity);
-    const te = performance.now();
-    if (halted(run)) return win;
-    try {
-      const compiled = compileForm(grounded, this.compileOptions());
-      const out = await runCompiled(this.executor, compiled, { timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
-      run.timings.execute += performance.now() - te;
-      const text = printForm(grounded);
-      run.trace.push({ stage: 'execute', beamForm: altText, groundedForm: text, sparql: compiled.sparql, outcome: out.status, answerCount: out.answers.length, note: `graph prior: ${bestDeg} of ${total} triples pointing at the entity are ${name}, ${own} ${oldName}`, timeMs: performance.now() - te });
-      if (haltOn(run, out, `graph prior: ${altText}`) || out.status !== 'answers') return win;
-      const candidate = { ...win.attempt.candidate, form: altForm, text: altText, logProb: altLogProb };
-      return { attempt: { ...win.attempt, candidate, form: grounded, text }, compiled, answers: out.answers };
-    } catch {
-      return win;
-    }
-  }
-
   /** The bare relation name the parser writes for a relation IRI (pack names, else the vocabulary namespace). */
   private relationName(iri: string): string | undefined {
     for (const [n, i] of Object.entries(this.pack.config.names ?? {})) if (i === iri) return n;
@@ -815,7 +592,7 @@ class PipelineGateway implements Gateway {
     if (this.calibration && !o.noAbstain) {
       let p = calibratedProbability(this.calibration, signals);
       if (p < this.calibration.threshold) {
-        const withPrior = await this.priorSignals(q, win, beam, run);
+        const withPrior = await this.prior.priorSignals(q, win, beam, run);
         const p2 = withPrior ? calibratedProbability(this.calibration, withPrior) : 0;
         if (withPrior && p2 > p + 0.005) {
           trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
