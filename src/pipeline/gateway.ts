@@ -15,7 +15,7 @@ import {
 import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
-import { answerTypeOf, children, entityRefs, parseForm } from '../form';
+import { answerTypeOf, entityRefs, parseForm } from '../form';
 import { entityRefsOf } from './labels';
 import { singularForms } from '../core/morph';
 import { expectedAnswer, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type KnownWords } from './abstain';
@@ -36,6 +36,7 @@ import {
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
 import { bestReading, halted, haltOn, stop, type AttemptRun, type Winner } from './run';
 import { GraphPrior } from './prior';
+import { subtracted, vacuousJoin } from './probes';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 
 export type { GatewayOptions, ScoringGenerator } from './open';
@@ -116,15 +117,7 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
   }
 }
 
-/** Every "(JOIN r X)" of a form whose X is an entity, outermost first. */
-function entityJoins(form: Form): Form[] {
-  return [...(form.kind === 'join' && form.arg.kind === 'entity' ? [form] : []), ...children(form).flatMap(entityJoins)];
-}
 
-/** The subtracted sides of a form's DIFFs: a vacuous join there makes the DIFF its first side, unchanged. */
-function subtracted(form: Form): Form[] {
-  return [...(form.kind === 'diff' ? [form.args[1]] : []), ...children(form).flatMap(subtracted)];
-}
 
 class PipelineGateway implements Gateway {
   readonly version: string;
@@ -536,7 +529,7 @@ class PipelineGateway implements Gateway {
       // the next forms would answer a different reading, depending on the machine's load
       if (haltOn(run, out, `executing ${a.text}`)) break;
       const negated = subtracted(a.form);
-      if (out.status === 'answers' && (shape !== 'entities' || negated.length > 0) && (await this.vacuousJoin(shape !== 'entities' ? a.form : negated, run))) {
+      if (out.status === 'answers' && (shape !== 'entities' || negated.length > 0) && (await vacuousJoin(this.executor, this.pack.config, shape !== 'entities' ? a.form : negated, run))) {
         // a count or yes/no answers even over an empty set: "0" from a grounding whose entity never takes that
         // relation (a tag where a person was meant) is kept only in case no other reading answers; so is a DIFF
         // that takes away nothing ("… that aren't comedies" with the tag "comedy" for the genre)
@@ -668,25 +661,6 @@ class PipelineGateway implements Gateway {
     // the whole name, else each of its words that could be a name ("Hitchcook and Trufaut": each a near miss)
     for (const n of names) if (!add(n, 3)) for (const w of wordsOf(n)) if (w.length >= 5 && !isWeakWord(w) && ![w, ...singularForms(w)].some(commonNoun)) add(w, 1, 0.7);
     return out.slice(0, 3);
-  }
-
-  /** Whether some "(JOIN r X)" of the forms, X an entity, is empty on its own: X never takes the relation r. */
-  private async vacuousJoin(forms: Form | Form[], run: AttemptRun): Promise<boolean> {
-    for (const j of [forms].flat().flatMap(entityJoins).slice(0, 4)) {
-      if (halted(run)) return false;
-      const te = performance.now();
-      try {
-        // (ASK (JOIN r X)): one existence check, not the whole set; one that cannot be finished stops the question
-        const out = await runCompiled(this.executor, compileForm({ kind: 'ask', arg: j }, this.compileOptions()), { timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
-        if (haltOn(run, out, 'checking a join')) return false;
-        if (out.answers[0]?.value === 'false') return true;
-      } catch {
-        return false;
-      } finally {
-        run.timings.execute += performance.now() - te;
-      }
-    }
-    return false;
   }
 
   /** Question words the parser was never shown, outside the entity mentions of the first forms (abstain.ts). */
