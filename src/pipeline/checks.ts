@@ -10,7 +10,9 @@
  * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
  * "us"). No word of any graph is written here.
  */
-import { isStopword, labelTokens, letterWords, normalizeLabel, stem, type TraceEntry } from '../core';
+import { isStopword, labelTokens, letterWords, normalizeLabel, stem, type AnswerType, type Form, type TraceEntry } from '../core';
+import { namedNothingReason, unexplainedReason, unexplainedWords, wordsOf, type ExpectedAnswer, type KnownWords } from './abstain';
+import { calibratedProbability, type Calibration, type Signals } from './calibration';
 import { isFunctionWord } from '../core/morph';
 import { wordNet } from '../core/wordnet';
 
@@ -28,6 +30,14 @@ export interface Reading {
   /** The parser's beam form (mentions as copied). */
   form: string;
   mentions: readonly ReadingMention[];
+  /** The beam form parsed (ownValueMissing). */
+  tree?: Form;
+  /** Whether an entity of the reading never takes its relation (probes.ts vacuousJoin). */
+  vacuous?: boolean;
+  /** The answer shape of the grounded form (answerShape). */
+  answerType?: AnswerType;
+  /** Its calibration signals (tooUncertain). */
+  signals?: Signals;
 }
 
 export interface CheckContext {
@@ -38,9 +48,19 @@ export interface CheckContext {
   graphWord?: (word: string) => boolean;
   /** Words of the graph's relation names and the pack's non-topic words: never content left unused. */
   relationWord?: (word: string) => boolean;
+  /** Words of the parser's training questions (abstain.ts); undefined or empty: unexplainedMentionWords passes. */
+  knownWords?: KnownWords;
+  /** Labels of the graph near names it lacks ("did you mean …"). */
+  near?: (names: string[]) => string[];
+  /** The parser's calibration (calibration.ts); undefined: tooUncertain passes. */
+  calibration?: Calibration;
+  /** The answer shape the question's wording asks for (abstain.ts expectedAnswer). */
+  expected?: ExpectedAnswer;
+  /** Whether the wording can ask yes or no (abstain.ts yesNoWording); undefined: it can. */
+  yesNo?: boolean;
 }
 
-export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS';
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO';
 
 export interface Verdict {
   /** The check's name (its export here). */
@@ -51,6 +71,8 @@ export interface Verdict {
   reason?: string;
   /** The question words the verdict is about. */
   words?: string[];
+  /** tooUncertain: the calibrated confidence it judged. */
+  confidence?: number;
 }
 
 export type Check = (reading: Reading, ctx: CheckContext) => Verdict;
@@ -167,6 +189,82 @@ export const unusedWords: Check = (reading, ctx) => {
 };
 
 /**
+ * WRONG_SHAPE / NOT_YES_NO: the reading answers in another shape than the question's wording asks for — a set
+ * or a yes/no where "how many …" asks for a number, anything but yes/no where "did …" asks for it (`expected`);
+ * or yes/no where the wording cannot ask it ("tom hanks comedies"). Judged before the reading is run.
+ */
+export const answerShape: Check = (reading, ctx) => {
+  const shape = reading.answerType;
+  if (shape && ctx.expected && shape !== ctx.expected) return { check: 'answerShape', pass: false, code: 'WRONG_SHAPE', reason: `answers ${shape}, the question asks for a ${ctx.expected}` };
+  if (shape === 'boolean' && ctx.yesNo === false) return { check: 'answerShape', pass: false, code: 'NOT_YES_NO', reason: 'answers yes or no, the question is not worded as a yes/no question' };
+  return { check: 'answerShape', pass: true };
+};
+
+/**
+ * "(COUNT (JOIN (R r) X))" over an entity: how many r-values X has. When X has none at all, the graph lacks
+ * the fact ("how many directors did The Matrix have" with no director recorded): the relation and the
+ * entity's words, for the reason; undefined for any other form.
+ */
+function ownValueCount(form: Form): { relation: string; entity: string } | undefined {
+  if (form.kind !== 'count' || form.arg.kind !== 'join' || form.arg.relation.kind !== 'reverse' || form.arg.arg.kind !== 'entity') return undefined;
+  const rel = form.arg.relation.of;
+  const ref = form.arg.arg.ref;
+  if (rel.kind !== 'rel' || rel.ref.kind !== 'name') return undefined;
+  return { relation: rel.ref.name.replace(/_/g, ' '), entity: ref.kind === 'label' ? ref.label : ref.kind === 'name' ? ref.name : ref.iri };
+}
+
+/**
+ * NO_OWN_VALUES: a vacuous count of an entity's own values ("how many directors did X have", X with no director
+ * recorded): "0" would say X has none; the graph only lacks the fact, so the question is abstained from.
+ */
+export const ownValueMissing: Check = (reading) => {
+  const own = reading.vacuous && reading.tree ? ownValueCount(reading.tree) : undefined;
+  if (!own) return { check: 'ownValueMissing', pass: true };
+  return { check: 'ownValueMissing', pass: false, code: 'NO_OWN_VALUES', reason: `the graph records no ${own.relation} for "${own.entity}"` };
+};
+
+/**
+ * UNEXPLAINED_WORDS / NAMED_NOTHING: a question word the parser was never shown (abstain.ts) outside the
+ * reading's mentions, or a mention word its entity does not spell ("[ the budget of Titanic ]" grounded to
+ * Titanic leaves "budget"). Written as a name inside a mention ("Ugly Duckling Sunrise" grounded to "Ugly"),
+ * the graph lacks that name (NAMED_NOTHING, with the labels near it); else the question asks something the
+ * graph cannot answer (UNEXPLAINED_WORDS). A graph name outside every mention is unusedWords' business.
+ */
+export const unexplainedMentionWords: Check = (reading, ctx) => {
+  const known = ctx.knownWords;
+  if (!known || known.size === 0) return { check: 'unexplainedMentionWords', pass: true };
+  const q = ctx.question;
+  const words = unexplainedWords(q, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), known);
+  const inMentions = new Set(reading.mentions.flatMap((m) => wordsOf(m.text)));
+  const names = graphNames(q, words.filter((w) => !inMentions.has(w)), ctx.graphWord ?? (() => false));
+  const leftovers = words.filter((w) => !names.includes(w));
+  if (leftovers.length === 0) return { check: 'unexplainedMentionWords', pass: true };
+  const named = reading.mentions.filter((m) => wordsOf(m.text).some((w) => leftovers.includes(w))).map((m) => m.text);
+  const inNames = named.length > 0 && leftovers.every((w) => named.some((n) => wordsOf(n).includes(w)) && writtenAsCapitalised(q, w));
+  return inNames
+    ? { check: 'unexplainedMentionWords', pass: false, code: 'NAMED_NOTHING', words: leftovers, reason: namedNothingReason(named, ctx.near?.(named) ?? []) }
+    : { check: 'unexplainedMentionWords', pass: false, code: 'UNEXPLAINED_WORDS', words: leftovers, reason: unexplainedReason(leftovers) };
+};
+
+/**
+ * TOO_UNCERTAIN: with a calibration, the reading's calibrated confidence (calibration.ts, from its signals) is
+ * below the fitted threshold: the parser's answer is withheld (the caller first tries the graph prior's support).
+ */
+export const tooUncertain: Check = (reading, ctx) => {
+  const cal = ctx.calibration;
+  if (!cal || !reading.signals) return { check: 'tooUncertain', pass: true };
+  const p = calibratedProbability(cal, reading.signals);
+  if (p >= cal.threshold) return { check: 'tooUncertain', pass: true, confidence: p };
+  return {
+    check: 'tooUncertain',
+    pass: false,
+    code: 'TOO_UNCERTAIN',
+    confidence: p,
+    reason: `the parser's best reading, ${reading.form}, is too uncertain (confidence ${p.toFixed(2)} < ${cal.threshold.toFixed(2)})`,
+  };
+};
+
+/**
  * The parts of the question an answer's evidence does not hold (for readers without a form: the fallback): its
  * numbers, and the names of the graph it writes (capitalised past the first word, a word of some label) that
  * no word of the evidence spells.
@@ -218,7 +316,7 @@ export function noAnswerReason(trace: readonly TraceEntry[], near: (names: strin
     const hints = near(names);
     return `nothing in the graph is named ${names.slice(0, 3).map((n) => `"${n}"`).join(' or ')}${hints.length ? `; did you mean ${hints.map((h) => `"${h}"`).join(', ')}?` : ''}`;
   }
-  const checked = [...new Set(trace.filter((t) => t.check && t.outcome === 'skipped').map((t) => t.note!.replace(/^set aside \([A-Z_]+\): /, '')))];
+  const checked = [...new Set(trace.filter((t) => t.check && t.outcome === 'skipped' && t.note?.startsWith('set aside (')).map((t) => t.note!.replace(/^set aside \([A-Z_]+\): /, '')))];
   if (checked.length > 0) return checked.slice(0, 2).join('; ');
   if (ran.length === 0) return undefined;
   const withAnswers = ran.filter((t) => t.outcome === 'answers').length;

@@ -6,7 +6,6 @@ import {
   type Candidate,
   type CompiledQuery,
   type Executor,
-  type Form,
   type PackConfig,
   type TraceEntry,
   isStopword,
@@ -20,7 +19,7 @@ import { entityRefsOf } from './labels';
 import { singularForms } from '../core/morph';
 import { expectedAnswer, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type KnownWords } from './abstain';
 import { calibratedProbability, signalsOf, type Calibration, type Signals } from './calibration';
-import { graphNames, isWeakWord, leftOut, noAnswerReason, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
+import { answerShape, graphNames, isWeakWord, leftOut, noAnswerReason, ownValueMissing, tooUncertain, unexplainedMentionWords, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
   commonNoun,
   normalizeLabel,
@@ -76,19 +75,6 @@ export function parserConfidence(win: GroundAttempt): number {
   const p = Math.min(1, Math.exp(win.candidate.logProb));
   const sims = [...win.entityScores, ...win.relationScores].reduce((a, b) => a * b, 1);
   return PARSER_FLOOR + (1 - PARSER_FLOOR) * p * sims;
-}
-
-/**
- * "(COUNT (JOIN (R r) X))" over an entity: how many r-values X has. When X has none at all, the graph lacks
- * the fact ("how many directors did The Matrix have" with no director recorded): the relation and the
- * entity's words, for the reason; undefined for any other form.
- */
-function ownValueCount(form: Form): { relation: string; entity: string } | undefined {
-  if (form.kind !== 'count' || form.arg.kind !== 'join' || form.arg.relation.kind !== 'reverse' || form.arg.arg.kind !== 'entity') return undefined;
-  const rel = form.arg.relation.of;
-  const ref = form.arg.arg.ref;
-  if (rel.kind !== 'rel' || rel.ref.kind !== 'name') return undefined;
-  return { relation: rel.ref.name.replace(/_/g, ' '), entity: ref.kind === 'label' ? ref.label : ref.kind === 'name' ? ref.name : ref.iri };
 }
 
 /** The verdict of judge() on a winner. `caveat`: set aside only for what it leaves out (answers if nothing better does). */
@@ -482,12 +468,9 @@ class PipelineGateway implements Gateway {
       if (run.seen.has(a.text)) continue; // already executed (greedy pass)
       run.seen.add(a.text);
       const shape = answerTypeOf(a.form);
-      if (run.expected && shape !== run.expected) {
-        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: `answers ${shape}, the question asks for a ${run.expected}`, timeMs: 0 });
-        continue;
-      }
-      if (shape === 'boolean' && !run.yesNo) {
-        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: 'answers yes or no, the question is not worded as a yes/no question', timeMs: 0 });
+      const fits = answerShape({ form: a.candidate.text, mentions: [], answerType: shape }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
+      if (!fits.pass) {
+        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: fits.reason!, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
         continue;
       }
       if (run.n >= o.maxAttempts) {
@@ -552,56 +535,51 @@ class PipelineGateway implements Gateway {
   }
 
   /**
-   * Whether a reading may be the answer: every word of its mentions explained by the entity it grounded to
-   * (else abstained: the question asks about something the graph lacks), and, with a calibration, confident
-   * enough (with the graph prior's support when the parser alone is not). The trace says why not.
+   * Whether a reading may be the answer: the named checks of checks.ts in order — ownValueMissing (abstained),
+   * weakTitle, unexplainedMentionWords (abstained: the question asks about something the graph lacks),
+   * tooUncertain with a calibration (with the graph prior's support when the parser alone is not sure), and
+   * unusedWords last (a caveat: answers if no reading uses what it leaves out). The trace says why not.
    */
   private async judge(q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<Judgement> {
     const { o, trace } = run;
-    const own = win.vacuous && !o.noAbstain ? ownValueCount(win.attempt.candidate.form) : undefined;
-    if (own) {
-      // "0" would say X has no r; the graph only lacks the fact
-      const doubt = `the graph records no ${own.relation} for "${own.entity}"`;
-      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: ${doubt}`, timeMs: 0 });
-      return { rejected: true, abstained: true, doubt };
-    }
+    if (o.noAbstain) return { rejected: false, abstained: false, signals: this.signals(win, beam) };
+    const row = (v: Verdict, note: string) => trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note, check: { name: v.check, code: v.code ?? '' }, timeMs: 0 });
     const reading = this.readingOf(win);
     const checks = this.checkContext(q, beam);
-    const weak = o.noAbstain ? undefined : weakTitle(reading, checks);
-    if (weak && !weak.pass) {
+    const own = ownValueMissing(reading, checks);
+    if (!own.pass) {
+      row(own, `abstained: ${own.reason}`);
+      return { rejected: true, abstained: true, doubt: own.reason };
+    }
+    const weak = weakTitle(reading, checks);
+    if (!weak.pass) {
       setAsideRow(trace, win.attempt.text, weak);
       return { rejected: true, abstained: false, doubt: weak.reason };
     }
-    const leftovers = o.noAbstain ? [] : this.leftoverWords(q, win);
-    if (leftovers.length > 0) {
-      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `abstained: the mention words ${leftovers.join(', ')} are not part of the entity they grounded to`, timeMs: 0 });
-      // words of a name that its entity does not spell: the graph lacks that name (say so, with the labels it has near it)
-      // (written as names, with capitals: "Ugly Duckling Sunrise" grounded to "Ugly"; else words it cannot place: "Tom Hanks born")
-      const names = reading.mentions.filter((m) => wordsOf(m.text).some((w) => leftovers.includes(w))).map((m) => m.text);
-      const inNames = leftovers.every((w) => names.some((n) => wordsOf(n).includes(w)) && writtenAsCapitalised(q, w));
-      return { rejected: true, abstained: true, doubt: inNames && names.length > 0 ? namedNothingReason(names, this.suggestions(names)) : unexplainedReason(leftovers) };
+    const unexplained = unexplainedMentionWords(reading, checks);
+    if (!unexplained.pass) {
+      row(unexplained, `abstained: the mention words ${unexplained.words!.join(', ')} are not part of the entity they grounded to`);
+      return { rejected: true, abstained: true, doubt: unexplained.reason };
     }
     let signals = this.signals(win, beam);
-    if (this.calibration && !o.noAbstain) {
-      let p = calibratedProbability(this.calibration, signals);
-      if (p < this.calibration.threshold) {
-        const withPrior = await this.prior.priorSignals(q, win, beam, run);
-        const p2 = withPrior ? calibratedProbability(this.calibration, withPrior) : 0;
-        if (withPrior && p2 > p + 0.005) {
-          trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
-          signals = withPrior;
-          p = p2;
-        }
-      }
-      if (p < this.calibration.threshold) {
-        const doubt = `the parser's best reading, ${win.attempt.candidate.text}, is too uncertain (confidence ${p.toFixed(2)} < ${this.calibration.threshold.toFixed(2)})`;
-        trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note: `withheld: ${doubt}`, timeMs: 0 });
-        return { rejected: true, abstained: false, doubt, uncertain: { signals, p } };
+    let sure = tooUncertain({ ...reading, signals }, checks);
+    if (!sure.pass) {
+      const withPrior = await this.prior.priorSignals(q, win, beam, run);
+      const p = sure.confidence!;
+      const p2 = withPrior ? calibratedProbability(this.calibration!, withPrior) : 0;
+      if (withPrior && p2 > p + 0.005) {
+        trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
+        signals = withPrior;
+        sure = tooUncertain({ ...reading, signals }, checks);
       }
     }
+    if (!sure.pass) {
+      row(sure, `withheld: ${sure.reason}`);
+      return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: sure.confidence! } };
+    }
     // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat
-    const unused = o.noAbstain ? undefined : unusedWords(reading, checks);
-    if (unused && !unused.pass) {
+    const unused = unusedWords(reading, checks);
+    if (!unused.pass) {
       setAsideRow(trace, win.attempt.text, unused);
       return { rejected: true, abstained: false, doubt: unused.reason, signals, caveat: unused };
     }
@@ -614,6 +592,8 @@ class PipelineGateway implements Gateway {
     const refs = entityRefs(win.attempt.form);
     return {
       form: win.attempt.candidate.text,
+      tree: win.attempt.candidate.form,
+      ...(win.vacuous ? { vacuous: true } : {}),
       mentions: texts.map((text, i) => {
         const ref = refs[i];
         const label = ref?.kind === 'iri' ? this.index.labelsOf(ref.iri)[0] : undefined;
@@ -630,6 +610,9 @@ class PipelineGateway implements Gateway {
       beam: beam.map((c) => ({ form: c.text, mentions: entityRefsOf(c.form) })),
       graphWord: (w) => this.index.hasWord(w),
       relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || this.index.nonTopicWords.has(w),
+      ...(this.knownWords ? { knownWords: this.knownWords } : {}),
+      near: (names) => this.suggestions(names),
+      ...(this.calibration ? { calibration: this.calibration } : {}),
     };
   }
 
@@ -674,28 +657,6 @@ class PipelineGateway implements Gateway {
     // are judged on whether they use it (checks.ts unusedWords)
     const words = unexplainedWords(q, mentions, this.knownWords);
     const names = graphNames(q, words, (w) => this.index.hasWord(w));
-    return words.filter((w) => !names.includes(w));
-  }
-
-  /**
-   * The question's unexplained words given the winner's mentions and the entities they grounded to: words
-   * outside its mentions, and words of a mention that its entity does not spell ("[ the budget of Titanic ]"
-   * grounded to Titanic leaves "budget"), that the parser was never shown (abstain.ts).
-   */
-  private leftoverWords(q: string, win: Winner): string[] {
-    if (!this.knownWords || this.knownWords.size === 0) return [];
-    const texts = entityRefsOf(win.attempt.candidate.form);
-    const iris = entityRefs(win.attempt.form).map((r) => (r.kind === 'iri' ? r.iri : undefined));
-    const mentions = texts.map((text, i) => {
-      const iri = iris[i];
-      return { text, label: iri ? this.index.labelsOf(iri)[0] ?? text : text };
-    });
-    // the whole question against the winner's own mentions (the check before grounding used the first form's)
-    const words = unexplainedWords(q, mentions, this.knownWords);
-    // a name of the graph outside every mention is a part of the question the reading leaves out (checks.ts
-    // unusedWords), not a word the graph has nothing for
-    const inMentions = new Set(texts.flatMap((t) => wordsOf(t)));
-    const names = graphNames(q, words.filter((w) => !inMentions.has(w)), (w) => this.index.hasWord(w));
     return words.filter((w) => !names.includes(w));
   }
 
