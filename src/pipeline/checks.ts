@@ -264,6 +264,11 @@ export const tooUncertain: Check = (reading, ctx) => {
   };
 };
 
+/** The trace row of a reading a named check set aside: the check, its code and its reason (checks.ts). */
+export function setAsideRow(trace: TraceEntry[], groundedForm: string | undefined, v: Verdict, stage: TraceEntry['stage'] = 'execute'): void {
+  trace.push({ stage, ...(groundedForm ? { groundedForm } : {}), outcome: 'skipped', note: `set aside (${v.code}): ${v.reason}`, check: { name: v.check, code: v.code ?? '' }, timeMs: 0 });
+}
+
 /**
  * The parts of the question an answer's evidence does not hold (for readers without a form: the fallback): its
  * numbers, and the names of the graph it writes (capitalised past the first word, a word of some label) that

@@ -13,19 +13,15 @@ import {
 } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
-import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary, type Topic } from '../fallback';
+import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary } from '../fallback';
 import { answerTypeOf, entityRefs, parseForm } from '../form';
 import { entityRefsOf } from './labels';
-import { singularForms } from '../core/morph';
 import { expectedAnswer, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type KnownWords } from './abstain';
 import { calibratedProbability, signalsOf, type Calibration, type Signals } from './calibration';
-import { answerShape, graphNames, isWeakWord, leftOut, noAnswerReason, ownValueMissing, tooUncertain, unexplainedMentionWords, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
+import { answerShape, graphNames, leftOut, noAnswerReason, ownValueMissing, setAsideRow, tooUncertain, unexplainedMentionWords, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
-  commonNoun,
-  normalizeLabel,
   relationWords,
   groundCandidates,
-  linkEntities,
   RelationRetriever,
   type EntityIndex,
   type GroundAttempt,
@@ -36,6 +32,7 @@ import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from
 import { bestReading, halted, haltOn, stop, type AttemptRun, type Winner } from './run';
 import { GraphPrior } from './prior';
 import { subtracted, vacuousJoin } from './probes';
+import { fallbackTopics, nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 
 export type { GatewayOptions, ScoringGenerator } from './open';
@@ -86,11 +83,6 @@ interface Judgement {
   caveat?: Verdict;
   /** Withheld only as too uncertain (calibration): its signals and calibrated probability. */
   uncertain?: { signals: Signals; p: number };
-}
-
-/** The trace row of a reading a named check set aside: the check, its code and its reason (checks.ts). */
-function setAsideRow(trace: TraceEntry[], groundedForm: string | undefined, v: Verdict, stage: TraceEntry['stage'] = 'execute'): void {
-  trace.push({ stage, ...(groundedForm ? { groundedForm } : {}), outcome: 'skipped', note: `set aside (${v.code}): ${v.reason}`, check: { name: v.check, code: v.code ?? '' }, timeMs: 0 });
 }
 
 export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
@@ -304,7 +296,7 @@ class PipelineGateway implements Gateway {
     if (!doubt && run.expected && !win) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
     if (o.fallback !== 'off' && !run.expected && !abstained && !halted(run, 'fallback')) {
       const tf = performance.now();
-      const topics = this.topics(q, beam, trace);
+      const topics = fallbackTopics(this.index, this.checkContext(q, beam), q, beam, trace);
       // The readers answer from evidence around the topics: a question word that nothing the parser was shown
       // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
       // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
@@ -322,7 +314,7 @@ class PipelineGateway implements Gateway {
         // words of those mentions no topic spells and the question does not write as a name are words it cannot place
         const spelt = new Set(topics.flatMap((t) => wordsOf(t.label)));
         const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !writtenAsCapitalised(q, w));
-        const reason = placeless.length > 0 ? unexplainedReason(placeless) : namedNothingReason(unnamed, this.suggestions(unnamed));
+        const reason = placeless.length > 0 ? unexplainedReason(placeless) : namedNothingReason(unnamed, nearLabels(this.index, unnamed));
         trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });
         timings.total = performance.now() - t0;
         return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
@@ -373,7 +365,7 @@ class PipelineGateway implements Gateway {
     if (run.stopped) return this.stopped(q, run, undefined, beam, t0);
     timings.total = performance.now() - t0;
     // no doubt of the parser's readings: the reason is read off the trace itself (checks.ts)
-    doubt ??= noAnswerReason(trace, (names) => this.suggestions(names));
+    doubt ??= noAnswerReason(trace, (names) => nearLabels(this.index, names));
     return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
   }
 
@@ -611,7 +603,7 @@ class PipelineGateway implements Gateway {
       graphWord: (w) => this.index.hasWord(w),
       relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || this.index.nonTopicWords.has(w),
       ...(this.knownWords ? { knownWords: this.knownWords } : {}),
-      near: (names) => this.suggestions(names),
+      near: (names) => nearLabels(this.index, names),
       ...(this.calibration ? { calibration: this.calibration } : {}),
     };
   }
@@ -630,22 +622,6 @@ class PipelineGateway implements Gateway {
     return this.relationWordsCache;
   }
 
-  /** Labels of the graph near names it lacks, for "did you mean" (best first, at most 3). */
-  private suggestions(names: readonly string[]): string[] {
-    const out: string[] = [];
-    const add = (text: string, k: number, threshold = 0.6) => {
-      let found = false;
-      for (const h of this.index.search(text, { k, threshold })) {
-        found = true;
-        if (!out.includes(h.label) && normalizeLabel(h.label) !== normalizeLabel(text)) out.push(h.label);
-      }
-      return found;
-    };
-    // the whole name, else each of its words that could be a name ("Hitchcook and Trufaut": each a near miss)
-    for (const n of names) if (!add(n, 3)) for (const w of wordsOf(n)) if (w.length >= 5 && !isWeakWord(w) && ![w, ...singularForms(w)].some(commonNoun)) add(w, 1, 0.7);
-    return out.slice(0, 3);
-  }
-
   /** Question words the parser was never shown, outside the entity mentions of the first forms (abstain.ts). */
   private unexplained(q: string, beam: Candidate[]): string[] {
     if (!this.knownWords || this.knownWords.size === 0) return [];
@@ -658,30 +634,6 @@ class PipelineGateway implements Gateway {
     const words = unexplainedWords(q, mentions, this.knownWords);
     const names = graphNames(q, words, (w) => this.index.hasWord(w));
     return words.filter((w) => !names.includes(w));
-  }
-
-  /**
-   * Topic entities for the fallback: the entities the beam named (searched in the index — the parser
-   * finds the mention even when its copy is slightly off), then entity links found in the question.
-   */
-  private topics(question: string, beam: Candidate[], trace: TraceEntry[]): Topic[] {
-    const best = new Map<string, Topic>();
-    const checks = this.checkContext(question, beam);
-    const add = (t: Topic, text: string, match: 'exact' | 'fuzzy' | 'partial' | 'inflected') => {
-      // a topic named only by common words the question does not write as a name ("more" → the film "More") is none
-      const weak = weakTitle({ form: '', mentions: [{ text, label: t.label, match }] }, checks);
-      if (!weak.pass) {
-        if (!trace.some((r) => r.check && r.note?.endsWith(weak.reason!))) setAsideRow(trace, undefined, { ...weak, reason: `as a topic, ${weak.reason}` }, 'fallback');
-        return;
-      }
-      const prev = best.get(t.iri);
-      if (!prev || prev.score < t.score) best.set(t.iri, t);
-    };
-    for (const c of beam.slice(0, 3)) {
-      for (const label of entityRefsOf(c.form)) for (const h of this.index.search(label, { k: 2, threshold: 0.6 })) add({ iri: h.iri, label: h.label, score: h.score }, label, h.match ?? (h.exact ? 'exact' : 'fuzzy'));
-    }
-    for (const l of linkEntities(question, this.index, { k: 5 })) add({ iri: l.iri, label: l.label, score: l.score }, l.text, l.exact ? 'exact' : 'fuzzy');
-    return [...best.values()].sort((a, b) => b.score - a.score).slice(0, 5);
   }
 
   async close(): Promise<void> {
