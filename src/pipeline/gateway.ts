@@ -25,6 +25,7 @@ import {
   RelationRetriever,
   type EntityIndex,
   type GroundAttempt,
+  type GroundContext,
   type RelationInfo,
   type Scorer,
 } from '../ground';
@@ -83,6 +84,21 @@ interface Judgement {
   caveat?: Verdict;
   /** Withheld only as too uncertain (calibration): its signals and calibrated probability. */
   uncertain?: { signals: Signals; p: number };
+}
+
+/** The outcome of choose(): the reading that answers (if any), with its caveat, or why none does. */
+interface Choice {
+  beam: Candidate[];
+  win?: Winner;
+  signals?: Signals;
+  /** What the answering reading leaves out of the question (its confidence is then ≤ 0.6). */
+  caveat?: string;
+  /** The calibrated confidence of a reading withheld as too uncertain that answers after all. */
+  uncertain?: number;
+  doubt?: string;
+  abstained: boolean;
+  /** A stopped run: the reading already accepted when it stopped. */
+  accepted?: { win: Winner; signals?: Signals };
 }
 
 export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
@@ -148,16 +164,38 @@ class PipelineGateway implements Gateway {
     const q = validateQuestion(question);
     const o = { ...ASK_DEFAULTS, ...this.defaults, ...definedOnly(askOpts) };
     checkAskOptions(o);
-    const deadline = t0 + o.timeoutMs;
-    const left = () => Math.max(1, Math.floor(deadline - performance.now()));
     // Unknown reader names are a bad request whether or not the fallback is reached.
     const readers = o.fallback === 'off' ? [] : Array.isArray(o.fallback) ? readersByName(o.fallback) : defaultReaders();
+    const deadline = t0 + o.timeoutMs;
     const trace: TraceEntry[] = [];
     const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
-    let beam: Candidate[] = [];
-    let win: Winner | undefined;
-    const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain || yesNoWording(q) };
-    const ctx = {
+    const left = () => Math.max(1, Math.floor(deadline - performance.now()));
+    const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, t0, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain || yesNoWording(q) };
+    const ctx = this.groundContext(q);
+
+    // 1. the parser's readings; 2. which of them answers (judged by the named checks, checks.ts)
+    const read = o.noParser || !this.generator ? undefined : await this.readings(q, run, ctx);
+    if (!read) trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
+    if (read?.answer) return read.answer;
+    const c = await this.choose(q, read?.win, read?.beam ?? [], run, ctx);
+    const beam = c.beam;
+    if (run.stopped) return this.stopped(q, run, c.accepted, beam, t0);
+    if (c.win) return this.parserAnswer(q, c, run);
+    // 3. the fallback readers; they answer with entities: a count or yes/no question they cannot answer in its shape
+    let doubt = c.doubt;
+    if (!doubt && run.expected) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
+    const fallback = await this.fallback(q, beam, run, readers, c.abstained);
+    if (fallback) return fallback;
+    if (run.stopped) return this.stopped(q, run, undefined, beam, t0);
+    timings.total = performance.now() - t0;
+    // no doubt of the parser's readings: the reason is read off the trace itself (checks.ts)
+    doubt ??= noAnswerReason(trace, (names) => nearLabels(this.index, names));
+    return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+  }
+
+  /** What grounding reads: the entity index, the relation retriever, the graph's relations, the pack's names. */
+  private groundContext(q: string): GroundContext {
+    return {
       index: this.index,
       relations: this.relations,
       vocabulary: this.vocabulary,
@@ -166,38 +204,54 @@ class PipelineGateway implements Gateway {
       question: q,
       ...(this.entityScorer ? { scorer: this.entityScorer } : {}),
     };
+  }
 
-    if (!o.noParser && this.generator) {
-      // Adaptive beam: the greedy form first, exact grounding only (most questions end here); the
-      // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
-      const adaptive = o.adaptiveBeam && o.beam > 1;
-      const first = await this.generate(q, adaptive ? 1 : o.beam, run);
-      const unexplained = o.noAbstain || run.stopped ? [] : this.unexplained(q, first);
-      if (unexplained.length > 0) {
-        const reason = unexplainedReason(unexplained);
-        trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
-        timings.total = performance.now() - t0;
-        return noAnswer(q, { reason, beam: first.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
-      }
-      if (adaptive) {
-        const greedy = first;
-        if (greedy.length > 0) {
-          beam = greedy;
-          await this.attempt(groundCandidates(greedy, ctx, { ...o, exactOnly: true }), run, greedy, false);
-        }
-      }
-      if (run.winners.length === 0 && !run.stopped) {
-        const full = adaptive ? await this.generate(q, o.beam, run) : first;
-        if (full.length > 0 && !run.stopped) {
-          beam = full;
-          await this.attempt(groundCandidates(full, ctx, o), run, full, true);
-        }
-      }
-      win = bestReading(run);
-    } else {
-      trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
+  /**
+   * The parser's readings of the question, executed in order (attempt): the greedy form first with exact grounding
+   * (adaptive beam), else the full beam and all of Algorithm 1. The beam and the best reading found; or the
+   * no-answer when the question has words the parser was never shown, outside its mentions.
+   */
+  private async readings(q: string, run: AttemptRun, ctx: GroundContext): Promise<{ beam: Candidate[]; win?: Winner; answer?: Answer }> {
+    const { o, trace, timings, t0 } = run;
+    let beam: Candidate[] = [];
+    let win: Winner | undefined;
+    // Adaptive beam: the greedy form first, exact grounding only (most questions end here); the
+    // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
+    const adaptive = o.adaptiveBeam && o.beam > 1;
+    const first = await this.generate(q, adaptive ? 1 : o.beam, run);
+    const unexplained = o.noAbstain || run.stopped ? [] : this.unexplained(q, first);
+    if (unexplained.length > 0) {
+      const reason = unexplainedReason(unexplained);
+      trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
+      timings.total = performance.now() - t0;
+      return { beam, answer: noAnswer(q, { reason, beam: first.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings }) };
     }
+    if (adaptive) {
+      const greedy = first;
+      if (greedy.length > 0) {
+        beam = greedy;
+        await this.attempt(groundCandidates(greedy, ctx, { ...o, exactOnly: true }), run, greedy, false);
+      }
+    }
+    if (run.winners.length === 0 && !run.stopped) {
+      const full = adaptive ? await this.generate(q, o.beam, run) : first;
+      if (full.length > 0 && !run.stopped) {
+        beam = full;
+        await this.attempt(groundCandidates(full, ctx, o), run, full, true);
+      }
+    }
+    win = bestReading(run);
+    return { beam, ...(win ? { win } : {}) };
+  }
 
+  /**
+   * Which reading answers: the graph prior on the best reading's relation, then judge(); a reading set aside
+   * does not end the search (the next groundings and beam forms, up to MAX_REJUDGED more), then the last resort
+   * (a vacuous reading), then a reading set aside only for what it leaves out (answers with a caveat) or one
+   * withheld only as too uncertain that reads the whole question. A stopped run returns what was accepted.
+   */
+  private async choose(q: string, win: Winner | undefined, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<Choice> {
+    const { o, trace } = run;
     if (win && !o.noAbstain && !run.stopped) win = await this.prior.relationPrior(q, win, run);
 
     let verdict = win && !run.stopped ? await this.judge(q, win, beam, run) : undefined;
@@ -243,7 +297,7 @@ class PipelineGateway implements Gateway {
         verdict = v;
       }
     }
-    if (run.stopped) return this.stopped(q, run, win && verdict && !verdict.rejected ? { win, signals: verdict.signals } : undefined, beam, t0);
+    if (run.stopped) return { beam, abstained: false, ...(win && verdict && !verdict.rejected ? { accepted: { win, signals: verdict.signals } } : {}) };
     // no reading uses what the set-aside one left out: it answers, and the answer says what it left out
     let caveat: string | undefined;
     let uncertain: number | undefined;
@@ -271,29 +325,40 @@ class PipelineGateway implements Gateway {
       win = undefined;
     } else signals = verdict?.signals;
 
-    if (win) {
-      timings.total = performance.now() - t0;
-      return {
-        question: q,
-        answers: win.answers,
-        answerType: win.compiled.answerType ?? 'entities',
-        form: win.attempt.candidate.text,
-        groundedForm: win.attempt.text,
-        sparql: win.compiled.sparql,
-        source: 'parser',
-        // an answer that leaves part of the question out is no more certain than a fallback answer
-        confidence: uncertain ?? Math.min(caveat ? PARSER_FLOOR : 1, this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt)),
-        ...(caveat ? { reason: caveat } : {}),
-        ...(signals ? { signals } : {}),
-        beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
-        trace,
-        timings,
-      };
-    }
+    return { beam, abstained, ...(win ? { win } : {}), ...(signals ? { signals } : {}), ...(caveat ? { caveat } : {}), ...(uncertain !== undefined ? { uncertain } : {}), ...(doubt ? { doubt } : {}) };
+  }
 
-    // Fallback readers: evidence from the graph around the question's entities.
-    // The readers answer with entities: a count or yes/no question they cannot answer in its shape.
-    if (!doubt && run.expected && !win) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
+  /** The answer of the reading chosen (its confidence: calibrated, capped at 0.6 with a caveat). */
+  private parserAnswer(q: string, c: Choice, run: AttemptRun): Answer {
+    const { trace, timings, t0 } = run;
+    const { beam, caveat, uncertain, signals } = c;
+    const win = c.win!;
+    timings.total = performance.now() - t0;
+    return {
+      question: q,
+      answers: win.answers,
+      answerType: win.compiled.answerType ?? 'entities',
+      form: win.attempt.candidate.text,
+      groundedForm: win.attempt.text,
+      sparql: win.compiled.sparql,
+      source: 'parser',
+      // an answer that leaves part of the question out is no more certain than a fallback answer
+      confidence: uncertain ?? Math.min(caveat ? PARSER_FLOOR : 1, this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt)),
+      ...(caveat ? { reason: caveat } : {}),
+      ...(signals ? { signals } : {}),
+      beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
+      trace,
+      timings,
+    };
+  }
+
+  /**
+   * The fallback readers (evidence from the graph around the question's entities), unless the question abstains
+   * first: words nothing the parser was shown explains, or a name of several words no one topic spells. Their
+   * answer says what of the question its evidence does not hold (checks.ts leftOut). Undefined: no answer.
+   */
+  private async fallback(q: string, beam: Candidate[], run: AttemptRun, readers: ReturnType<typeof defaultReaders>, abstained: boolean): Promise<Answer | undefined> {
+    const { o, trace, timings, t0 } = run;
     if (o.fallback !== 'off' && !run.expected && !abstained && !halted(run, 'fallback')) {
       const tf = performance.now();
       const topics = fallbackTopics(this.index, this.checkContext(q, beam), q, beam, trace);
@@ -326,7 +391,7 @@ class PipelineGateway implements Gateway {
         executor: this.executor,
         // the readers' work bound is their queries and rows; their time is what is left of the question's, and
         // running out of it stops the question (chain.stopped), it never hands the question to the next reader
-        budget: { ...DEFAULT_BUDGET, timeMs: left() },
+        budget: { ...DEFAULT_BUDGET, timeMs: run.left() },
         ...(scorer ? { scorer } : {}),
         ...(this.relationVocabulary ? { relationVocabulary: this.relationVocabulary } : {}),
         labelPredicates: [...this.pack.config.labelPredicates, ...(this.pack.config.aliasPredicates ?? [])],
@@ -362,11 +427,7 @@ class PipelineGateway implements Gateway {
       }
     }
 
-    if (run.stopped) return this.stopped(q, run, undefined, beam, t0);
-    timings.total = performance.now() - t0;
-    // no doubt of the parser's readings: the reason is read off the trace itself (checks.ts)
-    doubt ??= noAnswerReason(trace, (names) => nearLabels(this.index, names));
-    return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+    return undefined;
   }
 
   /**

@@ -25,6 +25,8 @@ export interface AttemptRun {
   seen: Set<string>;
   trace: TraceEntry[];
   timings: Timings;
+  /** When the question started (performance.now()). */
+  t0: number;
   deadline: number;
   left: () => number;
   /** The answer shape the question's wording asks for (abstain.ts); forms of another shape are skipped. */

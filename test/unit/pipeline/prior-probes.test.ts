@@ -15,7 +15,7 @@ const config = { name: 'paintings', vocabularyNamespace: NS, labelPredicates: ['
 
 function newRun(): AttemptRun {
   const o = { beam: 4, timeoutMs: 60000, bestOf: 1, maxAttempts: 8, queryTimeoutMs: 30000 };
-  return { n: 0, winners: [], vacuous: [], seen: new Set(), trace: [], timings: { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 }, deadline: performance.now() + 60000, left: () => 60000, expected: undefined, yesNo: true, o };
+  return { n: 0, winners: [], vacuous: [], seen: new Set(), trace: [], timings: { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 }, t0: performance.now(), deadline: performance.now() + 60000, left: () => 60000, expected: undefined, yesNo: true, o };
 }
 
 /** A stand-in store that fails every query with a code of the caller's choosing (the fault injected). */
