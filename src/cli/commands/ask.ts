@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as readline from 'node:readline';
 import { AskgraphError, toAskgraphError, type Answer, type AnswerItem } from '../../core';
-import { createGateway, validateQuestion, type AskOptions, type Gateway } from '../../pipeline';
+import { cpuMs, createGateway, validateQuestion, type AskOptions, type Gateway, type StartupPhase } from '../../pipeline';
 import { ExitCode, printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -57,6 +57,22 @@ function printExplain(write: (s: string) => void, a: Answer): void {
   const t = a.timings;
   write('');
   write(`timings: generate ${ms(t.generate)}, ground ${ms(t.ground)}, execute ${ms(t.execute)}, fallback ${ms(t.fallback)}, total ${ms(t.total)}`);
+}
+
+/**
+ * The cold start, phase by phase (`ask --explain`): node and the modules up to the command, each phase of
+ * createGateway, the question itself; wall and CPU time of this process, and the store process's own CPU.
+ */
+function printStartup(write: (s: string) => void, phases: readonly StartupPhase[], storeCpuMs: number | undefined): void {
+  write('');
+  write('cold start:                               wall       CPU');
+  const row = (name: string, wall: number, cpu: number, note?: string) =>
+    write(`  ${name.padEnd(36)} ${ms(wall).padStart(10)} ${ms(cpu).padStart(10)}${note ? `  ${note}` : ''}`);
+  for (const p of phases) row(p.phase, p.wallMs, p.cpuMs, p.note);
+  const wall = phases.reduce((a, p) => a + p.wallMs, 0);
+  const cpu = phases.reduce((a, p) => a + p.cpuMs, 0);
+  row('total (this process)', wall, cpu);
+  if (storeCpuMs !== undefined) write(`  CPU of the store process: ${ms(storeCpuMs)}; all told ${ms(cpu + storeCpuMs)}`);
 }
 
 function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): void {
@@ -178,6 +194,8 @@ export const register: RegisterCommand = (program, io) => {
       if (question !== undefined) validateQuestion(question);
       const input = interactive ? io.stdin! : opts.file !== undefined ? openQuestions(opts.file, io) : undefined;
       if (opts.model !== undefined && opts.generator !== undefined) throw new AskgraphError('BAD_REQUEST', 'give either --model or --generator, not both');
+      // everything before this line: node's own start and the modules (performance.now() counts from the process's start)
+      const boot: StartupPhase = { phase: 'node start + modules', wallMs: performance.now(), cpuMs: cpuMs() };
       const gateway = await createGateway({
         store: opts.store,
         model: opts.model,
@@ -190,9 +208,26 @@ export const register: RegisterCommand = (program, io) => {
           if (failed > 0) throw new ExitCode(2);
           return;
         }
+        const t0 = performance.now();
+        const c0 = cpuMs();
         const answer = await gateway.ask(question!, askOpts);
-        if (opts.json) printJson(io, answer);
-        else printAnswer(io, answer, opts);
+        const t = answer.timings;
+        const startup: StartupPhase[] = [
+          boot,
+          ...(gateway.startup ?? []),
+          {
+            phase: 'the question',
+            wallMs: performance.now() - t0,
+            cpuMs: cpuMs() - c0,
+            note: `generate ${ms(t.generate)}, ground ${ms(t.ground)}, execute ${ms(t.execute)}, fallback ${ms(t.fallback)}`,
+          },
+        ];
+        const storeCpu = (gateway.executor as { info?: { cpuMs?: number } }).info?.cpuMs;
+        if (opts.json) printJson(io, opts.explain ? { ...answer, startup: { phases: startup, ...(storeCpu !== undefined ? { storeProcessCpuMs: storeCpu } : {}) } } : answer);
+        else {
+          printAnswer(io, answer, opts);
+          if (opts.explain) printStartup((s) => writeLine(io.stdout, s), startup, storeCpu);
+        }
       } finally {
         await gateway.close();
       }
