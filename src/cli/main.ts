@@ -13,6 +13,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const program = new Command('askgraph')
     .description('A natural-language gateway to RDF knowledge graphs')
     .version(JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version)
+    .addHelpText('after', '\nExit codes: 0 answered (or done), 1 no answer (ask) or different (diff), 2 an error (one line "askgraph: CODE: message" on stderr).')
     .exitOverride()
     // commander's own error lines ("error: unknown option …") are replaced by askgraph's format below
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => undefined });

@@ -172,7 +172,7 @@ function openQuestions(file: string, io: CliIO): NodeJS.ReadableStream {
 export const register: RegisterCommand = (program, io) => {
   program
     .command('ask')
-    .description('answer a question over a knowledge graph (default: the embedded movies graph and model)')
+    .description('answer a question over a knowledge graph (default: the embedded movies graph and model); exit 0 answered, 1 no answer, 2 error')
     .argument('[question]', 'the question, e.g. "who directed Forrest Gump" (none: --file, or an interactive loop at a terminal)')
     .option('--file <path>', "questions, one a line ('-' = standard input); with --json prints JSON Lines")
     .option('--store <dir|url>', 'knowledge pack / store folder, data file, or http(s) SPARQL endpoint (default: the embedded movies pack)')
