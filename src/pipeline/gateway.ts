@@ -45,6 +45,7 @@ import {
   type Scorer,
 } from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
+import { PhaseClock, type StartupPhase } from './startup';
 
 export type ScoringGenerator = Generator & { score?(question: string, forms: string[]): Promise<number[]> };
 
@@ -95,6 +96,8 @@ export interface Gateway {
   readonly index: EntityIndex;
   /** Store id + model id, for cache keys. */
   readonly version: string;
+  /** Where createGateway spent its time (cold start; `ask --explain` prints it). */
+  readonly startup?: readonly StartupPhase[];
   close(): Promise<void>;
 }
 
@@ -197,16 +200,20 @@ function haltOn(run: AttemptRun, out: Outcome, what: string): boolean {
 }
 
 export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
+  const clock = new PhaseClock();
   const storeIsPack = opts.store !== undefined && !/^https?:\/\//i.test(opts.store) && fs.existsSync(path.join(path.resolve(opts.store), 'pack.json'));
   const pack = await loadPack(opts.pack ?? (storeIsPack ? opts.store : undefined));
+  clock.mark('pack');
   const ownExecutor = !opts.executor;
   // The embedded store loads in its worker while this thread loads the entity index and the parser
   // (cold `askgraph ask`: the store load and the model load overlap instead of adding up).
   const executor: Executor = opts.executor ?? (await openExecutor(opts.store ?? pack.dir, { background: true }));
   const storeReady = (executor as { whenReady?: () => Promise<void> }).whenReady?.() ?? Promise.resolve();
   storeReady.catch(() => undefined); // awaited below; a load error must not be an unhandled rejection meanwhile
+  clock.mark('store process start');
   // The generator's modules (onnxruntime, sentencepiece) load after the store's worker has started.
   const { HttpGenerator, loadParser } = require('../generate') as typeof GenerateModule;
+  clock.mark('parser modules');
   try {
     const indexOpts = {
       labelPredicates: pack.config.labelPredicates,
@@ -226,8 +233,10 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
       // A changed data file must rebuild the index: fingerprint the pack's data files, or the store file / folder.
       const fingerprint = isUrl ? '' : filesFingerprint(packStore ? (pack.config.data ?? []).map((f) => path.resolve(pack.dir, f)) : storeFiles(opts.store!));
       indexKey = indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint);
-      if (!fs.existsSync(indexKey)) await storeReady; // building the index queries the store: wait for its load (and its error)
+      const cached = fs.existsSync(indexKey);
+      if (!cached) await storeReady; // building the index queries the store: wait for its load (and its error)
       index = await loadOrBuildStoreIndex(executor, indexKey, indexOpts);
+      clock.mark('entity index', cached ? 'from its cache' : 'built from the store');
     }
     index.setNonTopicWords(pack.config.nonTopicWords ?? []);
     let generator = opts.generator;
@@ -243,10 +252,16 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
       // The parser prefers copied spans that spell a label of the store actually queried; the entity index
       // already holds them, so the pack's triple files are not read a second time.
       if (modelDir) generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
+      clock.mark('parser (tokenizer, ONNX sessions)');
     }
     await storeReady;
+    const info = (executor as { info?: { loadMs: number; from: string; cpuMs?: number } }).info;
+    clock.mark('waiting for the store', info ? `its process loaded it from ${info.from} in ${info.loadMs} ms${info.cpuMs !== undefined ? `, ${Math.round(info.cpuMs)} ms CPU` : ''}` : undefined);
     const modelDir = opts.generator ? undefined : opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
-    return new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer, loadKnownWords(modelDir), loadCalibration(modelDir));
+    const gateway = new PipelineGateway(pack, executor, ownExecutor, generator, index, opts.defaults ?? {}, opts.entityScorer, loadKnownWords(modelDir), loadCalibration(modelDir));
+    clock.mark('gateway');
+    gateway.startup = clock.phases;
+    return gateway;
   } catch (e) {
     if (ownExecutor) await executor.close().catch(() => undefined);
     throw e;
@@ -333,6 +348,7 @@ function storeFiles(store: string): string[] {
 
 class PipelineGateway implements Gateway {
   readonly version: string;
+  startup?: readonly StartupPhase[];
   private readonly relations: RelationRetriever;
   private readonly vocabulary: Set<string>;
   /** Question words ↔ relations mined from the pack's training data (fallback readers rank chains with it). */

@@ -85,7 +85,7 @@ describe('--generator: an OpenAI-compatible server writes the forms (local stand
 
   it('a question the stand-in cannot answer ends in the fallback readers or an honest no-answer, never a made-up answer', async () => {
     const r = await cli(['ask', 'what is the weather in Paris', '--generator', llm.url, '--json', '--fallback', 'off']);
-    assert.equal(r.code, 0, r.err);
+    assert.equal(r.code, 1, r.err); // no answer: exit 1
     const a = JSON.parse(r.out);
     assert.equal(a.source, 'none');
     assert.deepEqual(a.answers, []);
@@ -97,7 +97,7 @@ describe('--generator: an OpenAI-compatible server writes the forms (local stand
     assert.equal(both.code, 2);
     assert.match(both.err, /^askgraph: BAD_REQUEST: give either --model or --generator/);
     const down = await cli(['ask', 'who directed Heat', '--generator', 'http://127.0.0.1:9/v1', '--json', '--fallback', 'off']);
-    assert.equal(down.code, 0, down.err);
+    assert.equal(down.code, 1, down.err); // no answer: exit 1
     const a = JSON.parse(down.out);
     assert.equal(a.source, 'none');
     assert.ok(a.trace.some((t: { error?: { code: string } }) => t.error?.code === 'ENDPOINT_DOWN'), JSON.stringify(a.trace));
