@@ -104,9 +104,9 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
     const doubtful = run(['ask', 'which films did Tom Hanks star in', '--no-parser']);
     assert.equal(doubtful.code, 0, doubtful.err);
     assert.match(doubtful.out, /^source: {5}fallback:\w+ {2}\(confidence 0\.\d\d — doubtful, check the form or the evidence\)$/m);
-    const none = run(['ask', 'how tall is Tom Cruise']);
+    const none = run(['ask', 'what is the height of Keanu Reeves']);
     assert.equal(none.code, 1, none.err);
-    assert.match(none.out, /^no answer: .*"tall"/m);
+    assert.match(none.out, /^no answer: .*"height"/m);
     const sure = run(['ask', 'who directed Forrest Gump']);
     assert.match(sure.out, /^source: {5}parser {2}\(confidence (0\.9\d|1\.00)\)$/m);
     assert.doesNotMatch(sure.out, /doubtful/);
@@ -201,6 +201,21 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
     const batch = run(['ask', '--file', '-', '--fallback', 'off'], { input: 'who directed Heat\nwho directed Qxzvwpt Jrkllmnq\n' });
     assert.equal(batch.code, 1, batch.err);
     assert.match(batch.out, /^ {2}Michael Mann$/m);
+  });
+
+  it('a question stopped by its time budget is an error (exit 2, QUERY_TIMEOUT), not "no answer" (exit 1)', () => {
+    const q = 'which actors starred in movies directed by Ridley Scott';
+    const r = run(['ask', q, '--timeout', '1']);
+    assert.equal(r.code, 2, r.out + r.err);
+    assert.match(r.err.trim(), /^askgraph: QUERY_TIMEOUT: the question could not be answered because its time budget ran out/);
+    assert.doesNotMatch(r.out, /^no answer/m);
+    const j = run(['ask', q, '--timeout', '1', '--json']);
+    assert.equal(j.code, 2);
+    assert.equal(JSON.parse(j.out).error.code, 'QUERY_TIMEOUT');
+    // in a batch the stopped line is a failed line (exit 2); the other lines are answered
+    const batch = run(['ask', '--file', '-', '--timeout', '1'], { input: q + '\n' });
+    assert.equal(batch.code, 2, batch.err);
+    assert.match(batch.err, /line 1: QUERY_TIMEOUT/);
   });
 
   it('a question piped on standard input without --file - is answered; an empty pipe is an error before anything loads', () => {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as readline from 'node:readline';
 import { Readable } from 'node:stream';
 import { AskgraphError, toAskgraphError, type Answer, type AnswerItem } from '../../core';
-import { cpuMs, createGateway, validateQuestion, type AskOptions, type Gateway, type StartupPhase } from '../../pipeline';
+import { cpuMs, createGateway, failureOf, validateQuestion, type AskOptions, type Gateway, type StartupPhase } from '../../pipeline';
 import { ExitCode, printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -127,6 +127,9 @@ async function askMany(io: CliIO, gateway: Gateway, input: NodeJS.ReadableStream
     if (line && !line.startsWith('#')) {
       try {
         const answer = await gateway.ask(line, askOpts);
+        // a question stopped by a failure (time ran out, the store was away) is an error, not "no answer"
+        const failure = failureOf(answer);
+        if (failure) throw failure;
         if (answer.answers.length === 0) unanswered++;
         if (opts.json) writeLine(io.stdout, JSON.stringify(answer));
         else {
@@ -233,6 +236,9 @@ export const register: RegisterCommand = (program, io) => {
         const t0 = performance.now();
         const c0 = cpuMs();
         const answer = await gateway.ask(question!, askOpts);
+        // a question stopped by a failure (time ran out, the store was away) is an error (exit 2), not "no answer"
+        const failure = failureOf(answer);
+        if (failure) throw failure;
         const t = answer.timings;
         const startup: StartupPhase[] = [
           boot,
