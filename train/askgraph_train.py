@@ -37,6 +37,18 @@ RARE_SHARE = 0.005
 T0 = time.time()
 
 
+def process_start():
+    """When this process started (before `import torch`, which takes seconds): from /proc on Linux, else T0."""
+    try:
+        with open("/proc/self/stat") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return time.time() - (uptime - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return T0
+
+
 def emit(event, **kw):
     kw = {"event": event, **kw}
     sys.stdout.write(json.dumps(kw) + "\n")
@@ -54,7 +66,9 @@ def parse_args(argv=None):
     p.add_argument("--valid", help="validation JSON Lines (never trained on; reporting only)")
     p.add_argument("--out", required=True, help="model folder to write")
     p.add_argument("--epochs", type=float, default=6)
-    p.add_argument("--minutes", type=float, default=None, help="wall-time cap for the training loop")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="wall-time budget of the whole run (reading the data, tokenizer, training, probes, final evaluation, "
+                        "export, the Node validation): the training loop stops early enough for the rest to fit")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--size", choices=sorted(SIZES), default="base")
     p.add_argument("--d-model", type=int)
@@ -411,8 +425,27 @@ def golden(model, vocab, examples, max_len=96):
 
 # ---------------------------------------------------------------- main
 
+# The work after the training loop under --minutes: the export (its cost grows with the parameters), the
+# golden file and the cache-parity check (one greedy decode per question each), then the Node validation
+# and the PyTorch probe — these two take what is left, down to none.
+NODE_EVAL_START_SEC = 6.0  # a node process loading the exported model
+NODE_EVAL_SEC_PER_Q = 0.05
+
+
+def export_seconds(nparams, sec_per_decode, golden_n):
+    return 5.0 + 3e-6 * nparams + sec_per_decode * (20 + golden_n)
+
+
+def after_training_seconds(nparams, sec_per_decode, golden_n, n_final):
+    """The loop's reserve: the export with its checks, and the smallest useful Node validation (20 questions)."""
+    node = NODE_EVAL_START_SEC + NODE_EVAL_SEC_PER_Q * min(20, n_final) if n_final else 0.0
+    return export_seconds(nparams, sec_per_decode, golden_n) + node
+
+
 def main(argv=None):
     args = parse_args(argv)
+    # --minutes: the end of the whole run, counted from the process start (importing torch included)
+    deadline = process_start() + args.minutes * 60 if args.minutes else None
     torch.set_num_threads(args.threads)
     random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -518,6 +551,8 @@ def main(argv=None):
     probe = valid[:: max(1, len(valid) // args.probe)][: args.probe] if args.probe and valid else []
 
     history = []
+    plan = None  # with --minutes: how the run's budget was shared out when the training loop started
+    sec_per_decode = 0.0  # seconds of one greedy decode (measured before the loop under --minutes)
     train_sec = 0.0
     seen_examples = 0
     epochs_done = 0.0
@@ -526,7 +561,20 @@ def main(argv=None):
         n_per_epoch = len(ok) + len(rare) * args.rare_oversample
         steps_per_epoch = math.ceil(n_per_epoch / args.batch)
         total_steps = max(1, int(math.ceil(args.epochs * steps_per_epoch)))
-        budget = args.minutes * 60 if args.minutes else None
+        # With --minutes the loop's budget is what is left of the run's deadline after the work that follows it
+        # (re-estimated after each probe, which measures the evaluation speed); probes count against it.
+        n_final = len(valid[: args.final_eval] if args.final_eval else valid)
+        budget = None
+        if deadline:
+            # one greedy decode, timed on the untrained model (which runs to the length limit: an upper bound)
+            t = time.time()
+            greedy_batch(model, vocab, [vocab.encode_source((valid or train)[0]["question"])], 96, constrained=False)
+            sec_per_decode = (time.time() - t) * 0.5
+            model.train()
+            reserve = after_training_seconds(nparams, sec_per_decode, args.golden, n_final)
+            budget = max(1.0, deadline - time.time() - reserve)
+            plan = {"minutes": args.minutes, "beforeLoopSeconds": round(time.time() - deadline + args.minutes * 60, 2),
+                    "loopSeconds": round(budget, 2), "afterLoopEstimateSeconds": round(reserve, 2)}
         emit("start", examples=n_per_epoch, stepsPerEpoch=steps_per_epoch, totalSteps=total_steps, epochs=args.epochs,
              params=nparams, size=size, minutes=args.minutes, stats=stats)
         step = 0
@@ -556,8 +604,8 @@ def main(argv=None):
             for bi, ids in enumerate(batches):
                 src, pad, tgt = collate(ex, ids)
                 progress = step / total_steps
-                if budget:
-                    progress = max(progress, (time.time() - t_start) / budget)
+                if budget is not None:
+                    progress = max(progress, (time.time() - t_start) / max(budget, 1e-9))
                 if step < args.warmup:
                     cur = lr * (step + 1) / args.warmup
                 else:
@@ -583,23 +631,24 @@ def main(argv=None):
                 if step % 25 == 0:
                     el = time.time() - t_start
                     eta = el / step * (total_steps - step)
-                    if budget:
+                    if budget is not None:
                         eta = min(eta, max(0.0, budget - el))
                     emit("step", epoch=epoch, step=step, totalSteps=total_steps, loss=round(tot_loss / max(1, tot_tok), 4),
                          lr=cur, examplesPerSec=round(seen_examples / el, 1), elapsedSec=round(el, 1), etaSec=round(eta, 1))
-                if step >= total_steps or (budget and time.time() - t_start > budget):
+                if step >= total_steps or (budget is not None and time.time() - t_start > budget):
                     stop = True
                     break
             train_sec = time.time() - t_start
             epochs_done += (bi + 1) / len(batches)
             save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done, classes, literals, vocab.symbols)
             t_eval = time.time()
-            rows = evaluate(model, vocab, probe, train_entities) if probe else []
+            # the last epoch under a deadline: the final evaluation measures the exported model; no probe
+            rows = evaluate(model, vocab, probe, train_entities) if probe and not (stop and deadline) else []
             s = summarize(rows) if rows else {}
             el = time.time() - t_start
             rem_steps = total_steps - step
             eta = 0.0 if stop else el / step * rem_steps
-            if budget:
+            if budget is not None:
                 eta = min(eta, max(0.0, budget - el))
             rec = {"epoch": epoch, "epochs": round(epochs_done, 3), "step": step, "loss": round(tot_loss / max(1, tot_tok), 4),
                    "validEm": s.get("em"), "probeN": s.get("n"), "evalSec": round(time.time() - t_eval, 1),
@@ -607,7 +656,10 @@ def main(argv=None):
             history.append(rec)
             emit("epoch", **rec)
             log("epoch %d loss %.4f probe EM %s (%.0fs)" % (epoch, rec["loss"], s.get("em"), el))
-            t_start += time.time() - t_eval  # evaluation time does not count against the training budget
+            if deadline:  # the probes count against the loop: its end stays where the deadline puts it
+                budget = max(0.0, deadline - t_start - after_training_seconds(nparams, sec_per_decode, args.golden, n_final))
+            else:
+                t_start += time.time() - t_eval  # without a deadline the probes do not count against the loop
     else:
         ck = torch.load(args.export_only)
         model.load_state_dict(ck["model"])
@@ -618,17 +670,22 @@ def main(argv=None):
     model.eval()
     result = {}
     fv = (valid[: args.final_eval] if args.final_eval else valid) if valid else []
-    if fv:
+
+    def pytorch_probe(questions):
         t = time.time()
-        emit("phase", name="final-eval", n=len(fv))
-        rows = evaluate(model, vocab, fv, train_entities, constrained=True, beam=args.beam)
+        emit("phase", name="final-eval", n=len(questions))
+        rows = evaluate(model, vocab, questions, train_entities, constrained=True, beam=args.beam)
         probe = {"decoder": "pytorch constrained greedy (training-time probe; its rules differ from src/generate)",
                  "constrained": summarize(rows), "constrainedSec": round(time.time() - t, 1)}
-        rows_u = evaluate(model, vocab, fv, train_entities, constrained=False)
+        rows_u = evaluate(model, vocab, questions, train_entities, constrained=False)
         probe["unconstrained"] = summarize(rows_u)
-        result = {"probe": probe,
-                  "errors": [{k: r[k] for k in ("question", "gold", "pred", "unseen")} for r in rows if not r["em"]][:60]}
         log("final (PyTorch probe): %s" % json.dumps(probe))
+        return {"probe": probe,
+                "errors": [{k: r[k] for k in ("question", "gold", "pred", "unseen")} for r in rows if not r["em"]][:60]}
+
+    # Under --minutes the model folder is completed first; the evaluations then take what is left of the budget.
+    if fv and not deadline:
+        result = pytorch_probe(fv)
     emit("phase", name="export")
     export(model, vocab, args.out)
     parity = cache_parity(model, vocab, (valid or train)[:20])
@@ -657,13 +714,26 @@ def main(argv=None):
     with open(os.path.join(args.out, "words.json"), "w") as f:
         json.dump({"about": "lower-cased words of the training questions outside entity mentions, with counts",
                    "words": dict(sorted(words.items()))}, f, ensure_ascii=False, indent=0)
-    if fv:
-        emit("phase", name="node-eval", n=len(fv))
-        nv, why = node_validation(args.out, fv, max(1, args.beam), args.node_eval)
-        result = {"decoder": "node" if nv else None, "n": len(fv), "beam": max(1, args.beam),
+    fv_node = fv
+    if fv and deadline:  # as many questions as fit (at least 20), or none when the budget is spent
+        left = deadline - time.time()
+        fit = int((left - NODE_EVAL_START_SEC) / (NODE_EVAL_SEC_PER_Q * max(1, args.beam)))
+        fv_node = fv[: max(20, min(len(fv), fit))] if fit >= 10 else []
+    if fv_node:
+        emit("phase", name="node-eval", n=len(fv_node))
+        nv, why = node_validation(args.out, fv_node, max(1, args.beam), args.node_eval)
+        result = {"decoder": "node" if nv else None, "n": len(fv_node), "beam": max(1, args.beam),
                   "em": nv["em"] if nv else None, "inBeam": nv["inBeam"] if nv else None,
                   "node": nv, **({"nodeUnavailable": why} if why else {}), **result}
         log("validation (Node decoder): %s" % (json.dumps(nv) if nv else "unavailable: " + why))
+    elif fv:
+        result = {"decoder": None, "n": 0, "nodeUnavailable": "not run: the --minutes budget was spent"}
+        log("validation (Node decoder): not run, the --minutes budget was spent")
+    if fv_node and deadline:  # the PyTorch probe (reporting only), if what is left allows it (batched: ~4 decodes per second of one)
+        left = deadline - time.time()
+        fit = int(left / max(1e-3, 2 * sec_per_decode / 4))
+        if fit >= 20:
+            result.update(pytorch_probe(fv[: min(len(fv), fit)]))
     files = {fn: os.path.getsize(os.path.join(args.out, fn)) for fn in sorted(os.listdir(args.out))}
     report = {"version": version, "command": " ".join(sys.argv), "seed": args.seed, "size": args.size, "model": size,
               "params": nparams, "data": stats, "epochs": round(epochs_done, 3), "trainSeconds": round(train_sec, 1),
@@ -675,7 +745,8 @@ def main(argv=None):
               "probe": "%d validation questions (every k-th), evaluated after each epoch for reporting only (no model selection: "
                        "the last epoch is exported)" % len(probe),
               "history": history, "validation": result, "cacheParity": parity, "files": files,
-              "threads": args.threads, "torch": torch.__version__, "wallSeconds": round(time.time() - T0, 1)}
+              "threads": args.threads, "torch": torch.__version__, "wallSeconds": round(time.time() - T0, 1),
+              **({"budget": plan} if plan else {})}
     with open(os.path.join(args.out, "report.json"), "w") as f:
         json.dump(report, f, ensure_ascii=False, indent=1)
     with open(os.path.join(args.out, "REPORT.md"), "w") as f:
@@ -779,6 +850,9 @@ def report_md(r):
                       "| %d | %d | %s | %s |" % (v["n"], v["beam"], pct(v["em"]), pct(v["inBeam"])), ""]
         else:
             lines += ["## Validation", "", "Not measured with the Node decoder: %s. Only the PyTorch probe below." % v.get("nodeUnavailable"), ""]
+    if v and "probe" not in v:
+        lines += ["PyTorch probe: not run (the --minutes budget was spent).", ""]
+    if v and "probe" in v:
         c, u = v["probe"]["constrained"], v["probe"]["unconstrained"]
         lines += ["## Training-time probe (PyTorch greedy; brackets removed — not the reported validation number)", "",
                   "| | n | constrained greedy | unconstrained greedy |", "|---|---|---|---|",

@@ -22,11 +22,14 @@ export function printJson(io: CliIO, value: unknown): void {
   writeLine(io.stdout, JSON.stringify(value, null, 2));
 }
 
-/** User errors: one line `askgraph: CODE: message` on stderr (or {error} JSON on stdout with --json), no stack. */
+/**
+ * Exit codes, as grep's: 0 answered (or done), 1 no answer (`ask`; `diff`: different), 2 an error.
+ * Errors: one line `askgraph: CODE: message` on stderr (and {error} JSON on stdout with --json), no stack.
+ */
 export function reportError(io: CliIO, e: unknown, json: boolean): number {
   const err: AskgraphError = toAskgraphError(e);
   if (json) printJson(io, err.toJSON());
   writeLine(io.stderr, `askgraph: ${err.code}: ${err.message.split('\n')[0]}`);
   if (err.code === 'INTERNAL' && io.env.ASKGRAPH_DEBUG && e instanceof Error) writeLine(io.stderr, e.stack ?? '');
-  return err.code === 'INTERNAL' ? 70 : 2;
+  return 2;
 }

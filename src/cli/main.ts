@@ -3,7 +3,7 @@ import { CliIO, ExitCode, reportError } from './io';
 import { COMMANDS } from './commands';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { packageRoot } from '../core';
+import { AskgraphError, packageRoot } from '../core';
 
 /**
  * The whole CLI as a function of argv and streams (the bin is two lines). Each command lives in
@@ -13,8 +13,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const program = new Command('askgraph')
     .description('A natural-language gateway to RDF knowledge graphs')
     .version(JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version)
+    .addHelpText('after', '\nExit codes: 0 answered (or done), 1 no answer (ask) or different (diff), 2 an error (one line "askgraph: CODE: message" on stderr).')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    // commander's own error lines ("error: unknown option …") are replaced by askgraph's format below
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => undefined });
   // Only the command being run is loaded (its module pulls in its stage: the pipeline, the server, …);
   // help, version and unknown commands register them all.
   const first = argv.find((a) => !a.startsWith('-'));
@@ -27,7 +29,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof ExitCode) return e.code;
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof CommanderError) {
+      if (e.exitCode === 0) return 0;
+      if (e.code === 'commander.help') return 2; // no command: the help is on stderr already
+      // usage errors (unknown option or command, missing argument …) in the one error format
+      const help = only ? `askgraph ${only.name} --help` : 'askgraph --help';
+      return reportError(io, new AskgraphError('BAD_REQUEST', `${e.message.replace(/^error: /, '').trim()} (see ${help})`), json);
+    }
     return reportError(io, e, json);
   }
 }

@@ -172,6 +172,8 @@ export interface BuildInfo {
   size: number;
   loadMs: number;
   from: 'sources' | 'snapshot';
+  /** CPU time of the store process up to ready (its start, the wasm, the load), when it runs in one. */
+  cpuMs?: number;
   snapshotWritten?: string;
   snapshotError?: string;
 }

@@ -5,7 +5,7 @@
  * training questions hold every word it knows how to map onto the graph's relations and operators
  * (<model>/words.json, written by the trainer: the words outside entity mentions). A question word that is
  * neither in that set, nor a one-letter typo of a word in it, nor inside an entity mention, is unexplained:
- * "when was Tom Hanks born" — "born"; "what is the weather in Paris" — "weather". The constrained decoder
+ * "what was Tom Hanks paid" — "paid"; "what is the population of Paris" — "population". The constrained decoder
  * still emits a form for such questions (it must), and that form may even execute; answering it would be a
  * confident wrong answer. So the pipeline says "no answer" and names the words it could not place.
  */
@@ -48,7 +48,7 @@ export interface Mention {
  * The question's words that no training question used. Words inside an entity mention count as explained
  * when the mention grounds to no label at all (grounding then says which names the graph lacks), else only
  * when they spell (up to a typo) a word of the label the mention grounds to: leftover words must not
- * hide inside a mention ("made Jaws" → Jaws leaves "made"; "Tom Hanks born" → Tom Hanks leaves "born").
+ * hide inside a mention ("made Jaws" → Jaws leaves "made"; "Tom Hanks paid" → Tom Hanks leaves "paid").
  * A word within one edit of a known word of 6+ letters counts as known (typos of ordinary words are common;
  * shorter words are too close to each other: "tall" is one edit from "tell").
  */

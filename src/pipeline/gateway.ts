@@ -35,6 +35,7 @@ import { GraphPrior } from './prior';
 import { subtracted, vacuousJoin } from './probes';
 import { fallbackTopics, nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
+import type { StartupPhase } from './startup';
 
 export type { GatewayOptions, ScoringGenerator } from './open';
 
@@ -54,6 +55,8 @@ export interface Gateway {
   readonly index: EntityIndex;
   /** Store id + model id, for cache keys. */
   readonly version: string;
+  /** Where createGateway spent its time (cold start; `ask --explain` prints it). */
+  readonly startup?: readonly StartupPhase[];
   close(): Promise<void>;
 }
 
@@ -104,7 +107,10 @@ interface Choice {
 export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
   const o = await openPack(opts);
   try {
-    return new PipelineGateway(o.pack, o.executor, o.ownExecutor, o.generator, o.index, opts.defaults ?? {}, opts.entityScorer, o.knownWords, o.calibration);
+    const gateway = new PipelineGateway(o.pack, o.executor, o.ownExecutor, o.generator, o.index, opts.defaults ?? {}, opts.entityScorer, o.knownWords, o.calibration);
+    o.clock.mark('gateway');
+    gateway.startup = o.clock.phases;
+    return gateway;
   } catch (e) {
     await o.release();
     throw e;
@@ -115,6 +121,7 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
 
 class PipelineGateway implements Gateway {
   readonly version: string;
+  startup?: readonly StartupPhase[];
   private readonly relations: RelationRetriever;
   private readonly vocabulary: Set<string>;
   /** Question words ↔ relations mined from the pack's training data (fallback readers rank chains with it). */

@@ -12,6 +12,7 @@ import { filesFingerprint, indexCacheFile, loadOrBuildStoreIndex, type EntityInd
 import { loadKnownWords, type KnownWords } from './abstain';
 import { loadCalibration, type Calibration } from './calibration';
 import type { AskOptions } from './options';
+import { PhaseClock } from './startup';
 
 export type ScoringGenerator = Generator & { score?(question: string, forms: string[]): Promise<number[]> };
 
@@ -58,14 +59,18 @@ export interface OpenedPack {
   knownWords: KnownWords | undefined;
   /** Calibrated confidence and the abstention threshold of the parser (calibration.ts); undefined = raw confidence. */
   calibration: Calibration | undefined;
+  /** Where the opening spent its time, phase by phase (the gateway adds its own and keeps it as `startup`). */
+  clock: PhaseClock;
   /** Closes what was opened here (after a failure past this point). */
   release(): Promise<void>;
 }
 
 /** Opens the pack, its executor, entity index and parser; on a failure closes the executor it opened. */
 export async function openPack(opts: GatewayOptions = {}): Promise<OpenedPack> {
+  const clock = new PhaseClock();
   const storeIsPack = opts.store !== undefined && !/^https?:\/\//i.test(opts.store) && fs.existsSync(path.join(path.resolve(opts.store), 'pack.json'));
   const pack = await loadPack(opts.pack ?? (storeIsPack ? opts.store : undefined));
+  clock.mark('pack');
   const ownExecutor = !opts.executor;
   // The embedded store loads in its worker while this thread loads the entity index and the parser
   // (cold `askgraph ask`: the store load and the model load overlap instead of adding up).
@@ -75,8 +80,10 @@ export async function openPack(opts: GatewayOptions = {}): Promise<OpenedPack> {
   };
   const storeReady = (executor as { whenReady?: () => Promise<void> }).whenReady?.() ?? Promise.resolve();
   storeReady.catch(() => undefined); // awaited below; a load error must not be an unhandled rejection meanwhile
+  clock.mark('store process start');
   // The generator's modules (onnxruntime, sentencepiece) load after the store's worker has started.
   const { HttpGenerator, loadParser } = require('../generate') as typeof GenerateModule;
+  clock.mark('parser modules');
   try {
     const indexOpts = {
       labelPredicates: pack.config.labelPredicates,
@@ -96,8 +103,10 @@ export async function openPack(opts: GatewayOptions = {}): Promise<OpenedPack> {
       // A changed data file must rebuild the index: fingerprint the pack's data files, or the store file / folder.
       const fingerprint = isUrl ? '' : filesFingerprint(packStore ? (pack.config.data ?? []).map((f) => path.resolve(pack.dir, f)) : storeFiles(opts.store!));
       indexKey = indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint);
-      if (!fs.existsSync(indexKey)) await storeReady; // building the index queries the store: wait for its load (and its error)
+      const cached = fs.existsSync(indexKey);
+      if (!cached) await storeReady; // building the index queries the store: wait for its load (and its error)
       index = await loadOrBuildStoreIndex(executor, indexKey, indexOpts);
+      clock.mark('entity index', cached ? 'from its cache' : 'built from the store');
     }
     index.setNonTopicWords(pack.config.nonTopicWords ?? []);
     let generator = opts.generator;
@@ -113,10 +122,13 @@ export async function openPack(opts: GatewayOptions = {}): Promise<OpenedPack> {
       // The parser prefers copied spans that spell a label of the store actually queried; the entity index
       // already holds them, so the pack's triple files are not read a second time.
       if (modelDir) generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
+      clock.mark('parser (tokenizer, ONNX sessions)');
     }
     await storeReady;
+    const info = (executor as { info?: { loadMs: number; from: string; cpuMs?: number } }).info;
+    clock.mark('waiting for the store', info ? `its process loaded it from ${info.from} in ${info.loadMs} ms${info.cpuMs !== undefined ? `, ${Math.round(info.cpuMs)} ms CPU` : ''}` : undefined);
     const modelDir = opts.generator ? undefined : opts.model ?? (pack.config.model ? path.resolve(pack.dir, pack.config.model) : undefined);
-    return { pack, executor, ownExecutor, generator, index, knownWords: loadKnownWords(modelDir), calibration: loadCalibration(modelDir), release };
+    return { pack, executor, ownExecutor, generator, index, knownWords: loadKnownWords(modelDir), calibration: loadCalibration(modelDir), clock, release };
   } catch (e) {
     await release();
     throw e;

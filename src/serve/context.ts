@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Logger } from 'pino';
 import { AskgraphError, type Answer } from '../core';
+import { failureOf, TRANSIENT_OUTCOMES } from '../pipeline';
 import type { Admission } from './admission';
 import { AnswerCache, answerCacheKey } from './cache';
 import type { ServeConfig } from './config';
@@ -35,39 +36,9 @@ export function withDeadline<T>(p: Promise<T>, ms: number, code: 'QUERY_TIMEOUT'
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** Outcomes that say the answer is transient (store down, timed out) and must not be cached. */
-const TRANSIENT = new Set(['QUERY_TIMEOUT', 'REQUEST_TIMEOUT', 'ENDPOINT_DOWN', 'ENDPOINT_ERROR', 'STORE_UNAVAILABLE', 'MODEL_UNAVAILABLE']);
-
 function cacheable(a: Answer): boolean {
   // a partial answer (time ran out, the store was away) is the answer of this moment, not of the question
-  return !a.partial && !a.trace.some((t) => t.outcome === 'timeout' || (t.error && TRANSIENT.has(String(t.error.code))));
-}
-
-/** Failures of the service itself (not of one candidate form): with no answer they make the request fail. */
-const FAILURES = new Set([...TRANSIENT, 'MODEL_ERROR', 'INTERNAL']);
-
-/**
- * Errors are errors: a question without answers whose trace shows a timed-out query, a store or
- * upstream failure or a broken parser is answered with that error's status (504 / 503 / 502 / 500),
- * never a 200 "no answer"; details.trace lists the failed steps. (A fallback reader that spent its
- * own exploration budget is not a failure: that is an honest "no answer".)
- */
-export function failureOf(a: Answer): AskgraphError | undefined {
-  if (a.answers.length > 0) return undefined;
-  const outOfTime = (t: Answer['trace'][number]) => (t.outcome === 'timeout' && t.stage !== 'fallback') || (t.outcome === 'skipped' && t.note === 'time budget spent');
-  const failed = a.trace.filter((t) => outOfTime(t) || (t.error && FAILURES.has(String(t.error.code))));
-  if (failed.length === 0) return undefined;
-  const timedOut = failed.some((t) => outOfTime(t) || t.error?.code === 'QUERY_TIMEOUT' || t.error?.code === 'REQUEST_TIMEOUT');
-  const first = failed.find((t) => t.error)?.error;
-  const code = (timedOut ? 'QUERY_TIMEOUT' : (first?.code ?? 'INTERNAL')) as 'QUERY_TIMEOUT';
-  const trace = failed.slice(0, 10).map((t) => ({
-    stage: t.stage,
-    outcome: t.outcome,
-    ...(t.error ? { code: t.error.code, message: t.error.message.slice(0, 200) } : {}),
-    ...(t.note ? { note: t.note.slice(0, 200) } : {}),
-  }));
-  const why = timedOut ? 'its time budget ran out (a query timed out, or no time was left to run one)' : `${first?.code ?? 'an error'}: ${first?.message ?? ''}`.slice(0, 300);
-  return new AskgraphError(code, `the question could not be answered because ${why}`, { details: { trace } });
+  return !a.partial && !a.trace.some((t) => t.outcome === 'timeout' || (t.error && TRANSIENT_OUTCOMES.has(String(t.error.code))));
 }
 
 /**

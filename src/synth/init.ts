@@ -30,6 +30,7 @@ import { train, type ModelSize, type TrainEvent, type TrainResult } from '../tra
 import { describeLabelSources, discoverSchema, entityEdges, namesOf } from './discover';
 import { buildLexicon, mergeLexicon, readLexicon, synthesize, writeLexicon, type Lexicon, type SynthStats } from './index';
 import type { Schema, SynthExample, SynthOperator } from './types';
+import { Rng } from './random';
 
 export const INIT_STATE_FILE = '.init-state.json';
 export const SCHEMA_FILE = 'schema.json';
@@ -57,7 +58,7 @@ export interface InitOptions {
   minutes?: number;
   /** A user-edited lexicon merged over the generated one. */
   lexicon?: string;
-  /** Synthetic examples (default 16,000). */
+  /** Synthetic examples (default 16,000; fewer for budgets under 30 minutes: defaultCount). */
   count?: number;
   seed?: number;
   /** Model size (default base). */
@@ -94,10 +95,26 @@ export interface InitResult {
   skipped: InitPhase[];
   data: { train: number; valid: number; perOperator: Record<string, { train: number; valid: number }>; stats?: SynthStats };
   training?: { seconds: number; epochs: unknown; curve: { epoch: number; loss: number; validEm: number | null }[]; report: Record<string, unknown> };
-  selfEval?: { overall: OperatorEval; perOperator: Record<string, OperatorEval>; oracle: OperatorEval };
+  selfEval?: { overall: OperatorEval; perOperator: Record<string, OperatorEval>; oracle: OperatorEval; stoppedAtBudget?: boolean };
+  /** The time budget (minutes) and what the run did with it. */
+  budget: { minutes: number; trainMinutes?: number };
+  /** Things the user must know (a poor parser, a phase over the budget), each with what to do; also in REPORT.md. */
+  warnings: string[];
   packBytes: number;
   totalMs: number;
 }
+
+/**
+ * Synthetic examples when --count is not given: 16,000 for a budget of 30 minutes or more, proportionally
+ * fewer for a shorter one (at least 1,000), so that synthesis leaves the budget to training. A function of
+ * the budget alone, never of the machine's speed: the same flags give the same data.
+ */
+export function defaultCount(minutes: number): number {
+  return Math.max(1_000, Math.min(16_000, Math.round((16_000 * minutes) / 30 / 100) * 100));
+}
+
+/** Below this Hits@1 on the held-out synthetic questions the parser is called poor (init warns). */
+export const POOR_SELF_EVAL = 0.5;
 
 interface InitState {
   sources: string[];
@@ -231,10 +248,17 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   const name = opts.name ?? path.basename(out);
   const baseIri = opts.baseIri ?? `http://askgraph.dev/${encodeURIComponent(name)}/`;
   const seed = opts.seed ?? 1;
-  const count = opts.count ?? 16_000;
+  const count = opts.count ?? defaultCount(minutes);
   const validShare = opts.validShare ?? 0.08;
   const phases: Partial<Record<InitPhase, number>> = {};
   const skipped: InitPhase[] = [];
+  // The whole run ends by the deadline: training gets what is left after the phases before it, less what
+  // the self-evaluation and the report need; the trainer's own budget covers its tokenizer, evaluation and
+  // export (train/askgraph_train.py --minutes), and the self-evaluation stops at its share.
+  const budgetMs = minutes * 60_000;
+  const deadline = t0 + budgetMs;
+  const REPORT_MS = 2_000;
+  const selfEvalMs = Math.min(180_000, Math.max(10_000, 0.15 * budgetMs));
   const timed = async <T>(phase: InitPhase, total: number | undefined, run: () => Promise<T>, note?: (r: T) => string): Promise<T> => {
     const ts = Date.now();
     rep.start?.(phase, total);
@@ -361,6 +385,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
 
     // 8. training
     let training: InitResult['training'];
+    let trainMinutes: number | undefined;
     const modelDir = path.join(out, 'model');
     const modelKey = sha(JSON.stringify([synthKey, opts.size ?? 'base', opts.epochs ?? null, minutes, seed]));
     state.modelKey = modelKey;
@@ -373,15 +398,14 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       rep.info?.('parser: data and settings unchanged, model kept');
     } else {
       const trainFiles = await writeTrainerInputs(dataDir, schema, executor, oracle!);
-      const elapsedMin = (Date.now() - t0) / 60000;
-      const reserve = Math.min(4, 0.12 * minutes); // export, final evaluation, self-evaluation, report
-      const trainMinutes = Math.max(0.25, minutes - elapsedMin - reserve);
+      // at least 6 s: the trainer reads its data and trains its tokenizer even on a spent budget (REPORT.md shows the overrun)
+      if (opts.epochs === undefined) trainMinutes = Math.max(0.1, (deadline - Date.now() - selfEvalMs - REPORT_MS) / 60_000);
       const res: TrainResult = await timed('train', undefined, () =>
         train({
           data: path.join(dataDir, 'train.jsonl'),
           valid: path.join(dataDir, 'valid.jsonl'),
           out: modelDir,
-          ...(opts.epochs !== undefined ? { epochs: opts.epochs } : { epochs: 100, minutes: trainMinutes }),
+          ...(opts.epochs !== undefined ? { epochs: opts.epochs } : { epochs: 100, minutes: trainMinutes! }),
           seed,
           size: opts.size ?? 'base',
           labels: [trainFiles.labels],
@@ -415,30 +439,41 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       selfEval = await timed('self-eval', Math.min(opts.selfEval ?? 300, validSet.length), async () => {
         const n = Math.min(opts.selfEval ?? 300, validSet.length);
         const step = validSet.length / n;
-        const picked = Array.from({ length: n }, (_, i) => validSet[Math.floor(i * step)]);
+        // an even spread of the held-out set, in a seeded order: questions cut off by the budget are a random share
+        const picked = new Rng(seed).shuffle(Array.from({ length: n }, (_, i) => validSet[Math.floor(i * step)]));
         const gold = new Map(picked.map((e) => [e.question, e.form]));
         const goldGateway = await createGateway({ store: out, executor, index: oracle!.index, generator: goldGenerator(gold) });
         parser = await createGateway({ store: out, executor, index: oracle!.index });
-        const examples: Example[] = [];
-        const oracleOk: boolean[] = [];
+        const results: Awaited<ReturnType<typeof runExamples>>['results'] = [];
+        let wallMs = 0;
+        let asked = 0;
+        let oracleOk = 0;
+        let stoppedAtBudget = false;
         for (const e of picked) {
+          // the budget's end: stop (at least 20 questions, so the numbers mean something)
+          if (Date.now() > deadline - REPORT_MS && asked >= 20) {
+            stoppedAtBudget = true;
+            break;
+          }
+          asked++;
           const a = await goldGateway.ask(e.question, { fallback: 'off' });
-          oracleOk.push(a.answers.length > 0);
-          examples.push({ id: e.id, question: e.question, form: e.form, answers: answerValues(a), meta: { dataset: 'synthetic-valid', qtype: e.operator } });
+          if (a.answers.length > 0) {
+            oracleOk++;
+            const ex: Example = { id: e.id, question: e.question, form: e.form, answers: answerValues(a), meta: { dataset: 'synthetic-valid', qtype: e.operator } };
+            const r = await runExamples([ex], (x) => parser!.ask(x.question), { mode: 'pipeline' });
+            results.push(...r.results);
+            wallMs += r.wallMs;
+          }
+          rep.progress?.('self-eval', asked, picked.length);
         }
-        const scored = examples.filter((_, i) => oracleOk[i]);
-        let done = 0;
-        const { results, wallMs } = await runExamples(scored, (ex) => parser!.ask(ex.question), {
-          mode: 'pipeline',
-          onProgress: () => rep.progress?.('self-eval', ++done, scored.length),
-        });
         const summary: EvalSummary = summarize(results, wallMs, 'pipeline', 'synthetic-valid');
         const perOperator: Record<string, OperatorEval> = {};
         for (const [op, g] of Object.entries(summary.byType ?? {})) perOperator[op] = opEval(g as { count: number; em: number | null; hits1: number | null; f1: number | null });
         return {
           overall: opEval(summary),
           perOperator,
-          oracle: { n: picked.length, em: null, hits1: oracleOk.filter(Boolean).length / Math.max(1, picked.length), f1: NaN },
+          oracle: { n: asked, em: null, hits1: oracleOk / Math.max(1, asked), f1: NaN },
+          ...(stoppedAtBudget ? { stoppedAtBudget } : {}),
         };
       });
     }
@@ -453,15 +488,19 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       data: { train: trainSet.length, valid: validSet.length, perOperator, ...(stats ? { stats } : {}) },
       ...(training ? { training } : {}),
       ...(selfEval ? { selfEval } : {}),
+      budget: { minutes, ...(trainMinutes !== undefined ? { trainMinutes } : {}) },
+      warnings: [],
       packBytes: 0,
       totalMs: 0,
     };
+    result.warnings = initWarnings(result, Date.now() - t0, opts);
     await timed('report', undefined, async () => {
       result.totalMs = Date.now() - t0;
       result.packBytes = dirBytes(out);
       fs.writeFileSync(path.join(out, REPORT_FILE), renderReport(result));
     });
     result.totalMs = Date.now() - t0;
+    result.warnings = initWarnings(result, result.totalMs, opts);
     result.packBytes = dirBytes(out);
     fs.writeFileSync(path.join(out, REPORT_FILE), renderReport(result));
     return result;
@@ -493,6 +532,31 @@ async function writeTrainerInputs(dataDir: string, schema: Schema, executor: Exe
   }
   fs.writeFileSync(kbFile, lines.join('\n') + '\n');
   return { labels: labelsFile, kb: kbFile };
+}
+
+/**
+ * What the user must know about a finished pack, each with what to do: a parser whose self-evaluation is
+ * poor (below POOR_SELF_EVAL Hits@1), and a run that went over its time budget (which phase took it).
+ */
+function initWarnings(r: InitResult, totalMs: number, opts: InitOptions): string[] {
+  const w: string[] = [];
+  const e = r.selfEval;
+  if (e && e.overall.hits1 < POOR_SELF_EVAL) {
+    const trained = r.training ? `the parser trained ${r.training.seconds.toFixed(0)} s (${String(r.training.epochs)} epochs)` : 'the parser';
+    w.push(
+      `the parser of this pack is poor: Hits@1 ${pct(e.overall.hits1)}% on ${e.overall.n} held-out synthetic questions (below ${100 * POOR_SELF_EVAL}%); ` +
+        `${trained} within --minutes ${r.budget.minutes}. Most questions will get a wrong answer or none. ` +
+        `Give it more time (run init again with --minutes 30, the default, or more; the store, schema and synthetic data are kept)` +
+        `${opts.size === 'tiny' ? '' : ', or for a short budget a smaller parser (--size small or tiny)'}; see REPORT.md for each operator.`,
+    );
+  }
+  const over = totalMs - r.budget.minutes * 60_000;
+  if (over > Math.max(15_000, 0.1 * r.budget.minutes * 60_000)) {
+    const [slowest, ms] = Object.entries(r.phases).sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+    const synthHint = slowest === 'synth' ? ` (fewer synthetic questions: --count ${Math.max(500, Math.round((r.data.train + r.data.valid) / 4))})` : '';
+    w.push(`init took ${(totalMs / 60_000).toFixed(1)} minutes of a ${r.budget.minutes}-minute budget: ${slowest} alone took ${(ms / 60_000).toFixed(1)} minutes${synthHint}.`);
+  }
+  return w;
 }
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '—' : (100 * x).toFixed(1));
@@ -538,8 +602,10 @@ export function renderReport(r: InitResult): string {
     L.push('| operator | n | form EM | Hits@1 | F1 |', '|---|---|---|---|---|');
     for (const [op, x] of Object.entries(e.perOperator).sort()) L.push(`| ${op} | ${x.n} | ${pct(x.em)} | ${pct(x.hits1)} | ${pct(x.f1)} |`);
     L.push(`| **all** | ${e.overall.n} | ${pct(e.overall.em)} | ${pct(e.overall.hits1)} | ${pct(e.overall.f1)} |`);
+    if (e.stoppedAtBudget) L.push('', `Stopped at the time budget after ${e.oracle.n} questions (a seeded random share of the held-out set).`);
   } else L.push('Not run (no parser).');
-  L.push('', '## Time per phase', '', '| phase | time |', '|---|---|');
+  if (r.warnings.length) L.splice(2, 0, '## Warnings', '', ...r.warnings.map((x) => `- **${x}**`), '');
+  L.push('', '## Time per phase', '', `Budget: ${r.budget.minutes} minutes${r.budget.trainMinutes !== undefined ? ` (the trainer's share, tokenizer, evaluation and export included: ${r.budget.trainMinutes.toFixed(1)} minutes)` : ''}.`, '', '| phase | time |', '|---|---|');
   for (const [ph, ms] of Object.entries(r.phases)) L.push(`| ${ph} | ${secs(ms)} |`);
   if (r.skipped.length) L.push(`| skipped (unchanged) | ${r.skipped.join(', ')} |`);
   L.push(`| **total** | ${secs(r.totalMs)} |`, '');

@@ -22,7 +22,11 @@ export interface TrainOptions {
   /** Model folder to write. */
   out: string;
   epochs?: number;
-  /** Wall-time cap for the training loop (the LR schedule then follows elapsed time; not bit-reproducible). */
+  /**
+   * Wall-time budget of the whole trainer run — data, tokenizer, training, probes, final evaluation, export,
+   * the Node validation: the loop stops early enough for the rest (the LR schedule then follows elapsed
+   * time; not bit-reproducible). report.json's `budget` shows how it was shared out.
+   */
   minutes?: number;
   seed?: number;
   size?: ModelSize;

@@ -104,9 +104,9 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
     const doubtful = run(['ask', 'which films did Tom Hanks star in', '--no-parser']);
     assert.equal(doubtful.code, 0, doubtful.err);
     assert.match(doubtful.out, /^source: {5}fallback:\w+ {2}\(confidence 0\.\d\d — doubtful, check the form or the evidence\)$/m);
-    const none = run(['ask', 'how tall is Tom Cruise']);
-    assert.equal(none.code, 0, none.err);
-    assert.match(none.out, /^no answer: .*"tall"/m);
+    const none = run(['ask', 'what is the height of Keanu Reeves']);
+    assert.equal(none.code, 1, none.err);
+    assert.match(none.out, /^no answer: .*"height"/m);
     const sure = run(['ask', 'who directed Forrest Gump']);
     assert.match(sure.out, /^source: {5}parser {2}\(confidence (0\.9\d|1\.00)\)$/m);
     assert.doesNotMatch(sure.out, /doubtful/);
@@ -171,5 +171,79 @@ describe('askgraph CLI process: start-up failures, pipes, batch questions', func
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('exit codes as grep: 0 answered, 1 no answer, 2 error; usage errors in the askgraph: CODE: message format', () => {
+    const yes = run(['ask', 'who directed Heat']);
+    assert.equal(yes.code, 0, yes.err);
+    const no = run(['ask', 'who directed Qxzvwpt Jrkllmnq', '--fallback', 'off', '--json']);
+    assert.equal(no.code, 1, no.err);
+    assert.deepEqual(JSON.parse(no.out).answers, []);
+    assert.equal(no.err, '', 'no answer is not an error');
+    const cases: [string[], RegExp][] = [
+      [['ask', '--bogus', 'who directed Heat'], /^askgraph: BAD_REQUEST: unknown option '--bogus' \(see askgraph ask --help\)$/],
+      [['frobnicate'], /^askgraph: BAD_REQUEST: unknown command 'frobnicate' \(see askgraph --help\)$/],
+      [['ask', 'who directed Heat', '--beam'], /^askgraph: BAD_REQUEST: option '--beam <k>' argument missing/],
+      [['ask', 'who directed Heat', '--beam', '0'], /^askgraph: BAD_REQUEST: --beam must be a positive integer/],
+    ];
+    for (const [args, want] of cases) {
+      const r = run(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+      assert.equal(r.err.trim().split('\n').length, 1, r.err);
+      assert.match(r.err.trim(), want);
+      assert.equal(r.out, '');
+    }
+    // --json: the error as JSON on stdout as well
+    const j = run(['ask', 'who directed Heat', '--json', '--frob']);
+    assert.equal(j.code, 2);
+    assert.equal(JSON.parse(j.out).error.code, 'BAD_REQUEST');
+    // a batch: 2 if a line failed (tested above), else 1 if a question had no answer, else 0
+    const batch = run(['ask', '--file', '-', '--fallback', 'off'], { input: 'who directed Heat\nwho directed Qxzvwpt Jrkllmnq\n' });
+    assert.equal(batch.code, 1, batch.err);
+    assert.match(batch.out, /^ {2}Michael Mann$/m);
+  });
+
+  it('a question stopped by its time budget is an error (exit 2, QUERY_TIMEOUT), not "no answer" (exit 1)', () => {
+    const q = 'which actors starred in movies directed by Ridley Scott';
+    const r = run(['ask', q, '--timeout', '1']);
+    assert.equal(r.code, 2, r.out + r.err);
+    assert.match(r.err.trim(), /^askgraph: QUERY_TIMEOUT: the question could not be answered because its time budget ran out/);
+    assert.doesNotMatch(r.out, /^no answer/m);
+    const j = run(['ask', q, '--timeout', '1', '--json']);
+    assert.equal(j.code, 2);
+    assert.equal(JSON.parse(j.out).error.code, 'QUERY_TIMEOUT');
+    // in a batch the stopped line is a failed line (exit 2); the other lines are answered
+    const batch = run(['ask', '--file', '-', '--timeout', '1'], { input: q + '\n' });
+    assert.equal(batch.code, 2, batch.err);
+    assert.match(batch.err, /line 1: QUERY_TIMEOUT/);
+  });
+
+  it('a question piped on standard input without --file - is answered; an empty pipe is an error before anything loads', () => {
+    const r = run(['ask', '--json'], { input: 'who directed Heat\n' });
+    assert.equal(r.code, 0, r.err);
+    assert.ok(JSON.parse(r.out.trim()).answers.some((a: { label: string }) => a.label === 'Michael Mann'), r.out);
+    const two = run(['ask'], { input: 'who directed Heat\n# a comment\nwho directed Forrest Gump' });
+    assert.equal(two.code, 0, two.err);
+    assert.match(two.out, /^who directed Heat\n {2}Michael Mann\n/);
+    assert.match(two.out, /^who directed Forrest Gump\n {2}Robert Zemeckis\n/m);
+    const empty = run(['ask'], { input: '\n  \n# only a comment\n' });
+    assert.equal(empty.code, 2);
+    assert.match(empty.err, /^askgraph: BAD_REQUEST: no question: give one, or --file/);
+  });
+
+  it('ask --explain shows where the cold start spent its time, phase by phase (wall and CPU), and the store process CPU', () => {
+    const r = run(['ask', 'who directed Heat', '--explain']);
+    assert.equal(r.code, 0, r.err);
+    const table = r.out.slice(r.out.indexOf('cold start:'));
+    for (const phase of ['node start + modules', 'pack', 'entity index', 'parser (tokenizer, ONNX sessions)', 'waiting for the store', 'the question', 'total (this process)']) {
+      assert.match(table, new RegExp(`^  ${phase.replace(/[()+]/g, '\\$&')} +\\d+\\.\\d ms +\\d+\\.\\d ms`, 'm'), `${phase} in\n${table}`);
+    }
+    assert.match(table, /loaded it from (snapshot|sources) in \d+ ms, \d+ ms CPU/);
+    assert.match(table, /^  CPU of the store process: \d+\.\d ms; all told \d+\.\d ms$/m);
+    assert.match(table, /the question .*generate \d+\.\d ms, ground/);
+    const j = run(['ask', 'who directed Heat', '--explain', '--json']);
+    const startup = JSON.parse(j.out).startup;
+    assert.ok(startup.phases.some((p: { phase: string; cpuMs: number }) => p.phase === 'entity index' && p.cpuMs >= 0), j.out);
+    assert.ok(startup.storeProcessCpuMs > 0);
   });
 });

@@ -84,23 +84,25 @@ describe('--generator: an OpenAI-compatible server writes the forms (local stand
   });
 
   it('a question the stand-in cannot answer ends in the fallback readers or an honest no-answer, never a made-up answer', async () => {
-    const r = await cli(['ask', 'what is the weather in Paris', '--generator', llm.url, '--json', '--fallback', 'off']);
-    assert.equal(r.code, 0, r.err);
+    const r = await cli(['ask', 'what is the population of Paris', '--generator', llm.url, '--json', '--fallback', 'off']);
+    assert.equal(r.code, 1, r.err); // no answer: exit 1
     const a = JSON.parse(r.out);
     assert.equal(a.source, 'none');
     assert.deepEqual(a.answers, []);
     assert.ok(a.trace.some((t: { stage: string; note?: string }) => t.stage === 'generate' && /dropped: does not parse/.test(t.note ?? '')), JSON.stringify(a.trace));
   });
 
-  it('--generator and --model together are a clear error; an unreachable generator is ENDPOINT_DOWN in the trace, not a crash', async () => {
+  it('--generator and --model together are a clear error; an unreachable generator is an ENDPOINT_DOWN error (exit 2), not a crash or "no answer"', async () => {
     const both = await cli(['ask', 'who directed Heat', '--generator', llm.url, '--model', 'store/movies/model']);
     assert.equal(both.code, 2);
     assert.match(both.err, /^askgraph: BAD_REQUEST: give either --model or --generator/);
     const down = await cli(['ask', 'who directed Heat', '--generator', 'http://127.0.0.1:9/v1', '--json', '--fallback', 'off']);
-    assert.equal(down.code, 0, down.err);
-    const a = JSON.parse(down.out);
-    assert.equal(a.source, 'none');
-    assert.ok(a.trace.some((t: { error?: { code: string } }) => t.error?.code === 'ENDPOINT_DOWN'), JSON.stringify(a.trace));
+    // the generator being down is an error (exit 2, its code, the failed step), not "no answer" (exit 1)
+    assert.equal(down.code, 2, down.err);
+    assert.match(down.err, /^askgraph: ENDPOINT_DOWN: /);
+    const e = JSON.parse(down.out).error;
+    assert.equal(e.code, 'ENDPOINT_DOWN');
+    assert.ok(e.details.trace.some((t: { code?: string }) => t.code === 'ENDPOINT_DOWN'), JSON.stringify(e.details));
   });
 
   it('server config: --generator / --generator-model flags, ASKGRAPH_GENERATOR(_MODEL) environment, validated', () => {

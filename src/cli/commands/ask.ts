@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as readline from 'node:readline';
+import { Readable } from 'node:stream';
 import { AskgraphError, toAskgraphError, type Answer, type AnswerItem } from '../../core';
-import { createGateway, validateQuestion, type AskOptions, type Gateway } from '../../pipeline';
+import { cpuMs, createGateway, failureOf, validateQuestion, type AskOptions, type Gateway, type StartupPhase } from '../../pipeline';
 import { ExitCode, printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -59,6 +60,22 @@ function printExplain(write: (s: string) => void, a: Answer): void {
   write(`timings: generate ${ms(t.generate)}, ground ${ms(t.ground)}, execute ${ms(t.execute)}, fallback ${ms(t.fallback)}, total ${ms(t.total)}`);
 }
 
+/**
+ * The cold start, phase by phase (`ask --explain`): node and the modules up to the command, each phase of
+ * createGateway, the question itself; wall and CPU time of this process, and the store process's own CPU.
+ */
+function printStartup(write: (s: string) => void, phases: readonly StartupPhase[], storeCpuMs: number | undefined): void {
+  write('');
+  write('cold start:                               wall       CPU');
+  const row = (name: string, wall: number, cpu: number, note?: string) =>
+    write(`  ${name.padEnd(36)} ${ms(wall).padStart(10)} ${ms(cpu).padStart(10)}${note ? `  ${note}` : ''}`);
+  for (const p of phases) row(p.phase, p.wallMs, p.cpuMs, p.note);
+  const wall = phases.reduce((a, p) => a + p.wallMs, 0);
+  const cpu = phases.reduce((a, p) => a + p.cpuMs, 0);
+  row('total (this process)', wall, cpu);
+  if (storeCpuMs !== undefined) write(`  CPU of the store process: ${ms(storeCpuMs)}; all told ${ms(cpu + storeCpuMs)}`);
+}
+
 function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): void {
   const out = (s: string) => writeLine(io.stdout, indent + s);
   if (answer.answers.length === 0) out(answer.reason ? `no answer: ${answer.reason}` : 'no answer (nothing in the graph supports one)');
@@ -92,13 +109,14 @@ function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): 
  * {"question", "line", "error": {code, message}} and the others go on); otherwise the answers of each
  * question under it. Lines are answered as they arrive, so `--file -` at a terminal is an interactive loop.
  */
-async function askMany(io: CliIO, gateway: Gateway, input: NodeJS.ReadableStream, askOpts: AskOptions, opts: AskCliOpts, prompt: boolean): Promise<number> {
+async function askMany(io: CliIO, gateway: Gateway, input: NodeJS.ReadableStream, askOpts: AskOptions, opts: AskCliOpts, prompt: boolean): Promise<{ failed: number; unanswered: number }> {
   // at a terminal: line editing and history, the prompt on stderr (stdout stays answers only)
   const rl = prompt
     ? readline.createInterface({ input, output: io.stderr, terminal: true, historySize: 200, prompt: 'askgraph> ' })
     : readline.createInterface({ input, crlfDelay: Infinity, terminal: false });
   let n = 0;
   let failed = 0;
+  let unanswered = 0;
   if (prompt) {
     writeLine(io.stderr, 'askgraph: one question a line; Ctrl-D ends.');
     rl.prompt();
@@ -109,6 +127,10 @@ async function askMany(io: CliIO, gateway: Gateway, input: NodeJS.ReadableStream
     if (line && !line.startsWith('#')) {
       try {
         const answer = await gateway.ask(line, askOpts);
+        // a question stopped by a failure (time ran out, the store was away) is an error, not "no answer"
+        const failure = failureOf(answer);
+        if (failure) throw failure;
+        if (answer.answers.length === 0) unanswered++;
         if (opts.json) writeLine(io.stdout, JSON.stringify(answer));
         else {
           if (!prompt) writeLine(io.stdout, line); // at a terminal the question is already on the screen
@@ -124,7 +146,14 @@ async function askMany(io: CliIO, gateway: Gateway, input: NodeJS.ReadableStream
     if (prompt) rl.prompt();
   }
   if (prompt) writeLine(io.stderr);
-  return failed;
+  return { failed, unanswered };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += chunk as string;
+  return text;
 }
 
 function openQuestions(file: string, io: CliIO): NodeJS.ReadableStream {
@@ -149,7 +178,7 @@ function openQuestions(file: string, io: CliIO): NodeJS.ReadableStream {
 export const register: RegisterCommand = (program, io) => {
   program
     .command('ask')
-    .description('answer a question over a knowledge graph (default: the embedded movies graph and model)')
+    .description('answer a question over a knowledge graph (default: the embedded movies graph and model); exit 0 answered, 1 no answer, 2 error')
     .argument('[question]', 'the question, e.g. "who directed Forrest Gump" (none: --file, or an interactive loop at a terminal)')
     .option('--file <path>', "questions, one a line ('-' = standard input); with --json prints JSON Lines")
     .option('--store <dir|url>', 'knowledge pack / store folder, data file, or http(s) SPARQL endpoint (default: the embedded movies pack)')
@@ -173,14 +202,23 @@ export const register: RegisterCommand = (program, io) => {
         askOpts.fallback = opts.fallback === 'off' ? 'off' : opts.fallback.split(',').map((s) => s.trim()).filter(Boolean);
       }
       if (question !== undefined && opts.file !== undefined) throw new AskgraphError('BAD_REQUEST', 'give either a question or --file, not both');
-      const interactive = question === undefined && opts.file === undefined;
-      if (interactive && !(io.stdin as { isTTY?: boolean } | undefined)?.isTTY) {
-        throw new AskgraphError('BAD_REQUEST', 'no question: give one, or --file questions.txt (--file - reads standard input)');
-      }
+      const noQuestion = () => new AskgraphError('BAD_REQUEST', 'no question: give one, or --file questions.txt (--file - reads standard input)');
+      // no question and no --file: at a terminal an interactive loop; piped in (`echo "…" | askgraph ask`), the questions on standard input
+      const fromStdin = question === undefined && opts.file === undefined;
+      if (fromStdin && !io.stdin) throw noQuestion();
+      const interactive = fromStdin && (io.stdin as { isTTY?: boolean }).isTTY === true;
       // reject bad input before loading the store and the model
       if (question !== undefined) validateQuestion(question);
-      const input = interactive ? io.stdin! : opts.file !== undefined ? openQuestions(opts.file, io) : undefined;
+      let input = interactive ? io.stdin! : opts.file !== undefined ? openQuestions(opts.file, io) : undefined;
+      if (fromStdin && !interactive) {
+        // piped questions are read to their end first: none at all is an error before the store and the model load
+        const text = await readAll(io.stdin!);
+        if (!text.split('\n').some((l) => l.trim() && !l.trim().startsWith('#'))) throw noQuestion();
+        input = Readable.from([text]);
+      }
       if (opts.model !== undefined && opts.generator !== undefined) throw new AskgraphError('BAD_REQUEST', 'give either --model or --generator, not both');
+      // everything before this line: node's own start and the modules (performance.now() counts from the process's start)
+      const boot: StartupPhase = { phase: 'node start + modules', wallMs: performance.now(), cpuMs: cpuMs() };
       const gateway = await createGateway({
         store: opts.store,
         model: opts.model,
@@ -189,13 +227,36 @@ export const register: RegisterCommand = (program, io) => {
       });
       try {
         if (input) {
-          const failed = await askMany(io, gateway, input, askOpts, opts, interactive);
+          const { failed, unanswered } = await askMany(io, gateway, input, askOpts, opts, interactive);
+          // exit code: 2 if a question failed, else 1 if one had no answer, else 0 (an interactive session ends with 0)
           if (failed > 0) throw new ExitCode(2);
+          if (unanswered > 0 && !interactive) throw new ExitCode(1);
           return;
         }
+        const t0 = performance.now();
+        const c0 = cpuMs();
         const answer = await gateway.ask(question!, askOpts);
-        if (opts.json) printJson(io, answer);
-        else printAnswer(io, answer, opts);
+        // a question stopped by a failure (time ran out, the store was away) is an error (exit 2), not "no answer"
+        const failure = failureOf(answer);
+        if (failure) throw failure;
+        const t = answer.timings;
+        const startup: StartupPhase[] = [
+          boot,
+          ...(gateway.startup ?? []),
+          {
+            phase: 'the question',
+            wallMs: performance.now() - t0,
+            cpuMs: cpuMs() - c0,
+            note: `generate ${ms(t.generate)}, ground ${ms(t.ground)}, execute ${ms(t.execute)}, fallback ${ms(t.fallback)}`,
+          },
+        ];
+        const storeCpu = (gateway.executor as { info?: { cpuMs?: number } }).info?.cpuMs;
+        if (opts.json) printJson(io, opts.explain ? { ...answer, startup: { phases: startup, ...(storeCpu !== undefined ? { storeProcessCpuMs: storeCpu } : {}) } } : answer);
+        else {
+          printAnswer(io, answer, opts);
+          if (opts.explain) printStartup((s) => writeLine(io.stdout, s), startup, storeCpu);
+        }
+        if (answer.answers.length === 0) throw new ExitCode(1); // no answer: exit 1, as grep without a match
       } finally {
         await gateway.close();
       }

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { AskgraphError } from '../../core';
-import { initPack, type InitPhase, type InitReporter } from '../../synth/init';
+import { initPack, POOR_SELF_EVAL, type InitPhase, type InitReporter } from '../../synth/init';
 import { MODEL_SIZES, type ModelSize } from '../../train';
 import { printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
@@ -103,7 +103,7 @@ export const register: RegisterCommand = (program, io) => {
     .requiredOption('--out <dir>', 'pack folder to write')
     .option('--minutes <m>', 'time budget of the whole init, training included (default 30)')
     .option('--lexicon <file>', 'an edited lexicon.json merged over the generated one (re-running keeps store and schema)')
-    .option('--count <n>', 'synthetic examples (default 16000)')
+    .option('--count <n>', 'synthetic examples (default 16000; for --minutes under 30 proportionally fewer, at least 1000)')
     .option('--seed <s>', 'random seed of sampling and training (default 1)')
     .option('--size <size>', `parser size: ${MODEL_SIZES.join(' | ')} (default base)`)
     .option('--epochs <n>', 'train for a fixed number of epochs instead of filling the time budget')
@@ -144,13 +144,16 @@ export const register: RegisterCommand = (program, io) => {
       } finally {
         rep.stop();
       }
+      // warnings (a poor parser, a run over its budget) on stderr, loudly, whatever the output format
+      for (const w of result.warnings) writeLine(io.stderr, `askgraph: WARNING: ${w}`);
       if (flags.json) {
         const { schema, ...rest } = result;
         printJson(io, { ...rest, schema: { classes: schema.classes.length, properties: schema.properties.length, labelSources: schema.labelSources } });
         return;
       }
       const out = (s: string) => writeLine(io.stdout, s);
-      out(`pack written to ${result.out} (${(result.packBytes / 1048576).toFixed(1)} MiB, ${(result.totalMs / 1000).toFixed(0)} s)`);
+      const poor = result.selfEval !== undefined && result.selfEval.overall.hits1 < POOR_SELF_EVAL;
+      out(`pack written to ${result.out} (${(result.packBytes / 1048576).toFixed(1)} MiB, ${(result.totalMs / 1000).toFixed(0)} s of a ${result.budget.minutes}-minute budget)${poor ? ' — but its parser is POOR (see the warning)' : ''}`);
       out(`  ${result.schema.classes.length} classes, ${result.schema.properties.length} properties; ${result.data.train} training / ${result.data.valid} held-out synthetic questions`);
       if (result.selfEval) {
         const e = result.selfEval.overall;

@@ -117,7 +117,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--valid <file>', 'validation JSON Lines (never trained on; evaluated for the report)')
     .requiredOption('--out <dir>', 'model folder to write')
     .option('--epochs <n>', 'epochs (default 6)')
-    .option('--minutes <m>', 'wall-time cap for training (the LR schedule then follows the clock)')
+    .option('--minutes <m>', 'wall-time budget of the whole run: tokenizer, training, evaluation and export (the LR schedule then follows the clock)')
     .option('--seed <s>', 'random seed (same seed + same data + --epochs = same model)')
     .option('--size <size>', `model size: ${MODEL_SIZES.join(' | ')} (default base)`)
     .option('--labels <file>', 'graph labels, one a line (tokenizer + entity substitution); repeatable', collect)

@@ -12,11 +12,11 @@ describe('abstention on unexplained words', () => {
   });
 
   it('names the words no training question used', () => {
-    assert.deepEqual(unexplainedWords('what is the weather in Paris', [{ text: 'Paris', label: 'Paris' }], known), ['weather'], 'function words ("in") are never unexplained');
+    assert.deepEqual(unexplainedWords('what is the population in Paris', [{ text: 'Paris', label: 'Paris' }], known), ['population'], 'function words ("in") are never unexplained');
   });
 
   it('a leftover word inside a mention is not explained by the label it grounds to', () => {
-    assert.deepEqual(unexplainedWords('when was Tom Hanks born', [{ text: 'Tom Hanks born', label: 'Tom Hanks' }], known), ['born']);
+    assert.deepEqual(unexplainedWords('what was Tom Hanks paid', [{ text: 'Tom Hanks paid', label: 'Tom Hanks' }], known), ['paid']);
   });
 
   it('typos of label words and of known words are explained', () => {

@@ -71,7 +71,7 @@ describe('pipeline checks (checks.ts)', () => {
 
   it('graphNames: capitalised question words that are words of graph labels', () => {
     assert.deepEqual(graphNames('what did Spielberg and Lucas make', ['lucas', 'make'], (w) => w === 'lucas'), ['lucas']);
-    assert.deepEqual(graphNames('when was Tom Hanks born', ['born'], () => true), [], 'not capitalised');
+    assert.deepEqual(graphNames('what was Tom Hanks paid', ['paid'], () => true), [], 'not capitalised');
     assert.equal(writtenAsCapitalised('who directed the movie Ugly Duckling Sunrise', 'sunrise'), true);
     assert.equal(writtenAsCapitalised('Sunrise is what I mean', 'sunrise'), false, 'the first word of the question is capitalised anyway');
   });

@@ -35,7 +35,7 @@ describe('pipeline: askgraph ask (CLI in-process, tiny fixture model, small grap
 
   it('prints answers, source and the trace with --explain; an unknown entity ends in an honest no-answer', async () => {
     const r = await cli(['ask', 'who directed Qxzvwpt Jrkllmnq', '--store', store, '--model', model, '--explain', '--fallback', 'off']);
-    assert.equal(r.code, 0, r.err);
+    assert.equal(r.code, 1, r.err); // no answer: exit 1
     assert.match(r.out, /^no answer/);
     assert.match(r.out, /source: +none/);
     assert.match(r.out, /trace:/);

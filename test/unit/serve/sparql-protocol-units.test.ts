@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { AskgraphError, type Answer, type Triple } from '../../../src/core';
-import { failureOf } from '../../../src/serve/context';
+import { failureOf } from '../../../src/pipeline';
 import { redactPaths, toHttpError } from '../../../src/serve/http-errors';
 import { mediaForFormat, triplesToJsonLd, triplesToRdfXml } from '../../../src/serve/sparql-results';
 
