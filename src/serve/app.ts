@@ -1,6 +1,8 @@
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
+import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
 import pino, { type Logger } from 'pino';
 import { AskgraphError, packageRoot } from '../core';
 import { Admission } from './admission';
@@ -98,31 +100,51 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
     next();
   });
 
-  // security headers (the inspector uses no inline script or style)
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
-    next();
-  });
+  // security headers (helmet, configured to send exactly these four; the inspector uses no inline script or style)
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          frameAncestors: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+        },
+      },
+      xContentTypeOptions: true,
+      referrerPolicy: { policy: 'no-referrer' },
+      xFrameOptions: { action: 'deny' },
+      crossOriginEmbedderPolicy: false,
+      crossOriginOpenerPolicy: false,
+      crossOriginResourcePolicy: false,
+      originAgentCluster: false,
+      strictTransportSecurity: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xPoweredBy: false,
+      xXssProtection: false,
+    }),
+  );
 
-  // CORS: only configured origins get the headers; preflights answer 204 either way.
+  // CORS (the cors package): only configured origins get the headers; preflights answer 204 either way.
   const origins = cfg.cors.origins;
+  if (origins.length > 0) {
+    app.use(
+      cors({
+        origin: (origin, cb) => cb(null, !origin ? false : origins.includes('*') ? '*' : origins.includes(origin) ? origin : false),
+        methods: ['GET', 'POST', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'Accept', 'X-API-Key', 'X-Request-Id'],
+        exposedHeaders: ['X-Request-Id', 'X-Cache', 'Retry-After', 'X-SPARQL-MaxRows'],
+        maxAge: 600,
+        optionsSuccessStatus: 204,
+        preflightContinue: true,
+      }),
+    );
+  }
   app.use((req, res, next) => {
-    const origin = req.headers.origin;
-    if (origin && origins.length > 0) {
-      res.vary('Origin');
-      if (origins.includes('*') || origins.includes(origin)) {
-        res.setHeader('Access-Control-Allow-Origin', origins.includes('*') ? '*' : origin);
-        res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-Cache, Retry-After, X-SPARQL-MaxRows');
-        if (req.method === 'OPTIONS') {
-          res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-          res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-API-Key, X-Request-Id');
-          res.setHeader('Access-Control-Max-Age', '600');
-        }
-      }
-    }
     if (req.method === 'OPTIONS') {
       res.locals.route = 'OPTIONS';
       res.status(204).end();

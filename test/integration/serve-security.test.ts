@@ -68,6 +68,26 @@ describe('serve: API keys, rate limiting, CORS, request timeout (real gateway; l
     }
   });
 
+  it('security headers: exactly nosniff, no-referrer, DENY and the CSP, on API answers, errors and the page (none of helmet\'s other defaults)', async () => {
+    const srv = await startTestServer(recordedGateway(real));
+    try {
+      for (const p of [ASK, '/', '/no/such/route']) {
+        const r = await fetch(srv.url + p);
+        await r.arrayBuffer();
+        assert.equal(r.headers.get('x-content-type-options'), 'nosniff', p);
+        assert.equal(r.headers.get('referrer-policy'), 'no-referrer', p);
+        assert.equal(r.headers.get('x-frame-options'), 'DENY', p);
+        const csp = (r.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim()).filter(Boolean).sort();
+        assert.deepEqual(csp, ["base-uri 'none'", "default-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "img-src 'self' data:"], p);
+        for (const h of ['strict-transport-security', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection', 'x-powered-by']) {
+          assert.equal(r.headers.get(h), null, `${p}: ${h}`);
+        }
+      }
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('CORS: configured origins get Access-Control-Allow-Origin and preflights; others get none', async () => {
     const srv = await startTestServer(recordedGateway(real), { cors: { origins: ['https://qa.example.org'] } });
     try {
