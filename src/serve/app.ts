@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import pino, { type Logger } from 'pino';
 import { AskgraphError, packageRoot } from '../core';
@@ -13,7 +14,7 @@ import type { ServeGateway } from './gateway';
 import { redactPaths, toHttpError } from './http-errors';
 import { ServeMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics';
 import { openApiDocument } from './openapi';
-import { TokenBuckets } from './rate-limit';
+import { TokenBucketStore, TokenBuckets } from './rate-limit';
 import { apiRouter } from './routes-api';
 import { inspectorRouter } from './routes-inspector';
 import { sparqlRouter } from './routes-sparql';
@@ -205,13 +206,31 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       who = 'key:' + d.toString('hex').slice(0, 16);
     }
     res.locals.client = who;
-    const wait = buckets.take(who);
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-      throw new AskgraphError('RATE_LIMITED', `rate limit exceeded; retry in ${Math.ceil(wait / 1000)} s`);
-    }
     next();
   });
+  // express-rate-limit with the token bucket as its store, keyed by the client above; 429 RATE_LIMITED
+  // with Retry-After (whole seconds until a token is there) through the one error handler.
+  app.use(
+    rateLimit({
+      limit: cfg.rateLimit.burst,
+      store: new TokenBucketStore(buckets, cfg.rateLimit.burst),
+      // without keys: per address, an IPv6 client per /56 (the library's ipKeyGenerator), as one client can hold a whole prefix
+      keyGenerator: (req, res) => {
+        const who = res.locals.client as string;
+        return who.startsWith('ip:') && req.socket.remoteAddress ? 'ip:' + ipKeyGenerator(req.socket.remoteAddress) : who;
+      },
+      skip: () => !buckets.enabled,
+      standardHeaders: false,
+      legacyHeaders: false,
+      validate: { ip: false, xForwardedForHeader: false, forwardedHeader: false },
+      handler: (req, res, next) => {
+        const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+        const seconds = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now()) - Date.now()) / 1000));
+        res.setHeader('Retry-After', String(seconds));
+        next(new AskgraphError('RATE_LIMITED', `rate limit exceeded; retry in ${seconds} s`));
+      },
+    }),
+  );
 
   app.use(apiRouter(ctx));
   app.use(inspectorRouter(ctx));

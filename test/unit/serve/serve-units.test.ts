@@ -10,7 +10,7 @@ import { decodeText, MULTIPART_MAX_PARTS, parseFormBody, parseMultipart, parseUr
 import { toHttpError } from '../../../src/serve/http-errors';
 import { PROMETHEUS_CONTENT_TYPE, ServeMetrics } from '../../../src/serve/metrics';
 import { qaldQuestions, toQald } from '../../../src/serve/qald';
-import { TokenBuckets } from '../../../src/serve/rate-limit';
+import { TokenBucketStore, TokenBuckets } from '../../../src/serve/rate-limit';
 import { checkQuestion } from '../../../src/serve/schemas';
 import { acceptWithoutParams, mediaForFormats, ntTerm, selectToCsv, selectToJson, selectToTsv, selectToXml } from '../../../src/serve/sparql-results';
 
@@ -176,6 +176,17 @@ describe('serve units', () => {
       assert.equal(b.take('k'), 0);
       assert.equal(b.take('k'), 0);
       assert.ok(b.take('k') > 0, 'never more than the burst');
+    });
+    it('as express-rate-limit\'s store: hits within the burst, then burst + 1 with the time of the next token', () => {
+      let now = 0;
+      const store = new TokenBucketStore(new TokenBuckets({ perMinute: 60, burst: 2 }, () => now), 2, () => now);
+      assert.equal(store.increment('k').totalHits, 1);
+      assert.equal(store.increment('k').totalHits, 2);
+      const over = store.increment('k');
+      assert.equal(over.totalHits, 3);
+      assert.equal(over.resetTime?.getTime(), 1000);
+      store.resetKey('k');
+      assert.equal(store.increment('k').totalHits, 1);
     });
     it('perMinute 0 turns it off', () => {
       const b = new TokenBuckets({ perMinute: 0, burst: 1 });
