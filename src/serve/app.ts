@@ -5,6 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import pino, { type Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
 import { AskgraphError, packageRoot } from '../core';
 import { Admission } from './admission';
 import { AnswerCache } from './cache';
@@ -75,12 +76,37 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  // request id, access log, metrics, per-request timeout
+  // request id and access log (pino-http: one line per request at info, with only the fields below —
+  // never the URL, its query string or headers, so neither the question text nor API keys)
+  const logFields = (req: Request, res: Response, ms: number) => ({
+    method: req.method,
+    route: res.locals.route ?? (req.route ? req.route.path : '(unmatched)'),
+    status: res.statusCode,
+    ms,
+    questionLength: res.locals.questionLength,
+    code: res.locals.errorCode,
+  });
+  app.use(
+    pinoHttp<Request, Response>({
+      logger: log,
+      quietReqLogger: true,
+      quietResLogger: true,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customLogLevel: () => 'info',
+      customSuccessMessage: () => 'request',
+      customErrorMessage: () => 'request',
+      customSuccessObject: (req, res, v: { responseTime: number }) => logFields(req, res, v.responseTime),
+      customErrorObject: (req, res, _err, v: { responseTime: number }) => logFields(req, res, v.responseTime),
+    }),
+  );
+
+  // metrics, per-request timeout
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const given = req.headers['x-request-id'];
-    req.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
-    req.log = log.child({ reqId: req.id });
-    res.setHeader('X-Request-Id', req.id);
     const t0 = process.hrtime.bigint();
     const timer = setTimeout(() => {
       if (!res.headersSent) sendError(req, res, new AskgraphError('REQUEST_TIMEOUT', `request exceeded ${cfg.timeouts.requestMs} ms`));
@@ -93,10 +119,6 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       const route: string = res.locals.route ?? (req.route ? req.route.path : '(unmatched)');
       ctx.metrics.requests.inc({ method: req.method, route, status: String(res.statusCode) });
       ctx.metrics.requestSeconds.observe({ route }, seconds);
-      req.log?.info(
-        { method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000), questionLength: res.locals.questionLength, code: res.locals.errorCode },
-        'request',
-      );
     });
     next();
   });
