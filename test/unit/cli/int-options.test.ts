@@ -23,6 +23,7 @@ describe('cli: integer options (one commander argParser)', () => {
       [['parse', 'who made it', '--max-length', '-1'], /^askgraph: BAD_REQUEST: --max-length must be a positive integer, got "-1"$/m],
       [['eval', '--dataset', 'none.jsonl', '--sample', 'some'], /^askgraph: BAD_REQUEST: --sample must be a non-negative integer, got "some"$/m],
       [['synth', '--schema', 'none.json', '--out', 'x.jsonl', '--count', '1.5'], /^askgraph: BAD_REQUEST: --count must be a positive integer, got "1\.5"$/m],
+      [['train', '--data', 'none.jsonl', '--out', 'none-model', '--threads', 'two'], /^askgraph: BAD_REQUEST: --threads must be a non-negative integer, got "two"$/m],
     ];
     for (const [args, want] of cases) {
       const r = await cli(args);
