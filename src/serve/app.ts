@@ -1,7 +1,11 @@
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
+import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import helmet from 'helmet';
 import pino, { type Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
 import { AskgraphError, packageRoot } from '../core';
 import { Admission } from './admission';
 import { AnswerCache } from './cache';
@@ -11,7 +15,7 @@ import type { ServeGateway } from './gateway';
 import { redactPaths, toHttpError } from './http-errors';
 import { ServeMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics';
 import { openApiDocument } from './openapi';
-import { TokenBuckets } from './rate-limit';
+import { TokenBucketStore, TokenBuckets } from './rate-limit';
 import { apiRouter } from './routes-api';
 import { inspectorRouter } from './routes-inspector';
 import { sparqlRouter } from './routes-sparql';
@@ -72,12 +76,37 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  // request id, access log, metrics, per-request timeout
+  // request id and access log (pino-http: one line per request at info, with only the fields below —
+  // never the URL, its query string or headers, so neither the question text nor API keys)
+  const logFields = (req: Request, res: Response, ms: number) => ({
+    method: req.method,
+    route: res.locals.route ?? (req.route ? req.route.path : '(unmatched)'),
+    status: res.statusCode,
+    ms,
+    questionLength: res.locals.questionLength,
+    code: res.locals.errorCode,
+  });
+  app.use(
+    pinoHttp<Request, Response>({
+      logger: log,
+      quietReqLogger: true,
+      quietResLogger: true,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customLogLevel: () => 'info',
+      customSuccessMessage: () => 'request',
+      customErrorMessage: () => 'request',
+      customSuccessObject: (req, res, v: { responseTime: number }) => logFields(req, res, v.responseTime),
+      customErrorObject: (req, res, _err, v: { responseTime: number }) => logFields(req, res, v.responseTime),
+    }),
+  );
+
+  // metrics, per-request timeout
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const given = req.headers['x-request-id'];
-    req.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
-    req.log = log.child({ reqId: req.id });
-    res.setHeader('X-Request-Id', req.id);
     const t0 = process.hrtime.bigint();
     const timer = setTimeout(() => {
       if (!res.headersSent) sendError(req, res, new AskgraphError('REQUEST_TIMEOUT', `request exceeded ${cfg.timeouts.requestMs} ms`));
@@ -90,39 +119,55 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       const route: string = res.locals.route ?? (req.route ? req.route.path : '(unmatched)');
       ctx.metrics.requests.inc({ method: req.method, route, status: String(res.statusCode) });
       ctx.metrics.requestSeconds.observe({ route }, seconds);
-      req.log?.info(
-        { method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000), questionLength: res.locals.questionLength, code: res.locals.errorCode },
-        'request',
-      );
     });
     next();
   });
 
-  // security headers (the inspector uses no inline script or style)
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
-    next();
-  });
+  // security headers (helmet, configured to send exactly these four; the inspector uses no inline script or style)
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          frameAncestors: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+        },
+      },
+      xContentTypeOptions: true,
+      referrerPolicy: { policy: 'no-referrer' },
+      xFrameOptions: { action: 'deny' },
+      crossOriginEmbedderPolicy: false,
+      crossOriginOpenerPolicy: false,
+      crossOriginResourcePolicy: false,
+      originAgentCluster: false,
+      strictTransportSecurity: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xPoweredBy: false,
+      xXssProtection: false,
+    }),
+  );
 
-  // CORS: only configured origins get the headers; preflights answer 204 either way.
+  // CORS (the cors package): only configured origins get the headers; preflights answer 204 either way.
   const origins = cfg.cors.origins;
+  if (origins.length > 0) {
+    app.use(
+      cors({
+        origin: (origin, cb) => cb(null, !origin ? false : origins.includes('*') ? '*' : origins.includes(origin) ? origin : false),
+        methods: ['GET', 'POST', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'Accept', 'X-API-Key', 'X-Request-Id'],
+        exposedHeaders: ['X-Request-Id', 'X-Cache', 'Retry-After', 'X-SPARQL-MaxRows'],
+        maxAge: 600,
+        optionsSuccessStatus: 204,
+        preflightContinue: true,
+      }),
+    );
+  }
   app.use((req, res, next) => {
-    const origin = req.headers.origin;
-    if (origin && origins.length > 0) {
-      res.vary('Origin');
-      if (origins.includes('*') || origins.includes(origin)) {
-        res.setHeader('Access-Control-Allow-Origin', origins.includes('*') ? '*' : origin);
-        res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-Cache, Retry-After, X-SPARQL-MaxRows');
-        if (req.method === 'OPTIONS') {
-          res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-          res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, X-API-Key, X-Request-Id');
-          res.setHeader('Access-Control-Max-Age', '600');
-        }
-      }
-    }
     if (req.method === 'OPTIONS') {
       res.locals.route = 'OPTIONS';
       res.status(204).end();
@@ -183,13 +228,31 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       who = 'key:' + d.toString('hex').slice(0, 16);
     }
     res.locals.client = who;
-    const wait = buckets.take(who);
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-      throw new AskgraphError('RATE_LIMITED', `rate limit exceeded; retry in ${Math.ceil(wait / 1000)} s`);
-    }
     next();
   });
+  // express-rate-limit with the token bucket as its store, keyed by the client above; 429 RATE_LIMITED
+  // with Retry-After (whole seconds until a token is there) through the one error handler.
+  app.use(
+    rateLimit({
+      limit: cfg.rateLimit.burst,
+      store: new TokenBucketStore(buckets, cfg.rateLimit.burst),
+      // without keys: per address, an IPv6 client per /56 (the library's ipKeyGenerator), as one client can hold a whole prefix
+      keyGenerator: (req, res) => {
+        const who = res.locals.client as string;
+        return who.startsWith('ip:') && req.socket.remoteAddress ? 'ip:' + ipKeyGenerator(req.socket.remoteAddress) : who;
+      },
+      skip: () => !buckets.enabled,
+      standardHeaders: false,
+      legacyHeaders: false,
+      validate: { ip: false, xForwardedForHeader: false, forwardedHeader: false },
+      handler: (req, res, next) => {
+        const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+        const seconds = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now()) - Date.now()) / 1000));
+        res.setHeader('Retry-After', String(seconds));
+        next(new AskgraphError('RATE_LIMITED', `rate limit exceeded; retry in ${seconds} s`));
+      },
+    }),
+  );
 
   app.use(apiRouter(ctx));
   app.use(inspectorRouter(ctx));

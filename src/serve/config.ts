@@ -144,63 +144,118 @@ function intOf(value: string, key: string): number {
   return n;
 }
 
-function boolOf(value: string, key: string): boolean {
-  if (/^(1|true|yes|on)$/i.test(value)) return true;
-  if (/^(0|false|no|off)$/i.test(value)) return false;
-  throw new AskgraphError('BAD_REQUEST', `config: ${key} must be true or false, got "${value}"`);
+/** How an environment value becomes a config value: zod schemas over the string, with the phrase for the error. */
+const ENV_KINDS = {
+  number: { schema: z.coerce.number(), expect: 'a number' },
+  boolean: {
+    schema: z
+      .string()
+      .regex(/^(1|true|yes|on|0|false|no|off)$/i)
+      .transform((v) => /^(1|true|yes|on)$/i.test(v)),
+    expect: 'true or false',
+  },
+  list: {
+    schema: z.string().transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+    ),
+    expect: 'a comma-separated list',
+  },
+  string: { schema: z.string(), expect: 'a string' },
+} as const;
+
+export interface EnvVar {
+  /** Full variable name (ASKGRAPH_…). */
+  name: string;
+  /** Where the value goes in the config; undefined for variables read by other stages (listed for --help). */
+  path?: readonly string[];
+  kind: keyof typeof ENV_KINDS;
+  /** For --help; "%d" is replaced by the default, else "; default …" is appended when the key has one. */
+  help: string;
+  /** False where the default depends on the machine (the help says what it is instead). */
+  showDefault?: boolean;
 }
 
-function listOf(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+/**
+ * The one table of environment variables: configFromEnv reads exactly these, and `askgraph serve --help`
+ * prints exactly these (so the two cannot drift apart).
+ */
+export const ENV_VARS: readonly EnvVar[] = [
+  { name: 'ASKGRAPH_CONFIG', kind: 'string', help: 'JSON config file, as --config' },
+  { name: 'ASKGRAPH_PORT', path: ['port'], kind: 'number', help: 'port; 0 = any free port' },
+  { name: 'ASKGRAPH_HOST', path: ['host'], kind: 'string', help: 'address to listen on' },
+  { name: 'ASKGRAPH_STORE', path: ['store'], kind: 'string', help: 'pack dir, store dir / snapshot, or SPARQL endpoint URL' },
+  { name: 'ASKGRAPH_MODEL', path: ['model'], kind: 'string', help: "parser model folder; default: the pack's model" },
+  { name: 'ASKGRAPH_PACK', path: ['pack'], kind: 'string', help: 'knowledge pack folder' },
+  { name: 'ASKGRAPH_GENERATOR', path: ['generator', 'url'], kind: 'string', help: 'URL of an OpenAI-compatible server that writes the forms' },
+  { name: 'ASKGRAPH_GENERATOR_MODEL', path: ['generator', 'model'], kind: 'string', help: 'model name sent to it; default "default"' },
+  { name: 'ASKGRAPH_LLM_KEY', kind: 'string', help: 'bearer token for the generator and the LLM reader' },
+  { name: 'ASKGRAPH_LLM_URL', kind: 'string', help: 'OpenAI-compatible server of the fallback LLM reader; off when unset' },
+  { name: 'ASKGRAPH_LLM_MODEL', kind: 'string', help: 'model name sent to it' },
+  { name: 'ASKGRAPH_API_KEYS', path: ['apiKeys'], kind: 'list', help: 'comma-separated; when set, API routes need header X-API-Key' },
+  { name: 'ASKGRAPH_CORS_ORIGINS', path: ['cors', 'origins'], kind: 'list', help: 'comma-separated, * = any; none = no CORS headers' },
+  { name: 'ASKGRAPH_RATE_LIMIT_PER_MINUTE', path: ['rateLimit', 'perMinute'], kind: 'number', help: 'requests per API key, or per client address without keys; 0 = off' },
+  { name: 'ASKGRAPH_RATE_LIMIT_BURST', path: ['rateLimit', 'burst'], kind: 'number', help: 'requests at once before the per-minute rate applies' },
+  { name: 'ASKGRAPH_CACHE_MAX', path: ['cache', 'max'], kind: 'number', help: 'answer cache entries, 0 = off' },
+  { name: 'ASKGRAPH_CACHE_TTL_MS', path: ['cache', 'ttlMs'], kind: 'number', help: 'answer cache time to live' },
+  { name: 'ASKGRAPH_CACHE_MAX_BYTES', path: ['cache', 'maxBytes'], kind: 'number', help: 'answer cache size' },
+  { name: 'ASKGRAPH_BODY_LIMIT_BYTES', path: ['limits', 'bodyBytes'], kind: 'number', help: 'request body size' },
+  { name: 'ASKGRAPH_QUESTION_MAX_CHARS', path: ['limits', 'questionChars'], kind: 'number', help: 'question length' },
+  { name: 'ASKGRAPH_REQUEST_TIMEOUT_MS', path: ['timeouts', 'requestMs'], kind: 'number', help: 'whole request, then 504 REQUEST_TIMEOUT' },
+  { name: 'ASKGRAPH_QUERY_TIMEOUT_MS', path: ['timeouts', 'queryMs'], kind: 'number', help: '/sparql query timeout unless ?timeout=ms' },
+  { name: 'ASKGRAPH_MAX_QUERY_TIMEOUT_MS', path: ['timeouts', 'maxQueryMs'], kind: 'number', help: 'largest ?timeout=ms of /sparql' },
+  { name: 'ASKGRAPH_CONCURRENCY', path: ['concurrency', 'asks'], kind: 'number', help: 'questions in the pipeline at once; default: cores, at least 2', showDefault: false },
+  { name: 'ASKGRAPH_QUEUE', path: ['concurrency', 'queue'], kind: 'number', help: 'questions waiting; default %d; beyond: 503' },
+  { name: 'ASKGRAPH_LOG_LEVEL', path: ['logLevel'], kind: 'string', help: 'fatal|error|warn|info|debug|trace|silent' },
+  { name: 'ASKGRAPH_SPARQL_PER_CLIENT', path: ['sparql', 'perClient'], kind: 'number', help: 'queries of one client — API key, or address without keys — in the store at once' },
+  { name: 'ASKGRAPH_SPARQL_PER_CLIENT_QUEUE', path: ['sparql', 'perClientQueue'], kind: 'number', help: 'more that wait their turn; default %d; beyond: 429 with Retry-After' },
+  { name: 'ASKGRAPH_SPARQL_MAX_ROWS', path: ['sparql', 'maxRows'], kind: 'number', help: 'rows or triples sent back; default %d; more are cut there, with header X-SPARQL-MaxRows' },
+  { name: 'ASKGRAPH_SPARQL_MAX_RESULT_BYTES', path: ['sparql', 'maxResultBytes'], kind: 'number', help: 'result size, beyond: 422 RESULT_TOO_LARGE' },
+  { name: 'ASKGRAPH_SPARQL_MAX_QUERY_BYTES', path: ['sparql', 'maxQueryBytes'], kind: 'number', help: 'query text size, beyond: 400 QUERY_TOO_COMPLEX' },
+  { name: 'ASKGRAPH_SPARQL_MAX_DEPTH', path: ['sparql', 'maxDepth'], kind: 'number', help: 'nesting of groups, beyond: 400 QUERY_TOO_COMPLEX' },
+  { name: 'ASKGRAPH_SPARQL_MAX_PATTERNS', path: ['sparql', 'maxPatterns'], kind: 'number', help: 'triple patterns, beyond: 400 QUERY_TOO_COMPLEX' },
+  { name: 'ASKGRAPH_SPARQL_PARSE_TIMEOUT_MS', path: ['sparql', 'parseTimeoutMs'], kind: 'number', help: 'longer parses: 400 QUERY_TOO_COMPLEX' },
+  { name: 'ASKGRAPH_SPARQL_ALLOW_SERVICE', path: ['sparql', 'allowService'], kind: 'boolean', help: 'SERVICE clauses allowed, else 403 FEDERATION_FORBIDDEN' },
+  { name: 'ASKGRAPH_SPARQL_ALLOW_DATASET', path: ['sparql', 'allowDataset'], kind: 'boolean', help: 'remote store: FROM / FROM NAMED forwarded, else 400 DATASET_UNSUPPORTED' },
+  { name: 'ASKGRAPH_SPARQL_ISOLATE', path: ['sparql', 'isolate'], kind: 'boolean', help: 'embedded store: user queries in store processes of their own' },
+  { name: 'ASKGRAPH_SPARQL_PROCESSES', path: ['sparql', 'processes'], kind: 'number', help: 'how many such processes' },
+  { name: 'ASKGRAPH_CACHE_DIR', kind: 'string', help: 'entity index cache of a remote store; default ~/.cache/askgraph' },
+  { name: 'ASKGRAPH_ORT_THREADS', kind: 'string', help: 'ONNX runtime threads of the parser model; default 1' },
+];
+
+function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
 }
 
-/** The ASKGRAPH_* variables as a partial config object (documented in the serve command help). */
+/** The ASKGRAPH_* variables of ENV_VARS as a partial config object. */
 export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const out: Record<string, any> = {};
-  const set = (path: string[], value: unknown) => {
+  for (const v of ENV_VARS) {
+    const raw = v.path ? envValue(env, v.name) : undefined;
+    if (!v.path || raw === undefined) continue;
+    const kind = ENV_KINDS[v.kind];
+    const r = kind.schema.safeParse(raw);
+    if (!r.success) throw new AskgraphError('BAD_REQUEST', `config: ${v.name} must be ${kind.expect}, got "${raw}"`);
     let o = out;
-    for (const k of path.slice(0, -1)) o = o[k] ??= {};
-    o[path[path.length - 1]] = value;
-  };
-  const e = (name: string) => {
-    const v = env['ASKGRAPH_' + name];
-    return v === undefined || v === '' ? undefined : v;
-  };
-  let v: string | undefined;
-  if ((v = e('PORT'))) set(['port'], intOf(v, 'ASKGRAPH_PORT'));
-  if ((v = e('HOST'))) set(['host'], v);
-  if ((v = e('STORE'))) set(['store'], v);
-  if ((v = e('MODEL'))) set(['model'], v);
-  if ((v = e('PACK'))) set(['pack'], v);
-  if ((v = e('GENERATOR'))) set(['generator', 'url'], v);
-  if ((v = e('GENERATOR_MODEL'))) set(['generator', 'model'], v);
-  if ((v = e('API_KEYS'))) set(['apiKeys'], listOf(v));
-  if ((v = e('CORS_ORIGINS'))) set(['cors', 'origins'], listOf(v));
-  if ((v = e('RATE_LIMIT_PER_MINUTE'))) set(['rateLimit', 'perMinute'], intOf(v, 'ASKGRAPH_RATE_LIMIT_PER_MINUTE'));
-  if ((v = e('RATE_LIMIT_BURST'))) set(['rateLimit', 'burst'], intOf(v, 'ASKGRAPH_RATE_LIMIT_BURST'));
-  if ((v = e('CACHE_MAX'))) set(['cache', 'max'], intOf(v, 'ASKGRAPH_CACHE_MAX'));
-  if ((v = e('CACHE_TTL_MS'))) set(['cache', 'ttlMs'], intOf(v, 'ASKGRAPH_CACHE_TTL_MS'));
-  if ((v = e('CACHE_MAX_BYTES'))) set(['cache', 'maxBytes'], intOf(v, 'ASKGRAPH_CACHE_MAX_BYTES'));
-  if ((v = e('BODY_LIMIT_BYTES'))) set(['limits', 'bodyBytes'], intOf(v, 'ASKGRAPH_BODY_LIMIT_BYTES'));
-  if ((v = e('QUESTION_MAX_CHARS'))) set(['limits', 'questionChars'], intOf(v, 'ASKGRAPH_QUESTION_MAX_CHARS'));
-  if ((v = e('REQUEST_TIMEOUT_MS'))) set(['timeouts', 'requestMs'], intOf(v, 'ASKGRAPH_REQUEST_TIMEOUT_MS'));
-  if ((v = e('QUERY_TIMEOUT_MS'))) set(['timeouts', 'queryMs'], intOf(v, 'ASKGRAPH_QUERY_TIMEOUT_MS'));
-  if ((v = e('MAX_QUERY_TIMEOUT_MS'))) set(['timeouts', 'maxQueryMs'], intOf(v, 'ASKGRAPH_MAX_QUERY_TIMEOUT_MS'));
-  if ((v = e('CONCURRENCY'))) set(['concurrency', 'asks'], intOf(v, 'ASKGRAPH_CONCURRENCY'));
-  if ((v = e('QUEUE'))) set(['concurrency', 'queue'], intOf(v, 'ASKGRAPH_QUEUE'));
-  if ((v = e('LOG_LEVEL'))) set(['logLevel'], v);
-  if ((v = e('SPARQL_MAX_ROWS'))) set(['sparql', 'maxRows'], intOf(v, 'ASKGRAPH_SPARQL_MAX_ROWS'));
-  if ((v = e('SPARQL_MAX_RESULT_BYTES'))) set(['sparql', 'maxResultBytes'], intOf(v, 'ASKGRAPH_SPARQL_MAX_RESULT_BYTES'));
-  if ((v = e('SPARQL_ALLOW_SERVICE'))) set(['sparql', 'allowService'], boolOf(v, 'ASKGRAPH_SPARQL_ALLOW_SERVICE'));
-  if ((v = e('SPARQL_ALLOW_DATASET'))) set(['sparql', 'allowDataset'], boolOf(v, 'ASKGRAPH_SPARQL_ALLOW_DATASET'));
-  if ((v = e('SPARQL_ISOLATE'))) set(['sparql', 'isolate'], boolOf(v, 'ASKGRAPH_SPARQL_ISOLATE'));
-  if ((v = e('SPARQL_PROCESSES'))) set(['sparql', 'processes'], intOf(v, 'ASKGRAPH_SPARQL_PROCESSES'));
-  if ((v = e('SPARQL_PER_CLIENT'))) set(['sparql', 'perClient'], intOf(v, 'ASKGRAPH_SPARQL_PER_CLIENT'));
-  if ((v = e('SPARQL_PER_CLIENT_QUEUE'))) set(['sparql', 'perClientQueue'], intOf(v, 'ASKGRAPH_SPARQL_PER_CLIENT_QUEUE'));
+    for (const k of v.path.slice(0, -1)) o = o[k] ??= {};
+    o[v.path[v.path.length - 1]] = r.data;
+  }
   return out;
+}
+
+/** One line per variable of ENV_VARS, with the default taken from the schema. */
+export function envHelp(): string {
+  const defaults: unknown = parseServeConfig({});
+  const at = (p: readonly string[]) => p.reduce<any>((o, k) => (o === undefined ? undefined : o[k]), defaults);
+  return ENV_VARS.map((v) => {
+    const d = v.path && v.showDefault !== false ? at(v.path) : undefined;
+    const shown = d === undefined || (Array.isArray(d) && d.length === 0) ? undefined : String(d);
+    const help = v.help.includes('%d') ? v.help.replace('%d', shown ?? 'none') : shown !== undefined ? `${v.help}; default ${shown}` : v.help;
+    return `  ${v.name} (${help})`;
+  }).join('\n');
 }
 
 function configFromFlags(flags: ServeFlags): Record<string, unknown> {
@@ -263,7 +318,7 @@ function readConfigFile(file: string): Record<string, unknown> {
 
 /** defaults < file < env < flags, validated. */
 export function loadServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv): ServeConfig {
-  const file = flags.config ?? env.ASKGRAPH_CONFIG;
+  const file = flags.config ?? envValue(env, 'ASKGRAPH_CONFIG');
   const fromFile = file ? readConfigFile(file) : {};
   return parseServeConfig(mergeLayers(fromFile, configFromEnv(env), configFromFlags(flags)));
 }

@@ -94,9 +94,5 @@ async function runAsk(ctx: ServeContext, req: Request, key: string, question: st
   return answer;
 }
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    id?: string;
-    log?: Logger;
-  }
-}
+// req.id and req.log (the request's child logger) are set by pino-http, whose types declare them on IncomingMessage.
+export type {} from 'pino-http';

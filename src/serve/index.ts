@@ -9,7 +9,7 @@ import { openGateway, OxigraphExecutor } from './stages';
 import { answerClientErrors } from './client-errors';
 
 export { createApp, publicDir, type AskgraphApp, type AppOptions } from './app';
-export { loadServeConfig, parseServeConfig, configFromEnv, ServeConfigSchema, type ServeConfig, type ServeConfigInput, type ServeFlags } from './config';
+export { loadServeConfig, parseServeConfig, configFromEnv, envHelp, ENV_VARS, ServeConfigSchema, type ServeConfig, type ServeConfigInput, type ServeFlags } from './config';
 export type { ServeGateway } from './gateway';
 export { ServeMetrics } from './metrics';
 

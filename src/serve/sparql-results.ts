@@ -4,6 +4,13 @@ import { AskgraphError, XSD_STRING, type SelectResult, type Term, type Triple } 
  * SPARQL 1.1 result serialisations (JSON, XML, CSV, TSV) and graph serialisations (N-Triples, N-Quads,
  * Turtle, TriG, N3 — all written as N-Triples lines, which each of them reads —, RDF/XML and JSON-LD).
  * Results reach this file already bounded by the /sparql row and byte caps.
+ *
+ * Why not oxigraph's serialisers (issue 24, checked with oxigraph 0.5.11): its JS API writes RDF only
+ * through Store.dump (a throw-away store that drops duplicate triples and reorders them) and SPARQL
+ * results only from its own store's queries, not from a remote endpoint's rows; namedNode() refuses
+ * IRIs that remote upstreams do return (a space: URIError), which we write \u-escaped; and its RDF/XML
+ * writes a BEL raw (XML that does not parse) and a predicate like <http://x/rel/123> as
+ * `<oxprefix: xmlns:oxprefix="http://x/rel/123">`, where this file answers 406 naming formats that work.
  */
 
 export const MEDIA = {

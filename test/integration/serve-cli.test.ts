@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { packageRoot } from '../../src/core';
+import { ENV_VARS } from '../../src/serve/config';
 import { main } from '../../src/cli/main';
 
 function capture() {
@@ -19,6 +20,15 @@ function capture() {
 
 describe('askgraph serve (CLI)', function () {
   this.timeout(180_000);
+
+  it('serve --help lists every environment variable of the one table, each on its own line', async () => {
+    const a = capture();
+    await main(['serve', '--help'], { ...a.io, env: {} });
+    const help = a.text().stdout;
+    for (const v of ENV_VARS) assert.match(help, new RegExp(`^  ${v.name} \\(`, 'm'), v.name);
+    const listed = [...help.matchAll(/^  (ASKGRAPH_[A-Z_]+) \(/gm)].map((m) => m[1]);
+    assert.deepEqual(listed, ENV_VARS.map((v) => v.name));
+  });
 
   it('bad flags, env or config file: exit 2 with one line naming the problem, no server', async () => {
     const a = capture();

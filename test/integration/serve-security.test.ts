@@ -68,6 +68,48 @@ describe('serve: API keys, rate limiting, CORS, request timeout (real gateway; l
     }
   });
 
+  it('rate limiting: a forged X-Forwarded-For or Forwarded header gets no fresh bucket; Retry-After is the wait for the next token', async () => {
+    const srv = await startTestServer(recordedGateway(real), { rateLimit: { perMinute: 6, burst: 2 } });
+    try {
+      const codes: number[] = [];
+      let last: Awaited<ReturnType<typeof getJson>> | undefined;
+      for (let i = 0; i < 4; i++) {
+        last = await getJson(srv.url + ASK, { headers: { 'x-forwarded-for': `10.0.0.${i}`, forwarded: `for=10.0.1.${i}` } });
+        codes.push(last.status);
+      }
+      assert.deepEqual(codes, [200, 200, 429, 429]);
+      assert.deepEqual(Object.keys(last!.body), ['error']);
+      assert.equal(last!.body.error.code, 'RATE_LIMITED');
+      const after = Number(last!.headers.get('retry-after'));
+      assert.ok(Number.isInteger(after) && after >= 1 && after <= 10, String(after)); // one token per 10 s
+      assert.match(last!.body.error.message, new RegExp(`retry in ${after} s`));
+      assert.equal(last!.headers.get('ratelimit'), null, 'no draft RateLimit headers');
+      assert.equal((await getJson(srv.url + '/healthz')).status, 200, 'open routes are not limited');
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('security headers: exactly nosniff, no-referrer, DENY and the CSP, on API answers, errors and the page (none of helmet\'s other defaults)', async () => {
+    const srv = await startTestServer(recordedGateway(real));
+    try {
+      for (const p of [ASK, '/', '/no/such/route']) {
+        const r = await fetch(srv.url + p);
+        await r.arrayBuffer();
+        assert.equal(r.headers.get('x-content-type-options'), 'nosniff', p);
+        assert.equal(r.headers.get('referrer-policy'), 'no-referrer', p);
+        assert.equal(r.headers.get('x-frame-options'), 'DENY', p);
+        const csp = (r.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim()).filter(Boolean).sort();
+        assert.deepEqual(csp, ["base-uri 'none'", "default-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "img-src 'self' data:"], p);
+        for (const h of ['strict-transport-security', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection', 'x-powered-by']) {
+          assert.equal(r.headers.get(h), null, `${p}: ${h}`);
+        }
+      }
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('CORS: configured origins get Access-Control-Allow-Origin and preflights; others get none', async () => {
     const srv = await startTestServer(recordedGateway(real), { cors: { origins: ['https://qa.example.org'] } });
     try {

@@ -355,4 +355,31 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
       await s2.close();
     }
   });
+
+  it('a request log line holds only the documented fields (no request or response object, URL or headers); errors add their code', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        cb();
+      },
+    });
+    const s2 = await startTestServer(recordedGateway(real), {}, pino({ level: 'info', base: null, timestamp: false }, sink));
+    try {
+      await (await fetch(s2.url + '/v1/ask?question=' + encodeURIComponent('who directed Heat'), { headers: { 'x-request-id': 'fields-1' } })).text();
+      await (await fetch(s2.url + '/no/such/route?q=hidden-query-text', { headers: { 'x-request-id': 'fields-2' } })).text();
+      await new Promise((r) => setTimeout(r, 50));
+      const entries = lines.map((l) => JSON.parse(l)).filter((o) => o.msg === 'request');
+      const ok = entries.find((o) => o.reqId === 'fields-1');
+      const bad = entries.find((o) => o.reqId === 'fields-2');
+      assert.ok(ok && bad, lines.join('\n'));
+      assert.deepEqual(Object.keys(ok).sort(), ['level', 'method', 'ms', 'msg', 'questionLength', 'reqId', 'route', 'status']);
+      assert.deepEqual(Object.keys(bad).sort(), ['code', 'level', 'method', 'ms', 'msg', 'reqId', 'route', 'status']);
+      assert.equal(bad.status, 404);
+      assert.equal(bad.code, 'NOT_FOUND');
+      assert.ok(!lines.join('\n').includes('hidden-query-text'), 'the query string is not logged');
+    } finally {
+      await s2.close();
+    }
+  });
 });

@@ -4,16 +4,17 @@ import { Readable } from 'node:stream';
 import { AskgraphError, toAskgraphError, type Answer, type AnswerItem } from '../../core';
 import { cpuMs, createGateway, failureOf, validateQuestion, type AskOptions, type Gateway, type StartupPhase } from '../../pipeline';
 import { ExitCode, printJson, writeLine, type CliIO } from '../io';
+import { intArg } from '../options';
 import type { RegisterCommand } from './index';
 
 interface AskCliOpts {
   store?: string;
   model?: string;
-  beam?: string;
+  beam?: number;
   json?: boolean;
   explain?: boolean;
   fallback?: string;
-  timeout?: string;
+  timeout?: number;
   file?: string;
   generator?: string;
   generatorModel?: string;
@@ -23,13 +24,6 @@ interface AskCliOpts {
 
 function showAnswer(a: AnswerItem): string {
   return a.type === 'literal' ? a.value : (a.label ?? `<${a.value}>`);
-}
-
-function intOption(name: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new AskgraphError('BAD_REQUEST', `${name} must be a positive integer, got "${v}"`);
-  return n;
 }
 
 function ms(x: number): string {
@@ -185,18 +179,16 @@ export const register: RegisterCommand = (program, io) => {
     .option('--model <dir>', "parser model folder (default: the pack's model)")
     .option('--generator <url>', 'an OpenAI-compatible chat/completions server that writes the forms instead of the parser model')
     .option('--generator-model <name>', 'model name sent to --generator (default "default")')
-    .option('--beam <k>', 'beam width of the parser (default 4)')
+    .option('--beam <k>', 'beam width of the parser (default 4)', intArg('--beam'))
     .option('--fallback <off|names>', "fallback readers: 'off' or comma-separated reader names (default: the default chain)")
     .option('--no-parser', 'skip the parser: the fallback readers answer from graph evidence')
-    .option('--timeout <ms>', 'time budget of the whole question in milliseconds (default 10000)')
+    .option('--timeout <ms>', 'time budget of the whole question in milliseconds (default 10000)', intArg('--timeout'))
     .option('--json', 'print the answer as JSON (answers with IRIs, form, SPARQL, trace, timings)')
     .option('--explain', 'print every attempt (beam form, grounded form, outcome, time)')
     .action(async (question: string | undefined, opts: AskCliOpts) => {
       const askOpts: AskOptions = {};
-      const beam = intOption('--beam', opts.beam);
-      if (beam !== undefined) askOpts.beam = beam;
-      const timeout = intOption('--timeout', opts.timeout);
-      if (timeout !== undefined) askOpts.timeoutMs = timeout;
+      if (opts.beam !== undefined) askOpts.beam = opts.beam;
+      if (opts.timeout !== undefined) askOpts.timeoutMs = opts.timeout;
       if (opts.parser === false) askOpts.noParser = true;
       if (opts.fallback !== undefined) {
         askOpts.fallback = opts.fallback === 'off' ? 'off' : opts.fallback.split(',').map((s) => s.trim()).filter(Boolean);

@@ -2,6 +2,7 @@ import { compileForm, packCompileOptions, type CompileOptions } from '../../comp
 import { loadPack } from '../../execute';
 import { parseForm } from '../../form';
 import { printJson, writeLine } from '../io';
+import { intArg } from '../options';
 import type { RegisterCommand } from './index';
 
 interface CompileOpts {
@@ -12,7 +13,7 @@ interface CompileOpts {
   labelPredicate?: string[];
   labelLanguage?: string[];
   excludeTopic: boolean;
-  limit?: string;
+  limit?: number;
   json?: boolean;
 }
 
@@ -33,7 +34,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--label-predicate <iri...>', 'label predicates [ label ] entities match on (default rdfs:label)')
     .option('--label-language <tag...>', 'language tags a label also matches besides the plain literal (default en)')
     .option('--no-exclude-topic', 'keep the topic entities in the answers')
-    .option('--limit <n>', 'LIMIT of the SELECT')
+    .option('--limit <n>', 'LIMIT of the SELECT', intArg('--limit'))
     .option('--json', 'print {sparql, kind, answerVar, topicEntities} as JSON')
     .action(async (formText: string, opts: CompileOpts) => {
       // namespaces not given come from the embedded pack (the compiler has no graph of its own)
@@ -46,7 +47,7 @@ export const register: RegisterCommand = (program, io) => {
         ...(opts.typePredicate !== undefined ? { typePredicate: opts.typePredicate } : {}),
         ...(opts.labelPredicate !== undefined ? { labelPredicates: opts.labelPredicate } : {}),
         ...(opts.labelLanguage !== undefined ? { labelLanguages: opts.labelLanguage } : {}),
-        ...(opts.limit !== undefined ? { limit: Number(opts.limit) } : {}),
+        ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
       };
       const compiled = compileForm(parseForm(formText), options);
       if (opts.json) printJson(io, { sparql: compiled.sparql, kind: compiled.kind, answerVar: compiled.answerVar, topicEntities: compiled.topicEntities });

@@ -21,33 +21,27 @@ import {
   type ExampleRunner,
 } from '../../eval';
 import { printJson, writeLine, type CliIO } from '../io';
+import { intArg } from '../options';
 import type { RegisterCommand } from './index';
 
 interface EvalFlags {
   dataset: string;
   format?: DatasetFormat;
-  limit?: string;
-  sample?: string;
-  seed?: string;
+  limit?: number;
+  sample?: number;
+  seed: number;
   store?: string;
   model?: string;
-  beam?: string;
+  beam?: number;
   oracle?: boolean;
   keepTopic?: boolean;
   parser?: boolean; // --no-parser sets false
   fallback?: string;
-  timeout?: string;
+  timeout?: number;
   json?: boolean;
   out?: string;
   markdown?: string;
   predictions?: string;
-}
-
-function positiveInt(name: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new AskgraphError('BAD_REQUEST', `--${name} must be a non-negative integer, got ${v}`);
-  return n;
 }
 
 /**
@@ -84,17 +78,17 @@ export const register: RegisterCommand = (program, io) => {
     .description('score the pipeline (or, with --oracle, the gold forms on the store) on a data set')
     .requiredOption('--dataset <file>', 'data set: JSON Lines (askgraph format), MetaQA native lines, or QALD JSON')
     .option('--format <format>', 'jsonl | metaqa | qald (default: from the extension)')
-    .option('--limit <n>', 'only the first n examples (after --sample)')
-    .option('--sample <n>', 'a seeded random sample of n examples')
-    .option('--seed <s>', 'seed for --sample', '1')
+    .option('--limit <n>', 'only the first n examples (after --sample)', intArg('--limit', 0))
+    .option('--sample <n>', 'a seeded random sample of n examples', intArg('--sample', 0))
+    .option('--seed <s>', 'seed for --sample', intArg('--seed', 0), 1)
     .option('--store <dir|url>', 'knowledge pack / store directory, or a SPARQL endpoint URL (default: the movies pack)')
     .option('--model <dir>', 'parser model folder')
-    .option('--beam <k>', 'beam size')
+    .option('--beam <k>', 'beam size', intArg('--beam', 0))
     .option('--oracle', 'execute the gold forms instead of generating (upper bound of store + compiler)')
     .option('--keep-topic', 'oracle: keep the topic entities among the answers (PathQuestion answers may be the topic itself)')
     .option('--no-parser', 'fallback readers only')
     .option('--fallback <off|r1,r2>', "fallback readers: 'off' or a comma-separated list")
-    .option('--timeout <ms>', 'time budget per question')
+    .option('--timeout <ms>', 'time budget per question', intArg('--timeout', 0))
     .option('--json', 'print the summary as one JSON object')
     .option('--out <file>', 'write the full report (summary + every example) as JSON')
     .option('--markdown <file>', 'write a report for people (breakdowns, failures) as markdown')
@@ -104,11 +98,7 @@ export const register: RegisterCommand = (program, io) => {
       if (format !== undefined && !['jsonl', 'metaqa', 'qald'].includes(format)) {
         throw new AskgraphError('BAD_REQUEST', `--format must be jsonl, metaqa or qald, got ${format}`);
       }
-      const limit = positiveInt('limit', flags.limit);
-      const sample = positiveInt('sample', flags.sample);
-      const seed = positiveInt('seed', flags.seed) ?? 1;
-      const beam = positiveInt('beam', flags.beam);
-      const timeoutMs = positiveInt('timeout', flags.timeout);
+      const { limit, sample, seed, beam, timeout: timeoutMs } = flags;
       const pack = (await packOfStore(flags.store))?.config;
       let examples = loadDataset(flags.dataset, format, pack ? packCompileOptions(pack) : {});
       if (sample !== undefined) examples = sampleExamples(examples, sample, seed);

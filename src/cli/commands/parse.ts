@@ -1,14 +1,8 @@
 import { AskgraphError } from '../../core';
 import { loadParser, readLabelsFile } from '../../generate';
 import { printJson, writeLine } from '../io';
+import { intArg } from '../options';
 import type { RegisterCommand } from './index';
-
-function positiveInt(name: string, value: string | undefined, fallback: number | undefined): number | undefined {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new AskgraphError('BAD_REQUEST', `${name} must be a positive integer, got "${value}"`);
-  return n;
-}
 
 /** `askgraph parse "<question>"`: the parser's beam (form + log-probability), as text or JSON. */
 export const register: RegisterCommand = (program, io) => {
@@ -16,16 +10,15 @@ export const register: RegisterCommand = (program, io) => {
     .command('parse')
     .description("print the parser's beam of logical forms for a question (form and log-probability)")
     .argument('<question>', 'the question, e.g. "who directed Forrest Gump"')
-    .option('--beam <k>', 'beam size (1 = greedy)', '4')
-    .option('--max-length <n>', 'most target tokens to generate (default: the model config)')
+    .option('--beam <k>', 'beam size (1 = greedy)', intArg('--beam'), 4)
+    .option('--max-length <n>', 'most target tokens to generate (default: the model config)', intArg('--max-length'))
     .option('--model <dir>', 'model folder (default: the movies model, store/movies/model)')
     .option('--labels <src>', "restrict copied entity names to graph labels: 'pack' (the model's pack), 'none', or a file", 'pack')
     .option('--label-mode <mode>', "graph labels as a 'soft' prior (default) or a 'hard' restriction")
     .option('--json', 'print JSON')
-    .action(async (question: string, opts: { beam?: string; maxLength?: string; model?: string; labels?: string; labelMode?: string; json?: boolean }) => {
+    .action(async (question: string, opts: { beam: number; maxLength?: number; model?: string; labels?: string; labelMode?: string; json?: boolean }) => {
       if (!question.trim()) throw new AskgraphError('QUESTION_INVALID', 'the question is empty');
-      const beam = positiveInt('--beam', opts.beam, 4)!;
-      const maxLength = positiveInt('--max-length', opts.maxLength, undefined);
+      const { beam, maxLength } = opts;
       const src = opts.labels ?? 'pack';
       const labels = src === 'pack' || src === 'none' ? src : readLabelsFile(src);
       if (opts.labelMode !== undefined && opts.labelMode !== 'soft' && opts.labelMode !== 'hard') {

@@ -3,13 +3,14 @@ import { compileForm, packCompileOptions, packNamespaces, type CompileOptions } 
 import { parseForm, printForm } from '../../form';
 import { loadPack, openExecutor, packOfStore, runCompiled } from '../../execute';
 import { printJson, writeLine } from '../io';
+import { intArg } from '../options';
 import type { RegisterCommand } from './index';
 
 interface RunOpts {
   sparql?: string;
   store?: string;
   json?: boolean;
-  timeout?: string;
+  timeout: number;
   ns?: string;
 }
 
@@ -48,11 +49,10 @@ export const register: RegisterCommand = (program, io) => {
     .option('--sparql <query>', 'run this read-only SPARQL query instead of a form')
     .option('--store <dir|url>', 'store folder / pack / data file, or an http(s) SPARQL endpoint (default: the embedded movies store)')
     .option('--ns <iri>', 'vocabulary namespace for bare relation names (default: the store pack\'s, else the embedded pack\'s)')
-    .option('--timeout <ms>', 'query timeout in milliseconds', '30000')
+    .option('--timeout <ms>', 'query timeout in milliseconds', intArg('--timeout'), 30000)
     .option('--json', 'print JSON')
     .action(async (formText: string | undefined, opts: RunOpts) => {
-      const timeoutMs = Number(opts.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new AskgraphError('BAD_REQUEST', `--timeout must be a positive integer, got "${opts.timeout}"`);
+      const timeoutMs = opts.timeout;
       if ((formText === undefined) === (opts.sparql === undefined)) {
         throw new AskgraphError('BAD_REQUEST', 'give either a form or --sparql "<query>"');
       }

@@ -1,9 +1,7 @@
 import pino from 'pino';
-import { loadServeConfig, parseServeConfig, startServer, type RunningServer, type ServeFlags } from '../../serve';
+import { envHelp, loadServeConfig, startServer, type RunningServer, type ServeFlags } from '../../serve';
 import { writeLine } from '../io';
 import type { RegisterCommand } from './index';
-
-const SPARQL_DEFAULTS = parseServeConfig({}).sparql;
 
 const ENV_HELP = `
 Configuration (lowest precedence first): defaults < JSON file (--config FILE or ASKGRAPH_CONFIG)
@@ -13,20 +11,10 @@ Configuration (lowest precedence first): defaults < JSON file (--config FILE or 
    "generator": {"url": "http://127.0.0.1:8000/v1", "model": "my-finetuned-llm"},
    "limits": {"bodyBytes": 65536, "questionChars": 1000},
    "timeouts": {"requestMs": 30000, "queryMs": 10000, "maxQueryMs": 60000},
-   "concurrency": {"asks": <cores, at least 2>, "queue": 1024}, "logLevel": "info"}
-Environment: ASKGRAPH_PORT, ASKGRAPH_HOST, ASKGRAPH_STORE, ASKGRAPH_MODEL, ASKGRAPH_PACK,
-  ASKGRAPH_GENERATOR (URL of an OpenAI-compatible server), ASKGRAPH_GENERATOR_MODEL, ASKGRAPH_LLM_KEY (its bearer token),
-  ASKGRAPH_API_KEYS (comma-separated), ASKGRAPH_CORS_ORIGINS (comma-separated, * = any),
-  ASKGRAPH_RATE_LIMIT_PER_MINUTE (0 = off), ASKGRAPH_RATE_LIMIT_BURST, ASKGRAPH_CACHE_MAX (0 = off),
-  ASKGRAPH_CACHE_TTL_MS, ASKGRAPH_CACHE_MAX_BYTES, ASKGRAPH_BODY_LIMIT_BYTES, ASKGRAPH_QUESTION_MAX_CHARS,
-  ASKGRAPH_REQUEST_TIMEOUT_MS, ASKGRAPH_QUERY_TIMEOUT_MS, ASKGRAPH_MAX_QUERY_TIMEOUT_MS,
-  ASKGRAPH_CONCURRENCY (questions in the pipeline at once), ASKGRAPH_QUEUE (waiting; beyond: 503), ASKGRAPH_LOG_LEVEL.
-SPARQL endpoint (/sparql, config key "sparql"): ASKGRAPH_SPARQL_PER_CLIENT (queries of one client — API
-  key, or address without keys — in the store at once; default ${SPARQL_DEFAULTS.perClient}), ASKGRAPH_SPARQL_PER_CLIENT_QUEUE (more
-  that wait their turn; default ${SPARQL_DEFAULTS.perClientQueue}; beyond: 429 with Retry-After), ASKGRAPH_SPARQL_MAX_ROWS (rows or
-  triples sent back; default ${SPARQL_DEFAULTS.maxRows}; more are cut there, with header X-SPARQL-MaxRows),
-  ASKGRAPH_SPARQL_MAX_RESULT_BYTES, ASKGRAPH_SPARQL_ALLOW_SERVICE, ASKGRAPH_SPARQL_ALLOW_DATASET,
-  ASKGRAPH_SPARQL_ISOLATE, ASKGRAPH_SPARQL_PROCESSES.
+   "concurrency": {"asks": <cores, at least 2>, "queue": 1024}, "logLevel": "info",
+   "sparql": {"perClient": 4, "maxRows": 10000, …}}
+Environment (an empty value counts as unset):
+${envHelp()}
 Logs: JSON lines (pino) on stdout, one per request at info with request id, route, status, duration
 and question length; question text only at debug.`;
 

@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar } from 'cli-progress';
-import { AskgraphError } from '../../core';
 import type { CompileOptions } from '../../compile';
 import { loadPack, openExecutor, PACK_FILE } from '../../execute';
 import { buildLexicon, chatRecord, LEXICON_FILE, mergeLexicon, readLexicon, readSchema, synthesize, writeLexicon } from '../../synth';
 import { printJson, writeLine } from '../io';
+import { intArg } from '../options';
 import type { RegisterCommand } from './index';
 
 interface SynthFlags {
@@ -13,19 +13,13 @@ interface SynthFlags {
   schema: string;
   out: string;
   chat?: string;
-  count: string;
-  seed: string;
+  count: number;
+  seed: number;
   lexicon?: string;
   saveLexicon?: string;
-  timeout?: string;
+  timeout: number;
   progress?: boolean;
   json?: boolean;
-}
-
-function int(name: string, v: string, min: number): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new AskgraphError('BAD_REQUEST', `--${name} must be an integer ≥ ${min}, got "${v}"`);
-  return n;
 }
 
 /**
@@ -40,17 +34,15 @@ export const register: RegisterCommand = (program, io) => {
     .requiredOption('--schema <file>', 'schema.json of the store (written by `askgraph init`)')
     .requiredOption('--out <file>', 'pairs as JSON Lines: {id, question, form, operator, answerCount, template, noise}')
     .option('--chat <file>', 'also write the pairs in the chat fine-tuning layout {"messages":[system, user, assistant]}')
-    .option('--count <n>', 'number of pairs', '10000')
-    .option('--seed <s>', 'random seed (same seed + same store = same pairs)', '1')
+    .option('--count <n>', 'number of pairs', intArg('--count'), 10000)
+    .option('--seed <s>', 'random seed (same seed + same store = same pairs)', intArg('--seed', 0), 1)
     .option('--lexicon <file>', 'a (user-edited, possibly partial) lexicon.json merged over the generated one; its entries win (default: <pack>/lexicon.json if the store is a pack that has one)')
     .option('--save-lexicon <file>', 'write the lexicon used (generated + --lexicon) to edit and pass back with --lexicon')
-    .option('--timeout <ms>', 'timeout per query in ms', '5000')
+    .option('--timeout <ms>', 'timeout per query in ms', intArg('--timeout'), 5000)
     .option('--no-progress', 'no progress bar')
     .option('--json', 'print statistics as JSON')
     .action(async (flags: SynthFlags) => {
-      const count = int('count', flags.count, 1);
-      const seed = int('seed', flags.seed, 0);
-      const timeoutMs = int('timeout', flags.timeout ?? '5000', 1);
+      const { count, seed, timeout: timeoutMs } = flags;
       const schema = readSchema(path.resolve(flags.schema));
       let lexicon = buildLexicon(schema);
       // the user's phrasings: --lexicon, else the pack's own lexicon.json

@@ -5,6 +5,7 @@ import { AskgraphError } from '../../core';
 import { PACK_FILE, packOfStore, refreshPackManifest } from '../../execute';
 import { MODEL_SIZES, train, type ModelSize, type TrainEvent } from '../../train';
 import { printJson, writeLine, type CliIO } from '../io';
+import { intArg } from '../options';
 import type { RegisterCommand } from './index';
 
 interface TrainFlags {
@@ -13,29 +14,28 @@ interface TrainFlags {
   out: string;
   epochs?: string;
   minutes?: string;
-  seed?: string;
+  seed?: number;
   size?: string;
   labels?: string[];
   kb?: string[];
   checkpoint?: string;
   initFrom?: string;
-  maxTrain?: string;
-  vocabSize?: string;
-  probe?: string;
-  beam?: string;
-  finalEval?: string;
-  threads?: string;
+  maxTrain?: number;
+  vocabSize?: number;
+  probe?: number;
+  beam?: number;
+  finalEval?: number;
+  threads?: number;
   python?: string;
   progress?: boolean; // --no-progress sets false
   json?: boolean;
 }
 
-function num(name: string, v: string | undefined, integer: boolean): number | undefined {
+/** The two options that take fractions (integers: intArg). */
+function num(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
-    throw new AskgraphError('BAD_REQUEST', `--${name} must be a non-negative ${integer ? 'integer' : 'number'}, got "${v}"`);
-  }
+  if (!Number.isFinite(n) || n < 0) throw new AskgraphError('BAD_REQUEST', `--${name} must be a non-negative number, got "${v}"`);
   return n;
 }
 
@@ -118,16 +118,16 @@ export const register: RegisterCommand = (program, io) => {
     .requiredOption('--out <dir>', 'model folder to write')
     .option('--epochs <n>', 'epochs (default 6)')
     .option('--minutes <m>', 'wall-time budget of the whole run: tokenizer, training, evaluation and export (the LR schedule then follows the clock)')
-    .option('--seed <s>', 'random seed (same seed + same data + --epochs = same model)')
+    .option('--seed <s>', 'random seed (same seed + same data + --epochs = same model)', intArg('--seed', 0))
     .option('--size <size>', `model size: ${MODEL_SIZES.join(' | ')} (default base)`)
     .option('--labels <file>', 'graph labels, one a line (tokenizer + entity substitution); repeatable', collect)
     .option('--kb <file>', 'head|relation|tail triples (labels + same-role entity substitution); repeatable', collect)
-    .option('--max-train <n>', 'train on a seeded sample of N examples')
-    .option('--vocab-size <n>', 'sentencepiece pieces')
-    .option('--probe <n>', 'validation questions evaluated after each epoch')
-    .option('--beam <k>', 'beam for the final validation numbers (0 = greedy only)')
-    .option('--final-eval <n>', 'validation questions in the final evaluation (default all)')
-    .option('--threads <n>', 'torch threads (default 2)')
+    .option('--max-train <n>', 'train on a seeded sample of N examples', intArg('--max-train', 0))
+    .option('--vocab-size <n>', 'sentencepiece pieces', intArg('--vocab-size', 0))
+    .option('--probe <n>', 'validation questions evaluated after each epoch', intArg('--probe', 0))
+    .option('--beam <k>', 'beam for the final validation numbers (0 = greedy only)', intArg('--beam', 0))
+    .option('--final-eval <n>', 'validation questions in the final evaluation (default all)', intArg('--final-eval', 0))
+    .option('--threads <n>', 'torch threads (default 2)', intArg('--threads', 0))
     .option('--checkpoint <file>', 'checkpoint file to keep (default: beside --out, removed after a successful run)')
     .option('--init-from <path>', 'start from a checkpoint file or an exported model folder (weights, tokenizer, symbols): continued training on new data')
     .option('--python <path>', 'python interpreter (default $ASKGRAPH_PYTHON or /usr/bin/python3)')
@@ -145,18 +145,18 @@ export const register: RegisterCommand = (program, io) => {
           data: flags.data,
           valid: flags.valid,
           out: flags.out,
-          epochs: num('epochs', flags.epochs, false),
-          minutes: num('minutes', flags.minutes, false),
-          seed: num('seed', flags.seed, true),
+          epochs: num('epochs', flags.epochs),
+          minutes: num('minutes', flags.minutes),
+          seed: flags.seed,
           size: flags.size as ModelSize | undefined,
           labels: flags.labels,
           kb: flags.kb,
-          maxTrain: num('max-train', flags.maxTrain, true),
-          vocabSize: num('vocab-size', flags.vocabSize, true),
-          probe: num('probe', flags.probe, true),
-          beam: num('beam', flags.beam, true),
-          finalEval: num('final-eval', flags.finalEval, true),
-          threads: num('threads', flags.threads, true),
+          maxTrain: flags.maxTrain,
+          vocabSize: flags.vocabSize,
+          probe: flags.probe,
+          beam: flags.beam,
+          finalEval: flags.finalEval,
+          threads: flags.threads,
           python: flags.python,
           ...(flags.checkpoint ? { checkpoint: flags.checkpoint } : {}),
           ...(flags.initFrom ? { initFrom: flags.initFrom } : {}),

@@ -5,12 +5,12 @@ import * as path from 'node:path';
 import { AskgraphError, type Answer, type SelectResult } from '../../../src/core';
 import { Admission } from '../../../src/serve/admission';
 import { AnswerCache, answerCacheKey, canonicalJson } from '../../../src/serve/cache';
-import { configFromEnv, loadServeConfig, parseServeConfig } from '../../../src/serve/config';
+import { configFromEnv, ENV_VARS, loadServeConfig, parseServeConfig, ServeConfigSchema } from '../../../src/serve/config';
 import { decodeText, MULTIPART_MAX_PARTS, parseFormBody, parseMultipart, parseUrlEncoded } from '../../../src/serve/form-body';
 import { toHttpError } from '../../../src/serve/http-errors';
 import { PROMETHEUS_CONTENT_TYPE, ServeMetrics } from '../../../src/serve/metrics';
 import { qaldQuestions, toQald } from '../../../src/serve/qald';
-import { TokenBuckets } from '../../../src/serve/rate-limit';
+import { TokenBucketStore, TokenBuckets } from '../../../src/serve/rate-limit';
 import { checkQuestion } from '../../../src/serve/schemas';
 import { acceptWithoutParams, mediaForFormats, ntTerm, selectToCsv, selectToJson, selectToTsv, selectToXml } from '../../../src/serve/sparql-results';
 
@@ -50,6 +50,38 @@ describe('serve units', () => {
       assert.throws(() => parseServeConfig({ typo: 1 }), /typo|Unrecognized/);
       assert.throws(() => configFromEnv({ ASKGRAPH_PORT: 'eighty' }), /ASKGRAPH_PORT/);
       assert.throws(() => loadServeConfig({ config: '/nonexistent/askgraph.json' }, {}), /cannot read config file/);
+    });
+  });
+
+  describe('environment table', () => {
+    /** Every leaf key of the config schema, e.g. "sparql.maxRows" (optional and defaulted wrappers unwrapped). */
+    function leafKeys(schema: any, prefix: string[] = []): string[] {
+      let s = schema;
+      while (s.def.type === 'optional' || s.def.type === 'default') s = s.unwrap();
+      if (s.def.type !== 'object') return [prefix.join('.')];
+      return Object.entries(s.shape).flatMap(([k, v]) => leafKeys(v, [...prefix, k]));
+    }
+    it('every config key has exactly one ASKGRAPH_* variable in the one table, and names are unique', () => {
+      const keys = leafKeys(ServeConfigSchema);
+      assert.ok(keys.includes('sparql.maxRows') && keys.includes('generator.url'), keys.join(', '));
+      const byPath = ENV_VARS.filter((v) => v.path).map((v) => v.path!.join('.'));
+      assert.deepEqual([...byPath].sort(), [...keys].sort());
+      const names = ENV_VARS.map((v) => v.name);
+      assert.equal(new Set(names).size, names.length);
+      for (const n of names) assert.match(n, /^ASKGRAPH_[A-Z_]+$/);
+    });
+    it('each variable of the table lands at its key, typed and validated by the schema', () => {
+      const sample = { number: '7', boolean: 'yes', list: 'https://a.example, https://b.example', string: 'x' } as const;
+      for (const v of ENV_VARS.filter((x) => x.path)) {
+        const raw = v.name === 'ASKGRAPH_LOG_LEVEL' ? 'debug' : v.name === 'ASKGRAPH_GENERATOR' ? 'http://127.0.0.1:1/v1' : sample[v.kind];
+        const got = v.path!.reduce<any>((o, k) => o?.[k], configFromEnv({ [v.name]: raw }));
+        const want = v.kind === 'number' ? 7 : v.kind === 'boolean' ? true : v.kind === 'list' ? ['https://a.example', 'https://b.example'] : raw;
+        assert.deepEqual(got, want, v.name);
+      }
+      assert.equal(loadServeConfig({}, { ASKGRAPH_SPARQL_MAX_DEPTH: '100', ASKGRAPH_SPARQL_ALLOW_SERVICE: 'off' }).sparql.maxDepth, 100);
+      assert.throws(() => configFromEnv({ ASKGRAPH_SPARQL_ISOLATE: 'maybe' }), /ASKGRAPH_SPARQL_ISOLATE must be true or false, got "maybe"/);
+      assert.throws(() => loadServeConfig({}, { ASKGRAPH_SPARQL_MAX_DEPTH: '2' }), /sparql\.maxDepth/);
+      assert.deepEqual(configFromEnv({ ASKGRAPH_PORT: '' }), {}, 'an empty value counts as unset');
     });
   });
 
@@ -144,6 +176,17 @@ describe('serve units', () => {
       assert.equal(b.take('k'), 0);
       assert.equal(b.take('k'), 0);
       assert.ok(b.take('k') > 0, 'never more than the burst');
+    });
+    it('as express-rate-limit\'s store: hits within the burst, then burst + 1 with the time of the next token', () => {
+      let now = 0;
+      const store = new TokenBucketStore(new TokenBuckets({ perMinute: 60, burst: 2 }, () => now), 2, () => now);
+      assert.equal(store.increment('k').totalHits, 1);
+      assert.equal(store.increment('k').totalHits, 2);
+      const over = store.increment('k');
+      assert.equal(over.totalHits, 3);
+      assert.equal(over.resetTime?.getTime(), 1000);
+      store.resetKey('k');
+      assert.equal(store.increment('k').totalHits, 1);
     });
     it('perMinute 0 turns it off', () => {
       const b = new TokenBuckets({ perMinute: 0, burst: 1 });
