@@ -21,17 +21,6 @@ export function relationTerms(name: string): string[] {
     .map(stem);
 }
 
-/** The local name of an IRI (after the last / or #), URI-decoded. */
-export function localName(iri: string): string {
-  const m = /[^/#]*$/.exec(iri);
-  const raw = m ? m[0] : iri;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
 /**
  * The question's words with the topic mentions taken out (first occurrence of each topic label's
  * word sequence; when a label does not occur verbatim, its words are removed one by one).

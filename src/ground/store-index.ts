@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { localNameLabel, RDFS_LABEL, type Executor, type Row } from '../core';
+import { iriLocalName, localNameLabel, RDFS_LABEL, type Executor, type Row } from '../core';
 import { EntityIndex, type LabelEntry } from './entity-index';
 import { labelsPageQuery, relationsQuery, unlabelledEntitiesQuery } from './queries';
 
@@ -78,17 +78,7 @@ export async function fetchRelations(executor: Executor, opts: { limit?: number;
   return res.rows
     .map((r) => r.p)
     .filter((p) => p && p.type === 'uri' && !exclude.has(p.value))
-    .map((p) => ({ iri: p.value, name: localName(p.value) }));
-}
-
-export function localName(iri: string): string {
-  const cut = Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/'));
-  const tail = cut >= 0 ? iri.slice(cut + 1) : iri;
-  try {
-    return decodeURIComponent(tail);
-  } catch {
-    return tail;
-  }
+    .map((p) => ({ iri: p.value, name: iriLocalName(p.value) }));
 }
 
 function withBar<T>(stream: NodeJS.WritableStream | undefined, total: number, label: string, run: (tick: (n: number) => void) => T): T {
