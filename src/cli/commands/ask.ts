@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as readline from 'node:readline';
-import { AskgraphError, toAskgraphError, type Answer, type AnswerItem } from '../../core';
+import { AskgraphError, DEFAULT_BEAM, toAskgraphError, type Answer, type AnswerItem } from '../../core';
 import { createGateway, validateQuestion, type AskOptions, type Gateway } from '../../pipeline';
 import { ExitCode, printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
@@ -156,7 +156,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--model <dir>', "parser model folder (default: the pack's model)")
     .option('--generator <url>', 'an OpenAI-compatible chat/completions server that writes the forms instead of the parser model')
     .option('--generator-model <name>', 'model name sent to --generator (default "default")')
-    .option('--beam <k>', 'beam width of the parser (default 4)')
+    .option('--beam <k>', `beam width of the parser (default ${DEFAULT_BEAM})`)
     .option('--fallback <off|names>', "fallback readers: 'off' or comma-separated reader names (default: the default chain)")
     .option('--no-parser', 'skip the parser: the fallback readers answer from graph evidence')
     .option('--timeout <ms>', 'time budget of the whole question in milliseconds (default 10000)')
