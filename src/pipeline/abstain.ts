@@ -123,8 +123,11 @@ export function namedNothingReason(names: readonly string[], near: readonly stri
 
 export type ExpectedAnswer = 'number' | 'boolean';
 
-/** A question opening with an auxiliary verb ("is …", "did …", "can …"): worded for yes or no. */
-const OPENS_WITH_AUXILIARY = /^(is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b/;
+/**
+ * A question opening with an auxiliary verb, negated or not ("is …", "did …", "didn't …", "should …", "can't …"):
+ * worded for yes or no. The one yes/no opening of yesNoWording and expectedAnswer.
+ */
+const OPENS_WITH_AUXILIARY = /^(?:(?:is|are|was|were|do|does|did|has|have|had|could|would|should)(?:n['’]t)?|can(?:['’]t)?|will|won['’]t)\b/;
 
 /**
  * Whether the wording can ask yes or no: it opens with an auxiliary verb ("is …", "did …", "do you know if …") or
@@ -132,7 +135,7 @@ const OPENS_WITH_AUXILIARY = /^(is|are|was|were|do|does|did|has|have|had|can|cou
  */
 export function yesNoWording(question: string): boolean {
   const q = question.trim().toLowerCase();
-  return OPENS_WITH_AUXILIARY.test(q) || /^(should|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|hasn't|haven't)\b/.test(q) || /\b(if|whether)\b/.test(q);
+  return OPENS_WITH_AUXILIARY.test(q) || /\b(if|whether)\b/.test(q);
 }
 
 /**
