@@ -7,3 +7,4 @@ export * from './labels';
 export * from './text';
 export * from './triples';
 export * from './rdf';
+export * from './random';
