@@ -8,3 +8,4 @@ export * from './text';
 export * from './triples';
 export * from './rdf';
 export * from './random';
+export * from './stats';
