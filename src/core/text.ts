@@ -123,6 +123,16 @@ export function letterWords(text: string): string[] {
 }
 
 /**
+ * The one typo tolerance: how many edits (Levenshtein) a word of this many letters may be from the word it is
+ * read as — none below 4 letters ("cat" is not "car"), one from 4, two from 7 ("stephen" for "steven"). Used by
+ * the entity index's typo neighbours (src/ground/token-index.ts) and the abstention's reading of mention and
+ * question words (src/pipeline/abstain.ts); for a pair of words, pass the longer length.
+ */
+export function typoEdits(letters: number): number {
+  return letters >= 7 ? 2 : letters >= 4 ? 1 : 0;
+}
+
+/**
  * Light suffix stemming, enough to match "directed/director/directors" and "written/writer" but
  * deliberately conservative (stems keep ≥ 3 letters). Irregular forms are learned by the vocabulary.
  */

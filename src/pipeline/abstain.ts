@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { AskgraphError, isStopword, letterWords } from '../core';
+import { AskgraphError, isStopword, letterWords, typoEdits } from '../core';
 import { singularForms } from '../core/morph';
 
 
@@ -97,14 +97,13 @@ function pluralOf(w: string, ok: (singular: string) => boolean): boolean {
 function sameWord(w: string, label: string): boolean {
   if (w === label) return true;
   // by the longer spelling: "stephen" (7) for "steven" (6) is two edits, a common variant of one name
-  const n = Math.max(label.length, w.length);
-  const tolerance = n >= 7 ? 2 : n >= 4 ? 1 : 0;
+  const tolerance = typoEdits(Math.max(label.length, w.length));
   return tolerance > 0 && distance(w, label) <= tolerance;
 }
 
 function nearKnown(w: string, known: Iterable<string>): boolean {
   for (const k of known) {
-    if (Math.abs(k.length - w.length) <= 1 && k.length >= 6 && distance(k, w) <= 1) return true;
+    if (Math.abs(k.length - w.length) <= 1 && k.length >= 6 && distance(k, w) <= typoEdits(Math.max(k.length, w.length))) return true;
   }
   return false;
 }
