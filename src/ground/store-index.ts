@@ -109,7 +109,7 @@ export async function buildStoreIndex(executor: Executor, opts: StoreIndexOption
 
 /** A cache file name that changes when the store or the label settings change. */
 export function indexCacheFile(cacheDir: string, executorId: string, opts: StoreIndexOptions, fingerprint = ''): string {
-  const key = JSON.stringify([executorId, opts.labelPredicates ?? [RDFS_LABEL], opts.aliasPredicates ?? [], opts.excludeNamespaces ?? [], fingerprint, ...(opts.localNameLabels ? ['local-names'] : []), ...(opts.excludeIris?.length ? [opts.excludeIris] : [])]);
+  const key = JSON.stringify([executorId, opts.labelPredicates ?? [RDFS_LABEL], opts.aliasPredicates ?? [], opts.excludeNamespaces ?? [], fingerprint, ...(opts.localNameLabels ? ['local-names-2'] : []) /* -2: split by core identifierBoundaries ("IMDb" kept whole) */, ...(opts.excludeIris?.length ? [opts.excludeIris] : [])]);
   const hash = crypto.createHash('sha256').update(key).digest('hex').slice(0, 16);
   return path.join(cacheDir, `entity-index-${hash}.json`);
 }
