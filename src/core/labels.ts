@@ -38,6 +38,20 @@ export function iriLocalName(iri: string): string {
 }
 
 /**
+ * The name of an IRI inside a namespace (the inverse of minting `<ns><encodeURIComponent(name)>`): the rest after
+ * `ns`, %-decoded; undefined when the IRI is not inside it, is the namespace itself, or its rest is not valid
+ * %-encoding.
+ */
+export function nameInNamespace(iri: string, ns: string | undefined): string | undefined {
+  if (!ns || !iri.startsWith(ns) || iri.length === ns.length) return undefined;
+  try {
+    return decodeURIComponent(iri.slice(ns.length));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Words of a local name, for display: `%20`, `_`, `-`, `+` and `.` become spaces; camelCase and ACRONYMWord
  * are split by text.ts `identifierBoundaries` ("inCity" → "in City", "HTMLParser" → "HTML Parser", "IMDbRating"
  * → "IMDb Rating"); digits stay attached ("R2D2", "Route66"), other punctuation and case are kept.

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import express, { Router } from 'express';
 import { Parser as SparqlParser } from 'sparqljs';
 import { z } from 'zod';
-import { AskgraphError, iriLocalName, type PackConfig } from '../core';
+import { AskgraphError, iriLocalName, nameInNamespace, type PackConfig } from '../core';
 import type { ServeContext } from './context';
 import { redactPaths } from './http-errors';
 import { validate } from './schemas';
@@ -104,15 +104,7 @@ interface Overview {
 
 /** A term's name: relative to the pack's vocabulary namespace when inside it, else the IRI's local name (core). */
 function localName(iri: string, ns?: string): string {
-  if (ns && iri.startsWith(ns) && iri.length > ns.length) {
-    const rel = iri.slice(ns.length);
-    try {
-      return decodeURIComponent(rel);
-    } catch {
-      return rel;
-    }
-  }
-  return iriLocalName(iri);
+  return nameInNamespace(iri, ns) ?? iriLocalName(iri);
 }
 
 /** The model card from the model folder's report.json (written by the trainer), or the HTTP generator's endpoint. */

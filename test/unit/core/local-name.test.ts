@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { iriLocalName } from '../../../src/core';
+import { iriLocalName, nameInNamespace } from '../../../src/core';
 import { relationSimilarity } from '../../../src/ground';
 
 /** One rule for an IRI's local name (src/core/labels.ts iriLocalName), used by the grounder, the readers and the inspector. */
@@ -18,5 +18,14 @@ describe('IRI local name (one rule)', () => {
     const g = 'http://ex.org/other/place_of_birth/';
     assert.equal(relationSimilarity(g, candidate), 1);
     assert.ok(relationSimilarity(g, other) < 0.5);
+  });
+
+  it('a name inside a namespace is the %-decoded rest; outside it, the namespace itself or a bad escape: none', () => {
+    const ns = 'http://ex.org/relation/';
+    assert.equal(nameInNamespace(ns + 'directed%20by', ns), 'directed by');
+    assert.equal(nameInNamespace('http://other.org/relation/x', ns), undefined);
+    assert.equal(nameInNamespace(ns, ns), undefined);
+    assert.equal(nameInNamespace(ns + 'bad%zz', ns), undefined); // the gateway's copy threw URIError here
+    assert.equal(nameInNamespace(ns + 'x', undefined), undefined);
   });
 });
