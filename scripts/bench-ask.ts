@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../src/core';
+import { packageRoot, percentile } from '../src/core';
 import { loadParser } from '../src/generate';
 import { createGateway, type AskOptions } from '../src/pipeline';
 
@@ -39,9 +39,7 @@ const cli = new Command('bench-ask')
   .parse();
 const o = cli.opts<{ data?: string; n?: string; beam?: string; entityRetrieval: boolean; relationRetrieval: boolean; adaptive: boolean; parser: boolean; freeCopy?: boolean; model?: string; fallback?: string; out?: string; failures: string }>();
 function pct(xs: number[], p: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return percentile(xs, p) ?? NaN;
 }
 
 async function main(): Promise<void> {

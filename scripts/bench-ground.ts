@@ -3,6 +3,7 @@
  * for exact, misspelt, partial and accent/punctuation-variant queries.
  *   npx tsx scripts/bench-ground.ts [--n 1000000] [--queries 2000]
  */
+import { percentile } from '../src/core';
 import { EntityIndex, type LabelEntry } from '../src/ground';
 import { Command } from 'commander';
 
@@ -39,8 +40,7 @@ function typo(s: string): string {
 }
 
 function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return percentile(xs, p) ?? NaN;
 }
 
 function main(): void {

@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot, type Answer } from '../src/core';
+import { packageRoot, percentile, type Answer } from '../src/core';
 import { createGateway, type AskOptions } from '../src/pipeline';
 
 const OWN = [
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
         out.push({ sig, ms: Date.now() - t });
       }
       const ms = out.map((x) => x.ms).sort((a, b) => a - b);
-      console.log(`${label}: ${questions.length} questions in ${((Date.now() - t0) / 1000).toFixed(1)} s, p50 ${ms[Math.floor(ms.length / 2)]} ms, max ${ms[ms.length - 1]} ms, timed out ${out.filter((x) => x.sig === 'TIMED OUT').length}, load average ${os.loadavg()[0].toFixed(1)}`);
+      console.log(`${label}: ${questions.length} questions in ${((Date.now() - t0) / 1000).toFixed(1)} s, p50 ${percentile(ms, 50)} ms, max ${ms[ms.length - 1]} ms, timed out ${out.filter((x) => x.sig === 'TIMED OUT').length}, load average ${os.loadavg()[0].toFixed(1)}`);
       return out;
     };
     const quiet = await run('load 0');

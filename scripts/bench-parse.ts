@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../src/core';
+import { packageRoot, percentile } from '../src/core';
 import { formsEqual, parseForm } from '../src/form';
 import { loadParser, readLabelsFile } from '../src/generate';
 
@@ -61,10 +61,7 @@ function readJsonl(file: string): Example[] {
 }
 
 const pct = (x: number, n: number): string => (n ? ((100 * x) / n).toFixed(2) + '%' : 'n/a');
-function quantile(sorted: number[], q: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
+const quantile = (xs: number[], q: number): number => percentile(xs, 100 * q) ?? NaN;
 
 async function main(): Promise<void> {
   const root = packageRoot();

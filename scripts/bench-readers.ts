@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import type { Executor } from '../src/core';
-import { packageRoot, readTriples, words } from '../src/core';
+import { packageRoot, percentile, readTriples, words } from '../src/core';
 import { loadParser } from '../src/generate';
 import { parseForm } from '../src/form';
 import {
@@ -87,9 +87,7 @@ function readPq(file: string, hop: number): { ex: Example; hops: { name: string;
 }
 
 function pct(xs: number[], p: number): number {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return percentile(xs, p) ?? NaN;
 }
 
 async function main(): Promise<void> {

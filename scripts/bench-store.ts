@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as oxigraph from 'oxigraph';
-import { defaultPackDir, packageRoot } from '../src/core';
+import { defaultPackDir, packageRoot, percentile } from '../src/core';
 import { compileForm, packCompileOptions } from '../src/compile';
 import { parseForm } from '../src/form';
 import { buildStore, loadPack, loadSnapshot, openExecutor, runCompiled, saveSnapshot } from '../src/execute';
@@ -42,8 +42,7 @@ function runChild(mode: string, file: string): Record<string, number | string> {
 }
 
 function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 10) / 10;
+  return Math.round((percentile(xs, p) ?? NaN) * 10) / 10;
 }
 
 async function main(): Promise<void> {

@@ -4,6 +4,7 @@
  * (no questions), so a development set can be measured without reading it.
  *   npx tsx scripts/eval-by-kind.ts /tmp/eval.json
  */
+import { percentile } from '../src/core';
 import * as fs from 'node:fs';
 
 interface Row {
@@ -29,10 +30,7 @@ for (const r of rows) {
   add('source:' + (r.source.startsWith('fallback:') ? 'fallback' : r.source), r);
 }
 const pct = (x: number) => (100 * x).toFixed(1);
-const pctl = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
-};
+const pctl = (xs: number[], p: number) => percentile(xs, p) ?? NaN;
 console.log('group            n   Hits@1   F1     p50 ms  p95 ms');
 for (const [k, rs] of groups) {
   const h = rs.reduce((s, r) => s + (r.scores.hits1 ?? 0), 0) / rs.length;

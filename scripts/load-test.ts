@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../src/core';
+import { packageRoot, percentile } from '../src/core';
 import { checkLoopbackUrl, freePort, validationQuestions } from './loopback';
 
 interface Args {
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       inst.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => times.push(ms));
     });
     times.sort((a, b) => a - b);
-    const pct = (p: number) => (times.length ? +times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)].toFixed(1) : null);
+    const pct = (p: number) => (times.length ? +percentile(times, p)!.toFixed(1) : null);
     const metrics = await (await fetch(url + '/metrics')).text();
     const routeLatency = histogramMeans(metrics, 'askgraph_http_request_duration_seconds', 'route');
     const stages = histogramMeans(metrics, 'askgraph_stage_duration_seconds', 'stage');

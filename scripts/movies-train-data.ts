@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../src/core';
+import { packageRoot, Rng } from '../src/core';
 
 interface Line {
   id?: string;
@@ -30,16 +30,10 @@ function write(file: string, rows: Line[]): void {
   fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }
 
-/** mulberry32: a small seeded generator, so the mix is reproducible. */
+/** core's seeded Rng, so the mix is reproducible. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 function shuffle<T>(xs: T[], rand: () => number): T[] {

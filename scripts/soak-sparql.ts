@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot } from '../src/core';
+import { packageRoot, percentile } from '../src/core';
 import { checkLoopbackUrl, freePort, validationQuestions } from './loopback';
 
 interface Args {
@@ -110,9 +110,7 @@ const ATTACKS: Attack[] = [
 ];
 
 function pct(xs: number[], p: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return percentile(xs, p) ?? NaN;
 }
 
 async function waitHealthy(url: string, ms: number, child?: ChildProcess): Promise<void> {

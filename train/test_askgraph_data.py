@@ -9,7 +9,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from askgraph_data import (EOS, BOS, Augmenter, Vocab, canonical, entity_roles, find_mention, form_tokens,  # noqa: E402
-                           names_of, question_words, read_kb, read_triples, train_tokenizer)
+                           identifier_words, names_of, question_words, read_kb, read_triples, train_tokenizer)
 
 # The rules shared with the TypeScript side (test/unit/core/text.test.ts reads the same file).
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "text", "cases.json"), encoding="utf-8") as _f:
@@ -142,6 +142,11 @@ class SharedRules(unittest.TestCase):
         # "½" is numeric, not a letter: neither side counts it as a word.
         for case in SHARED_CASES["letterWordsKnownPythonDivergence"]:
             self.assertEqual(sorted(question_words([{"question": case["text"], "form": "(COUNT x)"}])), sorted(set(case["words"])))
+
+    def test_identifier_words(self):
+        for case in SHARED_CASES["identifierWords"]:
+            with self.subTest(case["name"]):
+                self.assertEqual(identifier_words(case["name"]), case["words"])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 import type * as S from 'sparqljs';
-import { AskgraphError, Form, Literal, Ref, Relation, RDF_LANG_STRING, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
+import { AskgraphError, Form, Literal, nameInNamespace, Ref, Relation, RDF_LANG_STRING, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
 import { parseSparql } from './sparql';
 import { isDateType } from './terms';
 import { toRelation } from './compile';
@@ -1047,15 +1047,8 @@ class Converter {
   }
 
   private ref(iri: string, ns: string | undefined, ok: (rest: string) => boolean): Ref {
-    if (ns !== undefined && iri.startsWith(ns) && iri.length > ns.length) {
-      let rest: string;
-      try {
-        rest = decodeURIComponent(iri.slice(ns.length));
-      } catch {
-        return { kind: 'iri', iri };
-      }
-      if (encodeURIComponent(rest) === iri.slice(ns.length) && ok(rest)) return { kind: 'name', name: rest };
-    }
+    const rest = nameInNamespace(iri, ns);
+    if (rest !== undefined && encodeURIComponent(rest) === iri.slice(ns!.length) && ok(rest)) return { kind: 'name', name: rest };
     return { kind: 'iri', iri };
   }
 

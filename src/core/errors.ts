@@ -18,7 +18,10 @@ export const ERROR_STATUS = {
   CONVERSION_UNSUPPORTED: 422,
   DATA_FORMAT: 422,
   QUERY_TIMEOUT: 504,
+  /** The server ran out of time for the request (its budget, or a wait for a free slot). */
   REQUEST_TIMEOUT: 504,
+  /** The client did not send its whole request in time (Node's requestTimeout / headersTimeout). */
+  REQUEST_NOT_RECEIVED: 408,
   ENDPOINT_DOWN: 502,
   ENDPOINT_ERROR: 502,
   /** The remote endpoint refused the query as the query's fault (its HTTP 400, or a Virtuoso error of the query's own making). */

@@ -7,3 +7,5 @@ export * from './labels';
 export * from './text';
 export * from './triples';
 export * from './rdf';
+export * from './random';
+export * from './stats';

@@ -5,6 +5,7 @@
  * all use these. A pack turns the local-name fallback on with pack.json `localNameLabels: true`.
  */
 import { RDFS_LABEL } from './rdf';
+import { identifierBoundaries } from './text';
 
 export const SKOS_PREF_LABEL = 'http://www.w3.org/2004/02/skos/core#prefLabel';
 export const SKOS_ALT_LABEL = 'http://www.w3.org/2004/02/skos/core#altLabel';
@@ -37,14 +38,26 @@ export function iriLocalName(iri: string): string {
 }
 
 /**
- * Words of a local name: `%20`, `_`, `-`, `+` and `.` become spaces; camelCase and ACRONYMWord are split
- * ("inCity" → "in City", "HTMLParser" → "HTML Parser"); digits stay attached ("R2D2", "Route66").
+ * The name of an IRI inside a namespace (the inverse of minting `<ns><encodeURIComponent(name)>`): the rest after
+ * `ns`, %-decoded; undefined when the IRI is not inside it, is the namespace itself, or its rest is not valid
+ * %-encoding.
+ */
+export function nameInNamespace(iri: string, ns: string | undefined): string | undefined {
+  if (!ns || !iri.startsWith(ns) || iri.length === ns.length) return undefined;
+  try {
+    return decodeURIComponent(iri.slice(ns.length));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Words of a local name, for display: `%20`, `_`, `-`, `+` and `.` become spaces; camelCase and ACRONYMWord
+ * are split by text.ts `identifierBoundaries` ("inCity" → "in City", "HTMLParser" → "HTML Parser", "IMDbRating"
+ * → "IMDb Rating"); digits stay attached ("R2D2", "Route66"), other punctuation and case are kept.
  */
 export function splitName(name: string): string {
-  return name
-    .replace(/[_\-+.\s]+/g, ' ')
-    .replace(/([\p{Ll}])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+  return identifierBoundaries(name.replace(/[_\-+.\s]+/g, ' '), false)
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -61,9 +61,49 @@ export function surfaceTokens(text: string): string[] | null {
   return surface;
 }
 
-/** A relation name as words: `directed_by` / `film.film.directed_by` / `birthPlace` → "directed by" / "film film directed by" / "birth place". */
+const UPPER = /^\p{Lu}$/u;
+const LOWER = /^\p{Ll}$/u;
+const LETTER = /^\p{L}$/u;
+const DIGIT = /^\p{N}$/u;
+
+/**
+ * Spaces at the word boundaries inside an identifier, case and punctuation kept: lower → upper
+ * ("birthPlace"), the end of an acronym before a capitalised word of two or more lower-case letters
+ * ("HTMLParser" → "HTML Parser"; "IMDb", "URLs" and "IDs" stay whole), and with `digits`, letter ↔ digit
+ * ("ISBN13" → "ISBN 13"). train/askgraph_data.py `identifier_boundaries` is the same rule.
+ */
+export function identifierBoundaries(name: string, digits: boolean): string {
+  const cs = Array.from(name);
+  let out = '';
+  for (let i = 0; i < cs.length; i++) {
+    const prev = cs[i - 1];
+    const c = cs[i];
+    if (prev !== undefined) {
+      const camel = LOWER.test(prev) && UPPER.test(c);
+      const acronymEnd = UPPER.test(prev) && UPPER.test(c) && LOWER.test(cs[i + 1] ?? '') && LOWER.test(cs[i + 2] ?? '');
+      const digit = digits && ((LETTER.test(prev) && DIGIT.test(c)) || (DIGIT.test(prev) && LETTER.test(c)));
+      if (camel || acronymEnd || digit) out += ' ';
+    }
+    out += c;
+  }
+  return out;
+}
+
+/**
+ * The words of an identifier (a relation or class name, an IRI local name): `has_imdb_rating`,
+ * `hasIMDbRating` → [has, imdb, rating]; `ISBN13` → [isbn, 13]; `foaf:name` → [foaf, name]; `C++` → [c].
+ * Apostrophes are dropped (as normalizeLabel does); every other non-letter/digit (`_ - + # : . /`) splits,
+ * as `words` splits a question, so each word can match a word of a question. The one rule for the
+ * grounder, the readers and schema verbalisation; fixtures/text/cases.json `identifierWords` pins it for
+ * both sides (train/askgraph_data.py `identifier_words`).
+ */
+export function identifierWords(name: string): string[] {
+  return words(identifierBoundaries(name.replace(APOSTROPHES, ''), true));
+}
+
+/** The label key of an identifier's words (`identifierWords` joined, then `normalizeLabel`): "birthPlace" → "birth place". */
 export function relationWords(name: string): string {
-  return normalizeLabel(name.replace(/[_.\/#:]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'));
+  return normalizeLabel(identifierWords(name).join(' '));
 }
 
 /** Letter/digit words of foldCase(text) (underscores and punctuation split). */
@@ -80,6 +120,16 @@ const LETTERS = /\p{L}+/gu;
 /** Lower-cased letters-only words (digits and punctuation split and dropped), as the trainer's words.json. */
 export function letterWords(text: string): string[] {
   return text.toLowerCase().match(LETTERS) ?? [];
+}
+
+/**
+ * The one typo tolerance: how many edits (Levenshtein) a word of this many letters may be from the word it is
+ * read as — none below 4 letters ("cat" is not "car"), one from 4, two from 7 ("stephen" for "steven"). Used by
+ * the entity index's typo neighbours (src/ground/token-index.ts) and the abstention's reading of mention and
+ * question words (src/pipeline/abstain.ts); for a pair of words, pass the longer length.
+ */
+export function typoEdits(letters: number): number {
+  return letters >= 7 ? 2 : letters >= 4 ? 1 : 0;
 }
 
 /**

@@ -105,7 +105,11 @@ export interface Candidate {
   rank: number; // 0-based position in the beam
 }
 
+/** The parser's beam width when none is asked for (the pipeline, the ONNX parser and the HTTP generator). */
+export const DEFAULT_BEAM = 4;
+
 export interface GenerateOptions {
+  /** Beam width (default DEFAULT_BEAM). */
   beam?: number;
   maxLength?: number;
 }

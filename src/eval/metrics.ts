@@ -12,7 +12,7 @@
  * - gold empty and prediction empty: the system correctly says "no answer" → F1 = Hits@1 = Hit = Acc = 1.
  * - exactly one of them empty: all four are 0 (precision of an empty prediction is taken as 0).
  */
-import { foldCase, type AnswerItem } from '../core';
+import { foldCase, percentile, type AnswerItem } from '../core';
 
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -93,13 +93,8 @@ export function rate(values: readonly (boolean | number | null | undefined)[]): 
   return mean(xs);
 }
 
-/** Nearest-rank percentile (p in 0..100): the smallest value with at least p% of the values ≤ it; null when empty. */
-export function percentile(values: readonly number[], p: number): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(rank, sorted.length) - 1];
-}
+/** Nearest-rank percentile: core's (src/core/stats.ts). */
+export { percentile };
 
 export interface LatencySummary {
   p50: number | null;

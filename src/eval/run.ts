@@ -3,7 +3,7 @@
  * gold forms directly (compileForm + runCompiled) — and scores every example. Examples run one after another so
  * the latencies are those of a single user.
  */
-import { noAnswer, type Answer, type AnswerItem, type Executor, type PackConfig, type Timings } from '../core';
+import { noAnswer, Rng, type Answer, type AnswerItem, type Executor, type PackConfig, type Timings } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { diffForms } from '../form';
@@ -245,22 +245,10 @@ export async function runExamples(examples: readonly Example[], runner: ExampleR
   return { results, wallMs: performance.now() - start };
 }
 
-/** Deterministic sample of n examples (mulberry32-seeded Fisher–Yates), in the original order. */
+/** Deterministic sample of n examples (Fisher–Yates with core's seeded Rng), in the original order. */
 export function sampleExamples<T>(items: readonly T[], n: number, seed: number): T[] {
   if (n >= items.length) return [...items];
-  let s = seed >>> 0;
-  const rand = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const idx = items.map((_, i) => i);
-  for (let i = idx.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [idx[i], idx[j]] = [idx[j], idx[i]];
-  }
+  const idx = new Rng(seed).shuffle(items.map((_, i) => i));
   return idx
     .slice(0, n)
     .sort((a, b) => a - b)

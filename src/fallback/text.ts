@@ -3,7 +3,7 @@
  * the question (its words say nothing about the relations). Tokens, the light stemmer and stop words are src/core/text.ts's.
  */
 import MiniSearch from 'minisearch';
-import { isStopword, stem, words } from '../core/text';
+import { identifierWords, isStopword, stem, words } from '../core/text';
 
 export { stem };
 
@@ -16,18 +16,9 @@ export function terms(text: string): string[] {
 
 /** Terms of a relation name or IRI local name ("has_imdb_rating" → [imdb, rat]). */
 export function relationTerms(name: string): string[] {
-  return terms(name.replace(/([a-z])([A-Z])/g, '$1 $2'));
-}
-
-/** The local name of an IRI (after the last / or #), URI-decoded. */
-export function localName(iri: string): string {
-  const m = /[^/#]*$/.exec(iri);
-  const raw = m ? m[0] : iri;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
+  return identifierWords(name)
+    .filter((w) => !isStopword(w))
+    .map(stem);
 }
 
 /**

@@ -8,7 +8,7 @@
  * Scores: the sum of the choice's token log-probabilities when the server returns them (`logprobs`),
  * else a rank prior log(1/(r+1)) in the order the endpoint gave them (documented, not a model score).
  */
-import { AskgraphError, Candidate, Form, GenerateOptions, GenerateResult, Generator } from '../core';
+import { AskgraphError, Candidate, DEFAULT_BEAM, Form, GenerateOptions, GenerateResult, Generator } from '../core';
 import { canonicalText, entityRefs, parseForm, printForm, relationRefs } from '../form';
 
 export interface HttpGeneratorOptions {
@@ -87,7 +87,7 @@ export class HttpGenerator implements Generator {
 
   async generate(question: string, opts: GenerateOptions = {}): Promise<GenerateResult> {
     const t0 = performance.now();
-    const k = Math.max(1, Math.floor(opts.beam ?? 4));
+    const k = Math.max(1, Math.floor(opts.beam ?? DEFAULT_BEAM));
     const mode = this.opts.mode ?? 'lines';
     const body: Record<string, unknown> = {
       model: this.model,

@@ -11,7 +11,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { AskgraphError, Candidate, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir, foldCase, looksLikeTriples, readTriples } from '../core';
+import { AskgraphError, Candidate, DEFAULT_BEAM, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir, foldCase, looksLikeTriples, readTriples } from '../core';
 import { canonicalText, parseForm, printForm, printLiteral } from '../form';
 import { beamSearch, logMass, StepDecoder, teacherForce } from './beam';
 import { GrammarConstraint, TargetVocabulary, tokensToFormText } from './constraint';
@@ -226,7 +226,7 @@ export class OnnxParser implements Generator {
 
   async generate(question: string, opts: ParserGenerateOptions = {}): Promise<GenerateResult> {
     const t0 = performance.now();
-    const beam = Math.max(1, Math.floor(opts.beam ?? 4));
+    const beam = Math.max(1, Math.floor(opts.beam ?? DEFAULT_BEAM));
     const maxLength = Math.max(2, Math.floor(opts.maxLength ?? this.config.maxTargetLength));
     const src = this.sourceIds(question.trim());
     if (src.length === 0) return { candidates: [], dropped: 0, timeMs: performance.now() - t0 };

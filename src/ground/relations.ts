@@ -3,7 +3,8 @@ import type { Executor } from '../core';
 import { relationWords } from '../core/text';
 import { degreesQuery, neighbours1Query, neighbours2Query } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
-import { localName, type RelationInfo } from './store-index';
+import { iriLocalName } from '../core';
+import type { RelationInfo } from './store-index';
 
 export interface RelationHit {
   iri: string;
@@ -31,7 +32,7 @@ export interface RelationRetrieverOptions {
  */
 export function relationSimilarity(generated: string, candidate: RelationInfo, label?: string): number {
   if (generated === candidate.name || generated === candidate.iri) return 1;
-  const g = relationWords(localName(generated));
+  const g = relationWords(iriLocalName(generated));
   let best = 0;
   for (const text of [candidate.name, label]) {
     if (!text) continue;
@@ -79,7 +80,7 @@ export class RelationRetriever {
     const collect = (rows: { p?: { type: string; value: string } }[]) => {
       for (const r of rows) {
         if (!r.p || r.p.type !== 'uri' || this.exclude.has(r.p.value)) continue;
-        found.set(r.p.value, { iri: r.p.value, name: localName(r.p.value) });
+        found.set(r.p.value, { iri: r.p.value, name: iriLocalName(r.p.value) });
       }
     };
     collect((await this.executor.select(neighbours1Query(ents, limit), t)).rows);

@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { localNameLabel, RDFS_LABEL, type Executor, type Row } from '../core';
+import { iriLocalName, localNameLabel, RDFS_LABEL, type Executor, type Row } from '../core';
 import { EntityIndex, type LabelEntry } from './entity-index';
 import { labelsPageQuery, relationsQuery, unlabelledEntitiesQuery } from './queries';
 
@@ -78,17 +78,7 @@ export async function fetchRelations(executor: Executor, opts: { limit?: number;
   return res.rows
     .map((r) => r.p)
     .filter((p) => p && p.type === 'uri' && !exclude.has(p.value))
-    .map((p) => ({ iri: p.value, name: localName(p.value) }));
-}
-
-export function localName(iri: string): string {
-  const cut = Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/'));
-  const tail = cut >= 0 ? iri.slice(cut + 1) : iri;
-  try {
-    return decodeURIComponent(tail);
-  } catch {
-    return tail;
-  }
+    .map((p) => ({ iri: p.value, name: iriLocalName(p.value) }));
 }
 
 function withBar<T>(stream: NodeJS.WritableStream | undefined, total: number, label: string, run: (tick: (n: number) => void) => T): T {
@@ -119,7 +109,7 @@ export async function buildStoreIndex(executor: Executor, opts: StoreIndexOption
 
 /** A cache file name that changes when the store or the label settings change. */
 export function indexCacheFile(cacheDir: string, executorId: string, opts: StoreIndexOptions, fingerprint = ''): string {
-  const key = JSON.stringify([executorId, opts.labelPredicates ?? [RDFS_LABEL], opts.aliasPredicates ?? [], opts.excludeNamespaces ?? [], fingerprint, ...(opts.localNameLabels ? ['local-names'] : []), ...(opts.excludeIris?.length ? [opts.excludeIris] : [])]);
+  const key = JSON.stringify([executorId, opts.labelPredicates ?? [RDFS_LABEL], opts.aliasPredicates ?? [], opts.excludeNamespaces ?? [], fingerprint, ...(opts.localNameLabels ? ['local-names-2'] : []) /* -2: split by core identifierBoundaries ("IMDb" kept whole) */, ...(opts.excludeIris?.length ? [opts.excludeIris] : [])]);
   const hash = crypto.createHash('sha256').update(key).digest('hex').slice(0, 16);
   return path.join(cacheDir, `entity-index-${hash}.json`);
 }

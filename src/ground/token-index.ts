@@ -1,4 +1,5 @@
 import SearchableMap from 'minisearch/SearchableMap';
+import { typoEdits } from '../core/text';
 
 /**
  * Candidate generation for entity labels: an inverted index of label tokens with IDF weights, plus
@@ -80,16 +81,25 @@ export class TokenIndex {
     return id === undefined ? new Int32Array(0) : this.postings[id];
   }
 
-  /** Vocabulary words one edit from a word of 4+ letters (two for 8+ letters when none is one edit away), nearest first. */
+  /** Vocabulary words within core typoEdits of a word (one edit first; two only when none is one edit away), nearest first. */
   typoNeighbours(word: string, limit = 8): { word: string; distance: number }[] {
-    if (word.length < 4) return [];
-    let near = [...this.tree.fuzzyGet(word, 1)];
-    if (near.length === 0 && word.length >= 8) near = [...this.tree.fuzzyGet(word, 2)];
-    return near
+    return this.fuzzy(word)
       .filter(([w]) => w !== word)
       .map(([w, [, distance]]) => ({ word: w, distance }))
       .sort((a, b) => a.distance - b.distance || a.word.localeCompare(b.word))
       .slice(0, limit);
+  }
+
+  /**
+   * Vocabulary words within typoEdits(word.length) of the word: one edit first; two edits (≈ 10× dearer on a
+   * large vocabulary) only when the word may have two and none is one edit away.
+   */
+  private fuzzy(word: string): [string, [number, number]][] {
+    const edits = typoEdits(word.length);
+    if (edits === 0) return [];
+    let near = [...this.tree.fuzzyGet(word, 1)];
+    if (near.length === 0 && edits >= 2) near = [...this.tree.fuzzyGet(word, 2)];
+    return near;
   }
 
   private idf(token: number): number {
@@ -102,10 +112,8 @@ export class TokenIndex {
     const out: Expansion[] = [];
     const id = this.vocab.get(word);
     if (id !== undefined) out.push({ token: id, weight: 1 });
-    else if (word.length >= 4) {
-      // One edit first; two edits (≈ 10× dearer on a large vocabulary) only for long words with no one-edit neighbour.
-      let fuzzy = [...this.tree.fuzzyGet(word, 1).values()];
-      if (fuzzy.length === 0 && word.length >= 8) fuzzy = [...this.tree.fuzzyGet(word, 2).values()];
+    else {
+      const fuzzy = this.fuzzy(word).map(([, v]) => v);
       fuzzy.sort((a, b) => a[1] - b[1]);
       for (const [token, dist] of fuzzy.slice(0, 8)) out.push({ token, weight: dist === 1 ? 0.8 : 0.6 });
     }

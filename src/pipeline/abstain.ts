@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { AskgraphError, isStopword, letterWords } from '../core';
+import { AskgraphError, isStopword, letterWords, typoEdits } from '../core';
 import { singularForms } from '../core/morph';
 
 
@@ -97,14 +97,13 @@ function pluralOf(w: string, ok: (singular: string) => boolean): boolean {
 function sameWord(w: string, label: string): boolean {
   if (w === label) return true;
   // by the longer spelling: "stephen" (7) for "steven" (6) is two edits, a common variant of one name
-  const n = Math.max(label.length, w.length);
-  const tolerance = n >= 7 ? 2 : n >= 4 ? 1 : 0;
+  const tolerance = typoEdits(Math.max(label.length, w.length));
   return tolerance > 0 && distance(w, label) <= tolerance;
 }
 
 function nearKnown(w: string, known: Iterable<string>): boolean {
   for (const k of known) {
-    if (Math.abs(k.length - w.length) <= 1 && k.length >= 6 && distance(k, w) <= 1) return true;
+    if (Math.abs(k.length - w.length) <= 1 && k.length >= 6 && distance(k, w) <= typoEdits(Math.max(k.length, w.length))) return true;
   }
   return false;
 }
@@ -123,8 +122,11 @@ export function namedNothingReason(names: readonly string[], near: readonly stri
 
 export type ExpectedAnswer = 'number' | 'boolean';
 
-/** A question opening with an auxiliary verb ("is …", "did …", "can …"): worded for yes or no. */
-const OPENS_WITH_AUXILIARY = /^(is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b/;
+/**
+ * A question opening with an auxiliary verb, negated or not ("is …", "did …", "didn't …", "should …", "can't …"):
+ * worded for yes or no. The one yes/no opening of yesNoWording and expectedAnswer.
+ */
+const OPENS_WITH_AUXILIARY = /^(?:(?:is|are|was|were|do|does|did|has|have|had|could|would|should)(?:n['’]t)?|can(?:['’]t)?|will|won['’]t)\b/;
 
 /**
  * Whether the wording can ask yes or no: it opens with an auxiliary verb ("is …", "did …", "do you know if …") or
@@ -132,7 +134,7 @@ const OPENS_WITH_AUXILIARY = /^(is|are|was|were|do|does|did|has|have|had|can|cou
  */
 export function yesNoWording(question: string): boolean {
   const q = question.trim().toLowerCase();
-  return OPENS_WITH_AUXILIARY.test(q) || /^(should|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|hasn't|haven't)\b/.test(q) || /\b(if|whether)\b/.test(q);
+  return OPENS_WITH_AUXILIARY.test(q) || /\b(if|whether)\b/.test(q);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type PackConfig,
   type TraceEntry,
   isStopword,
+  nameInNamespace,
   stem,
 } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
@@ -472,8 +473,7 @@ class PipelineGateway implements Gateway {
   /** The bare relation name the parser writes for a relation IRI (pack names, else the vocabulary namespace). */
   private relationName(iri: string): string | undefined {
     for (const [n, i] of Object.entries(this.pack.config.names ?? {})) if (i === iri) return n;
-    const ns = this.pack.config.vocabularyNamespace;
-    return iri.startsWith(ns) ? decodeURIComponent(iri.slice(ns.length)) : undefined;
+    return nameInNamespace(iri, this.pack.config.vocabularyNamespace);
   }
 
   /** Calibration signals of a winning attempt (calibration.ts). */

@@ -1,23 +1,34 @@
 import { z } from 'zod';
-import { AskgraphError } from '../core';
+import { AskgraphError, DEFAULT_BEAM } from '../core';
 import type { GroundOptions } from '../ground';
 
 /**
  * Options of one question: ONE zod schema with the bounds, used by the pipeline (checkAskOptions), the
  * server (request bodies, src/serve/schemas.ts) and the OpenAPI document (generated from it by
- * z.toJSONSchema, src/serve/openapi.ts). Defaults are ASK_DEFAULTS below and GROUND_DEFAULTS in
+ * z.toJSONSchema, src/serve/openapi.ts). Defaults are ASK_DEFAULTS (its beam is core's DEFAULT_BEAM) and GROUND_DEFAULTS in
  * src/ground/search.ts (Algorithm 1: kE/tE/kR/tR/k1/t1/k2/t2).
  */
+/** The defaults of AskOptions (the `describe` texts below are made from them). */
+export const ASK_DEFAULTS = {
+  beam: DEFAULT_BEAM,
+  timeoutMs: 10000,
+  strategy: 'first-nonempty' as 'first-nonempty' | 'best-of-n',
+  bestOf: 3,
+  maxAttempts: 24,
+  queryTimeoutMs: 3000,
+  adaptiveBeam: true,
+};
+
 const count = (max: number) => z.number().int().min(1).max(max);
 const unit = z.number().min(0).max(1);
 
 export const AskOptionsObject = z.object({
-  beam: count(32).optional().describe('beam width of the parser (default 4)'),
+  beam: count(32).optional().describe(`beam width of the parser (default ${ASK_DEFAULTS.beam})`),
   fallback: z
     .union([z.literal('off'), z.array(z.string().min(1).max(64)).max(16)])
     .optional()
     .describe("reader chain after the parser: 'off' or reader names (default: the default chain)"),
-  timeoutMs: count(600_000).optional().describe('budget of the whole question: generation, grounding, execution, fallback (default 10000)'),
+  timeoutMs: count(600_000).optional().describe(`budget of the whole question: generation, grounding, execution, fallback (default ${ASK_DEFAULTS.timeoutMs})`),
   kE: count(100).optional().describe('Algorithm 1: entity candidates per mention'),
   tE: unit.optional().describe('Algorithm 1: entity score threshold'),
   kR: count(100).optional().describe('Algorithm 1: relation candidates per slot'),
@@ -31,13 +42,13 @@ export const AskOptionsObject = z.object({
     .enum(['first-nonempty', 'best-of-n'])
     .optional()
     .describe("'first-nonempty' (default, ChatKBQA) or 'best-of-n': execute until bestOf forms gave answers and keep the best-scored one"),
-  bestOf: count(100).optional().describe('forms with answers compared by best-of-n (default 3)'),
-  maxAttempts: count(1000).optional().describe('grounded forms executed at most (default 24)'),
+  bestOf: count(100).optional().describe(`forms with answers compared by best-of-n (default ${ASK_DEFAULTS.bestOf})`),
+  maxAttempts: count(1000).optional().describe(`grounded forms executed at most (default ${ASK_DEFAULTS.maxAttempts})`),
   adaptiveBeam: z
     .boolean()
     .optional()
-    .describe('greedy form first (exact grounding only), the full beam and Algorithm 1 only if it does not answer (default true)'),
-  queryTimeoutMs: count(600_000).optional().describe('per-query timeout of each executed form (default 3000, bounded by what is left of timeoutMs)'),
+    .describe(`greedy form first (exact grounding only), the full beam and Algorithm 1 only if it does not answer (default ${ASK_DEFAULTS.adaptiveBeam})`),
+  queryTimeoutMs: count(600_000).optional().describe(`per-query timeout of each executed form (default ${ASK_DEFAULTS.queryTimeoutMs}, bounded by what is left of timeoutMs)`),
   entityRetrieval: z.boolean().optional().describe('ablation: ground entities through the entity index (default true)'),
   relationRetrieval: z.boolean().optional().describe('ablation: retrieve relations among the grounded entities\' neighbours (default true)'),
   hops: z.union([z.literal(1), z.literal(2)]).optional().describe('neighbourhood depth of relation retrieval'),
@@ -57,15 +68,6 @@ type GroundKeys = 'kE' | 'tE' | 'kR' | 'tR' | 'k1' | 't1' | 'k2' | 't2' | 'entit
 const _groundOptionsAgree: Pick<GroundOptions, GroundKeys> = {} as Pick<AskOptions, GroundKeys>;
 void _groundOptionsAgree;
 
-export const ASK_DEFAULTS = {
-  beam: 4,
-  timeoutMs: 10000,
-  strategy: 'first-nonempty' as 'first-nonempty' | 'best-of-n',
-  bestOf: 3,
-  maxAttempts: 24,
-  queryTimeoutMs: 3000,
-  adaptiveBeam: true,
-};
 
 export const MAX_QUESTION_LENGTH = 1000;
 

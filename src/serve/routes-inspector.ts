@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import express, { Router } from 'express';
 import { Parser as SparqlParser } from 'sparqljs';
 import { z } from 'zod';
-import { AskgraphError, type PackConfig } from '../core';
+import { AskgraphError, iriLocalName, nameInNamespace, type PackConfig } from '../core';
 import type { ServeContext } from './context';
 import { redactPaths } from './http-errors';
 import { validate } from './schemas';
@@ -102,14 +102,9 @@ interface Overview {
   model: ModelCard | null;
 }
 
+/** A term's name: relative to the pack's vocabulary namespace when inside it, else the IRI's local name (core). */
 function localName(iri: string, ns?: string): string {
-  if (ns && iri.startsWith(ns) && iri.length > ns.length) return decodeURIComponent(iri.slice(ns.length));
-  const m = /[^/#]+$/.exec(iri);
-  try {
-    return m ? decodeURIComponent(m[0]) : iri;
-  } catch {
-    return m ? m[0] : iri;
-  }
+  return nameInNamespace(iri, ns) ?? iriLocalName(iri);
 }
 
 /** The model card from the model folder's report.json (written by the trainer), or the HTTP generator's endpoint. */

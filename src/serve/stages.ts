@@ -20,6 +20,6 @@ export async function openGateway(cfg: { store?: string; model?: string; pack?: 
 }
 
 /** The parser's default beam width (reported by /v1/parse when the request gives none). */
-export const DEFAULT_BEAM: number = ASK_DEFAULTS.beam;
+export { DEFAULT_BEAM } from '../core';
 /** The pipeline's default budget of one question (the server caps it at its request timeout). */
 export const DEFAULT_ASK_TIMEOUT_MS: number = ASK_DEFAULTS.timeoutMs;

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import {
   ALIAS_PREDICATES,
   AskgraphError,
+  iriLocalName,
   LOCAL_NAME_SOURCE,
   type Answer,
   type Candidate,
@@ -21,7 +22,6 @@ import {
 } from '../core';
 import { buildStore, openExecutor, PACK_FILE, packManifest, saveSnapshot, EndpointExecutor } from '../execute';
 import { chainFromForm, mineRelationVocabulary, questionTerms, VOCABULARY_FILE, type VocabExample } from '../fallback';
-import { localName as readerLocalName } from '../fallback/text';
 import { parseForm } from '../form';
 import { filesFingerprint } from '../ground';
 import { createGateway, type Gateway, type ScoringGenerator } from '../pipeline';
@@ -30,7 +30,7 @@ import { train, type ModelSize, type TrainEvent, type TrainResult } from '../tra
 import { describeLabelSources, discoverSchema, entityEdges, namesOf } from './discover';
 import { buildLexicon, mergeLexicon, readLexicon, synthesize, writeLexicon, type Lexicon, type SynthStats } from './index';
 import type { Schema, SynthExample, SynthOperator } from './types';
-import { Rng } from './random';
+import { Rng } from '../core';
 
 export const INIT_STATE_FILE = '.init-state.json';
 export const SCHEMA_FILE = 'schema.json';
@@ -188,7 +188,7 @@ export async function vocabularyFromSynthetic(examples: { question: string; form
   const iris = [...new Set(Object.values(names))];
   const labels = await executor.labels(iris, { timeoutMs: 60_000 });
   const readerName = new Map<string, string>();
-  for (const [name, iri] of Object.entries(names)) readerName.set(name, labels.get(iri) ?? readerLocalName(iri));
+  for (const [name, iri] of Object.entries(names)) readerName.set(name, labels.get(iri) ?? iriLocalName(iri));
   const out: VocabExample[] = [];
   for (const ex of examples) {
     let c: ReturnType<typeof chainFromForm> = null;

@@ -9,7 +9,7 @@ import type { Literal } from '../core';
 import { XSD } from '../core';
 import { entitiesOf, type SForm, type SRel } from './forms';
 import type { Lexicon } from './lexicon';
-import { Rng } from './random';
+import { Rng } from '../core';
 import type { Edge, Item, PoolEntry, SynthStore, Value } from './store';
 import type { SchemaClass, SchemaProperty, SynthOperator } from './types';
 

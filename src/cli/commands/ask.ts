@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as readline from 'node:readline';
 import { Readable } from 'node:stream';
-import { AskgraphError, toAskgraphError, type Answer, type AnswerItem } from '../../core';
+import { AskgraphError, DEFAULT_BEAM, toAskgraphError, type Answer, type AnswerItem } from '../../core';
 import { cpuMs, createGateway, failureOf, validateQuestion, type AskOptions, type Gateway, type StartupPhase } from '../../pipeline';
 import { ExitCode, printJson, writeLine, type CliIO } from '../io';
 import { intArg } from '../options';
@@ -179,7 +179,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--model <dir>', "parser model folder (default: the pack's model)")
     .option('--generator <url>', 'an OpenAI-compatible chat/completions server that writes the forms instead of the parser model')
     .option('--generator-model <name>', 'model name sent to --generator (default "default")')
-    .option('--beam <k>', 'beam width of the parser (default 4)', intArg('--beam'))
+    .option('--beam <k>', `beam width of the parser (default ${DEFAULT_BEAM})`, intArg('--beam'))
     .option('--fallback <off|names>', "fallback readers: 'off' or comma-separated reader names (default: the default chain)")
     .option('--no-parser', 'skip the parser: the fallback readers answer from graph evidence')
     .option('--timeout <ms>', 'time budget of the whole question in milliseconds (default 10000)', intArg('--timeout'))

@@ -4,7 +4,7 @@ import { isAskgraphError } from '../../core';
 import { BudgetExhausted, guardOf, type BudgetGuard } from '../budget';
 import type { Edge } from '../graph';
 import { termKey } from '../graph';
-import { localName } from '../text';
+import { iriLocalName } from '../../core';
 import type { Reader, ReaderContext, ReaderResult } from '../types';
 
 /**
@@ -72,7 +72,7 @@ export function item(t: Term, labels: Map<string, string>): AnswerItem {
 }
 
 export function relationName(p: string, labels: Map<string, string>): string {
-  return labels.get(p) ?? localName(p);
+  return labels.get(p) ?? iriLocalName(p);
 }
 
 export function evidenceTriple(e: Edge, labels: Map<string, string>): EvidenceTriple {

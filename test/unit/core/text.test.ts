@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError, foldCase, letterWords, normalizeLabel, packageRoot, readTriples, STOP_WORDS } from '../../../src/core';
+import { AskgraphError, foldCase, identifierWords, letterWords, normalizeLabel, relationWords, packageRoot, readTriples, STOP_WORDS } from '../../../src/core';
 
 /** The rules shared with the Python trainer (train/test_askgraph_data.py reads the same file). */
 interface Cases {
@@ -10,6 +10,7 @@ interface Cases {
   letterWordsKnownPythonDivergence: { text: string; words: string[] }[];
   foldCase: { text: string; key: string }[];
   normalizeLabel: { text: string; key: string }[];
+  identifierWords: { name: string; words: string[] }[];
 }
 const cases = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'fixtures', 'text', 'cases.json'), 'utf8')) as Cases;
 
@@ -28,6 +29,14 @@ describe('core text rules (fixtures/text/cases.json)', () => {
   }
   it('letter words (the words of words.json)', () => {
     for (const c of [...cases.letterWords, ...cases.letterWordsKnownPythonDivergence]) assert.deepEqual(letterWords(c.text), c.words, c.text);
+  });
+  it('identifier words (relation/class names, local names; the same table as the trainer\'s identifier_words)', () => {
+    assert.ok(cases.identifierWords.length >= 20);
+    for (const c of cases.identifierWords) assert.deepEqual(identifierWords(c.name), c.words, c.name);
+    // relationWords is the label key of the same words.
+    assert.equal(relationWords('dbo:birthPlace'), 'dbo birth place');
+    assert.equal(relationWords('ISBN13'), 'isbn 13');
+    assert.equal(relationWords('ÉtatCivil'), 'etat civil');
   });
   it('foldCase and normalizeLabel', () => {
     for (const c of cases.foldCase) assert.equal(foldCase(c.text), c.key, c.text);

@@ -30,6 +30,9 @@ describe('label sources: names only in IRIs', function () {
     assert.equal(localNameLabel(C + 'Sand%20Serpent'), 'Sand Serpent');
     assert.equal(localNameLabel('http://ex.org/x#HTMLParser'), 'HTML Parser');
     assert.equal(localNameLabel('http://ex.org/droid/R2D2/'), 'R2D2');
+    // A mixed-case acronym stays whole (was "IM Db Rating").
+    assert.equal(localNameLabel('http://ex.org/x#IMDbRating'), 'IMDb Rating');
+    assert.equal(termPhrase('hasIMDbRating'), 'has imdb rating');
     assert.equal(localNameLabel('urn:isbn:0451450523'), '0451450523');
     assert.equal(termPhrase('inCity'), 'in city');
     assert.equal(termPhrase('has_IMDB_rating'), 'has IMDB rating');

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { typoEdits } from '../../../src/core';
 import {
   AveragedWordVectors,
   combineScorers,
@@ -152,6 +153,20 @@ describe('ground: token index (candidate generation)', () => {
     assert.ok(hits.map((h) => h.doc).includes(5000), 'the shortest label with all three words is among the best');
     assert.equal(ti.search('kaleidoscop', 1)[0].doc, 5001, 'typo of a rare word');
     assert.equal(ti.search('number4242', 1)[0].doc, 4242);
+  });
+
+  it('typo tolerance is core typoEdits: none under 4 letters, one from 4, two from 7 (as the abstention reads words)', () => {
+    const ti = new TokenIndex(['gondolier canal', 'marsh heron', 'fig tree']);
+    assert.deepEqual(ti.typoNeighbours('gondoleir').map((n) => n.word), ['gondolier']); // 9 letters, two edits
+    assert.deepEqual(ti.typoNeighbours('haron').map((n) => n.word), ['heron']); // 5 letters, one edit
+    assert.deepEqual(ti.typoNeighbours('mrahs'), []); // 5 letters, three edits
+    assert.deepEqual(ti.typoNeighbours('fog'), []); // 3 letters: no typo reading
+    // 7 letters, two edits: the entity index now reads it as the abstention's sameWord always did ("stephen" ~ "steven")
+    const names = new TokenIndex(['steven marsh']);
+    assert.deepEqual(names.typoNeighbours('stephen').map((n) => n.word), ['steven']);
+    assert.equal(typoEdits(3), 0);
+    assert.equal(typoEdits(4), 1);
+    assert.equal(typoEdits(7), 2);
   });
 });
 

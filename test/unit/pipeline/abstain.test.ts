@@ -75,4 +75,13 @@ describe('abstention on unexplained words', () => {
     for (const q of ['is Heat a thriller', "Didn't Ron Howard direct Apollo 13?", 'do you know if Heat is a thriller', 'tell me whether Ron Howard directed Splash']) assert.ok(yesNoWording(q), q);
     for (const q of ['tom hanks comedies', 'which films did Ron Howard direct', 'Heat director', 'islands in the stream']) assert.ok(!yesNoWording(q), q);
   });
+
+  it('one yes/no opening for both: a question yesNoWording accepts by its first word, expectedAnswer expects yes or no', () => {
+    // Negated and modal openings ("didn't", "wasn't", "should", "can't", with ' or ’) were yes/no wording but committed to no answer shape.
+    for (const q of ["didn't Ada Lovelace write the first program", 'wasn’t the Eiffel Tower built in 1889', 'should Pluto be a planet', "can't penguins fly", "won't the bridge open"]) {
+      assert.ok(yesNoWording(q), q);
+      assert.equal(expectedAnswer(q), 'boolean', q);
+    }
+    assert.equal(expectedAnswer("didn't Ada or Charles write it"), undefined);
+  });
 });
