@@ -14,6 +14,14 @@ function item(t: Term): AnswerItem | undefined {
   return undefined; // blank nodes cannot be named outside the store: not answers
 }
 
+/** A fixed order of a set of answers: by the text shown (label, else value), then the value (code-unit order, no locale). */
+export function canonicalOrder(a: AnswerItem, b: AnswerItem): number {
+  const x = a.label ?? a.value;
+  const y = b.label ?? b.value;
+  if (x !== y) return x < y ? -1 : 1;
+  return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+}
+
 const DECIMAL_TYPES = new Set([XSD + 'decimal', XSD + 'double', XSD + 'float']);
 
 /**
@@ -92,6 +100,9 @@ async function runOnce(executor: Executor, compiled: CompiledQuery, opts: RunOpt
         }
         for (const a of answers) if (a.type === 'uri') a.label = labels.get(a.value) ?? null;
       }
+      // SPARQL without ORDER BY has no order: the store's own (which differs between a store loaded from the
+      // data files and one loaded from its snapshot) must not decide which answer comes first
+      answers.sort(canonicalOrder);
     }
   } catch (e) {
     const err = isAskgraphError(e) ? e : toAskgraphError(e);

@@ -81,11 +81,20 @@ describe('execute: runCompiled (fake executor)', () => {
     const out = await runCompiled(fake, compiled);
     assert.equal(out.status, 'answers');
     assert.deepEqual(out.answers, [
-      { value: E('Tom Hanks'), label: 'Tom Hanks', type: 'uri' },
       { value: '1994', label: null, type: 'literal', datatype: 'http://www.w3.org/2001/XMLSchema#gYear' },
+      { value: E('Tom Hanks'), label: 'Tom Hanks', type: 'uri' },
       { value: E('NoLabel'), label: null, type: 'uri' },
     ]);
     assert.equal(fake.labelCalls.length, 1);
+  });
+
+  it('the answers of a query without ORDER BY come in one fixed order, whatever order the store returns its rows in', async () => {
+    const rows = ['Zelig', 'Annie Hall', 'Manhattan', 'Bananas'].map((l) => ({ x: uri(E(l)) }));
+    const compiled: CompiledQuery = { sparql: 'SELECT ?x WHERE {}', answerVar: 'x', kind: 'select', topicEntities: [] };
+    const a = await runCompiled(new FakeExecutor({ vars: ['x'], rows }), compiled);
+    const b = await runCompiled(new FakeExecutor({ vars: ['x'], rows: [...rows].reverse() }), compiled);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Annie Hall', 'Bananas', 'Manhattan', 'Zelig']);
+    assert.deepEqual(b.answers, a.answers);
   });
 
   it('count and ask kinds; empty; errors and timeouts become Outcome values', async () => {
