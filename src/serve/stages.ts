@@ -6,7 +6,7 @@ import { diffForms, type FormDiff } from '../form';
 import { ASK_DEFAULTS, createGateway } from '../pipeline';
 import type { ServeGateway } from './gateway';
 
-export { QueryChecker, runUserQuery, OxigraphExecutor, type CheckedQuery, type UserQueryResult, type StoreHealth } from '../execute';
+export { QueryChecker, runUserQuery, OxigraphExecutor, EndpointExecutor, type CheckedQuery, type UserQueryResult, type StoreHealth } from '../execute';
 
 /** The structural diff of two forms, as `askgraph diff a b --json` prints it (FORM_SYNTAX when one does not parse). */
 export function diffFormsText(a: string, b: string): FormDiff {

@@ -47,7 +47,7 @@ describe('execute: EndpointExecutor (stub HTTP server)', function () {
   });
   after(() => stub.close());
 
-  it('select through Comunica, with default-graph-uri taken from the URL and sent on every request', async () => {
+  it('select over the SPARQL protocol, with default-graph-uri taken from the URL and sent on every request', async () => {
     const ex = new EndpointExecutor(`${stub.url}/sparql?default-graph-uri=${encodeURIComponent('http://g.test/1')}`);
     const res = await ex.select('SELECT ?x WHERE { ?x ?p ?o }');
     assert.deepEqual(res.rows.map((r) => r.x), [{ type: 'uri', value: 'http://ex.test/a' }, { type: 'literal', value: 'b', lang: 'en' }]);
