@@ -112,6 +112,23 @@ export const ServeConfigSchema = z
         processes: 1,
         perClient: 2,
       }),
+    /**
+     * What one client may ask of the pipeline: options above these ceilings are 400 BAD_REQUEST (a request may
+     * narrow its own work, not widen it without bound), and asks one client (API key, or address without keys)
+     * may have running or waiting at once (more is 429 RATE_LIMITED).
+     */
+    ask: z
+      .object({
+        maxBeam: z.number().int().min(1).max(32).default(16),
+        maxAttempts: z.number().int().min(1).max(1000).default(48),
+        maxBestOf: z.number().int().min(1).max(100).default(5),
+        /** Ceiling of the Algorithm 1 candidate counts kE, kR, k1, k2. */
+        maxCandidates: z.number().int().min(1).max(10_000).default(100),
+        maxQueryTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
+        perClient: z.number().int().min(1).max(100_000).default(8),
+      })
+      .strict()
+      .default({ maxBeam: 16, maxAttempts: 48, maxBestOf: 5, maxCandidates: 100, maxQueryTimeoutMs: 10_000, perClient: 8 }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();
@@ -193,6 +210,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if ((v = e('SPARQL_ISOLATE'))) set(['sparql', 'isolate'], boolOf(v, 'ASKGRAPH_SPARQL_ISOLATE'));
   if ((v = e('SPARQL_PROCESSES'))) set(['sparql', 'processes'], intOf(v, 'ASKGRAPH_SPARQL_PROCESSES'));
   if ((v = e('SPARQL_PER_CLIENT'))) set(['sparql', 'perClient'], intOf(v, 'ASKGRAPH_SPARQL_PER_CLIENT'));
+  if ((v = e('ASK_PER_CLIENT'))) set(['ask', 'perClient'], intOf(v, 'ASKGRAPH_ASK_PER_CLIENT'));
   return out;
 }
 

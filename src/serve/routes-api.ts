@@ -24,9 +24,52 @@ export function apiRouter(ctx: ServeContext): Router {
   const json = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
   const raw = express.raw({ limit, type: () => true });
   const maxQ = ctx.config.limits.questionChars;
+  const caps = ctx.config.ask;
+  /** Asks running or waiting, by client. */
+  const inflight = new Map<string, number>();
+
+  /** Options may narrow a request's own work, not widen it past the server's ceilings (config `ask`). */
+  const checkCeilings = (options: AskOptionsInput) => {
+    const o = options as Record<string, unknown>;
+    const ceilings: [string, number, string][] = [
+      ['beam', caps.maxBeam, 'ask.maxBeam'],
+      ['maxAttempts', caps.maxAttempts, 'ask.maxAttempts'],
+      ['bestOf', caps.maxBestOf, 'ask.maxBestOf'],
+      ['kE', caps.maxCandidates, 'ask.maxCandidates'],
+      ['kR', caps.maxCandidates, 'ask.maxCandidates'],
+      ['k1', caps.maxCandidates, 'ask.maxCandidates'],
+      ['k2', caps.maxCandidates, 'ask.maxCandidates'],
+      ['queryTimeoutMs', caps.maxQueryTimeoutMs, 'ask.maxQueryTimeoutMs'],
+    ];
+    for (const [key, max, setting] of ceilings) {
+      const v = o[key];
+      if (typeof v === 'number' && v > max) {
+        throw new AskgraphError('BAD_REQUEST', `invalid options: ${key} ${v} is above this server's limit of ${max} (server setting ${setting})`, {
+          details: { option: key, max },
+        });
+      }
+    }
+  };
 
   const reply = async (req: Request, res: Response, question: string, options: AskOptionsInput, format: 'json' | 'qald', lang?: string, id?: string) => {
-    const { answer, cached } = await askCached(ctx, req, question, options, () => !res.headersSent);
+    checkCeilings(options);
+    // a per-client share of the pipeline: one client cannot fill the admission slots and queue
+    const client = String(res.locals.client ?? 'anonymous');
+    const mine = inflight.get(client) ?? 0;
+    if (mine >= caps.perClient) {
+      res.setHeader('Retry-After', '1');
+      throw new AskgraphError('RATE_LIMITED', `${mine} questions of this client are running or waiting; at most ${caps.perClient} at once`);
+    }
+    inflight.set(client, mine + 1);
+    let out: Awaited<ReturnType<typeof askCached>>;
+    try {
+      out = await askCached(ctx, req, question, options, () => !res.headersSent);
+    } finally {
+      const n = (inflight.get(client) ?? 1) - 1;
+      if (n > 0) inflight.set(client, n);
+      else inflight.delete(client);
+    }
+    const { answer, cached } = out;
     if (res.headersSent) return;
     res.setHeader('X-Cache', cached ? 'hit' : 'miss');
     res.json(format === 'qald' ? toQald(answer, { lang, id }) : answer);
@@ -60,6 +103,7 @@ export function apiRouter(ctx: ServeContext): Router {
     res.locals.questionLength = question.length;
     const ms = ctx.config.timeouts.requestMs;
     const beam = body.beam ?? DEFAULT_BEAM;
+    checkCeilings({ beam });
     const out = await ctx.admission.run(
       () => withDeadline(ctx.gateway.parse(question, { beam }), ms, 'REQUEST_TIMEOUT', 'parsing the question'),
       () => !res.headersSent,
