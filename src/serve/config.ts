@@ -126,9 +126,11 @@ export const ServeConfigSchema = z
         maxCandidates: z.number().int().min(1).max(10_000).default(100),
         maxQueryTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
         perClient: z.number().int().min(1).max(100_000).default(8),
+        /** Asks with options that widen the defaults (tuned asks) holding a pipeline slot at once; the rest wait. */
+        tunedConcurrency: z.number().int().min(1).max(256).default(1),
       })
       .strict()
-      .default({ maxBeam: 16, maxAttempts: 48, maxBestOf: 5, maxCandidates: 100, maxQueryTimeoutMs: 10_000, perClient: 8 }),
+      .default({ maxBeam: 16, maxAttempts: 48, maxBestOf: 5, maxCandidates: 100, maxQueryTimeoutMs: 10_000, perClient: 8, tunedConcurrency: 1 }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();

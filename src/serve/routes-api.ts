@@ -1,6 +1,7 @@
 import express, { type Request, type Response, Router } from 'express';
 import { AskgraphError } from '../core';
-import { DEFAULT_BEAM } from './stages';
+import { Admission } from './admission';
+import { ASK_OPTION_DEFAULTS, DEFAULT_BEAM } from './stages';
 import { askCached, type ServeContext, withDeadline } from './context';
 import { parseFormBody } from './form-body';
 import { toQald } from './qald';
@@ -51,6 +52,29 @@ export function apiRouter(ctx: ServeContext): Router {
     }
   };
 
+  /**
+   * Tuned asks (options that widen the pipeline's defaults: a larger beam, more attempts, best-of-n, the
+   * full beam first, Algorithm 1 settings, a longer budget, a per-query timeout other than the default)
+   * pass this gate before taking a pipeline slot, so they hold at most `ask.tunedConcurrency` slots and
+   * asks with default options always find the others.
+   */
+  const tuned = new Admission({ concurrency: caps.tunedConcurrency, queue: ctx.config.concurrency.queue });
+  const isTuned = (options: AskOptionsInput) => {
+    const o = options as Record<string, unknown>;
+    const d = ASK_OPTION_DEFAULTS;
+    const above = (k: keyof typeof d) => typeof o[k] === 'number' && (o[k] as number) > d[k];
+    return (
+      above('beam') ||
+      above('maxAttempts') ||
+      above('bestOf') ||
+      above('timeoutMs') ||
+      (o.queryTimeoutMs !== undefined && o.queryTimeoutMs !== d.queryTimeoutMs) ||
+      o.strategy === 'best-of-n' ||
+      o.adaptiveBeam === false ||
+      ['kE', 'tE', 'kR', 'tR', 'k1', 't1', 'k2', 't2'].some((k) => o[k] !== undefined)
+    );
+  };
+
   const reply = async (req: Request, res: Response, question: string, options: AskOptionsInput, format: 'json' | 'qald', lang?: string, id?: string) => {
     checkCeilings(options);
     // a per-client share of the pipeline: one client cannot fill the admission slots and queue
@@ -63,7 +87,10 @@ export function apiRouter(ctx: ServeContext): Router {
     inflight.set(client, mine + 1);
     let out: Awaited<ReturnType<typeof askCached>>;
     try {
-      out = await askCached(ctx, req, question, options, () => !res.headersSent);
+      const run = () => askCached(ctx, req, question, options, () => !res.headersSent);
+      const got = isTuned(options) ? await tuned.run(run, () => !res.headersSent) : await run();
+      if (!got) throw new AskgraphError('REQUEST_TIMEOUT', 'the request timed out while waiting for a free slot');
+      out = got;
     } finally {
       const n = (inflight.get(client) ?? 1) - 1;
       if (n > 0) inflight.set(client, n);

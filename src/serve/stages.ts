@@ -21,5 +21,7 @@ export async function openGateway(cfg: { store?: string; model?: string; pack?: 
 
 /** The parser's default beam width (reported by /v1/parse when the request gives none). */
 export const DEFAULT_BEAM: number = ASK_DEFAULTS.beam;
+/** The pipeline's defaults of one question's options (asks that widen them run in the tuned lane). */
+export const ASK_OPTION_DEFAULTS = { beam: ASK_DEFAULTS.beam, maxAttempts: ASK_DEFAULTS.maxAttempts, bestOf: ASK_DEFAULTS.bestOf, timeoutMs: ASK_DEFAULTS.timeoutMs, queryTimeoutMs: ASK_DEFAULTS.queryTimeoutMs };
 /** The pipeline's default budget of one question (the server caps it at its request timeout). */
 export const DEFAULT_ASK_TIMEOUT_MS: number = ASK_DEFAULTS.timeoutMs;

@@ -78,6 +78,33 @@ describe('serve: per-request options cannot restart the shared store or take mor
     }
   });
 
+  it('tuned asks (options wider than the defaults) hold at most ask.tunedConcurrency pipeline slots: a default ask is not queued behind them', async () => {
+    const keys = ['tuned-client-key-1', 'tuned-client-key-2', 'tuned-client-key-3'];
+    const slow = recordedGateway(gateway);
+    slow.delayMs = 1500; // a slow pipeline, so the asks overlap
+    const one = await startTestServer(slow, { apiKeys: [GOOD['x-api-key'], ...keys], cache: { max: 0 }, concurrency: { asks: 2, queue: 100 } });
+    try {
+      const done: string[] = [];
+      const tunedAsks = keys.map((k, i) =>
+        postJson(one.url + '/v1/ask', { question: QUESTIONS[i], options: { beam: 8, adaptiveBeam: false } }, { 'x-api-key': k }).then((r) => {
+          done.push('tuned');
+          return r;
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const plain = await postJson(one.url + '/v1/ask', { question: QUESTIONS[3] }, GOOD);
+      done.push('default');
+      assert.equal(plain.status, 200, JSON.stringify(plain.body));
+      assert.deepEqual(answersOf(plain.body), quiet.get(QUESTIONS[3]));
+      const rs = await Promise.all(tunedAsks);
+      assert.deepEqual(rs.map((r) => r.status), [200, 200, 200]);
+      // with 2 slots shared first come first served, the default ask waited for the third tuned one
+      assert.ok(done.indexOf('default') < 2, `completion order: ${done.join(', ')}`);
+    } finally {
+      await one.close();
+    }
+  });
+
   it('options above the server ceilings are 400 BAD_REQUEST naming the setting; a client over its asks in flight is 429, others are served', async () => {
     const big = await postJson(server.url + '/v1/ask', { question: QUESTIONS[0], options: { beam: 32 } }, BAD1);
     assert.equal(big.status, 400, JSON.stringify(big.body));
