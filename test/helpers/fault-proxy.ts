@@ -61,8 +61,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         }
         res.writeHead(ur.statusCode ?? 502, headers);
         let sent = 0;
+        let cutDone = false;
         ur.on('data', (chunk: Buffer) => {
+          if (cutDone) return; // data already buffered when the upstream was destroyed
           if (spec && sent + chunk.length > spec.afterBytes) {
+            cutDone = true;
             const part = chunk.subarray(0, Math.max(0, spec.afterBytes - sent));
             sent += part.length;
             proxy.bytesDown += part.length;
@@ -80,7 +83,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
           }
         });
         ur.on('end', () => {
-          if (!res.writableEnded) res.end();
+          if (!cutDone && !res.writableEnded) res.end();
         });
         res.on('close', () => ur.destroy());
       },
