@@ -93,6 +93,7 @@ async function main(): Promise<void> {
         ...process.env,
         ASKGRAPH_CACHE_MAX: args.cache ? '1000' : '0',
         ASKGRAPH_RATE_LIMIT_PER_MINUTE: '0', // one client address: the limiter would measure itself
+        ASKGRAPH_ASK_PER_CLIENT: '100000', // and so would the per-client share of the pipeline
         ASKGRAPH_LOG_LEVEL: process.env.ASKGRAPH_LOG_LEVEL ?? 'info',
       },
       stdio: ['ignore', log, log],
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
   }
   try {
     await waitHealthy(url, 180_000, child);
-    // warm-up: the first ask loads lazy parts (ONNX sessions, Comunica for endpoints)
+    // warm-up: the first ask loads lazy parts (ONNX sessions)
     await fetch(url + '/v1/ask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: qs[0] }) });
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);

@@ -3,7 +3,7 @@ export { OxigraphExecutor, type OxigraphOptions, type StoreHealth, type StoreSta
 export { runUserQuery, type UserRunOptions } from './public-query';
 export { QueryChecker } from './checker';
 export { analyseQuery, checkTokenDepth, precheckQuery, DEFAULT_USER_QUERY_LIMITS, type CheckedQuery, type UserQueryLimits, type QueryDataset } from './user-query';
-export { EndpointExecutor, type EndpointOptions } from './endpoint';
+export { EndpointExecutor, type EndpointHealth, type EndpointOptions } from './endpoint';
 export {
   isEndpointUrl,
   loadPack,

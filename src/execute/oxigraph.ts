@@ -17,7 +17,18 @@ export interface OxigraphOptions {
   localNameLabels?: boolean;
   /** Timeout of calls that give none (default 30 s). */
   defaultTimeoutMs?: number;
+  /**
+   * The pipeline's store process is killed for a running query no earlier than this many ms after the
+   * query started (default 3000, the pipeline's default per-query timeout): a caller whose own timeout
+   * is shorter gets QUERY_TIMEOUT at its timeout, while the query runs on (its result dropped) up to
+   * this floor. So a request asking for a tiny queryTimeoutMs cannot make the store that every
+   * question shares restart (and reload) once per query.
+   */
+  minKillMs?: number;
 }
+
+/** Default of OxigraphOptions.minKillMs. */
+const MIN_KILL_MS = 3000;
 
 /** What a store process is doing: loading (first start), ready, restarting after a failure, or failed for good. */
 export type StoreState = 'starting' | 'ready' | 'restarting' | 'failed';
@@ -49,6 +60,10 @@ interface Job {
   reject: (e: AskgraphError) => void;
   timer: NodeJS.Timeout;
   timeoutMs: number;
+  /** When the store process started running it. */
+  startedAt?: number;
+  /** Its caller timed out while it ran: the result is dropped, the process killed if it runs past the floor. */
+  abandoned?: boolean;
 }
 
 type Ok = WorkerReply & { ok: true };
@@ -74,8 +89,9 @@ const BACKOFF = [0, 250, 1000, 3000, 5000];
 
 /**
  * One store process with its queue and its supervisor. Queries go by message one at a time; a call's
- * timeout covers its wait in the queue and its run. A query still running at its timeout kills the
- * process (QUERY_TIMEOUT); a store failure (wasm trap, out of memory, the process dying for any reason)
+ * timeout covers its wait in the queue and its run. A query still running at its timeout is
+ * QUERY_TIMEOUT for its caller and kills the process — but not before minKillMs after it started (the
+ * query runs on, abandoned, its result dropped); a store failure (wasm trap, out of memory, the process dying for any reason)
  * fails the running query with STORE_UNAVAILABLE. Either way a fresh process reloads the store from
  * its source (the snapshot when there is one) and the waiting queries run once it is ready.
  */
@@ -98,6 +114,8 @@ class StoreProcess {
   constructor(
     private readonly source: StoreSource,
     private readonly defaultTimeoutMs: number,
+    /** A running query is killed no earlier than this after it started (see OxigraphOptions.minKillMs). */
+    private readonly minKillMs = 0,
   ) {}
 
   get queued(): number {
@@ -153,6 +171,12 @@ class StoreProcess {
     if (!job || job.id !== reply.id) return;
     this.running = undefined;
     clearTimeout(job.timer);
+    if (job.abandoned && !(!reply.ok && reply.fatal)) {
+      // its caller gave up already: nobody reads the result; the store is fine
+      if (reply.ok) this.failures = 0;
+      this.pump();
+      return;
+    }
     if (reply.ok) {
       this.failures = 0;
       job.resolve(reply);
@@ -210,6 +234,7 @@ class StoreProcess {
     const job = this.queue.shift();
     if (!job) return;
     this.running = job;
+    job.startedAt = Date.now();
     this.child.send(job.request);
   }
 
@@ -222,11 +247,18 @@ class StoreProcess {
       return;
     }
     if (this.running === job) {
-      // Oxigraph cannot be interrupted: kill the process and rebuild the store in a fresh one.
-      this.running = undefined;
       job.reject(e);
+      // Oxigraph cannot be interrupted: a query still running at the floor kills the process (and the
+      // store is rebuilt in a fresh one). Before the floor it runs on, abandoned by its caller.
+      const left = this.minKillMs - (Date.now() - (job.startedAt ?? 0));
+      if (left > 0 && !job.abandoned) {
+        job.abandoned = true;
+        job.timer = setTimeout(() => this.onTimeout(job), left);
+        return;
+      }
+      this.running = undefined;
       this.failures = 0; // a timeout is the query's fault, not the store's: restart at once
-      this.restart(`a query exceeded its ${job.timeoutMs} ms timeout`);
+      this.restart(job.abandoned ? `a query ran past ${this.minKillMs} ms (its caller's timeout was ${job.timeoutMs} ms)` : `a query exceeded its ${job.timeoutMs} ms timeout`);
     }
   }
 
@@ -291,7 +323,7 @@ export class OxigraphExecutor implements Executor {
     this.labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
     this.localNameLabels = opts.localNameLabels ?? false;
     this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 30_000;
-    this.main = new StoreProcess(source, this.defaultTimeoutMs);
+    this.main = new StoreProcess(source, this.defaultTimeoutMs, opts.minKillMs ?? MIN_KILL_MS);
   }
 
   /** Starts the store process and resolves once the store is loaded (rejects with the load error). */

@@ -49,7 +49,11 @@ function fromJsonTerm(t: JsonTerm): Term {
 
 /** Parses SPARQL JSON results text of a SELECT. */
 export function parseJsonSelect(text: string): SelectResult {
-  const doc = JSON.parse(text) as { head: { vars?: string[] }; results: { bindings: Record<string, JsonTerm>[] } };
+  return selectFromJson(JSON.parse(text) as Parameters<typeof selectFromJson>[0]);
+}
+
+/** A parsed SPARQL JSON results document of a SELECT as rows of Terms. */
+export function selectFromJson(doc: { head: { vars?: string[] }; results: { bindings: Record<string, JsonTerm>[] } }): SelectResult {
   const vars = doc.head.vars ?? [];
   const rows = doc.results.bindings.map((b) => {
     const row: Record<string, Term> = {};
@@ -73,4 +77,44 @@ const BAD_IRI = /[\u0000-\u0020<>"{}|^`\\]/;
 
 export function isSafeIri(iri: string): boolean {
   return iri.length > 0 && !BAD_IRI.test(iri) && /^[A-Za-z][A-Za-z0-9+.-]*:/.test(iri);
+}
+
+
+const NT_ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([tbnrf"'\\]))/g;
+const NT_CHAR: Record<string, string> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' };
+function ntUnescape(s: string): string {
+  return s.replace(NT_ESCAPE, (_, u4: string, u8: string, c: string) => (u4 || u8 ? String.fromCodePoint(parseInt(u4 || u8, 16)) : NT_CHAR[c]));
+}
+const NT_TERM = /\s*(?:<([^>]*)>|_:([^\s<"]+)|"((?:[^"\\]|\\.)*)"(?:@([A-Za-z]+(?:-[A-Za-z0-9]+)*)|\^\^<([^>]*)>)?)/y;
+
+/**
+ * Parses N-Triples (what endpoints send for CONSTRUCT / DESCRIBE on Accept: application/n-triples).
+ * Strict: a line that is not a whole triple ending in " ." throws, so a body cut short is an error,
+ * not fewer triples.
+ */
+export function parseNTriples(text: string): Triple[] {
+  const out: Triple[] = [];
+  let lineNo = 0;
+  for (const raw of text.split(/\r?\n/)) {
+    lineNo++;
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    NT_TERM.lastIndex = 0;
+    const terms: Term[] = [];
+    for (let i = 0; i < 3; i++) {
+      const m = NT_TERM.exec(line);
+      if (!m) throw new Error(`N-Triples line ${lineNo}: not a triple`);
+      if (m[1] !== undefined) terms.push({ type: 'uri', value: ntUnescape(m[1]) });
+      else if (m[2] !== undefined) terms.push({ type: 'bnode', value: m[2] });
+      else {
+        const t: Term = { type: 'literal', value: ntUnescape(m[3]) };
+        if (m[4]) t.lang = m[4].toLowerCase();
+        else if (m[5] && m[5] !== XSD_STRING) t.datatype = ntUnescape(m[5]);
+        terms.push(t);
+      }
+    }
+    if (!/^\s*\.\s*(#.*)?$/.test(line.slice(NT_TERM.lastIndex))) throw new Error(`N-Triples line ${lineNo}: no final "."`);
+    out.push({ s: terms[0], p: terms[1], o: terms[2] });
+  }
+  return out;
 }

@@ -19,7 +19,7 @@ import { TokenBucketStore, TokenBuckets } from './rate-limit';
 import { apiRouter } from './routes-api';
 import { inspectorRouter } from './routes-inspector';
 import { sparqlRouter } from './routes-sparql';
-import { diffFormsText, OxigraphExecutor, QueryChecker, type StoreHealth } from './stages';
+import { diffFormsText, EndpointExecutor, OxigraphExecutor, QueryChecker, type StoreHealth } from './stages';
 
 export interface AppOptions {
   logger?: Logger;
@@ -179,18 +179,22 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   // open routes
   // Health: the store processes' real state (never a query, so it answers while queries run), no paths.
   // 200 "ok" when every store process is ready, 200 "degraded" while one (re)starts, 503 "failed" when
-  // the store cannot be loaded any more.
+  // the store cannot be loaded any more. A remote store: "degraded" (with the reason) while its calls of
+  // the last minute include failures (timeouts, unreachable, HTTP 5xx, truncated responses).
   app.get('/healthz', (_req, res) => {
     const ex = gateway.executor;
     const lanes: Record<string, StoreHealth> = ex instanceof OxigraphExecutor ? ex.health() : {};
     for (const l of Object.values(lanes)) if (l.lastRestart) l.lastRestart = redactPaths(l.lastRestart);
+    const endpoint = ex instanceof EndpointExecutor ? ex.health() : undefined;
+    if (endpoint?.reason) endpoint.reason = redactPaths(endpoint.reason);
     const states = Object.values(lanes).map((l) => l.state);
-    const status = states.includes('failed') ? 'failed' : states.some((x) => x !== 'ready') ? 'degraded' : 'ok';
+    const status = states.includes('failed') ? 'failed' : states.some((x) => x !== 'ready') || endpoint?.state === 'degraded' ? 'degraded' : 'ok';
     res.status(status === 'failed' ? 503 : 200).json({
       status,
       version: redactPaths(gateway.version),
       store: redactPaths(ex.id),
       ...(Object.keys(lanes).length ? { storeProcesses: lanes } : {}),
+      ...(endpoint ? { endpoint } : {}),
       model: gateway.generator?.id ?? null,
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
     });

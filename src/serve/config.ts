@@ -118,6 +118,25 @@ export const ServeConfigSchema = z
         perClient: 4,
         perClientQueue: 64,
       }),
+    /**
+     * What one client may ask of the pipeline: options above these ceilings are 400 BAD_REQUEST (a request may
+     * narrow its own work, not widen it without bound), and asks one client (API key, or address without keys)
+     * may have running or waiting at once (more is 429 RATE_LIMITED).
+     */
+    ask: z
+      .object({
+        maxBeam: z.number().int().min(1).max(32).default(16),
+        maxAttempts: z.number().int().min(1).max(1000).default(48),
+        maxBestOf: z.number().int().min(1).max(100).default(5),
+        /** Ceiling of the Algorithm 1 candidate counts kE, kR, k1, k2. */
+        maxCandidates: z.number().int().min(1).max(10_000).default(100),
+        maxQueryTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
+        perClient: z.number().int().min(1).max(100_000).default(8),
+        /** Asks with options that widen the defaults (tuned asks) holding a pipeline slot at once; the rest wait. */
+        tunedConcurrency: z.number().int().min(1).max(256).default(1),
+      })
+      .strict()
+      .default({ maxBeam: 16, maxAttempts: 48, maxBestOf: 5, maxCandidates: 100, maxQueryTimeoutMs: 10_000, perClient: 8, tunedConcurrency: 1 }),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .strict();
@@ -209,6 +228,13 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'ASKGRAPH_CONCURRENCY', path: ['concurrency', 'asks'], kind: 'number', help: 'questions in the pipeline at once; default: cores, at least 2', showDefault: false },
   { name: 'ASKGRAPH_QUEUE', path: ['concurrency', 'queue'], kind: 'number', help: 'questions waiting; default %d; beyond: 503' },
   { name: 'ASKGRAPH_LOG_LEVEL', path: ['logLevel'], kind: 'string', help: 'fatal|error|warn|info|debug|trace|silent' },
+  { name: 'ASKGRAPH_ASK_MAX_BEAM', path: ['ask', 'maxBeam'], kind: 'number', help: 'largest beam a /v1/ask or /v1/parse may ask for; default %d; beyond: 400' },
+  { name: 'ASKGRAPH_ASK_MAX_ATTEMPTS', path: ['ask', 'maxAttempts'], kind: 'number', help: 'largest maxAttempts of one question; default %d' },
+  { name: 'ASKGRAPH_ASK_MAX_BEST_OF', path: ['ask', 'maxBestOf'], kind: 'number', help: 'largest bestOf of one question; default %d' },
+  { name: 'ASKGRAPH_ASK_MAX_CANDIDATES', path: ['ask', 'maxCandidates'], kind: 'number', help: 'largest kE / kR / k1 / k2 of one question; default %d' },
+  { name: 'ASKGRAPH_ASK_MAX_QUERY_TIMEOUT_MS', path: ['ask', 'maxQueryTimeoutMs'], kind: 'number', help: 'largest queryTimeoutMs of one question; default %d' },
+  { name: 'ASKGRAPH_ASK_PER_CLIENT', path: ['ask', 'perClient'], kind: 'number', help: 'questions of one client running or waiting at once; default %d; beyond: 429' },
+  { name: 'ASKGRAPH_ASK_TUNED_CONCURRENCY', path: ['ask', 'tunedConcurrency'], kind: 'number', help: 'questions with options wider than the defaults in the pipeline at once; default %d' },
   { name: 'ASKGRAPH_SPARQL_PER_CLIENT', path: ['sparql', 'perClient'], kind: 'number', help: 'queries of one client — API key, or address without keys — in the store at once' },
   { name: 'ASKGRAPH_SPARQL_PER_CLIENT_QUEUE', path: ['sparql', 'perClientQueue'], kind: 'number', help: 'more that wait their turn; default %d; beyond: 429 with Retry-After' },
   { name: 'ASKGRAPH_SPARQL_MAX_ROWS', path: ['sparql', 'maxRows'], kind: 'number', help: 'rows or triples sent back; default %d; more are cut there, with header X-SPARQL-MaxRows' },

@@ -1,6 +1,7 @@
 import express, { type Request, type Response, Router } from 'express';
 import { AskgraphError } from '../core';
-import { DEFAULT_BEAM } from './stages';
+import { Admission } from './admission';
+import { ASK_OPTION_DEFAULTS, DEFAULT_BEAM } from './stages';
 import { askCached, type ServeContext, withDeadline } from './context';
 import { parseFormBody } from './form-body';
 import { redactPaths, toHttpError } from './http-errors';
@@ -28,9 +29,78 @@ export function apiRouter(ctx: ServeContext): Router {
   const json = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
   const raw = express.raw({ limit, type: () => true });
   const maxQ = ctx.config.limits.questionChars;
+  const caps = ctx.config.ask;
+  /** Asks running or waiting, by client. */
+  const inflight = new Map<string, number>();
+
+  /** Options may narrow a request's own work, not widen it past the server's ceilings (config `ask`). */
+  const checkCeilings = (options: AskOptionsInput) => {
+    const o = options as Record<string, unknown>;
+    const ceilings: [string, number, string][] = [
+      ['beam', caps.maxBeam, 'ask.maxBeam'],
+      ['maxAttempts', caps.maxAttempts, 'ask.maxAttempts'],
+      ['bestOf', caps.maxBestOf, 'ask.maxBestOf'],
+      ['kE', caps.maxCandidates, 'ask.maxCandidates'],
+      ['kR', caps.maxCandidates, 'ask.maxCandidates'],
+      ['k1', caps.maxCandidates, 'ask.maxCandidates'],
+      ['k2', caps.maxCandidates, 'ask.maxCandidates'],
+      ['queryTimeoutMs', caps.maxQueryTimeoutMs, 'ask.maxQueryTimeoutMs'],
+    ];
+    for (const [key, max, setting] of ceilings) {
+      const v = o[key];
+      if (typeof v === 'number' && v > max) {
+        throw new AskgraphError('BAD_REQUEST', `invalid options: ${key} ${v} is above this server's limit of ${max} (server setting ${setting})`, {
+          details: { option: key, max },
+        });
+      }
+    }
+  };
+
+  /**
+   * Tuned asks (options that widen the pipeline's defaults: a larger beam, more attempts, best-of-n, the
+   * full beam first, Algorithm 1 settings, a longer budget, a per-query timeout other than the default)
+   * pass this gate before taking a pipeline slot, so they hold at most `ask.tunedConcurrency` slots and
+   * asks with default options always find the others.
+   */
+  const tuned = new Admission({ concurrency: caps.tunedConcurrency, queue: ctx.config.concurrency.queue });
+  const isTuned = (options: AskOptionsInput) => {
+    const o = options as Record<string, unknown>;
+    const d = ASK_OPTION_DEFAULTS;
+    const above = (k: keyof typeof d) => typeof o[k] === 'number' && (o[k] as number) > d[k];
+    return (
+      above('beam') ||
+      above('maxAttempts') ||
+      above('bestOf') ||
+      above('timeoutMs') ||
+      (o.queryTimeoutMs !== undefined && o.queryTimeoutMs !== d.queryTimeoutMs) ||
+      o.strategy === 'best-of-n' ||
+      o.adaptiveBeam === false ||
+      ['kE', 'tE', 'kR', 'tR', 'k1', 't1', 'k2', 't2'].some((k) => o[k] !== undefined)
+    );
+  };
 
   const reply = async (req: Request, res: Response, question: string, options: AskOptionsInput, format: 'json' | 'qald', lang?: string, id?: string) => {
-    const { answer, cached } = await askCached(ctx, req, question, options, () => !res.headersSent);
+    checkCeilings(options);
+    // a per-client share of the pipeline: one client cannot fill the admission slots and queue
+    const client = String(res.locals.client ?? 'anonymous');
+    const mine = inflight.get(client) ?? 0;
+    if (mine >= caps.perClient) {
+      res.setHeader('Retry-After', '1');
+      throw new AskgraphError('RATE_LIMITED', `${mine} questions of this client are running or waiting; at most ${caps.perClient} at once`);
+    }
+    inflight.set(client, mine + 1);
+    let out: Awaited<ReturnType<typeof askCached>>;
+    try {
+      const run = () => askCached(ctx, req, question, options, () => !res.headersSent);
+      const got = isTuned(options) ? await tuned.run(run, () => !res.headersSent) : await run();
+      if (!got) throw new AskgraphError('REQUEST_TIMEOUT', 'the request timed out while waiting for a free slot');
+      out = got;
+    } finally {
+      const n = (inflight.get(client) ?? 1) - 1;
+      if (n > 0) inflight.set(client, n);
+      else inflight.delete(client);
+    }
+    const { answer, cached } = out;
     if (res.headersSent) return;
     res.setHeader('X-Cache', cached ? 'hit' : 'miss');
     res.json(format === 'qald' ? toQald(answer, { lang, id }) : answer);
@@ -64,6 +134,7 @@ export function apiRouter(ctx: ServeContext): Router {
     res.locals.questionLength = question.length;
     const ms = ctx.config.timeouts.requestMs;
     const beam = body.beam ?? DEFAULT_BEAM;
+    checkCeilings({ beam });
     const out = await ctx.admission.run(
       () => withDeadline(ctx.gateway.parse(question, { beam }), ms, 'REQUEST_TIMEOUT', 'parsing the question'),
       () => !res.headersSent,

@@ -2,7 +2,7 @@
  * Remote-store mode: askgraph in front of a SPARQL endpoint must not relay SERVICE or FROM / FROM NAMED
  * (a federating upstream would fetch any URL for anyone). The upstream here is a REAL second askgraph
  * server on a REAL Oxigraph store; the front server reaches it through the real EndpointExecutor
- * (Comunica). The upstream's metrics show whether a query reached it.
+ * over the SPARQL protocol. The upstream's metrics show whether a query reached it.
  */
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -25,7 +25,7 @@ function post(url: string, query: string) {
   return getJson(url + '/sparql', { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: query });
 }
 
-describe('serve with a remote store: SERVICE and FROM are not relayed unless allowed (REAL upstream askgraph + Oxigraph, REAL Comunica executor)', function () {
+describe('serve with a remote store: SERVICE and FROM are not relayed unless allowed (REAL upstream askgraph + Oxigraph, REAL EndpointExecutor)', function () {
   this.timeout(60_000);
   let dir: string;
   let store: OxigraphExecutor;

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EndpointExecutor } from '../../../src/execute';
+import { parseNTriples } from '../../../src/execute/terms';
 import { isAskgraphError } from '../../../src/core';
 
 function code(c: string) {
@@ -47,7 +48,7 @@ describe('execute: EndpointExecutor (stub HTTP server)', function () {
   });
   after(() => stub.close());
 
-  it('select through Comunica, with default-graph-uri taken from the URL and sent on every request', async () => {
+  it('select over the SPARQL protocol, with default-graph-uri taken from the URL and sent on every request', async () => {
     const ex = new EndpointExecutor(`${stub.url}/sparql?default-graph-uri=${encodeURIComponent('http://g.test/1')}`);
     const res = await ex.select('SELECT ?x WHERE { ?x ?p ?o }');
     assert.deepEqual(res.rows.map((r) => r.x), [{ type: 'uri', value: 'http://ex.test/a' }, { type: 'literal', value: 'b', lang: 'en' }]);
@@ -81,5 +82,28 @@ describe('execute: EndpointExecutor (stub HTTP server)', function () {
     await new Promise((r) => probe.close(r));
     const ex = new EndpointExecutor(`http://127.0.0.1:${port}/sparql`);
     await assert.rejects(ex.ask('ASK { ?s ?p ?o }', { timeoutMs: 5000 }), code('ENDPOINT_DOWN'));
+  });
+});
+
+describe('execute: parseNTriples (CONSTRUCT / DESCRIBE bodies of endpoints)', () => {
+  it('IRIs, blank nodes, plain / language / typed literals with escapes', () => {
+    const text = [
+      '<http://ex.test/a> <http://ex.test/p> "say \\"hi\\"\\n\\u00e9t\\U0001F600" .',
+      '_:b1 <http://ex.test/p> "chat"@fr .',
+      '# a comment',
+      '',
+      '<http://ex.test/a> <http://ex.test/n> "7"^^<http://www.w3.org/2001/XMLSchema#integer> .',
+      '<http://ex.test/a> <http://ex.test/s> "plain"^^<http://www.w3.org/2001/XMLSchema#string> .',
+    ].join('\n');
+    assert.deepEqual(parseNTriples(text), [
+      { s: { type: 'uri', value: 'http://ex.test/a' }, p: { type: 'uri', value: 'http://ex.test/p' }, o: { type: 'literal', value: 'say "hi"\nét\u{1F600}' } },
+      { s: { type: 'bnode', value: 'b1' }, p: { type: 'uri', value: 'http://ex.test/p' }, o: { type: 'literal', value: 'chat', lang: 'fr' } },
+      { s: { type: 'uri', value: 'http://ex.test/a' }, p: { type: 'uri', value: 'http://ex.test/n' }, o: { type: 'literal', value: '7', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } },
+      { s: { type: 'uri', value: 'http://ex.test/a' }, p: { type: 'uri', value: 'http://ex.test/s' }, o: { type: 'literal', value: 'plain' } },
+    ]);
+  });
+  it('a line cut short is an error, not fewer triples', () => {
+    assert.throws(() => parseNTriples('<http://ex.test/a> <http://ex.test/p> <http://ex.test/b> .\n<http://ex.test/a> <http://ex.test/p> "cut'));
+    assert.throws(() => parseNTriples('<http://ex.test/a> <http://ex.test/p> <http://ex.test/b>'));
   });
 });

@@ -90,16 +90,21 @@ describe('execute: OxigraphExecutor (worker)', function () {
     await assert.rejects(ex.select('ASK { ?s ?p ?o }'), code('BAD_REQUEST'));
   });
 
-  it('a runaway query is killed at its timeout, the worker restarts and answers the next query', async () => {
+  it('a runaway query times out for its caller at its timeout; the worker is killed at the floor (minKillMs, 3 s), restarts and answers the next query', async () => {
     const ox = ex as OxigraphExecutor;
     const gen = ox.generation;
     const t0 = Date.now();
     await assert.rejects(ex.count(RUNAWAY, { timeoutMs: 500 }), code('QUERY_TIMEOUT'));
     const took = Date.now() - t0;
     assert.ok(took >= 490 && took < 1500, `timeout took ${took} ms`);
-    assert.equal(ox.generation, gen + 1);
-    // queued behind the restart: waits for the reload, then runs
+    assert.equal(ox.generation, gen, 'a caller timeout below the floor does not kill the shared process');
+    // queued behind the abandoned runaway: waits for its kill at the floor and the reload, then runs
     assert.equal(await ex.ask(`ASK { <${E('Big')}> <${R('directed_by')}> <${E('Penny Marshall')}> }`, { timeoutMs: 20000 }), true);
+    assert.equal(ox.generation, gen + 1);
+    // a timeout at or above the floor kills at the timeout itself
+    await assert.rejects(ex.count(RUNAWAY, { timeoutMs: 3000 }), code('QUERY_TIMEOUT'));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(ox.generation, gen + 2);
   });
 
   it('queries queued behind a runaway keep their own deadlines and run after the restart', async () => {
