@@ -622,7 +622,36 @@ class Compiler {
 const VAR_VALUE = 'value';
 
 /** Compile a logical form to SPARQL (through the sparqljs AST; no user text is ever concatenated). */
+/**
+ * Most a form may cost to compile (formCost): an operator that compares members of its set (ARGMAX, ARGMAXCOUNT,
+ * MOSTCOMMON) writes that set's pattern more than once, so nesting them grows the query exponentially (20 nested
+ * ARGMINCOUNTs, which a half-trained parser wrote, would have been gigabytes of SPARQL). Real questions cost far less.
+ */
+export const MAX_FORM_COST = 4096;
+/** Deepest nesting of a form the compiler takes (its recursion, and the engines', stay shallow). */
+export const MAX_FORM_DEPTH = 32;
+
+/** The size of the query a form compiles to, in units of patterns: a set that an operator repeats counts thrice. */
+export function formCost(form: Form, depth = 0): number {
+  if (depth > MAX_FORM_DEPTH) return Infinity;
+  const f = form as unknown as Record<string, unknown>;
+  const repeats = form.kind === 'arg' || form.kind === 'argcount' || form.kind === 'common' ? 3 : 1;
+  let cost = 1;
+  for (const key of ['arg', 'args'] as const) {
+    const v = f[key];
+    const kids = Array.isArray(v) ? v : v && typeof v === 'object' ? [v] : [];
+    for (const k of kids as Form[]) cost += repeats * formCost(k, depth + 1);
+  }
+  return cost;
+}
+
 export function compileForm(form: Form, opts: CompileOptions = {}): CompiledQuery {
+  const cost = formCost(form);
+  if (cost > MAX_FORM_COST) {
+    throw new AskgraphError('QUERY_TOO_COMPLEX', `the form is nested too deeply to compile (${Number.isFinite(cost) ? `cost ${cost}` : `depth over ${MAX_FORM_DEPTH}`}; at most ${MAX_FORM_COST}): operators such as ARGMAX repeat their set, so the query would grow exponentially`, {
+      details: { ...(Number.isFinite(cost) ? { cost } : {}), maxCost: MAX_FORM_COST, maxDepth: MAX_FORM_DEPTH },
+    });
+  }
   const o = resolveOptions(opts);
   const errors = typeErrors(form);
   if (errors.length > 0) throw new AskgraphError('UNSUPPORTED', `the form is not well typed: ${errors[0]}`, { details: { errors } });

@@ -238,14 +238,14 @@ class PipelineGateway implements Gateway {
       const greedy = first;
       if (greedy.length > 0) {
         beam = greedy;
-        await this.attempt(groundCandidates(greedy, ctx, { ...o, exactOnly: true }), run, greedy, false);
+        await this.attempt(groundCandidates(this.fitting(greedy, run), ctx, { ...o, exactOnly: true }), run, greedy, false);
       }
     }
     if (run.winners.length === 0 && !run.stopped) {
       const full = adaptive ? await this.generate(q, o.beam, run) : first;
       if (full.length > 0 && !run.stopped) {
         beam = full;
-        await this.attempt(groundCandidates(full, ctx, o), run, full, true);
+        await this.attempt(groundCandidates(this.fitting(full, run), ctx, o), run, full, true);
       }
     }
     win = bestReading(run);
@@ -280,7 +280,7 @@ class PipelineGateway implements Gateway {
       }
       run.winners = [];
       run.vacuous = [];
-      await this.attempt(groundCandidates(beam, ctx, o), run, beam, false);
+      await this.attempt(groundCandidates(this.fitting(beam, run), ctx, o), run, beam, false);
       if (run.stopped) break;
       setAside.push(...run.vacuous);
       let next = bestReading(run);
@@ -502,6 +502,22 @@ class PipelineGateway implements Gateway {
   }
 
   /** Compiles and executes grounded forms in order until the strategy is satisfied; every attempt goes to the trace. */
+  /**
+   * The beam forms whose answer shape fits the question (answerShape): the shape is the form's, the same for
+   * every grounding of it, so a form that does not fit is set aside once, with one trace row, before grounding
+   * (its groundings could be many thousands, each one a skipped row).
+   */
+  private fitting(cands: Candidate[], run: AttemptRun): Candidate[] {
+    return cands.filter((c) => {
+      const fits = answerShape({ form: c.text, mentions: [], answerType: answerTypeOf(c.form) }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
+      if (fits.pass) return true;
+      if (!run.trace.some((t) => t.beamForm === c.text && t.check?.code === fits.code)) {
+        run.trace.push({ stage: 'execute', beamForm: c.text, outcome: 'skipped', note: fits.reason!, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
+      }
+      return false;
+    });
+  }
+
   private async attempt(attempts: AsyncGenerator<GroundAttempt>, run: AttemptRun, beam: Candidate[], reportUngrounded: boolean): Promise<void> {
     const { o, trace, timings } = run;
     let exhausted = false;

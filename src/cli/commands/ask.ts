@@ -86,7 +86,7 @@ function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): 
   const doubtful = answer.answers.length > 0 && answer.confidence < 0.8 ? ' — doubtful, check the form or the evidence' : '';
   out(`source:     ${answer.source}  (confidence ${answer.confidence.toFixed(2)}${doubtful})`);
   // an answer that leaves part of the question out says what (src/pipeline/checks.ts)
-  if (answer.reason) out(`caveat:     ${answer.reason}`);
+  if (answer.answers.length > 0 && answer.reason) out(`caveat:     ${answer.reason}`);
   if (answer.form) out(`form:       ${answer.form}`);
   if (answer.groundedForm && answer.groundedForm !== answer.form) out(`grounded:   ${answer.groundedForm}`);
   if (answer.sparql) {

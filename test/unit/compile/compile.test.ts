@@ -399,4 +399,22 @@ describe('compile: compileForm', () => {
       expectCode(() => compile('(JOIN r [ a ])', { limit: 0 }), 'BAD_REQUEST');
     });
   });
+
+  describe('forms too large to compile (a half-trained parser nested 20 ARGMINCOUNTs: gigabytes of SPARQL)', () => {
+    const nested = (op: string, n: number) => {
+      let f = '(ARGMINCOUNT directed_by starred_actors)'.replace('ARGMINCOUNT', op);
+      for (let i = 1; i < n; i++) f = `(${op} ${f} starred_actors)`;
+      return parseForm(f);
+    };
+    it('nested operators that repeat their set are QUERY_TOO_COMPLEX before any SPARQL is written; a few levels compile', () => {
+      expectCode(() => compileForm(nested('ARGMINCOUNT', 20), MOVIES_NAMESPACES), 'QUERY_TOO_COMPLEX');
+      expectCode(() => compileForm(nested('ARGMAX', 12), MOVIES_NAMESPACES), 'QUERY_TOO_COMPLEX');
+      assert.match(compileForm(nested('ARGMINCOUNT', 3), MOVIES_NAMESPACES).sparql, /SELECT/);
+    });
+    it('a form nested deeper than MAX_FORM_DEPTH is QUERY_TOO_COMPLEX, not a stack overflow', () => {
+      let f = '[ Tom Hanks ]';
+      for (let i = 0; i < 40; i++) f = `(JOIN starred_actors ${f})`;
+      expectCode(() => compileForm(parseForm(f), MOVIES_NAMESPACES), 'QUERY_TOO_COMPLEX');
+    });
+  });
 });
