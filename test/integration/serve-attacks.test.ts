@@ -62,7 +62,7 @@ describe('serve under attack: crash, poison, freeze, starvation (REAL server, pi
   before(async () => {
     g = await createGateway();
     ex = g.executor as OxigraphExecutor;
-    srv = await startTestServer(g, { timeouts: { requestMs: 60_000, queryMs: 10_000, maxQueryMs: 60_000 }, cache: { max: 0, ttlMs: 1, maxBytes: 1024 }, sparql: { perClient: 32 } });
+    srv = await startTestServer(g, { timeouts: { requestMs: 60_000, queryMs: 10_000, maxQueryMs: 60_000 }, cache: { max: 0, ttlMs: 1, maxBytes: 1024 }, sparql: { perClient: 32 }, ask: { maxQueryTimeoutMs: 60_000 } });
     await assertServing(srv.url);
   });
   after(async () => {
