@@ -120,6 +120,19 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
 
 
 
+
+/** What an answer says of the reading that gave it: its answers, their type, the forms, the SPARQL. */
+function readingFields(win: Winner): Pick<Answer, 'answers' | 'answerType' | 'form' | 'groundedForm' | 'sparql' | 'source'> {
+  return {
+    answers: win.answers,
+    answerType: win.compiled.answerType ?? 'entities',
+    form: win.attempt.candidate.text,
+    groundedForm: win.attempt.text,
+    sparql: win.compiled.sparql,
+    source: 'parser',
+  };
+}
+
 class PipelineGateway implements Gateway {
   readonly version: string;
   startup?: readonly StartupPhase[];
@@ -344,12 +357,7 @@ class PipelineGateway implements Gateway {
     timings.total = performance.now() - t0;
     return {
       question: q,
-      answers: win.answers,
-      answerType: win.compiled.answerType ?? 'entities',
-      form: win.attempt.candidate.text,
-      groundedForm: win.attempt.text,
-      sparql: win.compiled.sparql,
-      source: 'parser',
+      ...readingFields(win),
       // an answer that leaves part of the question out is no more certain than a fallback answer
       confidence: uncertain ?? Math.min(caveat ? PARSER_FLOOR : 1, this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt)),
       ...(caveat ? { reason: caveat } : {}),
@@ -455,12 +463,7 @@ class PipelineGateway implements Gateway {
     const { win, signals } = accepted;
     return {
       question: q,
-      answers: win.answers,
-      answerType: win.compiled.answerType ?? 'entities',
-      form: win.attempt.candidate.text,
-      groundedForm: win.attempt.text,
-      sparql: win.compiled.sparql,
-      source: 'parser',
+      ...readingFields(win),
       confidence: this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt),
       reason,
       ...marks,
