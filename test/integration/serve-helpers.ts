@@ -281,3 +281,8 @@ export function mockGenerator(): ScoringGenerator {
 export async function moviesGatewayWithMockGenerator(): Promise<Gateway> {
   return createGateway({ generator: mockGenerator() });
 }
+
+/** The answers of a /v1/ask body as sorted "IRI label" keys, to compare one answer with another. */
+export function answersOf(body: any): string[] {
+  return (body.answers as { value: string; label: string | null }[]).map((a) => `${a.value} ${a.label}`).sort();
+}

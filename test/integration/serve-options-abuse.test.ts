@@ -10,16 +10,12 @@ import { strict as assert } from 'node:assert';
 import type { OxigraphExecutor } from '../../src/execute';
 import type { Gateway } from '../../src/pipeline';
 import type { RunningServer } from '../../src/serve';
-import { moviesGatewayWithMockGenerator, postJson, recordedGateway, startTestServer } from './serve-helpers';
+import { answersOf, moviesGatewayWithMockGenerator, postJson, recordedGateway, startTestServer } from './serve-helpers';
 
 const QUESTIONS = ['who directed Jaws', 'who starred in Big', 'who directed Alien', 'who starred in Heat'];
 const GOOD = { 'x-api-key': 'good-client-key-1' };
 const BAD1 = { 'x-api-key': 'abusive-client-key-1' };
 const BAD2 = { 'x-api-key': 'abusive-client-key-2' };
-
-function answersOf(body: any): string[] {
-  return (body.answers as { value: string; label: string | null }[]).map((a) => `${a.value} ${a.label}`).sort();
-}
 
 describe('serve: per-request options cannot restart the shared store or take more than a bounded share (REAL pipeline + Oxigraph store process, MOCK generator)', function () {
   this.timeout(180_000);

@@ -14,7 +14,7 @@ import type { Gateway } from '../../src/pipeline';
 import { createGateway } from '../../src/pipeline';
 import type { RunningServer } from '../../src/serve';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
-import { getJson, mockGenerator, postJson, startTestServer } from './serve-helpers';
+import { answersOf, getJson, mockGenerator, postJson, startTestServer } from './serve-helpers';
 import { ensureGraph, graphEndpoint, moviesNTriples } from './virtuoso-setup';
 import { openExecutor } from '../../src/execute';
 
@@ -24,10 +24,6 @@ const CARTESIAN = 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?
 
 function sparql(url: string, query: string, extra = '') {
   return getJson(url + '/sparql?query=' + encodeURIComponent(query) + extra, { headers: { accept: 'application/sparql-results+json' } });
-}
-
-function answersOf(body: any): string[] {
-  return (body.answers as { value: string; label: string | null }[]).map((a) => `${a.value} ${a.label}`).sort();
 }
 
 describe('serve in remote mode over REAL Virtuoso through a FAULT-INJECTING proxy (REAL pipeline, MOCK generator)', function () {
