@@ -51,6 +51,9 @@ export type Form =
   | { kind: 'has'; relation: Relation } // (HAS r) = { s : (s r o) for some o } — "has an address", SQL's join
   | { kind: 'arith'; op: ArithOp; args: [Form, Form] }; // (ABSDIFF a b) = |v(a) − v(b)|, a and b one value each — number ([30])
 
-/** What a form's answer is: a set of entities/values, one number, or one boolean. */
-export type AnswerType = 'entities' | 'number' | 'boolean';
+/**
+ * What a form's answer is: a set of entities/values, one number, one boolean, or a table (rows of several
+ * values: projections of attributes, a value per group, ordered top-k lists — form language v3).
+ */
+export type AnswerType = 'entities' | 'number' | 'boolean' | 'table';
 

@@ -144,9 +144,12 @@ export interface CompiledQuery {
   answerVar: string;
   /**
    * The result form the executor must use: 'select' a set of answers, 'count' one integer, 'ask' one
-   * boolean, 'value' one literal (an aggregate or a ratio: the answer variable of the single row).
+   * boolean, 'value' one literal (an aggregate or a ratio: the answer variable of the single row), 'table'
+   * rows of several variables (`columns`, in order; the first is the row key).
    */
-  kind: 'select' | 'count' | 'ask' | 'value';
+  kind: 'select' | 'count' | 'ask' | 'value' | 'table';
+  /** kind 'table': the projected columns in order. */
+  columns?: TableColumn[];
   /** What the form answers (answerTypeOf in src/form): a set, one number or one boolean. */
   answerType?: AnswerType;
   /** IRIs of topic entities excluded from the answers (benchmarks' convention). */
@@ -160,11 +163,31 @@ export interface AnswerItem {
   datatype?: string;
 }
 
+/** One column of a table answer: the SPARQL variable it comes from and a heading for people. */
+export interface TableColumn {
+  /** The projected variable's name (without "?"), unique in the table. */
+  name: string;
+  /** A heading for people: the relation's label ("release year"), "count", "average rating", … */
+  label: string;
+}
+
+/**
+ * A table answer (answerType 'table'): the rows in the answer's order (ORDER BY of the form, else the canonical
+ * order), each with one cell per column in column order. An absent optional value is null — an empty cell,
+ * never a dropped row.
+ */
+export interface AnswerTable {
+  columns: TableColumn[];
+  rows: (AnswerItem | null)[][];
+}
+
 export type OutcomeStatus = 'answers' | 'empty' | 'error' | 'timeout' | 'skipped';
 
 export interface Outcome {
   status: OutcomeStatus;
   answers: AnswerItem[];
+  /** The rows of a table answer (answerType 'table'); `answers` then holds the first column's distinct values. */
+  table?: AnswerTable;
   error?: { code: ErrorCode | string; message: string };
   timeMs: number;
 }
@@ -221,6 +244,11 @@ export interface Answer {
    * pipeline on every answer it gives (absent on a "no answer", and in older producers: read as 'entities').
    */
   answerType?: AnswerType;
+  /**
+   * answerType 'table': the columns and rows. `answers` then holds the distinct values of the first column (the
+   * row keys — the entities or groups the rows are about), so a client that reads only `answers` still sees them.
+   */
+  table?: AnswerTable;
   form: string | null;
   groundedForm: string | null;
   sparql: string | null;
