@@ -9,7 +9,8 @@
 import * as fs from 'node:fs';
 import { Command } from 'commander';
 import * as path from 'node:path';
-import { sparqlToForm, compileForm, parseSparql } from '../src/compile';
+import { sparqlToForm, compileForm } from '../src/compile';
+import { parseSparql } from '../src/sparql';
 import { parseForm, printForm, formsEqual } from '../src/form';
 import { Form, isAskgraphError } from '../src/core';
 

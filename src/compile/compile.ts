@@ -14,7 +14,7 @@ import {
   resolveOptions,
   yearOf,
 } from './terms';
-import { generateSparql } from './sparql';
+import { generateSparql } from '../sparql';
 
 /**
  * Form → sparqljs AST → SPARQL text. Semantics (ChatKBQA / GrailQA S-expressions):

@@ -1,6 +1,6 @@
 import type * as S from 'sparqljs';
 import { AskgraphError, Form, Literal, nameInNamespace, Ref, Relation, RDF_LANG_STRING, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
-import { parseSparql } from './sparql';
+import { parseSparql } from '../sparql';
 import { isDateType } from './terms';
 import { toRelation } from './compile';
 import { printRelation } from '../form';

@@ -1,5 +1,5 @@
 import { AskgraphError, type Executor, type QueryOptions, type SelectResult, type Triple } from '../core';
-import { assertReadOnly, parseSparql } from '../compile';
+import { assertReadOnly, parseSparql } from '../sparql';
 
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 

@@ -1,6 +1,6 @@
 import { Parser, type SparqlQuery } from 'sparqljs';
 import { AskgraphError } from '../core';
-import { generateSparql, parseSparql } from '../compile';
+import { generateSparql, parseSparql } from '../sparql';
 import type { QueryForm } from './readonly';
 
 /**

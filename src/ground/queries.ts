@@ -1,6 +1,6 @@
 import type * as S from 'sparqljs';
 import { DF } from '../core';
-import { generateSparql, parseSparql } from '../compile';
+import { generateSparql, parseSparql } from '../sparql';
 
 /**
  * The few SPARQL queries grounding asks of the store. They are written once as templates, parsed into

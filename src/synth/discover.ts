@@ -21,7 +21,7 @@ import {
   type Executor,
   type Term,
 } from '../core';
-import { generateSparql, parseSparql } from '../compile';
+import { generateSparql, parseSparql } from '../sparql';
 import { lookupLabels } from '../execute';
 import { unlabelledCountQuery } from '../ground';
 import type { LabelSource, Schema, SchemaClass, SchemaProperty, ValueKind } from './types';

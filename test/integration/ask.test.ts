@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageRoot, type Answer } from '../../src/core';
-import { parseSparql } from '../../src/compile';
+import { parseSparql } from '../../src/sparql';
 import { cli } from '../helpers/cli';
 
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot, type Candidate, type GenerateOptions, type GenerateResult } from '../../../src/core';
-import { parseSparql } from '../../../src/compile';
+import { parseSparql } from '../../../src/sparql';
 import { parseForm } from '../../../src/form';
 import { createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
 

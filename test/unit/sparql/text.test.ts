@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { assertReadOnly, parseSparql, queryKind } from '../../../src/compile';
+import { assertReadOnly, parseSparql, queryKind } from '../../../src/sparql';
 import { AskgraphError } from '../../../src/core';
 
 function codeOf(fn: () => unknown): AskgraphError {
