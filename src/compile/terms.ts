@@ -1,5 +1,6 @@
 import type * as RDF from '@rdfjs/types';
 import { AskgraphError, DF, Literal, PackConfig, Ref, RDF_LANG_STRING, RDFS_LABEL, RDF_TYPE, XSD } from '../core';
+import { checkIri } from '../sparql';
 
 /** RDF/JS terms for the sparqljs AST (core's data factory). Every user string enters the query only as a term value. */
 export { DF };
@@ -102,16 +103,6 @@ export function resolveOptions(opts: CompileOptions = {}): ResolvedOptions {
   return resolved;
 }
 
-/**
- * IRIs go into the AST as terms, but sparqljs writes them between <> unescaped, so an IRI with a
- * space, '>' or quote could still break out. Reject what the SPARQL IRIREF production forbids.
- */
-export function checkIri(iri: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(iri) || /[\u0000-\u0020<>"{}|^`\\]/.test(iri)) {
-    throw new AskgraphError('BAD_REQUEST', `not an absolute IRI: ${JSON.stringify(iri)}`);
-  }
-  return iri;
-}
 
 /**
  * A bare name becomes names[name] when the pack lists it, else namespace + encodeURIComponent(name)

@@ -2,7 +2,8 @@ import { AskgraphError, Executor, isAskgraphError, QueryOptions, SelectResult, T
 import { countFromSelect } from './count';
 import { lookupLabels, withLocalNameLabels } from './labels';
 import { expectForm, queryByForm } from './readonly';
-import { isSafeIri, parseNTriples, RDFS_LABEL, selectFromJson } from './terms';
+import { isSafeIri } from '../sparql';
+import { parseNTriples, RDFS_LABEL, selectFromJson } from './terms';
 import type { UserQueryResult } from './oxigraph';
 import type { CheckedQuery } from './user-query';
 

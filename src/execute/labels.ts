@@ -1,7 +1,6 @@
-import { Generator } from 'sparqljs';
 import type * as sparqljs from 'sparqljs';
 import { localNameLabel, namedNode, variable, type QueryOptions, type SelectResult, type Term } from '../core';
-import { isSafeIri } from './terms';
+import { generateSparql, isSafeIri } from '../sparql';
 
 /** IRIs per label query: VALUES keeps it one query per batch on both Oxigraph and remote endpoints. */
 const BATCH = 500;
@@ -23,7 +22,7 @@ export function buildLabelQuery(iris: string[], labelPredicates: string[]): stri
       { type: 'bgp', triples: [{ subject: e, predicate: p, object: l }] },
     ],
   };
-  return new Generator().stringify(query);
+  return generateSparql(query);
 }
 
 /** Labels of IRIs on a SPARQL endpoint: one batched VALUES query per 500 IRIs (see LabelPicker for ties). */

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as oxigraph from 'oxigraph';
 import { AskgraphError, readTriples } from '../core';
-import { isSafeIri, RDFS_LABEL } from './terms';
+import { isSafeIri } from '../sparql';
+import { RDFS_LABEL } from './terms';
 
 /**
  * Loading data files into an Oxigraph store: the RDF syntaxes through Oxigraph's own parsers, and the

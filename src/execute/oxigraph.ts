@@ -4,7 +4,8 @@ import { AskgraphError, ErrorCode, ERROR_STATUS, Executor, QueryOptions, SelectR
 import type { BuildInfo, StoreSource } from './loaders';
 import type { WorkerDataset, WorkerReply, WorkerRequest, WorkerStatus } from './protocol';
 import { expectForm, queryByForm, QueryForm } from './readonly';
-import { isSafeIri, parseJsonAsk, parseJsonSelect, RDFS_LABEL } from './terms';
+import { isSafeIri } from '../sparql';
+import { parseJsonAsk, parseJsonSelect, RDFS_LABEL } from './terms';
 import { countFromSelect } from './count';
 import { withLocalNameLabels } from './labels';
 import type { CheckedQuery } from './user-query';

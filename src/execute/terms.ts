@@ -72,12 +72,6 @@ export function tripleFromRdfJs(q: { subject: RdfJsTerm; predicate: RdfJsTerm; o
   return { s: fromRdfJs(q.subject), p: fromRdfJs(q.predicate), o: fromRdfJs(q.object) };
 }
 
-/** Characters that may not appear inside an IRI reference <…> in SPARQL / N-Triples. */
-const BAD_IRI = /[\u0000-\u0020<>"{}|^`\\]/;
-
-export function isSafeIri(iri: string): boolean {
-  return iri.length > 0 && !BAD_IRI.test(iri) && /^[A-Za-z][A-Za-z0-9+.-]*:/.test(iri);
-}
 
 
 const NT_ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([tbnrf"'\\]))/g;

@@ -2,11 +2,9 @@
  * The readers' SPARQL, built as sparqljs ASTs and generated (never string-concatenated), so IRIs
  * and literals are always escaped correctly.
  */
-import { Generator, Wildcard } from 'sparqljs';
 import type * as S from 'sparqljs';
 import { literal, namedNode, variable, type Term } from '../core';
-
-const generator = new Generator();
+import { countAll, generateSparql } from '../sparql';
 
 type AnyTerm = S.IriTerm | S.LiteralTerm | S.VariableTerm;
 
@@ -38,7 +36,7 @@ function notIn(name: string, terms: S.IriTerm[]): S.FilterPattern {
 }
 function select(variables: (S.VariableTerm | S.VariableExpression)[], where: S.Pattern[], extra: Partial<S.SelectQuery> = {}): string {
   const q: S.SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, variables, where, ...extra };
-  return generator.stringify(q);
+  return generateSparql(q);
 }
 
 export type Direction = '>' | '<';
@@ -50,7 +48,7 @@ function edge(x: AnyTerm, p: AnyTerm, y: AnyTerm, dir: Direction): S.Triple {
 
 /** Degrees (number of non-label edges in one direction) of the given nodes. */
 export function degreeQuery(nodes: (S.IriTerm | S.LiteralTerm)[], dir: Direction, labelPredicates: string[]): string {
-  const count: S.VariableExpression = { expression: { type: 'aggregate', aggregation: 'count', distinct: false, expression: new Wildcard() }, variable: v('n') };
+  const count = countAll('n');
   return select([v('x'), count], [values('x', nodes), bgp(edge(v('x'), v('p'), v('y'), dir)), notIn('p', labelPredicates.map(iri))], {
     group: [{ expression: v('x') }],
   });
@@ -102,5 +100,5 @@ export function existsQuery(t: S.IriTerm | S.LiteralTerm): string {
     t.termType === 'Literal'
       ? [asObject]
       : [{ type: 'union', patterns: [{ type: 'bgp', triples: [triple(t, v('p'), v('o'))] }, asObject] } as S.UnionPattern];
-  return generator.stringify({ type: 'query', queryType: 'ASK', prefixes: {}, where });
+  return generateSparql({ type: 'query', queryType: 'ASK', prefixes: {}, where });
 }

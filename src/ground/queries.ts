@@ -1,6 +1,6 @@
 import type * as S from 'sparqljs';
 import { DF } from '../core';
-import { generateSparql, parseSparql } from '../sparql';
+import { generateSparql, isSafeIri, parseSparql } from '../sparql';
 
 /**
  * The few SPARQL queries grounding asks of the store. They are written once as templates, parsed into
@@ -44,10 +44,6 @@ function reviveTerms(_key: string, v: unknown): unknown {
   return v;
 }
 
-/** What the SPARQL IRIREF production allows (sparqljs writes IRIs between <> unescaped). */
-export function isSafeIri(iri: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(iri) && !/[\u0000-\u0020<>"{}|^`\\]/.test(iri);
-}
 
 /** Replaces the rows of every VALUES block on `variable` (at any depth) by the given IRIs. */
 function setValues(node: unknown, variable: string, iris: string[]): void {

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import express, { Router } from 'express';
-import { Parser as SparqlParser } from 'sparqljs';
 import { z } from 'zod';
 import { AskgraphError, iriLocalName, nameInNamespace, type PackConfig } from '../core';
 import type { ServeContext } from './context';
+import { parseSparql } from '../sparql';
 import { redactPaths } from './http-errors';
 import { validate } from './schemas';
 
@@ -71,12 +71,8 @@ function collectPatterns(patterns: any[] | undefined, out: TriplePattern[]): voi
 export async function queryPatterns(ctx: ServeContext, sparql: string): Promise<{ form: string; patterns: TriplePattern[]; truncated: boolean }> {
   const s = ctx.config.sparql;
   const checked = await ctx.checker.check(sparql, { maxQueryBytes: s.maxQueryBytes, maxDepth: s.maxDepth, maxPatterns: s.maxPatterns, maxRows: s.maxRows });
-  let parsed: any;
-  try {
-    parsed = new SparqlParser().parse(sparql);
-  } catch (e) {
-    throw new AskgraphError('SPARQL_SYNTAX', `not a SPARQL query: ${(e as Error).message.split('\n')[0]}`);
-  }
+  // The checker parsed it already (a syntax error is its SPARQL_SYNTAX); this parse only reads the patterns.
+  const parsed: any = parseSparql(sparql);
   const patterns: TriplePattern[] = [];
   if (parsed.queryType === 'CONSTRUCT' && !parsed.where) collectPatterns([{ type: 'bgp', triples: parsed.template }], patterns);
   collectPatterns(parsed.where, patterns);

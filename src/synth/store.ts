@@ -5,11 +5,11 @@
  * Every form, v1 or v2 operators alike, runs as one compiled query: what the sampler keeps is exactly
  * what the pipeline would answer.
  */
-import { Generator, Wildcard } from 'sparqljs';
 import type * as S from 'sparqljs';
 import { AnswerItem, DF, Executor } from '../core';
 import { CompileOptions, compileForm } from '../compile';
 import { runCompiled } from '../execute';
+import { countAll, generateSparql } from '../sparql';
 import { parseForm } from '../form';
 import { printSForm, SForm, SRel } from './forms';
 import type { Schema, SchemaProperty } from './types';
@@ -37,7 +37,6 @@ export interface Edge {
   other: Item;
 }
 
-const generator = new Generator();
 const LABELLED_SET = 300;
 const iri = (value: string): S.IriTerm => DF.namedNode(value);
 const v = (value: string): S.VariableTerm => DF.variable(value);
@@ -144,7 +143,7 @@ export class SynthStore {
 
   private async select(q: S.SelectQuery) {
     this.queries++;
-    return this.executor.select(generator.stringify(q), { timeoutMs: this.timeoutMs });
+    return this.executor.select(generateSparql(q), { timeoutMs: this.timeoutMs });
   }
 
   /**
@@ -154,7 +153,7 @@ export class SynthStore {
   async pool(p: SchemaProperty, side: 'subject' | 'object', limit = 300): Promise<PoolEntry[]> {
     const e = v('e');
     const triple: S.Triple = side === 'object' ? { subject: v('s'), predicate: iri(p.iri), object: e } : { subject: e, predicate: iri(p.iri), object: v('o') };
-    const count: S.VariableExpression = { expression: { type: 'aggregate', aggregation: 'count', distinct: false, expression: new Wildcard() }, variable: v('n') };
+    const count = countAll('n');
     const isIri: S.FilterPattern = { type: 'filter', expression: { type: 'operation', operator: 'isiri', args: [e] } };
     // each query may time out on a large endpoint: the pool is then what the other one gave
     const safe = async (q: Promise<{ rows: Record<string, { type: string; value: string }>[] }>) => {
