@@ -5,6 +5,8 @@ export * from './paths';
 export * from './answer';
 export * from './labels';
 export * from './text';
+export * from './morph';
+export * from './wordnet';
 export * from './triples';
 export * from './rdf';
 export * from './random';

@@ -21,6 +21,7 @@ export {
   type StoreSpec,
 } from './pack';
 export { runCompiled, type RunOptions } from './run';
+export { parseJsonSelect } from './terms';
 export {
   buildStore,
   detectFormat,

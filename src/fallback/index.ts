@@ -2,7 +2,7 @@ export * from './types';
 export { BudgetGuard, BudgetExhausted, guardOf } from './budget';
 export { runChain, assertGrounded, chainTrace, CONFIDENCE_CAP, MAX_FALLBACK_CONFIDENCE } from './chain';
 export { mineRelationVocabulary, vocabularyFromExamples, loadRelationVocabulary, VOCABULARY_FILE, chainFromForm, chainToForm, hopKey, HopModel, type RelationVocabulary, type VocabExample } from './vocabulary';
-export { questionTerms, questionContentTerms, terms, stem } from './text';
+export { questionTerms, questionContentTerms, terms } from './text';
 export { PathReader, type PathReaderOptions } from './readers/paths';
 export { TripleReader, scoreNeighbourhood, type TripleReaderOptions, type ScoredEdge } from './readers/triples';
 export { ExploreReader, type ExploreReaderOptions } from './readers/explore';

@@ -3,9 +3,8 @@
  * the question (its words say nothing about the relations). Tokens, the light stemmer and stop words are src/core/text.ts's.
  */
 import MiniSearch from 'minisearch';
-import { identifierWords, isStopword, stem, words } from '../core/text';
+import { identifierWords, isStopword, stem, words } from '../core';
 
-export { stem };
 
 /** Content terms of a text: stemmed, stop words removed. */
 export function terms(text: string): string[] {

@@ -1,9 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError } from '../core';
-import { singularForms } from '../core/morph';
-import { wordNet } from '../core/wordnet';
-import { isStopword, NORMALIZATION_VERSION, normalizeLabel } from '../core/text';
+import { isStopword, NORMALIZATION_VERSION, normalizeLabel, singularForms, wordNet } from '../core';
 import { defaultScorer, type Scorer } from './scorers';
 import { TokenIndex } from './token-index';
 

@@ -1,4 +1,3 @@
-export { NORMALIZATION_VERSION, normalizeLabel, relationWords, surfaceTokens } from '../core/text';
 export * from './similarity';
 export * from './scorers';
 export * from './entity-index';

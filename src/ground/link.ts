@@ -1,5 +1,5 @@
 import type { EntityIndex } from './entity-index';
-import { normalizeLabel, relationWords, STOP_WORDS, surfaceTokens } from '../core/text';
+import { normalizeLabel, relationWords, STOP_WORDS, surfaceTokens } from '../core';
 
 /** One entity mention found in a free question. */
 export interface EntityLink {

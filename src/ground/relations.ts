@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../core';
-import { relationWords } from '../core/text';
+import { relationWords } from '../core';
 import { degreesQuery, neighbours1Query, neighbours2Query } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
 import { iriLocalName } from '../core';

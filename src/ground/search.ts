@@ -3,7 +3,7 @@ import { isAskgraphError, TRANSIENT_CODES } from '../core';
 import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
-import { labelTokens as tokens, normalizeLabel } from '../core/text';
+import { labelTokens as tokens, normalizeLabel } from '../core';
 import { fuzzySimilarity } from './similarity';
 import type { RelationHit, RelationRetriever } from './relations';
 import type { Scorer } from './scorers';

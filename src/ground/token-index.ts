@@ -1,5 +1,5 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import { typoEdits } from '../core/text';
+import { typoEdits } from '../core';
 
 /**
  * Candidate generation for entity labels: an inverted index of label tokens with IDF weights, plus

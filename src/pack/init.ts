@@ -27,9 +27,22 @@ import { filesFingerprint } from '../ground';
 import { createGateway, type Gateway, type ScoringGenerator } from '../pipeline';
 import { runExamples, summarize, type Example, type EvalSummary } from '../eval';
 import { train, type ModelSize, type TrainEvent, type TrainResult } from '../train';
-import { describeLabelSources, discoverSchema, entityEdges, namesOf } from '../synth/discover';
-import { buildLexicon, mergeLexicon, readLexicon, synthesize, writeLexicon, type Lexicon, type SynthStats } from '../synth';
-import type { Schema, SynthExample, SynthOperator } from '../synth';
+import {
+  buildLexicon,
+  describeLabelSources,
+  discoverSchema,
+  entityEdges,
+  mergeLexicon,
+  namesOf,
+  readLexicon,
+  synthesize,
+  writeLexicon,
+  type Lexicon,
+  type Schema,
+  type SynthExample,
+  type SynthOperator,
+  type SynthStats,
+} from '../synth';
 import { Rng } from '../core';
 
 export const INIT_STATE_FILE = '.init-state.json';

@@ -12,8 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { AskgraphError, isStopword, letterWords, typoEdits } from '../core';
-import { singularForms } from '../core/morph';
+import { AskgraphError, isStopword, letterWords, singularForms, typoEdits } from '../core';
 
 
 export type KnownWords = ReadonlySet<string>;

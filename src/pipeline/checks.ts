@@ -10,11 +10,9 @@
  * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
  * "us"). No word of any graph is written here.
  */
-import { isStopword, labelTokens, letterWords, normalizeLabel, stem, type AnswerType, type Form, type TraceEntry } from '../core';
+import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
 import { namedNothingReason, unexplainedReason, unexplainedWords, wordsOf, type ExpectedAnswer, type KnownWords } from './abstain';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
-import { isFunctionWord } from '../core/morph';
-import { wordNet } from '../core/wordnet';
 
 /** One entity mention of a reading: the words the parser copied and the graph label it grounded to. */
 export interface ReadingMention {

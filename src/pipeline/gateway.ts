@@ -10,6 +10,7 @@ import {
   type TraceEntry,
   isStopword,
   nameInNamespace,
+  relationWords,
   stem,
 } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
@@ -21,7 +22,6 @@ import { expectedAnswer, namedNothingReason, unexplainedReason, unexplainedWords
 import { calibratedProbability, signalsOf, type Calibration, type Signals } from './calibration';
 import { answerShape, graphNames, leftOut, noAnswerReason, ownValueMissing, setAsideRow, tooUncertain, unexplainedMentionWords, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
-  relationWords,
   groundCandidates,
   RelationRetriever,
   type EntityIndex,

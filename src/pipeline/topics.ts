@@ -4,10 +4,9 @@
  * common words the question does not write as a name — checks.ts weakTitle), and the graph's labels near a
  * name it lacks.
  */
-import type { Candidate, TraceEntry } from '../core';
-import { singularForms } from '../core/morph';
+import { normalizeLabel, singularForms, type Candidate, type TraceEntry } from '../core';
 import type { Topic } from '../fallback';
-import { commonNoun, linkEntities, normalizeLabel, type EntityIndex } from '../ground';
+import { commonNoun, linkEntities, type EntityIndex } from '../ground';
 import { wordsOf } from './abstain';
 import { isWeakWord, setAsideRow, weakTitle, type CheckContext } from './checks';
 import { entityRefsOf } from './labels';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AskgraphError } from '../core';
-import { AskOptionsObject, AskOptionsSchema } from '../pipeline/options';
+import { AskOptionsObject, AskOptionsSchema } from '../pipeline';
 
 /** zod schemas of every request the server accepts; `validate` turns failures into BAD_REQUEST / QUESTION_INVALID. */
 

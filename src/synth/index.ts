@@ -22,7 +22,8 @@ export { printSForm, orderByMentions, type SForm, type SRel } from './forms';
 export { Rng } from '../core';
 export { SynthStore } from './store';
 export { Sampler, OPERATOR_WEIGHTS } from './sample';
-export { WordNet, wordNet } from './wordnet';
+export { WordNet, wordNet } from '../core';
+export { describeLabelSources, discoverLabelSources, discoverSchema, entityEdges, namesOf, type DiscoverOptions, type LabelSourceResult } from './discover';
 
 export interface SynthOptions {
   count: number;

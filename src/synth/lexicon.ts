@@ -17,14 +17,24 @@
  * graph alone cannot say (e.g. that the subjects of an untyped graph are "movies").
  */
 import * as fs from 'node:fs';
-import { AskgraphError } from '../core';
-import { relationWords } from '../ground';
-import { stem } from '../fallback';
-import { conjugate, isParticiple, isPreposition, isPresent3, plural, singular, VerbForms, verbBase } from './morph';
+import {
+  AskgraphError,
+  conjugate,
+  isParticiple,
+  isPreposition,
+  isPresent3,
+  plural,
+  relationWords,
+  singular,
+  stem,
+  verbBase,
+  wordNet,
+  type VerbForms,
+  type WnSynset,
+} from '../core';
 
 const PREPS = { has: (w: string) => w !== undefined && isPreposition(w) };
 import type { Schema, SchemaProperty } from './types';
-import { WnSynset, wordNet } from './wordnet';
 
 export const LEXICON_FORMAT = 'askgraph-lexicon/1';
 /** The lexicon's file name in a pack: <pack>/lexicon.json. */

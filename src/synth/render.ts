@@ -12,8 +12,7 @@ import type { Lexicon, NounEntry, PropertyLexicon } from './lexicon';
 import type { Mentions, SForm, SRel } from './forms';
 import { entitiesOf } from './forms';
 import type { Rng } from '../core';
-import { plural } from './morph';
-import { wordNet } from './wordnet';
+import { plural, wordNet } from '../core';
 
 export interface Rendered {
   question: string;

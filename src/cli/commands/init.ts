@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { AskgraphError } from '../../core';
-import { initPack, POOR_SELF_EVAL, type InitPhase, type InitReporter } from '../../pack/init';
+import { initPack, POOR_SELF_EVAL, type InitPhase, type InitReporter } from '../../pack';
 import { MODEL_SIZES, type ModelSize } from '../../train';
 import { printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';

@@ -1,9 +1,7 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError, PackConfig } from '../../core';
-import { buildStore, PACK_FILE, saveSnapshot } from '../../execute';
-import { parseJsonSelect } from '../../execute/terms';
-import { describeLabelSources, discoverLabelSources } from '../../synth/discover';
+import { PACK_FILE } from '../../execute';
+import { buildStorePack } from '../../pack';
+import { describeLabelSources } from '../../synth';
 import { printJson, writeLine } from '../io';
 import type { RegisterCommand } from './index';
 
@@ -11,7 +9,8 @@ import type { RegisterCommand } from './index';
 /**
  * `askgraph load <file…> [--store DIR] [--base IRI]`: builds an embedded store from RDF files (nt, ttl,
  * nq, trig, rdf/owl/xml) and triple files (.txt `head|rel|tail`, .tsv / tab-separated), saves it as
- * DIR/data.nq and writes DIR/pack.json, so `askgraph run --store DIR` (and every stage) can open it.
+ * DIR/data.nq and writes DIR/pack.json, so `askgraph run --store DIR` (and every stage) can open it
+ * (src/pack/store.ts).
  */
 export const register: RegisterCommand = (program, io) => {
   program
@@ -23,45 +22,16 @@ export const register: RegisterCommand = (program, io) => {
     .option('--name <name>', 'pack name (default: the store folder name)')
     .option('--json', 'print JSON')
     .action(async (files: string[], opts: { store: string; base?: string; name?: string; json?: boolean }) => {
-      const dir = path.resolve(opts.store);
-      const name = opts.name ?? path.basename(dir);
-      const baseIri = opts.base ?? `http://askgraph.dev/${encodeURIComponent(name)}/`;
-      if (!/^https?:\/\/\S+[/#]$/.test(baseIri)) {
-        throw new AskgraphError('BAD_REQUEST', `--base must be an http(s) IRI ending in / or #, got "${baseIri}"`);
-      }
-      const abs = files.map((f) => path.resolve(f));
-      for (const f of abs) if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `no such file: ${f}`);
-      const t0 = Date.now();
-      const { store, info } = buildStore({ files: abs, baseIri });
-      fs.mkdirSync(dir, { recursive: true });
-      const dataFile = 'data.nq';
-      saveSnapshot(store, path.join(dir, dataFile));
-      // Which label predicates the graph uses (and whether some entities only have their IRI to go by).
-      const select = async (q: string) => parseJsonSelect(store.query(q, { use_default_graph_as_union: true, results_format: 'application/sparql-results+json' }) as string);
-      const labels = await discoverLabelSources({ select });
-      let previous: Partial<PackConfig> = {};
-      try {
-        previous = JSON.parse(fs.readFileSync(path.join(dir, PACK_FILE), 'utf8')) as Partial<PackConfig>;
-      } catch {
-        // a new store
-      }
-      const pack: PackConfig = {
-        name,
-        data: [dataFile],
-        baseIri,
-        vocabularyNamespace: baseIri + 'relation/',
-        labelPredicates: labels.labelPredicates,
-        ...(labels.aliasPredicates.length ? { aliasPredicates: labels.aliasPredicates } : previous.aliasPredicates ? { aliasPredicates: previous.aliasPredicates } : {}),
-        ...(labels.localNameLabels ? { localNameLabels: true } : {}),
-        ...(previous.model ? { model: previous.model } : {}),
-      };
-      fs.writeFileSync(path.join(dir, PACK_FILE), JSON.stringify(pack, null, 2) + '\n');
-      fs.rmSync(path.join(dir, '.cache'), { recursive: true, force: true }); // stale snapshot of older data
-      const timeMs = Date.now() - t0;
-      if (opts.json) printJson(io, { store: dir, pack, triples: info.size, files: abs, loadMs: info.loadMs, timeMs, labelSources: labels.labelSources });
+      const r = await buildStorePack({
+        files,
+        dir: opts.store,
+        ...(opts.name !== undefined ? { name: opts.name } : {}),
+        ...(opts.base !== undefined ? { baseIri: opts.base } : {}),
+      });
+      if (opts.json) printJson(io, { store: r.dir, pack: r.pack, triples: r.triples, files: r.files, loadMs: r.loadMs, timeMs: r.timeMs, labelSources: r.labelSources });
       else {
-        writeLine(io.stdout, `loaded ${info.size} triples from ${abs.length} file(s) into ${path.join(dir, dataFile)} (${timeMs} ms); pack: ${path.join(dir, PACK_FILE)}`);
-        writeLine(io.stdout, `labels: ${describeLabelSources(labels.labelSources)}`);
+        writeLine(io.stdout, `loaded ${r.triples} triples from ${r.files.length} file(s) into ${path.join(r.dir, r.dataFile)} (${r.timeMs} ms); pack: ${path.join(r.dir, PACK_FILE)}`);
+        writeLine(io.stdout, `labels: ${describeLabelSources(r.labelSources)}`);
       }
     });
 };

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AskgraphError } from '../../../src/core';
+import { AskgraphError, stem } from '../../../src/core';
 import { parseForm } from '../../../src/form';
 import {
   chainFromForm,
@@ -11,7 +11,6 @@ import {
   loadRelationVocabulary,
   mineRelationVocabulary,
   questionTerms,
-  stem,
   VOCABULARY_FILE,
 } from '../../../src/fallback';
 import { questionWithoutTopics } from '../../../src/fallback/text';

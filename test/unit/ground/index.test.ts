@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { typoEdits } from '../../../src/core';
+import { normalizeLabel, relationWords, surfaceTokens, typoEdits } from '../../../src/core';
 import {
   AveragedWordVectors,
   combineScorers,
@@ -14,9 +14,6 @@ import {
   editSimilarity,
   fuzzySimilarity,
   linkEntities,
-  normalizeLabel,
-  relationWords,
-  surfaceTokens,
   TokenIndex,
   type LabelEntry,
 } from '../../../src/ground';
