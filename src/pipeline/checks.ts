@@ -11,7 +11,8 @@
  * "us"). No word of any graph is written here.
  */
 import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
-import { namedNothingReason, unexplainedReason, unexplainedWords, wordsOf, type ExpectedAnswer, type KnownWords } from './abstain';
+import { namedNothingReason, unexplainedReason, unexplainedWords, wordsOf, type KnownWords } from './abstain';
+import type { ExpectedAnswer } from './wording';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
 
 /** One entity mention of a reading: the words the parser copied and the graph label it grounded to. */

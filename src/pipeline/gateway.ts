@@ -18,7 +18,8 @@ import { runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary } from '../fallback';
 import { answerTypeOf, entityRefs, parseForm } from '../form';
 import { entityRefsOf } from './labels';
-import { expectedAnswer, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type KnownWords } from './abstain';
+import { namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, type KnownWords } from './abstain';
+import { expectedAnswer, yesNoWording } from './wording';
 import { calibratedProbability, signalsOf, type Calibration, type Signals } from './calibration';
 import { answerShape, graphNames, leftOut, noAnswerReason, ownValueMissing, setAsideRow, tooUncertain, unexplainedMentionWords, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {

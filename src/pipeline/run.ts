@@ -5,7 +5,7 @@
  */
 import { AskgraphError, TRANSIENT_CODES, type AnswerItem, type CompiledQuery, type Outcome, type Timings, type TraceEntry } from '../core';
 import type { GroundAttempt } from '../ground';
-import type { ExpectedAnswer } from './abstain';
+import type { ExpectedAnswer } from './wording';
 import type { AskOptions } from './options';
 
 export interface Winner {

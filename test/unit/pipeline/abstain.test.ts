@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expectedAnswer, loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording } from '../../../src/pipeline/abstain';
+import { loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf } from '../../../src/pipeline/abstain';
+import { expectedAnswer, yesNoWording } from '../../../src/pipeline/wording';
 
 describe('abstention on unexplained words', () => {
   const known = new Set(['who', 'directed', 'when', 'was', 'released', 'films', 'by', 'what', 'is', 'the', 'of']);
