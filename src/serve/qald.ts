@@ -47,12 +47,13 @@ function tableResult(table: AnswerTable): QaldDocument['questions'][number]['ans
 
 export function toQald(answer: Answer, opts: { id?: string; lang?: string } = {}): QaldDocument {
   const items = answer.answers;
-  const isBoolean = !answer.table && items.length === 1 && items[0].type === 'literal' && (answer.answerType === 'boolean' || items[0].datatype?.endsWith('#boolean'));
+  const first = items.length === 1 ? items[0] : undefined;
+  const isBoolean = !answer.table && first?.type === 'literal' && (answer.answerType === 'boolean' || first.datatype?.endsWith('#boolean') === true);
   let result: QaldDocument['questions'][number]['answers'][number];
   if (answer.table) {
     result = tableResult(answer.table);
-  } else if (isBoolean) {
-    result = { head: {}, boolean: items[0].value === 'true' || items[0].value === '1' };
+  } else if (isBoolean && first) {
+    result = { head: {}, boolean: first.value === 'true' || first.value === '1' };
   } else {
     const allUris = items.every((a) => a.type === 'uri');
     const v = allUris ? 'uri' : items.every((a) => a.type === 'literal') ? 'literal' : 'answer';

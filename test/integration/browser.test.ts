@@ -868,6 +868,35 @@ describe('browser: a table answer in the inspector (real pipeline; a STAND-IN LL
     }
   });
 
+  it('phone 390×844, a table wider than the screen (8 columns): the table box scrolls sideways, the page does not; the heading row stays — STAND-IN /v1/ask reply', async () => {
+    const p = await ctx.newPage();
+    try {
+      await p.setViewportSize({ width: 390, height: 844 });
+      const columns = Array.from({ length: 8 }, (_x, i) => ({ name: 'c' + i, label: 'a rather long column heading ' + i }));
+      const rows = Array.from({ length: 30 }, (_x, r) => columns.map((_c, i) => (i === 0 ? { value: 'http://example.org/e/' + r, label: 'entity number ' + r, type: 'uri' } : { value: 'value ' + r + '.' + i, label: null, type: 'literal' })));
+      const reply = { question: 'q', answers: rows.map((r) => r[0]), answerType: 'table', table: { columns, rows }, form: null, groundedForm: null, sparql: null, source: 'parser', confidence: 0.95, beam: [], trace: [], timings: { generate: 1, ground: 1, execute: 1, fallback: 0, total: 3 } };
+      await p.route('**/v1/ask', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(reply) }));
+      await p.goto(srv.url + '/?q=wide');
+      await p.waitForSelector('#answer-table tbody tr');
+      const L = await layout(p);
+      assert.ok(L.pageOverflow <= 0, `page overflows by ${L.pageOverflow}px`);
+      assert.ok(L.box[0] >= 0 && L.box[1] <= L.W + 0.5, `table box at ${L.box} of ${L.W}`);
+      assert.equal(L.wider, true, 'the table is wider than its box');
+      assert.ok(L.scrolled > 0, 'and the box scrolls sideways');
+      // scrolled down inside the box, the heading row is still at its top (sticky)
+      const stuck = await p.evaluate(() => {
+        const box = document.querySelector('#answer-table-box .table-scroll') as HTMLElement;
+        box.scrollTop = 300;
+        const th = document.querySelector('#answer-table thead th') as HTMLElement;
+        return Math.abs(th.getBoundingClientRect().top - box.getBoundingClientRect().top);
+      });
+      assert.ok(stuck <= 2, `heading ${stuck}px from the box top`);
+      await p.screenshot({ path: path.join(SHOTS, '22-phone-wide-table.png') });
+    } finally {
+      await p.close();
+    }
+  });
+
   it('no console errors', () => {
     assert.deepEqual(problems, []);
   });
