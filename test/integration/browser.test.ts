@@ -790,6 +790,12 @@ describe('browser: a table answer in the inspector (real pipeline; a STAND-IN LL
       assert.equal(link[1], link[2]);
       assert.match(link[1] ?? '', /^http:\/\/askgraph\.dev\/movies\/entity\//);
       assert.ok(link[0] && !link[0].startsWith('http'), String(link[0]));
+      // the CSV button downloads the same answer as /v1/ask?format=csv: labels, an IRI column, the counts
+      const [dl] = await Promise.all([p.waitForEvent('download'), p.click('#answer-table-box button:text-is("CSV")')]);
+      assert.equal(dl.suggestedFilename(), 'answer.csv');
+      const csv = fs.readFileSync((await dl.path())!, 'utf8').split('\r\n');
+      assert.equal(csv[0], 'has genre,has genre IRI,count');
+      assert.equal(csv.length, counts.length + 2);
       await p.screenshot({ path: path.join(SHOTS, '18-table-1280.png'), fullPage: true });
     } finally {
       await p.close();
