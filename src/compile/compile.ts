@@ -767,13 +767,17 @@ class TableCompiler {
     const { where, topics } = c.setWhere(g.arg, m, [key]);
     where.unshift(bgp(...c.path(g.by, m, key)));
     let aggregate: S.AggregateExpression;
+    let body: Pattern[] = mergeBgps(where);
     if (g.op === 'GROUPCOUNT' || !g.value) aggregate = { type: 'aggregate', aggregation: 'count', distinct: true, expression: m };
     else {
+      // each (group, member, value) once: the member set's own patterns (a second has_genre, a label) must not
+      // repeat a member's value in the aggregate
       const o = c.fresh('o');
       const value = c.valueOf(o);
       const num = c.fresh('num');
       const isNumber = g.op === 'GROUPAVG' || g.op === 'GROUPSUM';
-      where.push(bgp(...c.path(g.value, m, o)), ...value.patterns, { type: 'bind', variable: num, expression: isNumber ? numValue(value.v) : sortKey(value.v) });
+      const triples: S.SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: [key, m, o], where: mergeBgps([...where, bgp(...c.path(g.value, m, o))]) };
+      body = [{ type: 'group', patterns: [triples] }, ...value.patterns, { type: 'bind', variable: num, expression: isNumber ? numValue(value.v) : sortKey(value.v) }];
       aggregate = { type: 'aggregate', aggregation: GROUP_AGGREGATION[g.op], distinct: false, expression: num };
     }
     const query: S.SelectQuery = {
@@ -781,7 +785,7 @@ class TableCompiler {
       queryType: 'SELECT',
       prefixes: {},
       variables: [key, { expression: aggregate, variable: n }],
-      where: mergeBgps(where),
+      where: body,
       group: [{ expression: key }],
       ...(havings.length ? { having: havings.map((h) => this.havingTest(aggregate, h)) } : {}),
     };

@@ -729,7 +729,8 @@ class Converter {
   private memberWithLeaves(where: S.Pattern[], leaves: string[]): { arg: Form; rels: Relation[] } {
     const probe = this.sub();
     probe.patterns(where);
-    const candidates = [...probe.varsOf(where)].filter((v) => !leaves.includes(v));
+    probe.resolveTriples();
+    const candidates = [...new Set(probe.edges.flatMap((e) => [e.s, e.o]))].filter((v) => v.startsWith('?') && !leaves.includes(v));
     let first: unknown;
     for (const root of candidates) {
       const conv = this.sub();
@@ -740,6 +741,7 @@ class Converter {
         if (rels.every((r) => r !== undefined)) return { arg, rels: rels as Relation[] };
         first ??= new AskgraphError('CONVERSION_UNSUPPORTED', 'values of different members', { details: { reason: 'group key and value are not values of one member' } });
       } catch (e) {
+        if (process.env.DEBUG_TOFORM) console.error(root, (e as Error).message);
         first ??= e;
       }
     }
@@ -1087,6 +1089,11 @@ class Converter {
    */
   private subquery(q: S.SelectQuery): void {
     if (q.queryType !== 'SELECT') unsupported('subquery shape');
+    // a plain projection (SELECT [DISTINCT] ?a ?b { … }: no aggregate, group or window) is its patterns
+    if (q.variables.length > 0 && q.variables.every((v) => isVar(v)) && !q.group && !q.having && !q.order && q.limit === undefined && !q.offset) {
+      this.patterns(q.where ?? []);
+      return;
+    }
     const exprs = q.variables.filter((v) => !isVar(v) && !('termType' in v)) as S.VariableExpression[];
     const plain = q.variables.filter((v) => isVar(v)) as S.VariableTerm[];
     const agg = exprs.length === 1 && typeof exprs[0]!.expression === 'object' && (exprs[0]!.expression as S.AggregateExpression).type === 'aggregate' ? (exprs[0]!.expression as S.AggregateExpression) : null;
