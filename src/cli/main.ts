@@ -23,7 +23,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const only = COMMANDS.find((c) => c.name === first);
   const versionOnly = first === undefined && argv.length > 0 && argv.every((a) => a === '-V' || a === '--version');
   if (!versionOnly) for (const c of only ? [only] : COMMANDS) c.load()(program, io);
-  const json = argv.includes('--json');
+  // errors as JSON too with --json or --format json
+  const json = argv.includes('--json') || argv.includes('--format=json') || argv.some((a, i) => a === '--format' && argv[i + 1] === 'json');
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

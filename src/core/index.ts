@@ -11,3 +11,4 @@ export * from './triples';
 export * from './rdf';
 export * from './random';
 export * from './stats';
+export * from './answer-table';

@@ -18,10 +18,25 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
   const jsonBody = (ref: string) => ({ required: true, content: { 'application/json': { schema: { $ref: ref } } } });
   const ok = (ref: string, description: string) => ({ description, content: { 'application/json': { schema: { $ref: ref } } } });
   const askOptions = jsonSchemaOf(AskOptionsSchema);
+  const askFormat = {
+    name: 'format',
+    in: 'query',
+    description:
+      'json (the Answer) | qald (QALD-JSON) | csv | tsv (the answer as a table: a header row of column labels, an IRI column after each entity column, empty cells for absent values; a cell starting with = + - @ gets a leading apostrophe unless it is a plain number). Without it the Accept header picks: text/csv, text/tab-separated-values, else JSON.',
+    schema: { type: 'string', enum: ['json', 'qald', 'csv', 'tsv'] },
+  };
+  const answerResponse = (description: string) => ({
+    description,
+    content: {
+      'application/json': { schema: { $ref: '#/components/schemas/Answer' } },
+      'text/csv': { schema: { type: 'string' } },
+      'text/tab-separated-values': { schema: { type: 'string' } },
+    },
+  });
   const option = (name: string) => askOptions.properties![name];
   const askParams = [
     { name: 'question', in: 'query', required: true, schema: { type: 'string', maxLength: cfg.limits.questionChars } },
-    { name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'qald'] } },
+    askFormat,
     { name: 'beam', in: 'query', schema: option('beam') },
     { name: 'fallback', in: 'query', description: '"off" or a comma-separated list of reader names', schema: { type: 'string' } },
     { name: 'noParser', in: 'query', schema: option('noParser') },
@@ -71,13 +86,13 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
     servers: [{ url: '/' }],
     paths: {
       '/v1/ask': {
-        get: { summary: 'Answer a question', parameters: askParams, security, responses: { '200': ok('#/components/schemas/Answer', 'The answer (same JSON as `askgraph ask --json`), or QALD-JSON with format=qald'), ...errors(400, 401, 429, 502, 504) } },
+        get: { summary: 'Answer a question', parameters: askParams, security, responses: { '200': answerResponse('The answer (same JSON as `askgraph ask --json`), QALD-JSON with format=qald, or CSV / TSV (format=csv|tsv or Accept)'), ...errors(400, 401, 429, 502, 504) } },
         post: {
           summary: 'Answer a question',
-          parameters: [{ name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'qald'] } }],
+          parameters: [askFormat],
           security,
           requestBody: jsonBody('#/components/schemas/AskRequest'),
-          responses: { '200': ok('#/components/schemas/Answer', 'The answer'), ...errors(400, 401, 413, 429, 502, 504) },
+          responses: { '200': answerResponse('The answer, or CSV / TSV (format=csv|tsv or Accept)'), ...errors(400, 401, 413, 429, 502, 504) },
         },
       },
       '/v1/parse': {
@@ -207,12 +222,26 @@ function apiComponents(cfg: ServeConfig, askOptions: JsonSchema): Record<string,
       required: ['value', 'label', 'type'],
       properties: { value: { type: 'string' }, label: { type: ['string', 'null'] }, type: { enum: ['uri', 'literal'] }, datatype: { type: 'string' } },
     },
+    AnswerTable: {
+      type: 'object',
+      description: 'The rows of a table answer in order, one cell per column; null is an empty cell (an optional value that is absent).',
+      required: ['columns', 'rows'],
+      properties: {
+        columns: {
+          type: 'array',
+          items: { type: 'object', required: ['name', 'label'], properties: { name: { type: 'string', description: 'the SPARQL variable (no "?")' }, label: { type: 'string', description: 'a heading for people' } } },
+        },
+        rows: { type: 'array', items: { type: 'array', items: { oneOf: [{ $ref: '#/components/schemas/AnswerItem' }, { type: 'null' }] } } },
+      },
+    },
     Answer: {
       type: 'object',
       required: ['question', 'answers', 'form', 'groundedForm', 'sparql', 'source', 'confidence', 'beam', 'trace', 'timings'],
       properties: {
         question: { type: 'string' },
-        answers: { type: 'array', items: { $ref: '#/components/schemas/AnswerItem' } },
+        answers: { type: 'array', description: 'the answers; of a table answer, the distinct values of its first column', items: { $ref: '#/components/schemas/AnswerItem' } },
+        answerType: { enum: ['entities', 'number', 'boolean', 'table'] },
+        table: { $ref: '#/components/schemas/AnswerTable' },
         form: { type: ['string', 'null'] },
         groundedForm: { type: ['string', 'null'] },
         sparql: { type: ['string', 'null'] },

@@ -1,9 +1,11 @@
-import { AskgraphError, type Answer } from '../core';
+import { AskgraphError, type Answer, type AnswerItem, type AnswerTable } from '../core';
 
 /**
  * QALD-JSON (the format of the QALD challenges and of GERBIL QA's web-service interface):
  * {questions: [{id, answertype, question: [{language, string}], query: {sparql}, answers: [<SPARQL JSON result>]}]}.
- * `answertype` as in the QALD files: resource, number, boolean, date or string.
+ * `answertype` as in the QALD files: resource, number, boolean, date or string. A table answer (several
+ * variables) is one result with every column in `head.vars` and a binding per row; its answertype is that of
+ * its first column (the row keys: resource for entities or groups of entities).
  */
 export interface QaldDocument {
   dataset?: unknown;
@@ -18,23 +20,47 @@ export interface QaldDocument {
   }[];
 }
 
+/** A term of a SPARQL JSON binding. */
+function qaldTerm(a: AnswerItem): Record<string, string> {
+  const term: Record<string, string> = { type: a.type, value: a.value };
+  if (a.type === 'literal' && a.datatype) term.datatype = a.datatype;
+  return term;
+}
+
+/**
+ * A table answer as one SPARQL JSON result of several variables: `head.vars` every column (the SPARQL
+ * variable names, in order), a binding per row in the answer's order; an empty cell is the variable absent
+ * from that row's binding, as a SPARQL endpoint writes an unbound OPTIONAL.
+ */
+function tableResult(table: AnswerTable): QaldDocument['questions'][number]['answers'][number] {
+  const vars = table.columns.map((c) => c.name);
+  const bindings = table.rows.map((row) => {
+    const b: Record<string, Record<string, string>> = {};
+    vars.forEach((v, i) => {
+      const cell = row[i];
+      if (cell) b[v] = qaldTerm(cell);
+    });
+    return b;
+  });
+  return { head: { vars }, results: { bindings } };
+}
+
 export function toQald(answer: Answer, opts: { id?: string; lang?: string } = {}): QaldDocument {
   const items = answer.answers;
-  const isBoolean = items.length === 1 && items[0].type === 'literal' && (answer.answerType === 'boolean' || items[0].datatype?.endsWith('#boolean'));
+  const first = items.length === 1 ? items[0] : undefined;
+  const isBoolean = !answer.table && first?.type === 'literal' && (answer.answerType === 'boolean' || first.datatype?.endsWith('#boolean') === true);
   let result: QaldDocument['questions'][number]['answers'][number];
-  if (isBoolean) {
-    result = { head: {}, boolean: items[0].value === 'true' || items[0].value === '1' };
+  if (answer.table) {
+    result = tableResult(answer.table);
+  } else if (isBoolean && first) {
+    result = { head: {}, boolean: first.value === 'true' || first.value === '1' };
   } else {
     const allUris = items.every((a) => a.type === 'uri');
     const v = allUris ? 'uri' : items.every((a) => a.type === 'literal') ? 'literal' : 'answer';
     result = {
       head: { vars: [v] },
       results: {
-        bindings: items.map((a) => {
-          const term: Record<string, string> = { type: a.type, value: a.value };
-          if (a.type === 'literal' && a.datatype) term.datatype = a.datatype;
-          return { [v]: term };
-        }),
+        bindings: items.map((a) => ({ [v]: qaldTerm(a) })),
       },
     };
   }

@@ -6,8 +6,10 @@ import { askCached, type ServeContext, withDeadline } from './context';
 import { parseFormBody } from './form-body';
 import { redactPaths, toHttpError } from './http-errors';
 import { qaldQuestions, toQald, type QaldDocument } from './qald';
+import { answerToDelimited, DELIMITED_MEDIA } from '../core';
 import {
   AskBodySchema,
+  AskFormatParamSchema,
   AskOptionsSchema,
   AskQuerySchema,
   checkQuestion,
@@ -18,6 +20,9 @@ import {
   validate,
   type AskOptionsInput,
 } from './schemas';
+
+/** What /v1/ask answers with: the Answer JSON, QALD-JSON, or the answer as a CSV / TSV table. */
+type AskFormat = 'json' | 'qald' | 'csv' | 'tsv';
 
 /** Questions of one QALD file answered per request (the body limit and the request timeout bound it too). */
 const MAX_QALD_QUESTIONS = 1000;
@@ -79,7 +84,7 @@ export function apiRouter(ctx: ServeContext): Router {
     );
   };
 
-  const reply = async (req: Request, res: Response, question: string, options: AskOptionsInput, format: 'json' | 'qald', lang?: string, id?: string) => {
+  const reply = async (req: Request, res: Response, question: string, options: AskOptionsInput, format: AskFormat, lang?: string, id?: string) => {
     checkCeilings(options);
     // a per-client share of the pipeline: one client cannot fill the admission slots and queue
     const client = String(res.locals.client ?? 'anonymous');
@@ -103,15 +108,33 @@ export function apiRouter(ctx: ServeContext): Router {
     const { answer, cached } = out;
     if (res.headersSent) return;
     res.setHeader('X-Cache', cached ? 'hit' : 'miss');
+    if (format === 'csv' || format === 'tsv') {
+      // the answer as a table (answer-table.ts): a header row of column labels, an IRI column after each entity column
+      res.type(`${DELIMITED_MEDIA[format]}; charset=utf-8; header=present`);
+      res.setHeader('Content-Disposition', `attachment; filename="answer.${format}"`);
+      res.send(answerToDelimited(answer, format));
+      return;
+    }
     res.json(format === 'qald' ? toQald(answer, { lang, id }) : answer);
+  };
+
+  /**
+   * The answer's format on /v1/ask: `format=` names it (json, qald, csv, tsv); else the Accept header picks JSON,
+   * CSV (text/csv) or TSV (text/tab-separated-values), JSON for anything else.
+   */
+  const askFormat = (req: Request, res: Response, named: AskFormat | undefined): AskFormat => {
+    res.vary('Accept');
+    if (named) return named;
+    const m = req.accepts(['application/json', DELIMITED_MEDIA.csv, DELIMITED_MEDIA.tsv]);
+    return m === DELIMITED_MEDIA.csv ? 'csv' : m === DELIMITED_MEDIA.tsv ? 'tsv' : 'json';
   };
 
   r.post('/v1/ask', json, async (req, res) => {
     const body = validate(AskBodySchema, req.body, 'request body (expected JSON {question, options?})');
     const question = checkQuestion(body.question, maxQ);
-    const format = req.query.format === 'qald' ? 'qald' : 'json';
+    const { format } = validate(AskFormatParamSchema, { format: req.query.format }, 'query parameter format');
     res.locals.questionLength = question.length;
-    await reply(req, res, question, body.options ?? {}, format);
+    await reply(req, res, question, body.options ?? {}, askFormat(req, res, format));
   });
 
   r.get('/v1/ask', async (req, res) => {
@@ -125,7 +148,7 @@ export function apiRouter(ctx: ServeContext): Router {
     if (q.adaptiveBeam !== undefined) options.adaptiveBeam = q.adaptiveBeam;
     if (q.fallback !== undefined) options.fallback = q.fallback === 'off' ? 'off' : q.fallback.split(',').filter(Boolean);
     const parsed = validate(AskOptionsSchema, options, 'query parameters');
-    await reply(req, res, question, parsed, q.format ?? 'json');
+    await reply(req, res, question, parsed, askFormat(req, res, q.format));
   });
 
   r.post('/v1/parse', json, async (req, res) => {

@@ -16,11 +16,16 @@ const intString = z
   .regex(/^\d{1,9}$/, 'expected a non-negative integer')
   .transform(Number);
 
-/** GET /v1/ask?question=…&beam=…&fallback=off|a,b&noParser=true&adaptiveBeam=false&timeoutMs=…&format=qald */
+/** The answer format of /v1/ask (`format=`): the Answer JSON, QALD-JSON, or the answer as a CSV / TSV table. */
+const AskFormatSchema = z.enum(['json', 'qald', 'csv', 'tsv']);
+/** POST /v1/ask?format=… (the question and options are in the body). */
+export const AskFormatParamSchema = z.object({ format: AskFormatSchema.optional() });
+
+/** GET /v1/ask?question=…&beam=…&fallback=off|a,b&noParser=true&adaptiveBeam=false&timeoutMs=…&format=json|qald|csv|tsv */
 export const AskQuerySchema = z
   .object({
     question: z.string(),
-    format: z.enum(['json', 'qald']).optional(),
+    format: AskFormatSchema.optional(),
     beam: intString.optional(),
     fallback: z.string().max(1024).optional(),
     timeoutMs: intString.optional(),

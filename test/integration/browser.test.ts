@@ -8,6 +8,7 @@ import { diffForms, parseForm } from '../../src/form';
 import { createGateway, type Gateway } from '../../src/pipeline';
 import type { RunningServer } from '../../src/serve';
 import { entity, startTestServer } from './serve-helpers';
+import { standInLlm, type StandIn } from '../helpers/stand-in-llm';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -686,6 +687,223 @@ describe('browser: the web inspector in real headless Chromium (real pipeline: m
     assert.ok(png.length > 20_000, `${png.length} bytes`);
     assert.ok(s.distinctBytes > 40, `distinct bytes ${s.distinctBytes}`);
     assert.ok(s.nonWhiteShare > 0.02, `non-white share ${s.nonWhiteShare}`);
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('browser: a table answer in the inspector (real pipeline; a STAND-IN LLM server writes the table forms, which the shipped model does not yet)', function () {
+  this.timeout(240_000);
+  const GENRES_Q = 'list the genres of Tom Hanks films with a film total for each';
+  const FILMS_Q = 'list the films Michael Mann directed with their release year and language';
+  let llm: StandIn;
+  let g: Gateway;
+  let srv: RunningServer;
+  let ctx: BrowserContext;
+  let profile: string;
+  const problems: string[] = [];
+
+  before(async () => {
+    assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is installed (apt: chromium)`);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    llm = await standInLlm({
+      [GENRES_Q]: '(GROUPCOUNT (JOIN starred_actors [ Tom Hanks ]) has_genre)',
+      [FILMS_Q]: '(TABLE (JOIN directed_by [ Michael Mann ]) release_year in_language)',
+    });
+    g = await createGateway({ generatorUrl: llm.url });
+    srv = await startTestServer(g);
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-chromium-'));
+    ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 } });
+  });
+  after(async () => {
+    await ctx?.close();
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+    await srv?.close();
+    await g?.close();
+    await llm?.close();
+  });
+
+  async function open(width: number, height: number, question: string): Promise<Page> {
+    const p = await ctx.newPage();
+    p.on('pageerror', (e) => problems.push('pageerror: ' + e.message));
+    p.on('console', (m) => {
+      if (m.type() === 'error') problems.push('console: ' + m.text());
+    });
+    await p.setViewportSize({ width, height });
+    await p.goto(srv.url + '/?q=' + encodeURIComponent(question));
+    await p.waitForSelector('#answer-table tbody tr');
+    return p;
+  }
+  const column = (p: Page, i: number) => p.$$eval(`#answer-table tbody tr`, (rows, j) => rows.map((r) => r.children[j]?.textContent ?? ''), i);
+  const headings = (p: Page) => p.$$eval('#answer-table thead th', (th) => th.map((h) => h.textContent?.replace(/[▲▼]/g, '').trim() ?? ''));
+  /** Layout facts: page overflow, the table box inside the viewport, and whether the box scrolls what it does not show. */
+  const layout = (p: Page) =>
+    p.evaluate(() => {
+      const W = document.documentElement.clientWidth;
+      const box = document.querySelector('#answer-table-box .table-scroll') as HTMLElement;
+      const r = box.getBoundingClientRect();
+      const heads = Array.from(document.querySelectorAll('#answer-table thead th')).map((h) => h.getBoundingClientRect());
+      const before = box.scrollLeft;
+      box.scrollLeft = 10_000;
+      const scrolled = box.scrollLeft;
+      box.scrollLeft = before;
+      return {
+        W,
+        pageOverflow: document.documentElement.scrollWidth - W,
+        box: [r.left, r.right],
+        overflowX: getComputedStyle(box).overflowX,
+        wider: box.scrollWidth > box.clientWidth + 1,
+        scrolled,
+        headsInside: heads.every((h) => h.left >= r.left - 0.5 && h.right <= r.right + 0.5),
+        visible: r.width > 0 && r.height > 0,
+      };
+    });
+
+  it('1280×800: the per-genre counts of one actor\'s films as a table (headings, rows, no page overflow); clicking "count" sorts numerically up, then down; the genre heading sorts by name', async () => {
+    const p = await open(1280, 800, GENRES_Q);
+    try {
+      assert.deepEqual(await headings(p), ['has genre', 'count']);
+      assert.equal(await p.isVisible('#answers'), false, 'the table replaces the list');
+      const L = await layout(p);
+      assert.equal(L.visible, true);
+      assert.ok(L.pageOverflow <= 0, `page overflows by ${L.pageOverflow}px`);
+      assert.ok(L.box[0] >= 0 && L.box[1] <= L.W, `table box at ${L.box}`);
+      assert.ok(L.headsInside || (L.wider && L.scrolled > 0), 'headings inside the box, or the box scrolls');
+      const counts = (await column(p, 1)).map(Number);
+      assert.ok(counts.length >= 10, String(counts.length));
+      // a numeric sort differs from a text sort here (counts of different lengths), so the order below proves it
+      const asText = [...counts].map(String).sort();
+      const up = [...counts].sort((a, b) => a - b);
+      assert.notDeepEqual(asText, up.map(String));
+      await p.click('#answer-table thead th:nth-child(2) button');
+      assert.deepEqual((await column(p, 1)).map(Number), up);
+      assert.equal(await p.getAttribute('#answer-table thead th:nth-child(2)', 'aria-sort'), 'ascending');
+      await p.screenshot({ path: path.join(SHOTS, '17-table-sorted-1280.png') });
+      await p.click('#answer-table thead th:nth-child(2) button');
+      assert.deepEqual((await column(p, 1)).map(Number), [...up].reverse());
+      assert.equal(await p.getAttribute('#answer-table thead th:nth-child(2)', 'aria-sort'), 'descending');
+      await p.click('#answer-table thead th:nth-child(1) button');
+      const names = await column(p, 0);
+      assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
+      assert.equal(await p.getAttribute('#answer-table thead th:nth-child(2)', 'aria-sort'), 'none');
+      // a group cell is the genre's label, its IRI a link and on hover
+      const link = await p.$eval('#answer-table tbody tr td a', (a) => [a.textContent, a.getAttribute('href'), a.getAttribute('title')]);
+      assert.equal(link[1], link[2]);
+      assert.match(link[1] ?? '', /^http:\/\/askgraph\.dev\/movies\/entity\//);
+      assert.ok(link[0] && !link[0].startsWith('http'), String(link[0]));
+      // the CSV button downloads the same answer as /v1/ask?format=csv: labels, an IRI column, the counts
+      const [dl] = await Promise.all([p.waitForEvent('download'), p.click('#answer-table-box button:text-is("CSV")')]);
+      assert.equal(dl.suggestedFilename(), 'answer.csv');
+      const csv = fs.readFileSync((await dl.path())!, 'utf8').split('\r\n');
+      assert.equal(csv[0], 'has genre,has genre IRI,count');
+      assert.equal(csv.length, counts.length + 2);
+      await p.screenshot({ path: path.join(SHOTS, '18-table-1280.png'), fullPage: true });
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('1280×800: a table with empty cells (films, year, language): empty cells stay last whichever way a column sorts; years sort as numbers', async () => {
+    const p = await open(1280, 800, FILMS_Q);
+    try {
+      assert.deepEqual((await headings(p)).slice(1), ['release year', 'in language']);
+      const lang = await column(p, 2);
+      assert.ok(lang.includes('') && lang.some((x) => x !== ''), JSON.stringify(lang));
+      for (const nth of [1, 2]) {
+        await p.click('#answer-table thead th:nth-child(3) button');
+        const got = await column(p, 2);
+        const filled = got.filter((x) => x !== '');
+        assert.deepEqual(got, [...filled, ...got.filter((x) => x === '')], `empty cells last (click ${nth})`);
+        const sorted = [...filled].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true }));
+        assert.deepEqual(filled, nth === 1 ? sorted : sorted.reverse());
+      }
+      assert.equal(await p.$$eval('#answer-table td.empty', (tds) => tds.length), lang.filter((x) => x === '').length);
+      await p.click('#answer-table thead th:nth-child(2) button');
+      const years = (await column(p, 1)).filter((x) => x !== '').map(Number);
+      assert.deepEqual(years, [...years].sort((a, b) => a - b));
+      await p.locator('#answers-panel').screenshot({ path: path.join(SHOTS, '19-table-empty-cells-1280.png') });
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('phone 390×844: the table is visible, the page does not scroll sideways (the table box does, if it is wider); tapping a heading sorts', async () => {
+    const p = await open(390, 844, FILMS_Q);
+    try {
+      const L = await layout(p);
+      assert.equal(L.visible, true);
+      assert.ok(L.pageOverflow <= 0, `page overflows by ${L.pageOverflow}px`);
+      assert.ok(L.box[0] >= 0 && L.box[1] <= L.W + 0.5, `table box at ${L.box} of ${L.W}`);
+      assert.ok(['auto', 'scroll'].includes(L.overflowX), L.overflowX);
+      assert.ok(L.headsInside || (L.wider && L.scrolled > 0), JSON.stringify(L));
+      await p.click('#answer-table thead th:nth-child(1) button');
+      const films = await column(p, 0);
+      assert.deepEqual(films, [...films].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
+      await p.click('#answer-table thead th:nth-child(1) button');
+      assert.deepEqual(await column(p, 0), [...films].reverse());
+      await p.locator('#answers-panel').screenshot({ path: path.join(SHOTS, '20-phone-table.png') });
+      await p.screenshot({ path: path.join(SHOTS, '21-phone-table-page.png') });
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('dates sort by date, not by their text (an offset-dated time); numbers of different lengths numerically; empty last — STAND-IN /v1/ask reply (the movies graph has no dates)', async () => {
+    const p = await ctx.newPage();
+    try {
+      const XSD = 'http://www.w3.org/2001/XMLSchema#';
+      const lit = (value: string, type: string) => ({ value, label: null, type: 'literal', datatype: XSD + type });
+      const ent = (name: string) => ({ value: 'http://example.org/e/' + name, label: name, type: 'uri' });
+      const rows = [
+        [ent('a'), lit('2001-02-03T23:00:00-05:00', 'dateTime'), lit('9', 'integer')],
+        [ent('b'), lit('2001-02-04T01:00:00Z', 'dateTime'), lit('10', 'integer')],
+        [ent('c'), null, lit('-3', 'integer')],
+        [ent('d'), lit('1999-12-31T00:00:00Z', 'dateTime'), null],
+      ];
+      const reply = { question: 'q', answers: rows.map((r) => r[0]), answerType: 'table', table: { columns: [{ name: 'x', label: 'thing' }, { name: 'd', label: 'when' }, { name: 'n', label: 'n' }], rows }, form: null, groundedForm: null, sparql: null, source: 'parser', confidence: 0.95, beam: [], trace: [], timings: { generate: 1, ground: 1, execute: 1, fallback: 0, total: 3 } };
+      await p.route('**/v1/ask', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(reply) }));
+      await p.goto(srv.url + '/?q=dates');
+      await p.waitForSelector('#answer-table tbody tr');
+      await p.click('#answer-table thead th:nth-child(2) button');
+      assert.deepEqual(await column(p, 0), ['d', 'b', 'a', 'c'], 'b (01:00Z) comes before a (04:00Z), though its text sorts after');
+      await p.click('#answer-table thead th:nth-child(2) button');
+      assert.deepEqual(await column(p, 0), ['a', 'b', 'd', 'c']);
+      await p.click('#answer-table thead th:nth-child(3) button');
+      assert.deepEqual(await column(p, 2), ['-3', '9', '10', '']);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('phone 390×844, a table wider than the screen (8 columns): the table box scrolls sideways, the page does not; the heading row stays — STAND-IN /v1/ask reply', async () => {
+    const p = await ctx.newPage();
+    try {
+      await p.setViewportSize({ width: 390, height: 844 });
+      const columns = Array.from({ length: 8 }, (_x, i) => ({ name: 'c' + i, label: 'a rather long column heading ' + i }));
+      const rows = Array.from({ length: 30 }, (_x, r) => columns.map((_c, i) => (i === 0 ? { value: 'http://example.org/e/' + r, label: 'entity number ' + r, type: 'uri' } : { value: 'value ' + r + '.' + i, label: null, type: 'literal' })));
+      const reply = { question: 'q', answers: rows.map((r) => r[0]), answerType: 'table', table: { columns, rows }, form: null, groundedForm: null, sparql: null, source: 'parser', confidence: 0.95, beam: [], trace: [], timings: { generate: 1, ground: 1, execute: 1, fallback: 0, total: 3 } };
+      await p.route('**/v1/ask', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(reply) }));
+      await p.goto(srv.url + '/?q=wide');
+      await p.waitForSelector('#answer-table tbody tr');
+      const L = await layout(p);
+      assert.ok(L.pageOverflow <= 0, `page overflows by ${L.pageOverflow}px`);
+      assert.ok(L.box[0] >= 0 && L.box[1] <= L.W + 0.5, `table box at ${L.box} of ${L.W}`);
+      assert.equal(L.wider, true, 'the table is wider than its box');
+      assert.ok(L.scrolled > 0, 'and the box scrolls sideways');
+      // scrolled down inside the box, the heading row is still at its top (sticky)
+      const stuck = await p.evaluate(() => {
+        const box = document.querySelector('#answer-table-box .table-scroll') as HTMLElement;
+        box.scrollTop = 300;
+        const th = document.querySelector('#answer-table thead th') as HTMLElement;
+        return Math.abs(th.getBoundingClientRect().top - box.getBoundingClientRect().top);
+      });
+      assert.ok(stuck <= 2, `heading ${stuck}px from the box top`);
+      await p.screenshot({ path: path.join(SHOTS, '22-phone-wide-table.png') });
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('no console errors', () => {
     assert.deepEqual(problems, []);
   });
 });

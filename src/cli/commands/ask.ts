@@ -1,10 +1,13 @@
 import * as fs from 'node:fs';
 import * as readline from 'node:readline';
+import { Option } from 'commander';
 import { Readable } from 'node:stream';
 import { AskgraphError, DEFAULT_BEAM, toAskgraphError, type Answer, type AnswerItem } from '../../core';
 import { cpuMs, createGateway, failureOf, validateQuestion, type AskOptions, type Gateway, type StartupPhase } from '../../pipeline';
 import { ExitCode, printJson, writeLine, type CliIO } from '../io';
 import { intArg } from '../options';
+import { textTable } from '../table';
+import { answerToDelimited } from '../../core';
 import type { RegisterCommand } from './index';
 
 interface AskCliOpts {
@@ -20,6 +23,10 @@ interface AskCliOpts {
   generatorModel?: string;
   /** commander's --no-parser: false when given. */
   parser?: boolean;
+  /** --format: text (default), json (as --json), csv or tsv (the answer as a table, answer-table.ts). */
+  format?: 'text' | 'json' | 'csv' | 'tsv';
+  /** --iris: IRIs beside the labels (table answers get an IRI column per entity column). */
+  iris?: boolean;
 }
 
 function showAnswer(a: AnswerItem): string {
@@ -73,7 +80,12 @@ function printStartup(write: (s: string) => void, phases: readonly StartupPhase[
 function printAnswer(io: CliIO, answer: Answer, opts: AskCliOpts, indent = ''): void {
   const out = (s: string) => writeLine(io.stdout, indent + s);
   if (answer.answers.length === 0) out(answer.reason ? `no answer: ${answer.reason}` : 'no answer (nothing in the graph supports one)');
-  for (const a of answer.answers) out(showAnswer(a));
+  else if (answer.table) {
+    // a table answer: aligned columns (labels; --iris adds the IRIs), then how many rows
+    for (const line of textTable(answer.table, { iris: opts.iris })) out(line);
+    const n = answer.table.rows.length;
+    out(`(${n} row${n === 1 ? '' : 's'}; --format csv or tsv exports them)`);
+  } else for (const a of answer.answers) out(opts.iris && a.type === 'uri' ? `${showAnswer(a)}  <${a.value}>` : showAnswer(a));
   if (indent) {
     // batch / interactive: one line of provenance per question; --explain adds the rest
     out(`(${answer.source}, confidence ${answer.confidence.toFixed(2)}${answer.form ? `, form ${answer.form}` : ''})`);
@@ -183,7 +195,11 @@ export const register: RegisterCommand = (program, io) => {
     .option('--fallback <off|names>', "fallback readers: 'off' or comma-separated reader names (default: the default chain)")
     .option('--no-parser', 'skip the parser: the fallback readers answer from graph evidence')
     .option('--timeout <ms>', 'time budget of the whole question in milliseconds (default 10000)', intArg('--timeout'))
-    .option('--json', 'print the answer as JSON (answers with IRIs, form, SPARQL, trace, timings)')
+    .option('--json', 'print the answer as JSON (answers with IRIs, form, SPARQL, trace, timings; a table answer\'s columns and rows in "table")')
+    .addOption(
+      new Option('--format <format>', 'text (default) | json (as --json) | csv | tsv: the answer as a table with a header row of column labels, an IRI column after each entity column (see the README)').choices(['text', 'json', 'csv', 'tsv']),
+    )
+    .option('--iris', 'show IRIs beside the labels (a table answer gets an IRI column after each entity column)')
     .option('--explain', 'print every attempt (beam form, grounded form, outcome, time)')
     .action(async (question: string | undefined, opts: AskCliOpts) => {
       const askOpts: AskOptions = {};
@@ -208,6 +224,10 @@ export const register: RegisterCommand = (program, io) => {
         if (!text.split('\n').some((l) => l.trim() && !l.trim().startsWith('#'))) throw noQuestion();
         input = Readable.from([text]);
       }
+      if (opts.format === 'json') opts.json = true;
+      const delimited = opts.format === 'csv' || opts.format === 'tsv' ? opts.format : undefined;
+      if (delimited && opts.json) throw new AskgraphError('BAD_REQUEST', `give either --json or --format ${delimited}, not both`);
+      if (delimited && question === undefined) throw new AskgraphError('BAD_REQUEST', `--format ${delimited} exports the answer of one question (not --file or standard input)`);
       if (opts.model !== undefined && opts.generator !== undefined) throw new AskgraphError('BAD_REQUEST', 'give either --model or --generator, not both');
       // everything before this line: node's own start and the modules (performance.now() counts from the process's start)
       const boot: StartupPhase = { phase: 'node start + modules', wallMs: performance.now(), cpuMs: cpuMs() };
@@ -243,7 +263,11 @@ export const register: RegisterCommand = (program, io) => {
           },
         ];
         const storeCpu = (gateway.executor as { info?: { cpuMs?: number } }).info?.cpuMs;
-        if (opts.json) printJson(io, opts.explain ? { ...answer, startup: { phases: startup, ...(storeCpu !== undefined ? { storeProcessCpuMs: storeCpu } : {}) } } : answer);
+        if (delimited) {
+          // the answer as a table: CSV / TSV on stdout (a "no answer" is the header alone, and its reason on stderr)
+          io.stdout.write(answerToDelimited(answer, delimited));
+          if (answer.answers.length === 0) writeLine(io.stderr, answer.reason ? `askgraph: no answer: ${answer.reason}` : 'askgraph: no answer (nothing in the graph supports one)');
+        } else if (opts.json) printJson(io, opts.explain ? { ...answer, startup: { phases: startup, ...(storeCpu !== undefined ? { storeProcessCpuMs: storeCpu } : {}) } } : answer);
         else {
           printAnswer(io, answer, opts);
           if (opts.explain) printStartup((s) => writeLine(io.stdout, s), startup, storeCpu);

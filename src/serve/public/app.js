@@ -344,6 +344,7 @@
         body: JSON.stringify({ question, options }),
       });
       state.answer = answer;
+      state.request = { question, options };
       render(answer);
       setStatus($('status'), 'answered in ' + Math.round(performance.now() - t0) + ' ms (round trip)');
     } catch (e) {
@@ -373,6 +374,7 @@
   const NUMERIC = ['integer', 'decimal', 'double', 'float', 'long', 'int', 'short', 'nonNegativeInteger', 'positiveInteger', 'nonPositiveInteger', 'negativeInteger', 'unsignedLong', 'unsignedInt'].map((t) => XSD + t);
   /** 'boolean' | 'number' | 'entities': the answer's answerType, else read from a single literal's datatype. */
   function answerTypeOf(a) {
+    if (a.table && Array.isArray(a.table.columns) && Array.isArray(a.table.rows)) return 'table';
     if (a.answerType === 'boolean' || a.answerType === 'number' || a.answerType === 'entities') return a.answerType;
     const items = a.answers || [];
     if (items.length === 1 && items[0].type === 'literal') {
@@ -528,6 +530,115 @@
   }
   const ANSWERS_SHOWN = 12;
 
+  // ---------- table answers: a sortable table (labels, the IRI as a link or on hover) ----------
+  const DATE_TYPES = ['date', 'dateTime', 'gYear', 'gYearMonth'].map((t) => XSD + t);
+  const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+  const ISO_DATE = /^-?\d{4}(-\d{2}(-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
+  /** What a person reads in a cell: an entity's label (else its label from the store, else its local name), a literal's value. */
+  function cellText(c) {
+    if (!c) return '';
+    return c.type === 'uri' ? c.label || labelOf(c.value) : String(c.value);
+  }
+  /**
+   * How a column sorts: 'number' when every non-empty cell is a number (a numeric literal, or a label such as
+   * "1995" that reads as one), 'date' when every one is a date (xsd:date, dateTime, gYear…, or ISO text), else 'text'.
+   */
+  function columnKind(rows, i) {
+    const cells = rows.map((r) => r[i]).filter(Boolean);
+    if (cells.length === 0) return 'text';
+    if (cells.every((c) => NUMERIC.includes(c.datatype) || PLAIN_NUMBER.test(cellText(c).trim()))) return 'number';
+    if (cells.every((c) => DATE_TYPES.includes(c.datatype) || (ISO_DATE.test(cellText(c).trim()) && !isNaN(Date.parse(cellText(c).trim()))))) return 'date';
+    return 'text';
+  }
+  function sortKey(c, kind) {
+    if (!c) return null;
+    const t = cellText(c).trim();
+    if (kind === 'number') return Number(t);
+    if (kind === 'date') return Date.parse(/^-?\d{4}$/.test(t) ? t + '-01-01' : t);
+    return t;
+  }
+  const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+  /** Row order by column i: numbers numerically, dates by date, text by the reader's collation; empty cells last either way. */
+  function sortedRows(rows, i, kind, dir) {
+    const keyed = rows.map((r, at) => ({ r, at, k: sortKey(r[i], kind) }));
+    keyed.sort((x, y) => {
+      const ex = x.k === null || (typeof x.k === 'number' && isNaN(x.k));
+      const ey = y.k === null || (typeof y.k === 'number' && isNaN(y.k));
+      if (ex || ey) return ex && ey ? x.at - y.at : ex ? 1 : -1;
+      const d = kind === 'text' ? collator.compare(x.k, y.k) : x.k - y.k;
+      return (dir === 'descending' ? -d : d) || x.at - y.at;
+    });
+    return keyed.map((x) => x.r);
+  }
+  /** An IRI people can follow: http(s) only (never javascript: or data:). */
+  const LINKABLE = /^https?:\/\//i;
+  function tableCell(c, kind) {
+    if (!c) return el('td', { class: 'empty', 'aria-label': 'empty' });
+    const cls = kind === 'number' ? 'num' : '';
+    if (c.type === 'uri') {
+      const attrs = { title: c.value, 'data-iri': c.label ? undefined : c.value };
+      const inner = LINKABLE.test(c.value) ? el('a', Object.assign({ href: c.value, rel: 'noopener noreferrer nofollow', target: '_blank' }, attrs), cellText(c)) : el('span', Object.assign({ class: 'iri-cell' }, attrs), cellText(c));
+      return el('td', { class: cls }, inner);
+    }
+    return el('td', { class: cls, title: c.datatype ? c.datatype.replace(XSD, 'xsd:') : undefined }, cellText(c));
+  }
+  const TABLE_ROWS_SHOWN = 500;
+  function renderAnswerTable(box, table) {
+    const cols = table.columns || [];
+    const all = table.rows || [];
+    const kinds = cols.map((_c, i) => columnKind(all, i));
+    const tbody = el('tbody');
+    const fill = (rows) => {
+      clear(tbody);
+      rows.slice(0, TABLE_ROWS_SHOWN).forEach((r) => tbody.appendChild(el('tr', {}, ...cols.map((_c, i) => tableCell(r[i], kinds[i])))));
+    };
+    const heads = cols.map((c, i) => {
+      const th = el('th', { scope: 'col', 'aria-sort': 'none', class: kinds[i] === 'number' ? 'num' : '', 'data-kind': kinds[i] });
+      const btn = el('button', { type: 'button', class: 'sort', title: 'sort by ' + c.label + (kinds[i] === 'text' ? '' : ' (' + kinds[i] + 's)') }, c.label, el('span', { class: 'arrow', 'aria-hidden': 'true' }));
+      btn.addEventListener('click', () => {
+        const dir = th.getAttribute('aria-sort') === 'ascending' ? 'descending' : 'ascending';
+        for (const h of heads) {
+          h.setAttribute('aria-sort', 'none');
+          h.querySelector('.arrow').textContent = '';
+        }
+        th.setAttribute('aria-sort', dir);
+        btn.querySelector('.arrow').textContent = dir === 'ascending' ? ' ▲' : ' ▼';
+        fill(sortedRows(all, i, kinds[i], dir));
+      });
+      th.appendChild(btn);
+      return th;
+    });
+    fill(all);
+    box.appendChild(
+      el(
+        'div',
+        { class: 'table-caption muted' },
+        all.length + ' row' + (all.length === 1 ? '' : 's') + ' × ' + cols.length + ' column' + (cols.length === 1 ? '' : 's') + (all.length > TABLE_ROWS_SHOWN ? ' (the first ' + TABLE_ROWS_SHOWN + ' shown; CSV has all)' : '') + ' · click a heading to sort ',
+        el('button', { type: 'button', class: 'small secondary', onclick: () => downloadAnswer('csv') }, 'CSV'),
+        ' ',
+        el('button', { type: 'button', class: 'small secondary', onclick: () => downloadAnswer('tsv') }, 'TSV'),
+      ),
+    );
+    box.appendChild(el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'answer table' }, el('table', { id: 'answer-table', class: 'answer-table' }, el('thead', {}, el('tr', {}, ...heads)), tbody)));
+  }
+  /** The last question as CSV / TSV from the server (the same request, format=csv|tsv: one export for CLI, API and page). */
+  async function downloadAnswer(format) {
+    const last = state.request;
+    if (!last) return;
+    try {
+      const r = await fetch('v1/ask?format=' + format, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify(last) });
+      if (!r.ok) throw new Error('HTTP ' + r.status);
+      const url = URL.createObjectURL(await r.blob());
+      const a = el('a', { href: url, download: 'answer.' + format });
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (e) {
+      setStatus($('status'), format.toUpperCase() + ' export failed: ' + e.message, true);
+    }
+  }
+
   function render(a) {
     $('result').hidden = false;
     $('overview').open = false;
@@ -555,8 +666,11 @@
         big.appendChild(el('span', { class: 'big ' + (yes ? 'yes' : 'no'), title: v + ' (xsd:boolean)' }, yes ? 'Yes' : 'No'));
       } else big.appendChild(el('span', { class: 'big number', title: v + (items[0].datatype ? ' (' + items[0].datatype.replace(XSD, 'xsd:') + ')' : '') }, formatNumber(v)));
     }
+    const tableBox = clear($('answer-table-box'));
+    tableBox.hidden = !(type === 'table' && items.length > 0);
+    if (!tableBox.hidden) renderAnswerTable(tableBox, a.table);
     const list = clear($('answers'));
-    list.hidden = !big.hidden;
+    list.hidden = !big.hidden || !tableBox.hidden;
     items.slice(0, ANSWERS_SHOWN).forEach((item) => list.appendChild(answerItem(item)));
     const more = clear($('answers-more'));
     if (items.length > ANSWERS_SHOWN && list.hidden === false) {
@@ -584,10 +698,11 @@
     $('raw').textContent = JSON.stringify(a, null, 2);
     // labels for the IRIs on the page (answers without labels, grounded forms), then re-render those parts
     const iris = items.filter((i) => i.type === 'uri' && !i.label).map((i) => i.value);
+    if (type === 'table') for (const row of a.table.rows) for (const c of row) if (c && c.type === 'uri' && !c.label) iris.push(c.value);
     for (const t of a.trace || []) iris.push(...irisIn(t.groundedForm));
     fetchLabels(iris).then(() => {
       for (const code of document.querySelectorAll('#result code.pretty')) fillPretty(code, code.getAttribute('data-form'));
-      for (const span of document.querySelectorAll('#answers .label[data-iri]')) span.textContent = labelOf(span.getAttribute('data-iri'));
+      for (const span of document.querySelectorAll('#answers .label[data-iri], #answer-table [data-iri]')) span.textContent = labelOf(span.getAttribute('data-iri'));
     });
   }
 

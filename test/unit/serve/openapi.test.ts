@@ -26,4 +26,17 @@ describe('ask options: one schema for pipeline, server and OpenAPI', () => {
     checkAskOptions({ beam: 32, tE: 1, fallback: ['paths'], hops: 2, noAbstain: true });
     assert.throws(() => validate(AskOptionsSchema, { beem: 4 }, 'options'), /beem|unrecognized/i);
   });
+
+  it('the OpenAPI document describes table answers: Answer.answerType and .table (AnswerTable, null cells), and CSV / TSV from /v1/ask by format or Accept', () => {
+    const schemas = doc.components.schemas;
+    assert.deepEqual(schemas.Answer.properties.answerType.enum, ['entities', 'number', 'boolean', 'table']);
+    assert.equal(schemas.Answer.properties.table.$ref, '#/components/schemas/AnswerTable');
+    assert.deepEqual(schemas.AnswerTable.required, ['columns', 'rows']);
+    assert.deepEqual(schemas.AnswerTable.properties.rows.items.items.oneOf, [{ $ref: '#/components/schemas/AnswerItem' }, { type: 'null' }]);
+    for (const method of ['get', 'post']) {
+      const op = doc.paths['/v1/ask'][method];
+      assert.deepEqual(Object.keys(op.responses['200'].content).sort(), ['application/json', 'text/csv', 'text/tab-separated-values'], method);
+      assert.deepEqual(op.parameters.find((p: { name: string }) => p.name === 'format').schema.enum, ['json', 'qald', 'csv', 'tsv'], method);
+    }
+  });
 });
