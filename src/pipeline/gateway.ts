@@ -9,13 +9,12 @@ import {
   type PackConfig,
   type TraceEntry,
   isStopword,
-  nameInNamespace,
   relationWords,
   stem,
 } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
-import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary } from '../fallback';
+import { chainTrace, defaultReaders, DEFAULT_BUDGET, readersByName, runChain } from '../fallback';
 import { answerTypeOf, entityRefs, parseForm } from '../form';
 import { entityRefsOf } from './labels';
 import { namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, type KnownWords } from './abstain';
@@ -24,20 +23,18 @@ import { calibratedProbability, signalsOf, type Calibration, type Signals } from
 import { answerShape, graphNames, leftOut, noAnswerReason, ownValueMissing, setAsideRow, tooUncertain, unexplainedMentionWords, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
   groundCandidates,
-  RelationRetriever,
   type EntityIndex,
   type GroundAttempt,
   type GroundContext,
-  type RelationInfo,
   type Scorer,
 } from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
 import { bestReading, halted, haltOn, stop, type AttemptRun, type Winner } from './run';
-import { GraphPrior } from './prior';
 import { subtracted, vacuousJoin } from './probes';
 import { fallbackTopics, nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 import type { StartupPhase } from './startup';
+import { gatewayContext, groundContext, relationName, type GatewayContext } from './context';
 
 export type { GatewayOptions, ScoringGenerator } from './open';
 
@@ -119,9 +116,6 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
   }
 }
 
-
-
-
 /** What an answer says of the reading that gave it: its answers, their type, the forms, the SPARQL. */
 function readingFields(win: Winner): Pick<Answer, 'answers' | 'answerType' | 'form' | 'groundedForm' | 'sparql' | 'source'> {
   return {
@@ -137,12 +131,8 @@ function readingFields(win: Winner): Pick<Answer, 'answers' | 'answerType' | 'fo
 class PipelineGateway implements Gateway {
   readonly version: string;
   startup?: readonly StartupPhase[];
-  private readonly relations: RelationRetriever;
-  private readonly vocabulary: Set<string>;
-  /** Question words ↔ relations mined from the pack's training data (fallback readers rank chains with it). */
-  private readonly relationVocabulary: RelationVocabulary | undefined;
-  /** The graph prior on a reading's relation (prior.ts). */
-  private readonly prior: GraphPrior;
+  /** What the steps of a question read of the pack (context.ts). */
+  private readonly gw: GatewayContext;
 
   constructor(
     readonly pack: { dir: string; config: PackConfig },
@@ -151,18 +141,14 @@ class PipelineGateway implements Gateway {
     readonly generator: ScoringGenerator | undefined,
     readonly index: EntityIndex,
     private readonly defaults: AskOptions,
-    private readonly entityScorer?: Scorer,
+    entityScorer?: Scorer,
     /** Words of the parser's training questions (abstain.ts); undefined = no abstention on unexplained words. */
-    private readonly knownWords?: KnownWords,
+    knownWords?: KnownWords,
     /** Calibrated confidence and the abstention threshold of the parser (calibration.ts); undefined = raw confidence. */
-    private readonly calibration?: Calibration,
+    calibration?: Calibration,
   ) {
     this.version = `${executor.id}+${generator?.id ?? 'no-parser'}`;
-    const rels = (index.meta.relations as RelationInfo[] | undefined) ?? [];
-    this.vocabulary = new Set(rels.map((r) => r.iri));
-    this.relationVocabulary = loadRelationVocabulary(pack.dir);
-    this.prior = new GraphPrior({ executor, index, vocabulary: this.vocabulary, generator, config: pack.config, relationName: (iri) => this.relationName(iri) });
-    this.relations = new RelationRetriever(executor, { exclude: [...pack.config.labelPredicates, ...(pack.config.aliasPredicates ?? [])] });
+    this.gw = gatewayContext(pack, executor, generator, index, entityScorer, knownWords, calibration);
   }
 
   private compileOptions() {
@@ -193,7 +179,7 @@ class PipelineGateway implements Gateway {
     const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
     const left = () => Math.max(1, Math.floor(deadline - performance.now()));
     const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, t0, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain || yesNoWording(q) };
-    const ctx = this.groundContext(q);
+    const ctx = groundContext(this.gw, q);
 
     // 1. the parser's readings; 2. which of them answers (judged by the named checks, checks.ts)
     const read = o.noParser || !this.generator ? undefined : await this.readings(q, run, ctx);
@@ -213,19 +199,6 @@ class PipelineGateway implements Gateway {
     // no doubt of the parser's readings: the reason is read off the trace itself (checks.ts)
     doubt ??= noAnswerReason(trace, (names) => nearLabels(this.index, names));
     return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
-  }
-
-  /** What grounding reads: the entity index, the relation retriever, the graph's relations, the pack's names. */
-  private groundContext(q: string): GroundContext {
-    return {
-      index: this.index,
-      relations: this.relations,
-      vocabulary: this.vocabulary,
-      vocabularyNamespace: this.pack.config.vocabularyNamespace,
-      ...(this.pack.config.names ? { names: this.pack.config.names } : {}),
-      question: q,
-      ...(this.entityScorer ? { scorer: this.entityScorer } : {}),
-    };
   }
 
   /**
@@ -274,7 +247,7 @@ class PipelineGateway implements Gateway {
    */
   private async choose(q: string, win: Winner | undefined, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<Choice> {
     const { o, trace } = run;
-    if (win && !o.noAbstain && !run.stopped) win = await this.prior.relationPrior(q, win, run);
+    if (win && !o.noAbstain && !run.stopped) win = await this.gw.prior.relationPrior(q, win, run);
 
     let verdict = win && !run.stopped ? await this.judge(q, win, beam, run) : undefined;
     // the first reading set aside only for a part of the question it leaves out: the answer if no reading uses it
@@ -299,7 +272,7 @@ class PipelineGateway implements Gateway {
       setAside.push(...run.vacuous);
       let next = bestReading(run);
       if (!next) break;
-      next = await this.prior.relationPrior(q, next, run);
+      next = await this.gw.prior.relationPrior(q, next, run);
       if (run.stopped) break;
       const v = await this.judge(q, next, beam, run);
       if (run.stopped) break;
@@ -360,7 +333,7 @@ class PipelineGateway implements Gateway {
       question: q,
       ...readingFields(win),
       // an answer that leaves part of the question out is no more certain than a fallback answer
-      confidence: uncertain ?? Math.min(caveat ? PARSER_FLOOR : 1, this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt)),
+      confidence: uncertain ?? Math.min(caveat ? PARSER_FLOOR : 1, this.gw.calibration && signals ? calibratedProbability(this.gw.calibration, signals) : parserConfidence(win.attempt)),
       ...(caveat ? { reason: caveat } : {}),
       ...(signals ? { signals } : {}),
       beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
@@ -383,7 +356,7 @@ class PipelineGateway implements Gateway {
       // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
       // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
       const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...(beam[0] ? entityRefsOf(beam[0].form).map((text) => ({ text })) : [])];
-      const offTopic = this.knownWords && this.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, this.knownWords) : [];
+      const offTopic = this.gw.knownWords && this.gw.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, this.gw.knownWords) : [];
       if (offTopic.length > 0) {
         trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: unexplained words ${offTopic.join(', ')}`, timeMs: 0 });
         timings.total = performance.now() - t0;
@@ -410,7 +383,7 @@ class PipelineGateway implements Gateway {
         // running out of it stops the question (chain.stopped), it never hands the question to the next reader
         budget: { ...DEFAULT_BUDGET, timeMs: run.left() },
         ...(scorer ? { scorer } : {}),
-        ...(this.relationVocabulary ? { relationVocabulary: this.relationVocabulary } : {}),
+        ...(this.gw.relationVocabulary ? { relationVocabulary: this.gw.relationVocabulary } : {}),
         labelPredicates: [...this.pack.config.labelPredicates, ...(this.pack.config.aliasPredicates ?? [])],
       });
       trace.push(...chainTrace(chain));
@@ -465,19 +438,13 @@ class PipelineGateway implements Gateway {
     return {
       question: q,
       ...readingFields(win),
-      confidence: this.calibration && signals ? calibratedProbability(this.calibration, signals) : parserConfidence(win.attempt),
+      confidence: this.gw.calibration && signals ? calibratedProbability(this.gw.calibration, signals) : parserConfidence(win.attempt),
       reason,
       ...marks,
       beam: beamOut,
       trace: run.trace,
       timings: run.timings,
     };
-  }
-
-  /** The bare relation name the parser writes for a relation IRI (pack names, else the vocabulary namespace). */
-  private relationName(iri: string): string | undefined {
-    for (const [n, i] of Object.entries(this.pack.config.names ?? {})) if (i === iri) return n;
-    return nameInNamespace(iri, this.pack.config.vocabularyNamespace);
   }
 
   /** Calibration signals of a winning attempt (calibration.ts). */
@@ -644,9 +611,9 @@ class PipelineGateway implements Gateway {
     let signals = this.signals(win, beam);
     let sure = tooUncertain({ ...reading, signals }, checks);
     if (!sure.pass) {
-      const withPrior = await this.prior.priorSignals(q, win, beam, run);
+      const withPrior = await this.gw.prior.priorSignals(q, win, beam, run);
       const p = sure.confidence!;
-      const p2 = withPrior ? calibratedProbability(this.calibration!, withPrior) : 0;
+      const p2 = withPrior ? calibratedProbability(this.gw.calibration!, withPrior) : 0;
       if (withPrior && p2 > p + 0.005) {
         trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
         signals = withPrior;
@@ -690,36 +657,35 @@ class PipelineGateway implements Gateway {
       beam: beam.map((c) => ({ form: c.text, mentions: entityRefsOf(c.form) })),
       graphWord: (w) => this.index.hasWord(w),
       relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || this.index.nonTopicWords.has(w),
-      ...(this.knownWords ? { knownWords: this.knownWords } : {}),
+      ...(this.gw.knownWords ? { knownWords: this.gw.knownWords } : {}),
       near: (names) => nearLabels(this.index, names),
-      ...(this.calibration ? { calibration: this.calibration } : {}),
+      ...(this.gw.calibration ? { calibration: this.gw.calibration } : {}),
     };
   }
 
-  private relationWordsCache: Set<string> | undefined;
   /** Words of the graph's relation names and their stems ("directed", "direct"). */
   private relationWordSet(): Set<string> {
-    if (!this.relationWordsCache) {
+    if (!this.gw.relationWordsCache) {
       const out = new Set<string>();
-      for (const iri of this.vocabulary) {
-        const name = this.relationName(iri);
+      for (const iri of this.gw.vocabulary) {
+        const name = relationName(this.gw, iri);
         if (name) for (const w of relationWords(name).split(' ')) if (w) out.add(w).add(stem(w));
       }
-      this.relationWordsCache = out;
+      this.gw.relationWordsCache = out;
     }
-    return this.relationWordsCache;
+    return this.gw.relationWordsCache;
   }
 
   /** Question words the parser was never shown, outside the entity mentions of the first forms (abstain.ts). */
   private unexplained(q: string, beam: Candidate[]): string[] {
-    if (!this.knownWords || this.knownWords.size === 0) return [];
+    if (!this.gw.knownWords || this.gw.knownWords.size === 0) return [];
     const top = beam[0];
     if (!top) return [];
     // Before grounding: the words outside the mentions (the mentions' own words are checked on the winner).
     const mentions = entityRefsOf(top.form).map((text) => ({ text }));
     // a name of the graph the parser left out ("Lucas") is not a question the graph cannot answer: the readings
     // are judged on whether they use it (checks.ts unusedWords)
-    const words = unexplainedWords(q, mentions, this.knownWords);
+    const words = unexplainedWords(q, mentions, this.gw.knownWords);
     const names = graphNames(q, words, (w) => this.index.hasWord(w));
     return words.filter((w) => !names.includes(w));
   }
