@@ -35,6 +35,7 @@ import { fallbackTopics, nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 import type { StartupPhase } from './startup';
 import { gatewayContext, groundContext, relationName, type GatewayContext } from './context';
+import { fitting, generate } from './generate-pass';
 
 export type { GatewayOptions, ScoringGenerator } from './open';
 
@@ -213,7 +214,7 @@ class PipelineGateway implements Gateway {
     // Adaptive beam: the greedy form first, exact grounding only (most questions end here); the
     // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
     const adaptive = o.adaptiveBeam && o.beam > 1;
-    const first = await this.generate(q, adaptive ? 1 : o.beam, run);
+    const first = await generate(this.gw, q, adaptive ? 1 : o.beam, run);
     const unexplained = o.noAbstain || run.stopped ? [] : this.unexplained(q, first);
     if (unexplained.length > 0) {
       const reason = unexplainedReason(unexplained);
@@ -225,14 +226,14 @@ class PipelineGateway implements Gateway {
       const greedy = first;
       if (greedy.length > 0) {
         beam = greedy;
-        await this.attempt(groundCandidates(this.fitting(greedy, run), ctx, { ...o, exactOnly: true }), run, greedy, false);
+        await this.attempt(groundCandidates(fitting(greedy, run), ctx, { ...o, exactOnly: true }), run, greedy, false);
       }
     }
     if (run.winners.length === 0 && !run.stopped) {
-      const full = adaptive ? await this.generate(q, o.beam, run) : first;
+      const full = adaptive ? await generate(this.gw, q, o.beam, run) : first;
       if (full.length > 0 && !run.stopped) {
         beam = full;
-        await this.attempt(groundCandidates(this.fitting(full, run), ctx, o), run, full, true);
+        await this.attempt(groundCandidates(fitting(full, run), ctx, o), run, full, true);
       }
     }
     win = bestReading(run);
@@ -261,13 +262,13 @@ class PipelineGateway implements Gateway {
     // (a time budget spent on the way stops the question, timed out: it never decides which reading wins)
     for (let retry = 0; win && verdict?.rejected && !o.noAbstain && retry < MAX_REJUDGED && !halted(run); retry++) {
       if (beam.length < o.beam) {
-        const full = await this.generate(q, o.beam, run);
+        const full = await generate(this.gw, q, o.beam, run);
         if (full.length > 0) beam = full;
         if (run.stopped) break;
       }
       run.winners = [];
       run.vacuous = [];
-      await this.attempt(groundCandidates(this.fitting(beam, run), ctx, o), run, beam, false);
+      await this.attempt(groundCandidates(fitting(beam, run), ctx, o), run, beam, false);
       if (run.stopped) break;
       setAside.push(...run.vacuous);
       let next = bestReading(run);
@@ -453,41 +454,7 @@ class PipelineGateway implements Gateway {
     return signalsOf(win.attempt.candidate.logProb, [...win.attempt.entityScores, ...win.attempt.relationScores], next?.logProb);
   }
 
-  private async generate(q: string, beam: number, run: AttemptRun): Promise<Candidate[]> {
-    const tg = performance.now();
-    try {
-      const res = await this.generator!.generate(q, { beam });
-      const dropped = res.dropped ? `, ${res.dropped} dropped` : '';
-      run.trace.push({ stage: 'generate', outcome: res.candidates.length ? 'answers' : 'empty', answerCount: res.candidates.length, note: `beam ${beam}: ${res.candidates.length} forms${dropped}`, timeMs: res.timeMs });
-      for (const r of res.rejected ?? []) run.trace.push({ stage: 'generate', beamForm: r.text, outcome: 'empty', note: `dropped: ${r.reason}`, timeMs: 0 });
-      return res.candidates;
-    } catch (e) {
-      const err = e instanceof AskgraphError ? e : new AskgraphError('MODEL_ERROR', (e as Error).message, { cause: e });
-      run.trace.push({ stage: 'generate', outcome: 'error', error: { code: err.code, message: err.message }, timeMs: performance.now() - tg });
-      // the parser failing is no reading of the question: the fallback's answer in its place would be another one
-      stop(run, 'generate', err.code, `the parser failed: ${err.message}`);
-      return [];
-    } finally {
-      run.timings.generate += performance.now() - tg;
-    }
-  }
-
   /** Compiles and executes grounded forms in order until the strategy is satisfied; every attempt goes to the trace. */
-  /**
-   * The beam forms whose answer shape fits the question (answerShape): the shape is the form's, the same for
-   * every grounding of it, so a form that does not fit is set aside once, with one trace row, before grounding
-   * (its groundings could be many thousands, each one a skipped row).
-   */
-  private fitting(cands: Candidate[], run: AttemptRun): Candidate[] {
-    return cands.filter((c) => {
-      const fits = answerShape({ form: c.text, mentions: [], answerType: answerTypeOf(c.form) }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
-      if (fits.pass) return true;
-      if (!run.trace.some((t) => t.beamForm === c.text && t.check?.code === fits.code)) {
-        run.trace.push({ stage: 'execute', beamForm: c.text, outcome: 'skipped', note: fits.reason!, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
-      }
-      return false;
-    });
-  }
 
   private async attempt(attempts: AsyncGenerator<GroundAttempt>, run: AttemptRun, beam: Candidate[], reportUngrounded: boolean): Promise<void> {
     const { o, trace, timings } = run;
