@@ -9,18 +9,16 @@ import {
   type PackConfig,
   type TraceEntry,
   isStopword,
-  relationWords,
-  stem,
 } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, readersByName, runChain } from '../fallback';
-import { answerTypeOf, entityRefs, parseForm } from '../form';
+import { answerTypeOf, parseForm } from '../form';
 import { entityRefsOf } from './labels';
 import { namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, type KnownWords } from './abstain';
 import { expectedAnswer, yesNoWording } from './wording';
-import { calibratedProbability, signalsOf, type Calibration, type Signals } from './calibration';
-import { answerShape, graphNames, leftOut, noAnswerReason, ownValueMissing, setAsideRow, tooUncertain, unexplainedMentionWords, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
+import { calibratedProbability, type Calibration, type Signals } from './calibration';
+import { answerShape, leftOut, noAnswerReason, writtenAsCapitalised, unusedWords } from './checks';
 import {
   groundCandidates,
   type EntityIndex,
@@ -34,8 +32,9 @@ import { subtracted, vacuousJoin } from './probes';
 import { fallbackTopics, nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 import type { StartupPhase } from './startup';
-import { gatewayContext, groundContext, relationName, type GatewayContext } from './context';
+import { gatewayContext, groundContext, type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
+import { checkContext, judge, readingOf, unexplainedQuestionWords } from './judge';
 
 export type { GatewayOptions, ScoringGenerator } from './open';
 
@@ -76,17 +75,6 @@ export function parserConfidence(win: GroundAttempt): number {
   const p = Math.min(1, Math.exp(win.candidate.logProb));
   const sims = [...win.entityScores, ...win.relationScores].reduce((a, b) => a * b, 1);
   return PARSER_FLOOR + (1 - PARSER_FLOOR) * p * sims;
-}
-
-/** The verdict of judge() on a winner. `caveat`: set aside only for what it leaves out (answers if nothing better does). */
-interface Judgement {
-  rejected: boolean;
-  abstained: boolean;
-  doubt?: string;
-  signals?: Signals;
-  caveat?: Verdict;
-  /** Withheld only as too uncertain (calibration): its signals and calibrated probability. */
-  uncertain?: { signals: Signals; p: number };
 }
 
 /** The outcome of choose(): the reading that answers (if any), with its caveat, or why none does. */
@@ -215,7 +203,7 @@ class PipelineGateway implements Gateway {
     // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
     const adaptive = o.adaptiveBeam && o.beam > 1;
     const first = await generate(this.gw, q, adaptive ? 1 : o.beam, run);
-    const unexplained = o.noAbstain || run.stopped ? [] : this.unexplained(q, first);
+    const unexplained = o.noAbstain || run.stopped ? [] : unexplainedQuestionWords(this.gw, q, first);
     if (unexplained.length > 0) {
       const reason = unexplainedReason(unexplained);
       trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
@@ -250,7 +238,7 @@ class PipelineGateway implements Gateway {
     const { o, trace } = run;
     if (win && !o.noAbstain && !run.stopped) win = await this.gw.prior.relationPrior(q, win, run);
 
-    let verdict = win && !run.stopped ? await this.judge(q, win, beam, run) : undefined;
+    let verdict = win && !run.stopped ? await judge(this.gw, q, win, beam, run) : undefined;
     // the first reading set aside only for a part of the question it leaves out: the answer if no reading uses it
     let caveated = win && verdict?.caveat ? { win, verdict } : undefined;
     // the first reading withheld only as too uncertain (it may use what a better-scored one leaves out)
@@ -275,7 +263,7 @@ class PipelineGateway implements Gateway {
       if (!next) break;
       next = await this.gw.prior.relationPrior(q, next, run);
       if (run.stopped) break;
-      const v = await this.judge(q, next, beam, run);
+      const v = await judge(this.gw, q, next, beam, run);
       if (run.stopped) break;
       if (!v.rejected) {
         win = next;
@@ -287,7 +275,7 @@ class PipelineGateway implements Gateway {
     // did Brad Pitt direct": 0), unless it asks for a fact the graph lacks (judge)
     const lastResort = win && verdict?.rejected && !win.vacuous && !run.stopped ? setAside.find((w) => w !== win) : undefined;
     if (lastResort) {
-      const v = await this.judge(q, lastResort, beam, run);
+      const v = await judge(this.gw, q, lastResort, beam, run);
       if (!v.rejected) {
         win = lastResort;
         verdict = v;
@@ -298,7 +286,7 @@ class PipelineGateway implements Gateway {
     let caveat: string | undefined;
     let uncertain: number | undefined;
     // a reading that reads the whole question beats one that drops part of it, though the parser was unsure of it
-    const whole = caveated && complete && complete.win !== caveated.win ? unusedWords(this.readingOf(complete.win), this.checkContext(q, beam)) : undefined;
+    const whole = caveated && complete && complete.win !== caveated.win ? unusedWords(readingOf(this.gw, complete.win), checkContext(this.gw, q, beam)) : undefined;
     if (win && verdict?.rejected && caveated && complete && whole?.pass) {
       const dropped = caveated.verdict.caveat!;
       win = complete.win;
@@ -352,7 +340,7 @@ class PipelineGateway implements Gateway {
     const { o, trace, timings, t0 } = run;
     if (o.fallback !== 'off' && !run.expected && !abstained && !halted(run, 'fallback')) {
       const tf = performance.now();
-      const topics = fallbackTopics(this.index, this.checkContext(q, beam), q, beam, trace);
+      const topics = fallbackTopics(this.index, checkContext(this.gw, q, beam), q, beam, trace);
       // The readers answer from evidence around the topics: a question word that nothing the parser was shown
       // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
       // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
@@ -448,12 +436,6 @@ class PipelineGateway implements Gateway {
     };
   }
 
-  /** Calibration signals of a winning attempt (calibration.ts). */
-  private signals(win: Winner, beam: Candidate[]): Signals {
-    const next = beam.find((c) => c.text !== win.attempt.candidate.text);
-    return signalsOf(win.attempt.candidate.logProb, [...win.attempt.entityScores, ...win.attempt.relationScores], next?.logProb);
-  }
-
   /** Compiles and executes grounded forms in order until the strategy is satisfied; every attempt goes to the trace. */
 
   private async attempt(attempts: AsyncGenerator<GroundAttempt>, run: AttemptRun, beam: Candidate[], reportUngrounded: boolean): Promise<void> {
@@ -546,115 +528,6 @@ class PipelineGateway implements Gateway {
         if (!grounded.has(c.rank)) trace.push({ stage: 'ground', beamForm: c.text, outcome: 'empty', note: 'no grounding above the thresholds', timeMs: 0 });
       }
     }
-  }
-
-  /**
-   * Whether a reading may be the answer: the named checks of checks.ts in order — ownValueMissing (abstained),
-   * weakTitle, unexplainedMentionWords (abstained: the question asks about something the graph lacks),
-   * tooUncertain with a calibration (with the graph prior's support when the parser alone is not sure), and
-   * unusedWords last (a caveat: answers if no reading uses what it leaves out). The trace says why not.
-   */
-  private async judge(q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<Judgement> {
-    const { o, trace } = run;
-    if (o.noAbstain) return { rejected: false, abstained: false, signals: this.signals(win, beam) };
-    const row = (v: Verdict, note: string) => trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note, check: { name: v.check, code: v.code ?? '' }, timeMs: 0 });
-    const reading = this.readingOf(win);
-    const checks = this.checkContext(q, beam);
-    const own = ownValueMissing(reading, checks);
-    if (!own.pass) {
-      row(own, `abstained: ${own.reason}`);
-      return { rejected: true, abstained: true, doubt: own.reason };
-    }
-    const weak = weakTitle(reading, checks);
-    if (!weak.pass) {
-      setAsideRow(trace, win.attempt.text, weak);
-      return { rejected: true, abstained: false, doubt: weak.reason };
-    }
-    const unexplained = unexplainedMentionWords(reading, checks);
-    if (!unexplained.pass) {
-      row(unexplained, `abstained: the mention words ${unexplained.words!.join(', ')} are not part of the entity they grounded to`);
-      return { rejected: true, abstained: true, doubt: unexplained.reason };
-    }
-    let signals = this.signals(win, beam);
-    let sure = tooUncertain({ ...reading, signals }, checks);
-    if (!sure.pass) {
-      const withPrior = await this.gw.prior.priorSignals(q, win, beam, run);
-      const p = sure.confidence!;
-      const p2 = withPrior ? calibratedProbability(this.gw.calibration!, withPrior) : 0;
-      if (withPrior && p2 > p + 0.005) {
-        trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
-        signals = withPrior;
-        sure = tooUncertain({ ...reading, signals }, checks);
-      }
-    }
-    if (!sure.pass) {
-      row(sure, `withheld: ${sure.reason}`);
-      return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: sure.confidence! } };
-    }
-    // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat
-    const unused = unusedWords(reading, checks);
-    if (!unused.pass) {
-      setAsideRow(trace, win.attempt.text, unused);
-      return { rejected: true, abstained: false, doubt: unused.reason, signals, caveat: unused };
-    }
-    return { rejected: false, abstained: false, signals };
-  }
-
-  /** A winner as the checks see it: its beam form, and each mention with the label and match it grounded to. */
-  private readingOf(win: Winner): Reading {
-    const texts = entityRefsOf(win.attempt.candidate.form);
-    const refs = entityRefs(win.attempt.form);
-    return {
-      form: win.attempt.candidate.text,
-      tree: win.attempt.candidate.form,
-      ...(win.vacuous ? { vacuous: true } : {}),
-      mentions: texts.map((text, i) => {
-        const ref = refs[i];
-        const label = ref?.kind === 'iri' ? this.index.labelsOf(ref.iri)[0] : undefined;
-        return { text, ...(label ? { label } : {}), match: win.attempt.entityMatches?.[i] ?? 'exact' };
-      }),
-    };
-  }
-
-  /** What the checks know besides the reading: the question, the beam's readings, the graph's words. */
-  private checkContext(q: string, beam: Candidate[]): CheckContext {
-    const relWords = this.relationWordSet();
-    return {
-      question: q,
-      beam: beam.map((c) => ({ form: c.text, mentions: entityRefsOf(c.form) })),
-      graphWord: (w) => this.index.hasWord(w),
-      relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || this.index.nonTopicWords.has(w),
-      ...(this.gw.knownWords ? { knownWords: this.gw.knownWords } : {}),
-      near: (names) => nearLabels(this.index, names),
-      ...(this.gw.calibration ? { calibration: this.gw.calibration } : {}),
-    };
-  }
-
-  /** Words of the graph's relation names and their stems ("directed", "direct"). */
-  private relationWordSet(): Set<string> {
-    if (!this.gw.relationWordsCache) {
-      const out = new Set<string>();
-      for (const iri of this.gw.vocabulary) {
-        const name = relationName(this.gw, iri);
-        if (name) for (const w of relationWords(name).split(' ')) if (w) out.add(w).add(stem(w));
-      }
-      this.gw.relationWordsCache = out;
-    }
-    return this.gw.relationWordsCache;
-  }
-
-  /** Question words the parser was never shown, outside the entity mentions of the first forms (abstain.ts). */
-  private unexplained(q: string, beam: Candidate[]): string[] {
-    if (!this.gw.knownWords || this.gw.knownWords.size === 0) return [];
-    const top = beam[0];
-    if (!top) return [];
-    // Before grounding: the words outside the mentions (the mentions' own words are checked on the winner).
-    const mentions = entityRefsOf(top.form).map((text) => ({ text }));
-    // a name of the graph the parser left out ("Lucas") is not a question the graph cannot answer: the readings
-    // are judged on whether they use it (checks.ts unusedWords)
-    const words = unexplainedWords(q, mentions, this.gw.knownWords);
-    const names = graphNames(q, words, (w) => this.index.hasWord(w));
-    return words.filter((w) => !names.includes(w));
   }
 
   async close(): Promise<void> {
