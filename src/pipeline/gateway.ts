@@ -1,7 +1,6 @@
 import {
   noAnswer,
   AskgraphError,
-  TRANSIENT_CODES,
   type Answer,
   type Candidate,
   type CompiledQuery,
@@ -11,14 +10,13 @@ import {
   isStopword,
 } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
-import { runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, readersByName, runChain } from '../fallback';
-import { answerTypeOf, parseForm } from '../form';
+import { parseForm } from '../form';
 import { entityRefsOf } from './labels';
 import { namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, type KnownWords } from './abstain';
 import { expectedAnswer, yesNoWording } from './wording';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
-import { answerShape, leftOut, noAnswerReason, writtenAsCapitalised, unusedWords } from './checks';
+import { leftOut, noAnswerReason, writtenAsCapitalised, unusedWords } from './checks';
 import {
   groundCandidates,
   type EntityIndex,
@@ -27,14 +25,14 @@ import {
   type Scorer,
 } from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
-import { bestReading, halted, haltOn, stop, type AttemptRun, type Winner } from './run';
-import { subtracted, vacuousJoin } from './probes';
+import { bestReading, halted, stop, type AttemptRun, type Winner } from './run';
 import { fallbackTopics, nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 import type { StartupPhase } from './startup';
 import { gatewayContext, groundContext, type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
-import { checkContext, judge, readingOf, unexplainedQuestionWords } from './judge';
+import { checkContext, judge, readingOf } from './judge';
+import { attempt, readings } from './attempt';
 
 export type { GatewayOptions, ScoringGenerator } from './open';
 
@@ -171,7 +169,7 @@ class PipelineGateway implements Gateway {
     const ctx = groundContext(this.gw, q);
 
     // 1. the parser's readings; 2. which of them answers (judged by the named checks, checks.ts)
-    const read = o.noParser || !this.generator ? undefined : await this.readings(q, run, ctx);
+    const read = o.noParser || !this.generator ? undefined : await readings(this.gw, q, run, ctx);
     if (!read) trace.push({ stage: 'generate', outcome: 'skipped', note: o.noParser ? 'noParser' : 'no parser model', timeMs: 0 });
     if (read?.answer) return read.answer;
     const c = await this.choose(q, read?.win, read?.beam ?? [], run, ctx);
@@ -188,44 +186,6 @@ class PipelineGateway implements Gateway {
     // no doubt of the parser's readings: the reason is read off the trace itself (checks.ts)
     doubt ??= noAnswerReason(trace, (names) => nearLabels(this.index, names));
     return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
-  }
-
-  /**
-   * The parser's readings of the question, executed in order (attempt): the greedy form first with exact grounding
-   * (adaptive beam), else the full beam and all of Algorithm 1. The beam and the best reading found; or the
-   * no-answer when the question has words the parser was never shown, outside its mentions.
-   */
-  private async readings(q: string, run: AttemptRun, ctx: GroundContext): Promise<{ beam: Candidate[]; win?: Winner; answer?: Answer }> {
-    const { o, trace, timings, t0 } = run;
-    let beam: Candidate[] = [];
-    let win: Winner | undefined;
-    // Adaptive beam: the greedy form first, exact grounding only (most questions end here); the
-    // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
-    const adaptive = o.adaptiveBeam && o.beam > 1;
-    const first = await generate(this.gw, q, adaptive ? 1 : o.beam, run);
-    const unexplained = o.noAbstain || run.stopped ? [] : unexplainedQuestionWords(this.gw, q, first);
-    if (unexplained.length > 0) {
-      const reason = unexplainedReason(unexplained);
-      trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
-      timings.total = performance.now() - t0;
-      return { beam, answer: noAnswer(q, { reason, beam: first.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings }) };
-    }
-    if (adaptive) {
-      const greedy = first;
-      if (greedy.length > 0) {
-        beam = greedy;
-        await this.attempt(groundCandidates(fitting(greedy, run), ctx, { ...o, exactOnly: true }), run, greedy, false);
-      }
-    }
-    if (run.winners.length === 0 && !run.stopped) {
-      const full = adaptive ? await generate(this.gw, q, o.beam, run) : first;
-      if (full.length > 0 && !run.stopped) {
-        beam = full;
-        await this.attempt(groundCandidates(fitting(full, run), ctx, o), run, full, true);
-      }
-    }
-    win = bestReading(run);
-    return { beam, ...(win ? { win } : {}) };
   }
 
   /**
@@ -256,7 +216,7 @@ class PipelineGateway implements Gateway {
       }
       run.winners = [];
       run.vacuous = [];
-      await this.attempt(groundCandidates(fitting(beam, run), ctx, o), run, beam, false);
+      await attempt(this.gw, groundCandidates(fitting(beam, run), ctx, o), run, beam, false);
       if (run.stopped) break;
       setAside.push(...run.vacuous);
       let next = bestReading(run);
@@ -434,100 +394,6 @@ class PipelineGateway implements Gateway {
       trace: run.trace,
       timings: run.timings,
     };
-  }
-
-  /** Compiles and executes grounded forms in order until the strategy is satisfied; every attempt goes to the trace. */
-
-  private async attempt(attempts: AsyncGenerator<GroundAttempt>, run: AttemptRun, beam: Candidate[], reportUngrounded: boolean): Promise<void> {
-    const { o, trace, timings } = run;
-    let exhausted = false;
-    const grounded = new Set<number>();
-    for (;;) {
-      const tgr = performance.now();
-      let next: IteratorResult<GroundAttempt>;
-      try {
-        next = await attempts.next();
-      } catch (e) {
-        // a store failure during grounding keeps its code (the server turns it into its status)
-        const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
-        trace.push({ stage: 'ground', outcome: 'error', error: { code, message: (e as Error).message }, timeMs: performance.now() - tgr });
-        if (TRANSIENT_CODES.has(code)) stop(run, 'ground', code, `grounding: ${(e as Error).message}`);
-        break;
-      }
-      timings.ground += performance.now() - tgr;
-      if (next.done) {
-        exhausted = true;
-        break;
-      }
-      const a = next.value;
-      grounded.add(a.candidate.rank);
-      if (run.seen.has(a.text)) continue; // already executed (greedy pass)
-      run.seen.add(a.text);
-      const shape = answerTypeOf(a.form);
-      const fits = answerShape({ form: a.candidate.text, mentions: [], answerType: shape }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
-      if (!fits.pass) {
-        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: fits.reason!, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
-        continue;
-      }
-      if (run.n >= o.maxAttempts) {
-        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: `maxAttempts ${o.maxAttempts} reached`, timeMs: 0 });
-        break;
-      }
-      if (halted(run)) {
-        // out of time: the question stops here, timed out (the next forms would answer another reading)
-        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: 'time budget spent', timeMs: 0 });
-        break;
-      }
-      run.n++;
-      const te = performance.now();
-      let compiled: CompiledQuery;
-      try {
-        compiled = compileForm(a.form, this.compileOptions());
-      } catch (e) {
-        const err = e instanceof AskgraphError ? e : new AskgraphError('INTERNAL', (e as Error).message);
-        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'error', error: { code: err.code, message: err.message }, note: a.phase, timeMs: performance.now() - te });
-        timings.execute += performance.now() - te;
-        continue;
-      }
-      const out = await runCompiled(this.executor, compiled, { timeoutMs: Math.min(o.queryTimeoutMs, run.left()) });
-      timings.execute += performance.now() - te;
-      trace.push({
-        stage: 'execute',
-        beamForm: a.candidate.text,
-        groundedForm: a.text,
-        sparql: compiled.sparql,
-        score: a.score,
-        outcome: out.status,
-        answerCount: out.answers.length,
-        ...(compiled.answerType ? { answerType: compiled.answerType } : {}),
-        ...(out.error ? { error: out.error } : {}),
-        note: `${a.phase} (beam rank ${a.candidate.rank})${a.entityMatches?.some((m) => m !== 'exact') ? `; mentions matched ${a.entityMatches.join(', ')}` : ''}`,
-        timeMs: performance.now() - te,
-      });
-      // a form that timed out (queryTimeoutMs, or the question's time) or met the store away stops the question:
-      // the next forms would answer a different reading, depending on the machine's load
-      if (haltOn(run, out, `executing ${a.text}`)) break;
-      const negated = subtracted(a.form);
-      if (out.status === 'answers' && (shape !== 'entities' || negated.length > 0) && (await vacuousJoin(this.executor, this.pack.config, shape !== 'entities' ? a.form : negated, run))) {
-        // a count or yes/no answers even over an empty set: "0" from a grounding whose entity never takes that
-        // relation (a tag where a person was meant) is kept only in case no other reading answers; so is a DIFF
-        // that takes away nothing ("… that aren't comedies" with the tag "comedy" for the genre)
-        run.vacuous.push({ attempt: a, compiled, answers: out.answers, vacuous: true });
-        trace.push({ stage: 'execute', groundedForm: a.text, outcome: 'skipped', note: 'set aside: an entity of this reading never takes its relation', timeMs: 0 });
-        continue;
-      }
-      if (run.stopped) break; // the existence check could not be finished
-      if (out.status === 'answers') {
-        run.winners.push({ attempt: a, compiled, answers: out.answers });
-        if (o.strategy === 'first-nonempty' || run.winners.length >= o.bestOf) break;
-      }
-    }
-    await attempts.return(undefined);
-    if (exhausted && reportUngrounded) {
-      for (const c of beam) {
-        if (!grounded.has(c.rank)) trace.push({ stage: 'ground', beamForm: c.text, outcome: 'empty', note: 'no grounding above the thresholds', timeMs: 0 });
-      }
-    }
   }
 
   async close(): Promise<void> {
