@@ -15,24 +15,25 @@ import { parseForm } from '../form';
 import { entityRefsOf } from './labels';
 import { namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, type KnownWords } from './abstain';
 import { expectedAnswer, yesNoWording } from './wording';
-import { calibratedProbability, type Calibration, type Signals } from './calibration';
+import { type Calibration } from './calibration';
 import { leftOut, noAnswerReason, writtenAsCapitalised } from './checks';
 import {
   type EntityIndex,
-  type GroundAttempt,
   type Scorer,
 } from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
-import { halted, stop, type AttemptRun, type Winner } from './run';
+import { halted, stop, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 import type { StartupPhase } from './startup';
 import { gatewayContext, groundContext, type GatewayContext } from './context';
 import { checkContext } from './judge';
 import { readings } from './attempt';
-import { choose, type Choice } from './choose';
+import { choose } from './choose';
+import { parserAnswer, stopped } from './answer';
 
 export type { GatewayOptions, ScoringGenerator } from './open';
+export { parserConfidence } from './answer';
 
 export interface ParseResult {
   question: string;
@@ -55,22 +56,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Parser confidence lives on [0.6, 1]; fallback readers are capped at 0.6 (src/fallback/chain.ts). */
-const PARSER_FLOOR = 0.6;
-
-/**
- * Confidence of a parser answer: 0.6 + 0.4 × P(form | question) × Π entity and relation similarities,
- * where P is the model's own sequence probability of the winning beam form (exp of its log-probability;
- * not renormalised over the beam, so it does not depend on the beam width or the adaptive greedy pass).
- * A parser answer always ranks above a fallback answer (capped at 0.6 in src/fallback/chain.ts); a form
- * the model was unsure of, or grounded by fuzzy matches, ends near 0.6.
- */
-export function parserConfidence(win: GroundAttempt): number {
-  const p = Math.min(1, Math.exp(win.candidate.logProb));
-  const sims = [...win.entityScores, ...win.relationScores].reduce((a, b) => a * b, 1);
-  return PARSER_FLOOR + (1 - PARSER_FLOOR) * p * sims;
-}
-
 export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway> {
   const o = await openPack(opts);
   try {
@@ -82,18 +67,6 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
     await o.release();
     throw e;
   }
-}
-
-/** What an answer says of the reading that gave it: its answers, their type, the forms, the SPARQL. */
-function readingFields(win: Winner): Pick<Answer, 'answers' | 'answerType' | 'form' | 'groundedForm' | 'sparql' | 'source'> {
-  return {
-    answers: win.answers,
-    answerType: win.compiled.answerType ?? 'entities',
-    form: win.attempt.candidate.text,
-    groundedForm: win.attempt.text,
-    sparql: win.compiled.sparql,
-    source: 'parser',
-  };
 }
 
 class PipelineGateway implements Gateway {
@@ -155,37 +128,18 @@ class PipelineGateway implements Gateway {
     if (read?.answer) return read.answer;
     const c = await choose(this.gw, q, read?.win, read?.beam ?? [], run, ctx);
     const beam = c.beam;
-    if (run.stopped) return this.stopped(q, run, c.accepted, beam, t0);
-    if (c.win) return this.parserAnswer(q, c, run);
+    if (run.stopped) return stopped(this.gw, q, run, c.accepted, beam, t0);
+    if (c.win) return parserAnswer(this.gw, q, c, run);
     // 3. the fallback readers; they answer with entities: a count or yes/no question they cannot answer in its shape
     let doubt = c.doubt;
     if (!doubt && run.expected) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
     const fallback = await this.fallback(q, beam, run, readers, c.abstained);
     if (fallback) return fallback;
-    if (run.stopped) return this.stopped(q, run, undefined, beam, t0);
+    if (run.stopped) return stopped(this.gw, q, run, undefined, beam, t0);
     timings.total = performance.now() - t0;
     // no doubt of the parser's readings: the reason is read off the trace itself (checks.ts)
     doubt ??= noAnswerReason(trace, (names) => nearLabels(this.index, names));
     return noAnswer(q, { ...(doubt ? { reason: doubt } : {}), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
-  }
-
-  /** The answer of the reading chosen (its confidence: calibrated, capped at 0.6 with a caveat). */
-  private parserAnswer(q: string, c: Choice, run: AttemptRun): Answer {
-    const { trace, timings, t0 } = run;
-    const { beam, caveat, uncertain, signals } = c;
-    const win = c.win!;
-    timings.total = performance.now() - t0;
-    return {
-      question: q,
-      ...readingFields(win),
-      // an answer that leaves part of the question out is no more certain than a fallback answer
-      confidence: uncertain ?? Math.min(caveat ? PARSER_FLOOR : 1, this.gw.calibration && signals ? calibratedProbability(this.gw.calibration, signals) : parserConfidence(win.attempt)),
-      ...(caveat ? { reason: caveat } : {}),
-      ...(signals ? { signals } : {}),
-      beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
-      trace,
-      timings,
-    };
   }
 
   /**
@@ -236,7 +190,7 @@ class PipelineGateway implements Gateway {
       timings.fallback = performance.now() - tf;
       if (chain.stopped) {
         stop(run, 'fallback', chain.stopped.code, chain.stopped.message);
-        return this.stopped(q, run, undefined, beam, t0);
+        return stopped(this.gw, q, run, undefined, beam, t0);
       }
       if (chain.result && chain.reader && chain.result.answers.length > 0) {
         timings.total = performance.now() - t0;
@@ -264,33 +218,6 @@ class PipelineGateway implements Gateway {
     }
 
     return undefined;
-  }
-
-  /**
-   * The answer of a stopped question (run.stopped): marked `partial` (and `timedOut` when its time ran out),
-   * with the answers of a reading already accepted when it stopped, if any — never of a reading that won
-   * because another could not be finished. The trace ends with the step that stopped it.
-   */
-  private stopped(q: string, run: AttemptRun, accepted: { win: Winner; signals?: Signals } | undefined, beam: Candidate[], t0: number): Answer {
-    const s = run.stopped!;
-    const timedOut = s.code === 'QUERY_TIMEOUT' || s.code === 'REQUEST_TIMEOUT';
-    run.trace.push({ stage: s.stage, outcome: timedOut ? 'timeout' : 'error', error: { code: s.code, message: s.message }, note: `stopped: ${s.message}`, timeMs: 0 });
-    run.timings.total = performance.now() - t0;
-    const reason = timedOut ? `timed out before the question was answered (${s.message})` : `stopped before the question was answered: ${s.message}`;
-    const marks = { partial: true as const, ...(timedOut ? { timedOut: true as const } : {}) };
-    const beamOut = beam.map((c) => ({ form: c.text, logProb: c.logProb }));
-    if (!accepted) return { ...noAnswer(q, { reason, beam: beamOut, trace: run.trace, timings: run.timings }), ...marks };
-    const { win, signals } = accepted;
-    return {
-      question: q,
-      ...readingFields(win),
-      confidence: this.gw.calibration && signals ? calibratedProbability(this.gw.calibration, signals) : parserConfidence(win.attempt),
-      reason,
-      ...marks,
-      beam: beamOut,
-      trace: run.trace,
-      timings: run.timings,
-    };
   }
 
   async close(): Promise<void> {
