@@ -1,9 +1,4 @@
-/**
- * Which reading answers (`choose`). The decisions, in this order (src/pipeline/README.md "Decisions"):
- * the graph prior on the best reading, judge; set aside → re-judge (up to MAX_REJUDGED more readings) →
- * last resort (a vacuous reading) → a reading withheld only as too uncertain that reads the whole question, or
- * the one set aside only for what it leaves out (with a caveat); else none (the fallback step follows).
- */
+/** Which reading answers (`choose`): the decisions in the order src/pipeline/README.md "Decisions" lists them. */
 import {
   type Candidate,
 } from '../core';
