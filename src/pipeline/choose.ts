@@ -1,0 +1,117 @@
+/** Which reading answers (`choose`): the decisions in the order src/pipeline/README.md "Decisions" lists them. */
+import {
+  type Candidate,
+} from '../core';
+import { type Signals } from './calibration';
+import { unusedWords } from './checks';
+import {
+  groundCandidates,
+  type GroundContext,
+} from '../ground';
+import { bestReading, halted, type AttemptRun, type Winner } from './run';
+import { type GatewayContext } from './context';
+import { fitting, generate } from './generate-pass';
+import { checkContext, judge, readingOf } from './judge';
+import { attempt } from './attempt';
+
+/** How many more readings are tried after the best one is set aside (unexplained words, too uncertain). */
+export const MAX_REJUDGED = 3;
+
+/** The outcome of choose(): the reading that answers (if any), with its caveat, or why none does. */
+export interface Choice {
+  beam: Candidate[];
+  win?: Winner;
+  signals?: Signals;
+  /** What the answering reading leaves out of the question (its confidence is then ≤ 0.6). */
+  caveat?: string;
+  /** The calibrated confidence of a reading withheld as too uncertain that answers after all. */
+  uncertain?: number;
+  doubt?: string;
+  abstained: boolean;
+  /** A stopped run: the reading already accepted when it stopped. */
+  accepted?: { win: Winner; signals?: Signals };
+}
+
+/**
+ * Which reading answers: the graph prior on the best reading's relation, then judge(); a reading set aside
+ * does not end the search (the next groundings and beam forms, up to MAX_REJUDGED more), then the last resort
+ * (a vacuous reading), then a reading set aside only for what it leaves out (answers with a caveat) or one
+ * withheld only as too uncertain that reads the whole question. A stopped run returns what was accepted.
+ */
+export async function choose(gw: GatewayContext, q: string, win: Winner | undefined, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<Choice> {
+  const { o, trace } = run;
+  if (win && !o.noAbstain && !run.stopped) win = await gw.prior.relationPrior(q, win, run);
+
+  let verdict = win && !run.stopped ? await judge(gw, q, win, beam, run) : undefined;
+  // the first reading set aside only for a part of the question it leaves out: the answer if no reading uses it
+  let caveated = win && verdict?.caveat ? { win, verdict } : undefined;
+  // the first reading withheld only as too uncertain (it may use what a better-scored one leaves out)
+  let complete = win && verdict?.uncertain ? { win, verdict } : undefined;
+  const setAside = [...run.vacuous]; // vacuous readings of every pass, the last resort
+  // A reading set aside (a word it leaves unexplained, or too uncertain) does not end the search: the next
+  // groundings and beam forms are tried, a few times, before the question goes to the fallback or abstains
+  // ("spielberg films": the tag "spielberg" is too uncertain, Steven Spielberg's films are not).
+  // (a time budget spent on the way stops the question, timed out: it never decides which reading wins)
+  for (let retry = 0; win && verdict?.rejected && !o.noAbstain && retry < MAX_REJUDGED && !halted(run); retry++) {
+    if (beam.length < o.beam) {
+      const full = await generate(gw, q, o.beam, run);
+      if (full.length > 0) beam = full;
+      if (run.stopped) break;
+    }
+    run.winners = [];
+    run.vacuous = [];
+    await attempt(gw, groundCandidates(fitting(beam, run), ctx, o), run, beam, false);
+    if (run.stopped) break;
+    setAside.push(...run.vacuous);
+    let next = bestReading(run);
+    if (!next) break;
+    next = await gw.prior.relationPrior(q, next, run);
+    if (run.stopped) break;
+    const v = await judge(gw, q, next, beam, run);
+    if (run.stopped) break;
+    if (!v.rejected) {
+      win = next;
+      verdict = v;
+    } else if (v.caveat && !caveated) caveated = { win: next, verdict: v };
+    else if (v.uncertain && !complete) complete = { win: next, verdict: v };
+  }
+  // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films
+  // did Brad Pitt direct": 0), unless it asks for a fact the graph lacks (judge)
+  const lastResort = win && verdict?.rejected && !win.vacuous && !run.stopped ? setAside.find((w) => w !== win) : undefined;
+  if (lastResort) {
+    const v = await judge(gw, q, lastResort, beam, run);
+    if (!v.rejected) {
+      win = lastResort;
+      verdict = v;
+    }
+  }
+  if (run.stopped) return { beam, abstained: false, ...(win && verdict && !verdict.rejected ? { accepted: { win, signals: verdict.signals } } : {}) };
+  // no reading uses what the set-aside one left out: it answers, and the answer says what it left out
+  let caveat: string | undefined;
+  let uncertain: number | undefined;
+  // a reading that reads the whole question beats one that drops part of it, though the parser was unsure of it
+  const whole = caveated && complete && complete.win !== caveated.win ? unusedWords(readingOf(gw, complete.win), checkContext(gw, q, beam)) : undefined;
+  if (win && verdict?.rejected && caveated && complete && whole?.pass) {
+    const dropped = caveated.verdict.caveat!;
+    win = complete.win;
+    verdict = { rejected: false, abstained: false, signals: complete.verdict.uncertain!.signals };
+    uncertain = complete.verdict.uncertain!.p;
+    caveat = `the reading ${caveated.win.attempt.candidate.text} leaves out ${dropped.words!.map((w) => `"${w}"`).join(', ')}; this reading uses ${dropped.words!.length > 1 ? 'them' : 'it'}, but the parser was unsure of it (confidence ${uncertain.toFixed(2)})`;
+    trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered: ${caveat}`, check: { name: dropped.check, code: dropped.code ?? '' }, timeMs: 0 });
+  } else if (win && verdict?.rejected && caveated) {
+    win = caveated.win;
+    verdict = { ...caveated.verdict, rejected: false };
+    caveat = `${caveated.verdict.caveat!.reason}: no reading that uses ${caveated.verdict.caveat!.words!.length > 1 ? 'them' : 'it'} found an answer`;
+    trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered with a caveat: ${caveat}`, check: { name: caveated.verdict.caveat!.check, code: caveated.verdict.caveat!.code ?? '' }, timeMs: 0 });
+  }
+  let doubt: string | undefined;
+  let abstained = false;
+  let signals: Signals | undefined;
+  if (win && verdict?.rejected) {
+    doubt = verdict.doubt;
+    abstained = verdict.abstained;
+    win = undefined;
+  } else signals = verdict?.signals;
+
+  return { beam, abstained, ...(win ? { win } : {}), ...(signals ? { signals } : {}), ...(caveat ? { caveat } : {}), ...(uncertain !== undefined ? { uncertain } : {}), ...(doubt ? { doubt } : {}) };
+}

@@ -1,0 +1,90 @@
+/**
+ * What the steps of a question read of the opened pack (PipelineGateway's fields before): the pack, the store,
+ * the parser, the entity index, the known words and the calibration (open.ts), and what is derived from them once
+ * per gateway — the graph's relations, the relation retriever, the relation vocabulary, the graph prior.
+ * The steps (generate-pass, attempt, judge, choose, answer, fallback-step) are functions of this context.
+ */
+import {
+  type Executor,
+  type PackConfig,
+  nameInNamespace,
+} from '../core';
+import { loadRelationVocabulary, type RelationVocabulary } from '../fallback';
+import { type KnownWords } from './abstain';
+import { type Calibration } from './calibration';
+import {
+  RelationRetriever,
+  type EntityIndex,
+  type GroundContext,
+  type RelationInfo,
+  type Scorer,
+} from '../ground';
+import { GraphPrior } from './prior';
+import { type ScoringGenerator } from './open';
+
+export interface GatewayContext {
+  readonly pack: { dir: string; config: PackConfig };
+  readonly executor: Executor;
+  readonly generator: ScoringGenerator | undefined;
+  readonly index: EntityIndex;
+  readonly entityScorer: Scorer | undefined;
+  /** Words of the parser's training questions (abstain.ts); undefined = no abstention on unexplained words. */
+  readonly knownWords: KnownWords | undefined;
+  /** Calibrated confidence and the abstention threshold of the parser (calibration.ts); undefined = raw confidence. */
+  readonly calibration: Calibration | undefined;
+  readonly relations: RelationRetriever;
+  readonly vocabulary: Set<string>;
+  /** Question words ↔ relations mined from the pack's training data (fallback readers rank chains with it). */
+  readonly relationVocabulary: RelationVocabulary | undefined;
+  /** The graph prior on a reading's relation (prior.ts). */
+  readonly prior: GraphPrior;
+  /** relationWordSet's cache (judge.ts). */
+  relationWordsCache?: Set<string>;
+}
+
+/** The context of an opened pack (what PipelineGateway's constructor derived from it). */
+export function gatewayContext(
+  pack: { dir: string; config: PackConfig },
+  executor: Executor,
+  generator: ScoringGenerator | undefined,
+  index: EntityIndex,
+  entityScorer: Scorer | undefined,
+  knownWords: KnownWords | undefined,
+  calibration: Calibration | undefined,
+): GatewayContext {
+  const rels = (index.meta.relations as RelationInfo[] | undefined) ?? [];
+  const vocabulary = new Set(rels.map((r) => r.iri));
+  const gw: GatewayContext = {
+    pack,
+    executor,
+    generator,
+    index,
+    entityScorer,
+    knownWords,
+    calibration,
+    vocabulary,
+    relationVocabulary: loadRelationVocabulary(pack.dir),
+    prior: new GraphPrior({ executor, index, vocabulary, generator, config: pack.config, relationName: (iri) => relationName(gw, iri) }),
+    relations: new RelationRetriever(executor, { exclude: [...pack.config.labelPredicates, ...(pack.config.aliasPredicates ?? [])] }),
+  };
+  return gw;
+}
+
+/** What grounding reads: the entity index, the relation retriever, the graph's relations, the pack's names. */
+export function groundContext(gw: GatewayContext, q: string): GroundContext {
+  return {
+    index: gw.index,
+    relations: gw.relations,
+    vocabulary: gw.vocabulary,
+    vocabularyNamespace: gw.pack.config.vocabularyNamespace,
+    ...(gw.pack.config.names ? { names: gw.pack.config.names } : {}),
+    question: q,
+    ...(gw.entityScorer ? { scorer: gw.entityScorer } : {}),
+  };
+}
+
+/** The bare relation name the parser writes for a relation IRI (pack names, else the vocabulary namespace). */
+export function relationName(gw: GatewayContext, iri: string): string | undefined {
+  for (const [n, i] of Object.entries(gw.pack.config.names ?? {})) if (i === iri) return n;
+  return nameInNamespace(iri, gw.pack.config.vocabularyNamespace);
+}

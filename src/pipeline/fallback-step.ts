@@ -1,0 +1,94 @@
+/** The fallback step: the fallback readers' answer, or the abstention before them (`fallbackStep`). */
+import {
+  noAnswer,
+  type Answer,
+  type Candidate,
+  isStopword,
+} from '../core';
+import { chainTrace, defaultReaders, DEFAULT_BUDGET, runChain } from '../fallback';
+import { entityRefsOf } from './labels';
+import { namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
+import { leftOut, writtenAsCapitalised } from './checks';
+import { halted, stop, type AttemptRun } from './run';
+import { fallbackTopics, nearLabels } from './topics';
+import { type GatewayContext } from './context';
+import { checkContext } from './judge';
+import { stopped } from './answer';
+
+/**
+ * The fallback readers (evidence from the graph around the question's entities), unless the question abstains
+ * first: words nothing the parser was shown explains, or a name of several words no one topic spells. Their
+ * answer says what of the question its evidence does not hold (checks.ts leftOut). Undefined: no answer.
+ */
+export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidate[], run: AttemptRun, readers: ReturnType<typeof defaultReaders>, abstained: boolean): Promise<Answer | undefined> {
+  const { o, trace, timings, t0 } = run;
+  if (o.fallback !== 'off' && !run.expected && !abstained && !halted(run, 'fallback')) {
+    const tf = performance.now();
+    const topics = fallbackTopics(gw.index, checkContext(gw, q, beam), q, beam, trace);
+    // The readers answer from evidence around the topics: a question word that nothing the parser was shown
+    // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
+    // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
+    const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...(beam[0] ? entityRefsOf(beam[0].form).map((text) => ({ text })) : [])];
+    const offTopic = gw.knownWords && gw.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, gw.knownWords) : [];
+    if (offTopic.length > 0) {
+      trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: unexplained words ${offTopic.join(', ')}`, timeMs: 0 });
+      timings.total = performance.now() - t0;
+      return noAnswer(q, { reason: unexplainedReason(offTopic), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+    }
+    // A name of several words that no one entity spells ("the president of France": only a tag "president"
+    // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
+    const unnamed = !o.noAbstain && beam[0] && topics.length > 0 ? unmatchedNames(entityRefsOf(beam[0].form), topics.map((t) => t.label)) : [];
+    if (unnamed.length > 0) {
+      // words of those mentions no topic spells and the question does not write as a name are words it cannot place
+      const spelt = new Set(topics.flatMap((t) => wordsOf(t.label)));
+      const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !writtenAsCapitalised(q, w));
+      const reason = placeless.length > 0 ? unexplainedReason(placeless) : namedNothingReason(unnamed, nearLabels(gw.index, unnamed));
+      trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });
+      timings.total = performance.now() - t0;
+      return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+    }
+    const scorer = gw.generator?.score ? (question: string, forms: string[]) => gw.generator!.score!(question, forms) : undefined;
+    const chain = await runChain(readers, {
+      question: q,
+      topics,
+      executor: gw.executor,
+      // the readers' work bound is their queries and rows; their time is what is left of the question's, and
+      // running out of it stops the question (chain.stopped), it never hands the question to the next reader
+      budget: { ...DEFAULT_BUDGET, timeMs: run.left() },
+      ...(scorer ? { scorer } : {}),
+      ...(gw.relationVocabulary ? { relationVocabulary: gw.relationVocabulary } : {}),
+      labelPredicates: [...gw.pack.config.labelPredicates, ...(gw.pack.config.aliasPredicates ?? [])],
+    });
+    trace.push(...chainTrace(chain));
+    timings.fallback = performance.now() - tf;
+    if (chain.stopped) {
+      stop(run, 'fallback', chain.stopped.code, chain.stopped.message);
+      return stopped(gw, q, run, undefined, beam, t0);
+    }
+    if (chain.result && chain.reader && chain.result.answers.length > 0) {
+      timings.total = performance.now() - t0;
+      // the readers answer from evidence around the topics: a number or a graph name of the question their
+      // evidence does not hold ("after 2013", "and Lucas") is left out, and the answer says so (checks.ts leftOut)
+      const held = JSON.stringify(chain.result.evidence ?? []) + trace.filter((t) => t.stage === 'fallback' && t.reader === chain.reader).map((t) => t.note ?? '').join(' ');
+      const left = o.noAbstain ? [] : leftOut(q, held, (w) => gw.index.hasWord(w));
+      const caveat = left.length ? `the fallback reader's answer leaves out ${left.map((n) => `"${n}"`).join(', ')} of the question: no reading of the whole question found an answer` : undefined;
+      return {
+        question: q,
+        answers: chain.result.answers,
+        answerType: 'entities',
+        form: null,
+        groundedForm: null,
+        sparql: null,
+        source: `fallback:${chain.reader}`,
+        confidence: chain.result.confidence,
+        ...(caveat ? { reason: caveat } : {}),
+        beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })),
+        trace,
+        evidence: chain.result.evidence,
+        timings,
+      };
+    }
+  }
+
+  return undefined;
+}

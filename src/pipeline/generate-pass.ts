@@ -1,0 +1,44 @@
+/** The generate pass: the parser's beam for a question (`generate`), and the forms of it whose shape fits the wording (`fitting`). */
+import {
+  AskgraphError,
+  type Candidate,
+} from '../core';
+import { answerTypeOf } from '../form';
+import { answerShape } from './checks';
+import { stop, type AttemptRun } from './run';
+import { type GatewayContext } from './context';
+
+export async function generate(gw: GatewayContext, q: string, beam: number, run: AttemptRun): Promise<Candidate[]> {
+  const tg = performance.now();
+  try {
+    const res = await gw.generator!.generate(q, { beam });
+    const dropped = res.dropped ? `, ${res.dropped} dropped` : '';
+    run.trace.push({ stage: 'generate', outcome: res.candidates.length ? 'answers' : 'empty', answerCount: res.candidates.length, note: `beam ${beam}: ${res.candidates.length} forms${dropped}`, timeMs: res.timeMs });
+    for (const r of res.rejected ?? []) run.trace.push({ stage: 'generate', beamForm: r.text, outcome: 'empty', note: `dropped: ${r.reason}`, timeMs: 0 });
+    return res.candidates;
+  } catch (e) {
+    const err = e instanceof AskgraphError ? e : new AskgraphError('MODEL_ERROR', (e as Error).message, { cause: e });
+    run.trace.push({ stage: 'generate', outcome: 'error', error: { code: err.code, message: err.message }, timeMs: performance.now() - tg });
+    // the parser failing is no reading of the question: the fallback's answer in its place would be another one
+    stop(run, 'generate', err.code, `the parser failed: ${err.message}`);
+    return [];
+  } finally {
+    run.timings.generate += performance.now() - tg;
+  }
+}
+
+/**
+ * The beam forms whose answer shape fits the question (answerShape): the shape is the form's, the same for
+ * every grounding of it, so a form that does not fit is set aside once, with one trace row, before grounding
+ * (its groundings could be many thousands, each one a skipped row).
+ */
+export function fitting(cands: Candidate[], run: AttemptRun): Candidate[] {
+  return cands.filter((c) => {
+    const fits = answerShape({ form: c.text, mentions: [], answerType: answerTypeOf(c.form) }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
+    if (fits.pass) return true;
+    if (!run.trace.some((t) => t.beamForm === c.text && t.check?.code === fits.code)) {
+      run.trace.push({ stage: 'execute', beamForm: c.text, outcome: 'skipped', note: fits.reason!, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
+    }
+    return false;
+  });
+}

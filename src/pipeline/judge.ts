@@ -1,0 +1,144 @@
+/**
+ * Judging one reading (`judge`): the named checks of checks.ts in order, with the graph prior's say on a reading
+ * too uncertain; what the checks see (`readingOf`, `checkContext`); the question words left unexplained before
+ * grounding (`unexplainedQuestionWords`); the calibration signals of a reading (`winnerSignals`).
+ */
+import {
+  type Candidate,
+  relationWords,
+  stem,
+} from '../core';
+import { entityRefs } from '../form';
+import { entityRefsOf } from './labels';
+import { unexplainedWords } from './abstain';
+import { calibratedProbability, signalsOf, type Signals } from './calibration';
+import { graphNames, ownValueMissing, setAsideRow, tooUncertain, unexplainedMentionWords, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
+import { type AttemptRun, type Winner } from './run';
+import { nearLabels } from './topics';
+import { relationName, type GatewayContext } from './context';
+
+/** The verdict of judge() on a winner. `caveat`: set aside only for what it leaves out (answers if nothing better does). */
+export interface Judgement {
+  rejected: boolean;
+  abstained: boolean;
+  doubt?: string;
+  signals?: Signals;
+  caveat?: Verdict;
+  /** Withheld only as too uncertain (calibration): its signals and calibrated probability. */
+  uncertain?: { signals: Signals; p: number };
+}
+
+/**
+ * Whether a reading may be the answer: the named checks of checks.ts in order — ownValueMissing (abstained),
+ * weakTitle, unexplainedMentionWords (abstained: the question asks about something the graph lacks),
+ * tooUncertain with a calibration (with the graph prior's support when the parser alone is not sure), and
+ * unusedWords last (a caveat: answers if no reading uses what it leaves out). The trace says why not.
+ */
+export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<Judgement> {
+  const { o, trace } = run;
+  if (o.noAbstain) return { rejected: false, abstained: false, signals: winnerSignals(win, beam) };
+  const row = (v: Verdict, note: string) => trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note, check: { name: v.check, code: v.code ?? '' }, timeMs: 0 });
+  const reading = readingOf(gw, win);
+  const checks = checkContext(gw, q, beam);
+  const own = ownValueMissing(reading, checks);
+  if (!own.pass) {
+    row(own, `abstained: ${own.reason}`);
+    return { rejected: true, abstained: true, doubt: own.reason };
+  }
+  const weak = weakTitle(reading, checks);
+  if (!weak.pass) {
+    setAsideRow(trace, win.attempt.text, weak);
+    return { rejected: true, abstained: false, doubt: weak.reason };
+  }
+  const unexplained = unexplainedMentionWords(reading, checks);
+  if (!unexplained.pass) {
+    row(unexplained, `abstained: the mention words ${unexplained.words!.join(', ')} are not part of the entity they grounded to`);
+    return { rejected: true, abstained: true, doubt: unexplained.reason };
+  }
+  let signals = winnerSignals(win, beam);
+  let sure = tooUncertain({ ...reading, signals }, checks);
+  if (!sure.pass) {
+    const withPrior = await gw.prior.priorSignals(q, win, beam, run);
+    const p = sure.confidence!;
+    const p2 = withPrior ? calibratedProbability(gw.calibration!, withPrior) : 0;
+    if (withPrior && p2 > p + 0.005) {
+      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
+      signals = withPrior;
+      sure = tooUncertain({ ...reading, signals }, checks);
+    }
+  }
+  if (!sure.pass) {
+    row(sure, `withheld: ${sure.reason}`);
+    return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: sure.confidence! } };
+  }
+  // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat
+  const unused = unusedWords(reading, checks);
+  if (!unused.pass) {
+    setAsideRow(trace, win.attempt.text, unused);
+    return { rejected: true, abstained: false, doubt: unused.reason, signals, caveat: unused };
+  }
+  return { rejected: false, abstained: false, signals };
+}
+
+/** A winner as the checks see it: its beam form, and each mention with the label and match it grounded to. */
+export function readingOf(gw: GatewayContext, win: Winner): Reading {
+  const texts = entityRefsOf(win.attempt.candidate.form);
+  const refs = entityRefs(win.attempt.form);
+  return {
+    form: win.attempt.candidate.text,
+    tree: win.attempt.candidate.form,
+    ...(win.vacuous ? { vacuous: true } : {}),
+    mentions: texts.map((text, i) => {
+      const ref = refs[i];
+      const label = ref?.kind === 'iri' ? gw.index.labelsOf(ref.iri)[0] : undefined;
+      return { text, ...(label ? { label } : {}), match: win.attempt.entityMatches?.[i] ?? 'exact' };
+    }),
+  };
+}
+
+/** What the checks know besides the reading: the question, the beam's readings, the graph's words. */
+export function checkContext(gw: GatewayContext, q: string, beam: Candidate[]): CheckContext {
+  const relWords = relationWordSet(gw);
+  return {
+    question: q,
+    beam: beam.map((c) => ({ form: c.text, mentions: entityRefsOf(c.form) })),
+    graphWord: (w) => gw.index.hasWord(w),
+    relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || gw.index.nonTopicWords.has(w),
+    ...(gw.knownWords ? { knownWords: gw.knownWords } : {}),
+    near: (names) => nearLabels(gw.index, names),
+    ...(gw.calibration ? { calibration: gw.calibration } : {}),
+  };
+}
+
+/** Words of the graph's relation names and their stems ("directed", "direct"). */
+export function relationWordSet(gw: GatewayContext): Set<string> {
+  if (!gw.relationWordsCache) {
+    const out = new Set<string>();
+    for (const iri of gw.vocabulary) {
+      const name = relationName(gw, iri);
+      if (name) for (const w of relationWords(name).split(' ')) if (w) out.add(w).add(stem(w));
+    }
+    gw.relationWordsCache = out;
+  }
+  return gw.relationWordsCache;
+}
+
+/** Question words the parser was never shown, outside the entity mentions of the first forms (abstain.ts). */
+export function unexplainedQuestionWords(gw: GatewayContext, q: string, beam: Candidate[]): string[] {
+  if (!gw.knownWords || gw.knownWords.size === 0) return [];
+  const top = beam[0];
+  if (!top) return [];
+  // Before grounding: the words outside the mentions (the mentions' own words are checked on the winner).
+  const mentions = entityRefsOf(top.form).map((text) => ({ text }));
+  // a name of the graph the parser left out ("Lucas") is not a question the graph cannot answer: the readings
+  // are judged on whether they use it (checks.ts unusedWords)
+  const words = unexplainedWords(q, mentions, gw.knownWords);
+  const names = graphNames(q, words, (w) => gw.index.hasWord(w));
+  return words.filter((w) => !names.includes(w));
+}
+
+/** Calibration signals of a winning attempt (calibration.ts). */
+export function winnerSignals(win: Winner, beam: Candidate[]): Signals {
+  const next = beam.find((c) => c.text !== win.attempt.candidate.text);
+  return signalsOf(win.attempt.candidate.logProb, [...win.attempt.entityScores, ...win.attempt.relationScores], next?.logProb);
+}
