@@ -23,6 +23,11 @@ export {
 export { runCompiled, type RunOptions } from './run';
 export {
   buildStore,
+  checkStoreFits,
+  estimateTriples,
+  storeMemoryLimit,
+  STORE_BYTES_PER_TRIPLE,
+  type StoreFit,
   detectFormat,
   loadFile,
   loadText,

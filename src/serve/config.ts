@@ -247,6 +247,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'ASKGRAPH_SPARQL_ALLOW_DATASET', path: ['sparql', 'allowDataset'], kind: 'boolean', help: 'remote store: FROM / FROM NAMED forwarded, else 400 DATASET_UNSUPPORTED' },
   { name: 'ASKGRAPH_SPARQL_ISOLATE', path: ['sparql', 'isolate'], kind: 'boolean', help: 'embedded store: user queries in store processes of their own' },
   { name: 'ASKGRAPH_SPARQL_PROCESSES', path: ['sparql', 'processes'], kind: 'number', help: 'how many such processes' },
+  { name: 'ASKGRAPH_STORE_MAX_BYTES', kind: 'string', help: "embedded store: memory its processes may use (bytes, or 512M / 4G; 0 = no check); a larger graph is refused with STORE_TOO_LARGE; default 80 % of the machine's memory, and at most 4 GiB per store process (wasm32)" },
   { name: 'ASKGRAPH_CACHE_DIR', kind: 'string', help: 'entity index cache of a remote store; default ~/.cache/askgraph' },
   { name: 'ASKGRAPH_ORT_THREADS', kind: 'string', help: 'ONNX runtime threads of the parser model; default 1' },
 ];

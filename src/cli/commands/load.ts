@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError, PackConfig } from '../../core';
-import { buildStore, PACK_FILE, saveSnapshot } from '../../execute';
+import { buildStore, checkStoreFits, PACK_FILE, saveSnapshot } from '../../execute';
 import { parseJsonSelect } from '../../execute/terms';
 import { describeLabelSources, discoverLabelSources } from '../../synth/discover';
 import { printJson, writeLine } from '../io';
@@ -31,9 +31,10 @@ export const register: RegisterCommand = (program, io) => {
       }
       const abs = files.map((f) => path.resolve(f));
       for (const f of abs) if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `no such file: ${f}`);
+      // a graph the embedded store cannot hold is refused here, before anything is loaded or written
+      checkStoreFits(abs, { purpose: 'load', env: io.env });
       const t0 = Date.now();
       const { store, info } = buildStore({ files: abs, baseIri });
-      fs.mkdirSync(dir, { recursive: true });
       const dataFile = 'data.nq';
       saveSnapshot(store, path.join(dir, dataFile));
       // Which label predicates the graph uses (and whether some entities only have their IRI to go by).
@@ -55,7 +56,9 @@ export const register: RegisterCommand = (program, io) => {
         ...(labels.localNameLabels ? { localNameLabels: true } : {}),
         ...(previous.model ? { model: previous.model } : {}),
       };
-      fs.writeFileSync(path.join(dir, PACK_FILE), JSON.stringify(pack, null, 2) + '\n');
+      const packTmp = path.join(dir, `${PACK_FILE}.${process.pid}.tmp`);
+      fs.writeFileSync(packTmp, JSON.stringify(pack, null, 2) + '\n');
+      fs.renameSync(packTmp, path.join(dir, PACK_FILE));
       fs.rmSync(path.join(dir, '.cache'), { recursive: true, force: true }); // stale snapshot of older data
       const timeMs = Date.now() - t0;
       if (opts.json) printJson(io, { store: dir, pack, triples: info.size, files: abs, loadMs: info.loadMs, timeMs, labelSources: labels.labelSources });
