@@ -18,12 +18,20 @@ import * as path from 'node:path';
 const root = path.resolve(__dirname, '..');
 
 function child(mode: string, arg: string): void {
+  // the wasm instance's linear memory (Oxigraph's heap: what wasm32's 4 GiB bounds), caught as Oxigraph creates it
+  let memory: WebAssembly.Memory | undefined;
+  const Instance = WebAssembly.Instance;
+  (WebAssembly as { Instance: unknown }).Instance = function (module: WebAssembly.Module, imports?: WebAssembly.Imports) {
+    const instance = new Instance(module, imports);
+    memory ??= instance.exports.memory as WebAssembly.Memory | undefined;
+    return instance;
+  };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { buildStore } = require('../src/execute/loaders') as typeof import('../src/execute/loaders');
   const t0 = Date.now();
   const source = mode === 'open-snapshot' ? { files: [arg], baseIri: 'http://example.org/x/', cacheDir: path.join(path.dirname(arg), '.cache-' + path.basename(arg)) } : { files: [arg], baseIri: 'http://example.org/x/' };
   const { store, info } = buildStore(source);
-  const out = { size: store.size, from: info.from, ms: Date.now() - t0, maxRssKb: process.resourceUsage().maxRSS };
+  const out = { size: store.size, from: info.from, ms: Date.now() - t0, maxRssKb: process.resourceUsage().maxRSS, wasmBytes: memory?.buffer.byteLength ?? 0 };
   process.stdout.write(JSON.stringify(out) + '\n');
 }
 

@@ -132,15 +132,25 @@ export function loadText(store: oxigraph.Store, text: string, format: DataFormat
 
 /**
  * Peak resident memory of a process holding an Oxigraph store, per triple, above an idle process (~63 MiB),
- * measured by scripts/measure-store-ceiling.ts on N-Triples of scripts/gen-ceiling-nt.ts (0.5M-4M triples,
- * see docs/deployment.md): opening a store (the store process: parse data.nq or the snapshot) ~760-790 B;
- * `askgraph load` (parse, dump data.nq, label discovery, in one process) ~1,000 B. Rounded up.
+ * measured by scripts/measure-store-ceiling.ts on N-Triples of scripts/gen-ceiling-nt.ts (0.5M-8M triples,
+ * see docs/deployment.md): opening a store (the store process: parse data.nq or the snapshot) 760-790 B
+ * up to 1M triples, 560-630 B from 2M; `askgraph load` (parse, dump data.nq, label discovery, in one
+ * process) ~1,000 B. Rounded up from the largest.
  */
-export const STORE_BYTES_PER_TRIPLE = { open: 850, load: 1100 } as const;
+export const STORE_BYTES_PER_TRIPLE = { open: 800, load: 1100 } as const;
 /** What a process with an empty store holds (node, Oxigraph's wasm). */
 const STORE_BASE_BYTES = 64 * 2 ** 20;
 /** Oxigraph runs as wasm32: its linear memory ends at 4 GiB, whatever the machine has. */
 export const WASM32_MEMORY_BYTES = 4 * 2 ** 30;
+/** Oxigraph's WebAssembly memory per triple once loaded (same measurement, `wasm` column), rounded up. */
+export const WASM_BYTES_PER_TRIPLE = 500;
+/**
+ * The longest JavaScript string (V8: 2^29 - 24 characters). Oxigraph's dump returns the whole N-Quads
+ * text as one string, so `askgraph load` cannot write a data.nq longer than this.
+ */
+export const MAX_DUMP_CHARS: number = require('node:buffer').constants.MAX_STRING_LENGTH as number;
+/** N-Quads characters per triple of a dump when the input is not N-Triples / N-Quads (whose size is the dump's). */
+const DUMP_CHARS_PER_TRIPLE = 120;
 /** Bytes per triple by which files that are not line-based are estimated (Turtle / TriG are terse, RDF/XML is not). */
 const FILE_BYTES_PER_TRIPLE: Partial<Record<DataFormat, number>> = { ttl: 60, trig: 60, rdfxml: 120 };
 
@@ -196,7 +206,7 @@ export interface StoreFit {
   triples: number;
   /** Estimated peak memory of one process holding the store. */
   bytesPerCopy: number;
-  /** The most triples one process may hold here (by the limit and wasm32). */
+  /** The most triples one process may hold here (the smallest of the limits below). */
   maxTriples: number;
 }
 
@@ -204,30 +214,42 @@ function millions(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${Math.round(n / 1e3)}k` : String(n);
 }
 
+const size = (b: number) => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(1)} GiB` : `${Math.round(b / 2 ** 20)} MiB`);
+
 /**
- * Refuses, before anything is loaded or written, data that would not fit in the embedded store:
- * STORE_TOO_LARGE when the estimated peak of `copies` store processes (`purpose` open: the gateway's
- * store processes; load: `askgraph load`'s one process) is over storeMemoryLimit, or one process's over
- * wasm32's 4 GiB. Returns the estimate (undefined when the check is off).
+ * Refuses, before anything is loaded or written, data that would not fit in the embedded store, with
+ * STORE_TOO_LARGE when any of these is over: the estimated peak of `copies` store processes (`purpose`
+ * open: the gateway's store processes; load: `askgraph load`'s one process) against storeMemoryLimit;
+ * one process's WebAssembly memory against wasm32's 4 GiB; for load, the data.nq dump against the
+ * longest JavaScript string. Returns the estimate (undefined when the check is off).
  */
 export function checkStoreFits(files: string[], opts: { purpose: 'open' | 'load'; copies?: number; env?: NodeJS.ProcessEnv }): StoreFit | undefined {
-  const limit = storeMemoryLimit(opts.env);
+  const env = opts.env ?? process.env;
+  const limit = storeMemoryLimit(env);
   if (limit === undefined) return undefined;
   const copies = Math.max(1, opts.copies ?? 1);
   const perTriple = STORE_BYTES_PER_TRIPLE[opts.purpose];
-  const perCopyLimit = Math.min(limit / copies, WASM32_MEMORY_BYTES);
-  const maxTriples = Math.max(0, Math.floor((perCopyLimit - STORE_BASE_BYTES) / perTriple));
   const triples = estimateTriples(files);
+  const lineBased = files.every((f) => ['nt', 'nq'].includes(detectFormat(f)));
+  const limits: { max: number; why: string }[] = [
+    {
+      max: Math.floor((limit / copies - STORE_BASE_BYTES) / perTriple),
+      why: `${size(limit)} for the store${copies > 1 ? ` across ${copies} store processes` : ''}, ${env.ASKGRAPH_STORE_MAX_BYTES ? 'ASKGRAPH_STORE_MAX_BYTES' : "80 % of this machine's memory"}`,
+    },
+    { max: Math.floor(WASM32_MEMORY_BYTES / WASM_BYTES_PER_TRIPLE), why: `Oxigraph's WebAssembly memory ends at ${size(WASM32_MEMORY_BYTES)} per store process` },
+  ];
+  if (opts.purpose === 'load') {
+    const dumpChars = lineBased ? files.reduce((n, f) => n + fs.statSync(f).size, 0) : triples * DUMP_CHARS_PER_TRIPLE;
+    const perTripleChars = triples > 0 ? dumpChars / triples : DUMP_CHARS_PER_TRIPLE;
+    limits.push({ max: Math.floor(MAX_DUMP_CHARS / perTripleChars), why: `data.nq is written from one JavaScript string, at most ${size(MAX_DUMP_CHARS)}` });
+  }
+  const tightest = limits.reduce((a, b) => (b.max < a.max ? b : a));
+  const maxTriples = Math.max(0, tightest.max);
   const fit: StoreFit = { triples, bytesPerCopy: STORE_BASE_BYTES + triples * perTriple, maxTriples };
   if (triples > maxTriples) {
-    const gib = (b: number) => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(1)} GiB` : `${Math.round(b / 2 ** 20)} MiB`);
-    const why =
-      perCopyLimit === WASM32_MEMORY_BYTES
-        ? `Oxigraph's WebAssembly memory ends at ${gib(WASM32_MEMORY_BYTES)} per store process`
-        : `${gib(limit)} for the store${copies > 1 ? ` across ${copies} store processes` : ''}, ${(opts.env ?? process.env).ASKGRAPH_STORE_MAX_BYTES ? 'ASKGRAPH_STORE_MAX_BYTES' : "80 % of this machine's memory"}`;
     throw new AskgraphError(
       'STORE_TOO_LARGE',
-      `this graph has ~${millions(triples)} triples (~${gib(fit.bytesPerCopy)} in the embedded store); the embedded store holds about ${millions(maxTriples)} on this machine (${why}) — ` +
+      `this graph has ~${millions(triples)} triples (~${size(fit.bytesPerCopy)} in the embedded store); the embedded store holds about ${millions(maxTriples)} on this machine (${tightest.why}) — ` +
         'use an endpoint: load the data into a SPARQL store such as Virtuoso and run askgraph init <endpoint URL>',
       { details: { triples, estimatedBytes: fit.bytesPerCopy, copies, limitBytes: limit, maxTriples } },
     );
