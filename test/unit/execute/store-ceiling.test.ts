@@ -4,7 +4,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isAskgraphError } from '../../../src/core';
 import { checkStoreFits, estimateTriples, openExecutor, storeMemoryLimit, STORE_BYTES_PER_TRIPLE } from '../../../src/execute';
+import { startServer } from '../../../src/serve';
 import { cli } from '../../helpers/cli';
+
+/** Child processes of this process still alive (/proc). */
+function children(): number[] {
+  const out: number[] = [];
+  for (const t of fs.readdirSync('/proc/self/task')) {
+    for (const c of fs.readFileSync(`/proc/self/task/${t}/children`, 'utf8').trim().split(/\s+/)) if (c) out.push(Number(c));
+  }
+  return out.sort((a, b) => a - b);
+}
 
 /** N-Triples of `n` distinct triples: things with a label and a link each. */
 function ntriples(n: number): string {
@@ -106,5 +116,28 @@ describe("execute: the embedded store's ceiling (STORE_TOO_LARGE before anything
     } finally {
       await ex.close();
     }
+  });
+
+  it('askgraph serve counts the /sparql store process too: one copy fits, two do not — STORE_TOO_LARGE, no store process left running', async () => {
+    const store = path.join(dir, 'store');
+    const saved = process.env.ASKGRAPH_STORE_MAX_BYTES;
+    // 100 MiB: one store process of 20k triples fits (64 MiB + 16 MB), two (50 MiB each) do not
+    process.env.ASKGRAPH_STORE_MAX_BYTES = '100M';
+    const before = children();
+    try {
+      await assert.rejects(
+        startServer({ port: 0, host: '127.0.0.1', logLevel: 'silent', store, sparql: { isolate: true, processes: 1 } }),
+        (e: unknown) => isAskgraphError(e) && e.code === 'STORE_TOO_LARGE' && /across 2 store processes/.test(e.message),
+      );
+    } finally {
+      if (saved === undefined) delete process.env.ASKGRAPH_STORE_MAX_BYTES;
+      else process.env.ASKGRAPH_STORE_MAX_BYTES = saved;
+    }
+    // the pipeline's store process that did start is closed again
+    for (let i = 0; i < 50 && children().some((p) => !before.includes(p)); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(
+      children().filter((p) => !before.includes(p)),
+      [],
+    );
   });
 });
