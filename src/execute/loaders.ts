@@ -135,7 +135,7 @@ export function loadText(store: oxigraph.Store, text: string, format: DataFormat
  * measured by scripts/measure-store-ceiling.ts on N-Triples of scripts/gen-ceiling-nt.ts (0.5M-8M triples,
  * see docs/deployment.md): opening a store (the store process: parse data.nq or the snapshot) 760-790 B
  * up to 1M triples, 560-630 B from 2M; `askgraph load` (parse, dump data.nq, label discovery, in one
- * process) ~1,000 B. Rounded up from the largest.
+ * process) 1,008 B at 0.5M, 861 B at 2M. Rounded up from the largest.
  */
 export const STORE_BYTES_PER_TRIPLE = { open: 800, load: 1100 } as const;
 /** What a process with an empty store holds (node, Oxigraph's wasm). */
