@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   /** The remote endpoint refused the query as the query's fault (its HTTP 400, or a Virtuoso error of the query's own making). */
   ENDPOINT_REFUSED: 400,
   STORE_UNAVAILABLE: 503,
+  /** The data would not fit in the embedded store (memory estimate over the machine's or the configured limit): use an endpoint. */
+  STORE_TOO_LARGE: 507,
   MODEL_UNAVAILABLE: 503,
   MODEL_ERROR: 500,
   TRAINING_FAILED: 500,

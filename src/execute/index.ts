@@ -24,6 +24,11 @@ export { runCompiled, canonicalRowOrder, tableKeys, type RunOptions } from './ru
 export { parseJsonSelect } from './terms';
 export {
   buildStore,
+  checkStoreFits,
+  estimateTriples,
+  storeMemoryLimit,
+  STORE_BYTES_PER_TRIPLE,
+  type StoreFit,
   detectFormat,
   loadFile,
   loadText,

@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as oxigraph from 'oxigraph';
@@ -112,6 +113,7 @@ export function loadFile(store: oxigraph.Store, file: string, baseIri: string): 
     }
   } catch (e) {
     if (e instanceof AskgraphError) throw e;
+    if (isMemoryFailure(e)) throw tooLargeAfter(e, `loading ${path.basename(file)}`);
     throw new AskgraphError('DATA_FORMAT', `${path.basename(file)}: ${(e as Error).message}`, { cause: e });
   }
 }
@@ -127,6 +129,152 @@ export function loadText(store: oxigraph.Store, text: string, format: DataFormat
   }
 }
 
+// ---------- the embedded store's ceiling ----------
+
+/**
+ * Peak resident memory of a process holding an Oxigraph store, per triple, above an idle process (~63 MiB),
+ * measured by scripts/measure-store-ceiling.ts on N-Triples of scripts/gen-ceiling-nt.ts (0.5M-8M triples,
+ * see docs/deployment.md): opening a store (the store process: parse data.nq or the snapshot) 760-790 B
+ * up to 1M triples, 560-630 B from 2M; `askgraph load` (parse, dump data.nq, label discovery, in one
+ * process) 1,008 B at 0.5M, 861 B at 2M. Rounded up from the largest.
+ */
+export const STORE_BYTES_PER_TRIPLE = { open: 800, load: 1100 } as const;
+/** What a process with an empty store holds (node, Oxigraph's wasm). */
+const STORE_BASE_BYTES = 64 * 2 ** 20;
+/** Oxigraph runs as wasm32: its linear memory ends at 4 GiB, whatever the machine has. */
+export const WASM32_MEMORY_BYTES = 4 * 2 ** 30;
+/**
+ * Oxigraph's WebAssembly memory per triple once loaded (same measurement, memory.buffer.byteLength):
+ * 774 B at 0.5M triples, 589 B at 2M, 463 B at 8M (3.5 GiB); rounded up where the 4 GiB end is near.
+ */
+export const WASM_BYTES_PER_TRIPLE = 500;
+/**
+ * The longest JavaScript string (V8: 2^29 - 24 characters). Oxigraph's dump returns the whole N-Quads
+ * text as one string, so `askgraph load` cannot write a data.nq longer than this.
+ */
+export const MAX_DUMP_CHARS: number = require('node:buffer').constants.MAX_STRING_LENGTH as number;
+/** N-Quads characters per triple of a dump when the input is not N-Triples / N-Quads (whose size is the dump's). */
+const DUMP_CHARS_PER_TRIPLE = 120;
+/** Bytes per triple by which files that are not line-based are estimated (Turtle / TriG are terse, RDF/XML is not). */
+const FILE_BYTES_PER_TRIPLE: Partial<Record<DataFormat, number>> = { ttl: 60, trig: 60, rdfxml: 120 };
+
+/** Newline count of a file, read in 1 MiB pieces (never the whole file in memory). */
+function countLines(file: string): number {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let lines = 0;
+    let last = 0x0a;
+    for (let n = fs.readSync(fd, buf, 0, buf.length, null); n > 0; n = fs.readSync(fd, buf, 0, buf.length, null)) {
+      for (let i = buf.indexOf(0x0a, 0); i >= 0 && i < n; i = buf.indexOf(0x0a, i + 1)) lines++;
+      last = buf[n - 1] ?? last;
+    }
+    return last === 0x0a ? lines : lines + 1;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * About how many triples the files hold, without parsing them: N-Triples / N-Quads one a line; a triple
+ * file one a line plus the labels it mints (counted as one more a line); Turtle, TriG and RDF/XML by size.
+ */
+export function estimateTriples(files: string[]): number {
+  let triples = 0;
+  for (const f of files) {
+    const format = detectFormat(f);
+    if (format === 'nt' || format === 'nq') triples += countLines(f);
+    else if (format === 'triples') triples += 2 * countLines(f);
+    else triples += Math.ceil(fs.statSync(f).size / (FILE_BYTES_PER_TRIPLE[format] ?? 60));
+  }
+  return triples;
+}
+
+/**
+ * The memory the embedded store may use on this machine, in bytes, all its processes together:
+ * ASKGRAPH_STORE_MAX_BYTES (a number of bytes, or with K / M / G; 0 = no check), else 80 % of the
+ * machine's memory (os.totalmem, not the free memory: the answer to "does it fit" must not depend on
+ * how busy the machine is right now). Each store process is also held to wasm32's 4 GiB.
+ */
+export function storeMemoryLimit(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.ASKGRAPH_STORE_MAX_BYTES?.trim();
+  if (raw === undefined || raw === '') return Math.floor(os.totalmem() * 0.8);
+  const m = /^(\d+(?:\.\d+)?)\s*([KMG]i?B?)?$/i.exec(raw);
+  if (!m) throw new AskgraphError('BAD_REQUEST', `ASKGRAPH_STORE_MAX_BYTES must be a number of bytes (or with K, M, G), got "${raw}"`);
+  const unit = (m[2] ?? '').charAt(0).toUpperCase();
+  const bytes = Math.floor(Number(m[1]) * (unit === 'K' ? 2 ** 10 : unit === 'M' ? 2 ** 20 : unit === 'G' ? 2 ** 30 : 1));
+  return bytes === 0 ? undefined : bytes;
+}
+
+export interface StoreFit {
+  triples: number;
+  /** Estimated peak memory of one process holding the store. */
+  bytesPerCopy: number;
+  /** The most triples one process may hold here (the smallest of the limits below). */
+  maxTriples: number;
+}
+
+function millions(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${Math.round(n / 1e3)}k` : String(n);
+}
+
+const size = (b: number) => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(1)} GiB` : `${Math.round(b / 2 ** 20)} MiB`);
+
+/**
+ * Refuses, before anything is loaded or written, data that would not fit in the embedded store, with
+ * STORE_TOO_LARGE when any of these is over: the estimated peak of `copies` store processes (`purpose`
+ * open: the gateway's store processes; load: `askgraph load`'s one process) against storeMemoryLimit;
+ * one process's WebAssembly memory against wasm32's 4 GiB; for load, the data.nq dump against the
+ * longest JavaScript string. Returns the estimate (undefined when the check is off).
+ */
+export function checkStoreFits(files: string[], opts: { purpose: 'open' | 'load'; copies?: number; env?: NodeJS.ProcessEnv }): StoreFit | undefined {
+  const env = opts.env ?? process.env;
+  const limit = storeMemoryLimit(env);
+  if (limit === undefined) return undefined;
+  const copies = Math.max(1, opts.copies ?? 1);
+  const perTriple = STORE_BYTES_PER_TRIPLE[opts.purpose];
+  const triples = estimateTriples(files);
+  const lineBased = files.every((f) => ['nt', 'nq'].includes(detectFormat(f)));
+  const limits: { max: number; why: string }[] = [
+    {
+      max: Math.floor((limit / copies - STORE_BASE_BYTES) / perTriple),
+      why: `${size(limit)} for the store${copies > 1 ? ` across ${copies} store processes` : ''}, ${env.ASKGRAPH_STORE_MAX_BYTES ? 'ASKGRAPH_STORE_MAX_BYTES' : "80 % of this machine's memory"}`,
+    },
+    { max: Math.floor(WASM32_MEMORY_BYTES / WASM_BYTES_PER_TRIPLE), why: `Oxigraph's WebAssembly memory ends at ${size(WASM32_MEMORY_BYTES)} per store process` },
+  ];
+  if (opts.purpose === 'load') {
+    const dumpChars = lineBased ? files.reduce((n, f) => n + fs.statSync(f).size, 0) : triples * DUMP_CHARS_PER_TRIPLE;
+    const perTripleChars = triples > 0 ? dumpChars / triples : DUMP_CHARS_PER_TRIPLE;
+    limits.push({ max: Math.floor(MAX_DUMP_CHARS / perTripleChars), why: `data.nq is written from one JavaScript string, at most ${size(MAX_DUMP_CHARS)}` });
+  }
+  const tightest = limits.reduce((a, b) => (b.max < a.max ? b : a));
+  const maxTriples = Math.max(0, tightest.max);
+  const fit: StoreFit = { triples, bytesPerCopy: STORE_BASE_BYTES + triples * perTriple, maxTriples };
+  if (triples > maxTriples) {
+    throw new AskgraphError(
+      'STORE_TOO_LARGE',
+      `this graph has ~${millions(triples)} triples (~${size(fit.bytesPerCopy)} in the embedded store); the embedded store holds about ${millions(maxTriples)} on this machine (${tightest.why}) — ` +
+        'use an endpoint: load the data into a SPARQL store such as Virtuoso and run askgraph init <endpoint URL>',
+      { details: { triples, estimatedBytes: fit.bytesPerCopy, copies, limitBytes: limit, maxTriples } },
+    );
+  }
+  return fit;
+}
+
+/** A failure of memory (wasm allocation, V8's string / buffer limits) while loading or dumping a store. */
+export function isMemoryFailure(e: unknown): boolean {
+  const m = e instanceof Error ? e.message : String(e);
+  return e instanceof RangeError || /out of memory|memory allocation|allocation failed|Cannot create a string longer|Array buffer allocation/i.test(m);
+}
+
+function tooLargeAfter(e: unknown, what: string): AskgraphError {
+  return new AskgraphError(
+    'STORE_TOO_LARGE',
+    `the embedded store ran out of memory ${what} (${(e instanceof Error ? e.message : String(e)).slice(0, 200)}) — use an endpoint: load the data into a SPARQL store such as Virtuoso and run askgraph init <endpoint URL>`,
+    { cause: e },
+  );
+}
+
 // ---------- snapshots ----------
 
 /** Size and sha256 of a file's bytes (what a snapshot key or a pack manifest records). */
@@ -139,11 +287,17 @@ export function digestOf(bytes: Buffer): FileDigest {
   return { size: bytes.length, sha256: crypto.createHash('sha256').update(bytes).digest('hex') };
 }
 
-/** Writes every quad of the store (all graphs) as N-Quads, atomically (temp file + rename); returns its digest. */
+/** Writes every quad of the store (all graphs) as N-Quads, atomically (temp file + rename); returns its digest. A dump over memory is STORE_TOO_LARGE. */
 export function saveSnapshot(store: oxigraph.Store, file: string): FileDigest {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const bytes = Buffer.from(store.dump({ format: MEDIA_TYPE.nq }), 'utf8');
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(store.dump({ format: MEDIA_TYPE.nq }), 'utf8');
+  } catch (e) {
+    if (isMemoryFailure(e)) throw tooLargeAfter(e, `writing ${path.basename(file)}`);
+    throw e;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true }); // after the dump: a dump that fails leaves no folder
   fs.writeFileSync(tmp, bytes);
   fs.renameSync(tmp, file);
   return digestOf(bytes);
@@ -245,8 +399,10 @@ export function buildStore(source: StoreSource): { store: oxigraph.Store; info: 
     try {
       fs.rmSync(keyFile, { force: true }); // never a new key next to an old snapshot, or the reverse
       const snapshot = saveSnapshot(store, snap);
-      fs.writeFileSync(keyFile + '.tmp', JSON.stringify({ key, snapshot }));
-      fs.renameSync(keyFile + '.tmp', keyFile);
+      // a temp name of this process: gateways sharing a pack folder may write the key at the same time
+      const tmpKey = `${keyFile}.${process.pid}.tmp`;
+      fs.writeFileSync(tmpKey, JSON.stringify({ key, snapshot }));
+      fs.renameSync(tmpKey, keyFile);
       info.snapshotWritten = snap;
     } catch (e) {
       info.snapshotError = (e as Error).message; // a read-only pack still works, just without the cache

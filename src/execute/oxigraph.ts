@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import * as path from 'node:path';
 import { AskgraphError, ErrorCode, ERROR_STATUS, Executor, QueryOptions, SelectResult, Triple } from '../core';
-import type { BuildInfo, StoreSource } from './loaders';
+import { type BuildInfo, checkStoreFits, type StoreSource } from './loaders';
 import type { WorkerDataset, WorkerReply, WorkerRequest, WorkerStatus } from './protocol';
 import { expectForm, queryByForm, QueryForm } from './readonly';
 import { isSafeIri } from '../sparql';
@@ -324,6 +324,8 @@ export class OxigraphExecutor implements Executor {
     this.labelPredicates = opts.labelPredicates ?? [RDFS_LABEL];
     this.localNameLabels = opts.localNameLabels ?? false;
     this.defaultTimeoutMs = opts.defaultTimeoutMs ?? 30_000;
+    // STORE_TOO_LARGE before a process is started: a graph over the machine's memory or wasm32's 4 GiB
+    checkStoreFits(source.files, { purpose: 'open', copies: 1 });
     this.main = new StoreProcess(source, this.defaultTimeoutMs, opts.minKillMs ?? MIN_KILL_MS);
   }
 
@@ -372,6 +374,7 @@ export class OxigraphExecutor implements Executor {
    * of the store in memory); resolves when they are loaded.
    */
   async openUserLane(processes = 1): Promise<void> {
+    if (this.users.length < processes) checkStoreFits(this.source.files, { purpose: 'open', copies: 1 + processes });
     while (this.users.length < processes) {
       const p = new StoreProcess(this.source, this.defaultTimeoutMs);
       p.start();

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError, type PackConfig } from '../core';
-import { buildStore, PACK_FILE, parseJsonSelect, saveSnapshot } from '../execute';
+import { buildStore, checkStoreFits, PACK_FILE, parseJsonSelect, saveSnapshot } from '../execute';
 import { discoverLabelSources, type LabelSource } from '../synth';
 
 export interface StorePackOptions {
@@ -13,6 +13,8 @@ export interface StorePackOptions {
   name?: string;
   /** Base IRI for minting entities/relations of triple files (default http://askgraph.dev/<name>/). */
   baseIri?: string;
+  /** The environment the memory limit is read from (ASKGRAPH_STORE_MAX_BYTES; default process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface StorePack {
@@ -40,6 +42,8 @@ export async function buildStorePack(opts: StorePackOptions): Promise<StorePack>
   }
   const abs = opts.files.map((f) => path.resolve(f));
   for (const f of abs) if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `no such file: ${f}`);
+  // a graph the embedded store cannot hold is refused here, before anything is loaded or written
+  checkStoreFits(abs, { purpose: 'load', ...(opts.env ? { env: opts.env } : {}) });
   const t0 = Date.now();
   const { store, info } = buildStore({ files: abs, baseIri });
   fs.mkdirSync(dir, { recursive: true });
@@ -64,7 +68,9 @@ export async function buildStorePack(opts: StorePackOptions): Promise<StorePack>
     ...(labels.localNameLabels ? { localNameLabels: true } : {}),
     ...(previous.model ? { model: previous.model } : {}),
   };
-  fs.writeFileSync(path.join(dir, PACK_FILE), JSON.stringify(pack, null, 2) + '\n');
+  const packTmp = path.join(dir, `${PACK_FILE}.${process.pid}.tmp`);
+  fs.writeFileSync(packTmp, JSON.stringify(pack, null, 2) + '\n');
+  fs.renameSync(packTmp, path.join(dir, PACK_FILE));
   fs.rmSync(path.join(dir, '.cache'), { recursive: true, force: true }); // stale snapshot of older data
   return { dir, pack, dataFile, triples: info.size, files: abs, loadMs: info.loadMs, timeMs: Date.now() - t0, labelSources: labels.labelSources };
 }

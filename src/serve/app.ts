@@ -33,6 +33,11 @@ export function publicDir(): string {
   return path.join(packageRoot(), 'src', 'serve', 'public');
 }
 
+/** The client's address: req.ip (X-Forwarded-For from a trusted proxy, see trustProxy), else the socket's. */
+function clientAddress(req: Request): string | undefined {
+  return req.ip ?? req.socket.remoteAddress;
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 function digest(s: string): Buffer {
@@ -75,6 +80,14 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  if (cfg.trustProxy.length > 0) {
+    // behind a load balancer: req.ip is the client X-Forwarded-For names, when the socket is a trusted proxy
+    try {
+      app.set('trust proxy', cfg.trustProxy);
+    } catch (e) {
+      throw new AskgraphError('BAD_REQUEST', `invalid server configuration at trustProxy: ${(e as Error).message}`, { cause: e });
+    }
+  }
 
   // request id and access log (pino-http: one line per request at info, with only the fields below —
   // never the URL, its query string or headers, so neither the question text nor API keys)
@@ -223,7 +236,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   // unknown paths too, so that routing differences such as /SPARQL or /sparql/ cannot skip the check)
   app.use((req, res, next) => {
     const key = req.headers['x-api-key'];
-    let who = 'ip:' + (req.socket.remoteAddress ?? 'unknown');
+    let who = 'ip:' + (clientAddress(req) ?? 'unknown');
     if (keyDigests.length > 0) {
       const d = typeof key === 'string' ? digest(key) : undefined;
       if (!d || !keyDigests.some((k) => crypto.timingSafeEqual(k, d))) {
@@ -243,7 +256,8 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
       // without keys: per address, an IPv6 client per /56 (the library's ipKeyGenerator), as one client can hold a whole prefix
       keyGenerator: (req, res) => {
         const who = res.locals.client as string;
-        return who.startsWith('ip:') && req.socket.remoteAddress ? 'ip:' + ipKeyGenerator(req.socket.remoteAddress) : who;
+        const address = clientAddress(req);
+        return who.startsWith('ip:') && address ? 'ip:' + ipKeyGenerator(address) : who;
       },
       skip: () => !buckets.enabled,
       standardHeaders: false,

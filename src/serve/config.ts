@@ -40,6 +40,12 @@ export const ServeConfigSchema = z
       .object({ perMinute: z.number().min(0).default(600), burst: z.number().int().min(1).default(60) })
       .strict()
       .default({ perMinute: 600, burst: 60 }),
+    /**
+     * Proxies (load balancers) whose X-Forwarded-For names the client: addresses, CIDRs or express's names
+     * (loopback, uniquelocal); [] = none trusted, the client is the socket's address. Behind nginx without
+     * it every client is the balancer's address, one client for the rate limit and the per-client shares.
+     */
+    trustProxy: z.array(z.string().min(1)).default([]),
     /** Origins allowed by CORS; ["*"] = any; [] = no CORS headers at all. */
     cors: z.object({ origins: z.array(z.string().min(1)).default([]) }).strict().default({ origins: [] }),
     /** Answer cache (LRU + TTL, bounded by entries and bytes); max 0 = off. */
@@ -214,6 +220,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'ASKGRAPH_LLM_URL', kind: 'string', help: 'OpenAI-compatible server of the fallback LLM reader; off when unset' },
   { name: 'ASKGRAPH_LLM_MODEL', kind: 'string', help: 'model name sent to it' },
   { name: 'ASKGRAPH_API_KEYS', path: ['apiKeys'], kind: 'list', help: 'comma-separated; when set, API routes need header X-API-Key' },
+  { name: 'ASKGRAPH_TRUST_PROXY', path: ['trustProxy'], kind: 'list', help: 'comma-separated addresses / CIDRs / loopback of load balancers whose X-Forwarded-For names the client (rate limit, per-client shares); none = the socket address' },
   { name: 'ASKGRAPH_CORS_ORIGINS', path: ['cors', 'origins'], kind: 'list', help: 'comma-separated, * = any; none = no CORS headers' },
   { name: 'ASKGRAPH_RATE_LIMIT_PER_MINUTE', path: ['rateLimit', 'perMinute'], kind: 'number', help: 'requests per API key, or per client address without keys; 0 = off' },
   { name: 'ASKGRAPH_RATE_LIMIT_BURST', path: ['rateLimit', 'burst'], kind: 'number', help: 'requests at once before the per-minute rate applies' },
@@ -247,6 +254,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'ASKGRAPH_SPARQL_ALLOW_DATASET', path: ['sparql', 'allowDataset'], kind: 'boolean', help: 'remote store: FROM / FROM NAMED forwarded, else 400 DATASET_UNSUPPORTED' },
   { name: 'ASKGRAPH_SPARQL_ISOLATE', path: ['sparql', 'isolate'], kind: 'boolean', help: 'embedded store: user queries in store processes of their own' },
   { name: 'ASKGRAPH_SPARQL_PROCESSES', path: ['sparql', 'processes'], kind: 'number', help: 'how many such processes' },
+  { name: 'ASKGRAPH_STORE_MAX_BYTES', kind: 'string', help: "embedded store: memory its processes may use (bytes, or 512M / 4G; 0 = no check); a larger graph is refused with STORE_TOO_LARGE; default 80 % of the machine's memory, and at most 4 GiB per store process (wasm32)" },
   { name: 'ASKGRAPH_CACHE_DIR', kind: 'string', help: 'entity index cache of a remote store; default ~/.cache/askgraph' },
   { name: 'ASKGRAPH_ORT_THREADS', kind: 'string', help: 'ONNX runtime threads of the parser model; default 1' },
 ];

@@ -71,7 +71,7 @@ export async function startServer(
   const host = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;
   const url = `http://${host}:${port}`;
   opts.onListening?.(url);
-  let gateway: ServeGateway;
+  let gateway: ServeGateway | undefined;
   let app: AskgraphApp;
   try {
     gateway = opts.gateway ?? (await openGateway(cfg));
@@ -79,6 +79,8 @@ export async function startServer(
     if (cfg.sparql.isolate && gateway.executor instanceof OxigraphExecutor) await gateway.executor.openUserLane(cfg.sparql.processes);
     app = createApp(gateway, cfg, { logger });
   } catch (e) {
+    // a gateway opened here is closed again (its store processes too: e.g. STORE_TOO_LARGE for the user lane)
+    if (ownGateway && gateway) await gateway.close().catch(() => undefined);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw e;

@@ -25,6 +25,7 @@ export const register: RegisterCommand = (program, io) => {
       const r = await buildStorePack({
         files,
         dir: opts.store,
+        env: io.env,
         ...(opts.name !== undefined ? { name: opts.name } : {}),
         ...(opts.base !== undefined ? { baseIri: opts.base } : {}),
       });

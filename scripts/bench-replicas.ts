@@ -1,0 +1,265 @@
+/**
+ * Several gateways behind nginx (issue 25 item 5): starts R `askgraph serve --store <endpoint>` replicas
+ * (remote mode: the endpoint holds the graph) on free loopback ports, sharing one entity-index cache
+ * folder (the second replica reads the index the first built), then for each replica count n of --replicas
+ * writes an nginx config (Debian's nginx; round robin over the first n replicas, keep-alive upstream,
+ * X-Forwarded-For / X-Request-Id, replicas started with ASKGRAPH_TRUST_PROXY=loopback) on a free loopback
+ * port, starts nginx, warms the replicas up, runs autocannon (POST /v1/ask with MetaQA validation
+ * questions in a fixed order, answer cache off so every request runs the pipeline), and measures the CPU
+ * seconds each part used (/proc: replicas, nginx, Virtuoso when VIRTUOSO_DIR names it, this process
+ * with autocannon, the rest of the machine). Prints a table; cleans everything up.
+ *
+ *   npx tsx scripts/bench-replicas.ts [--endpoint URL] [--replicas 1,2] [--duration 20] [--connections 16] [--cache] [--json]
+ * Default endpoint: the movies graph of scripts/virtuoso.sh on $VIRTUOSO_HTTP_PORT (graph http://askgraph.dev/test/movies).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Command } from 'commander';
+import { packageRoot, percentile } from '../src/core';
+import { freePort, validationQuestions } from './loopback';
+
+interface Args {
+  endpoint: string;
+  replicas: string;
+  duration: number;
+  connections: number;
+  cache: boolean;
+  json: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const port = process.env.VIRTUOSO_HTTP_PORT ?? '8890';
+  const a = new Command('bench-replicas')
+    .option('--endpoint <url>', 'SPARQL endpoint (loopback)', `http://127.0.0.1:${port}/sparql?default-graph-uri=${encodeURIComponent('http://askgraph.dev/test/movies')}`)
+    .option('--replicas <list>', 'replica counts to measure, comma-separated', '1,2')
+    .option('--duration <s>', 'seconds per measurement', Number, 20)
+    .option('--connections <n>', 'autocannon connections', Number, 16)
+    .option('--cache', 'answer cache on (repeats are served from it)', false)
+    .option('--json', 'print JSON', false)
+    .parse(argv, { from: 'user' })
+    .opts<Args>();
+  if (!/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(a.endpoint)) throw new Error('--endpoint must be a loopback http URL');
+  return a;
+}
+
+const TICK = 100; // USER_HZ of /proc/<pid>/stat
+
+/** CPU seconds (user + system) of a process and its threads, 0 when it is gone. */
+function cpuOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICK;
+  } catch {
+    return 0;
+  }
+}
+
+/** A process and its descendants (via /proc/<pid>/task/<tid>/children). */
+function tree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    const p = out[i]!;
+    let tasks: string[] = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const t of tasks) {
+      try {
+        for (const c of fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/)) if (c) out.push(Number(c));
+      } catch {
+        // gone
+      }
+    }
+  }
+  return out;
+}
+
+/** Busy CPU seconds of the whole machine (all cores) from /proc/stat. */
+function machineBusy(): number {
+  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0);
+  return (f.reduce((a, b) => a + b, 0) - idle) / TICK;
+}
+
+function virtuosoPid(): number | undefined {
+  const dir = process.env.VIRTUOSO_DIR;
+  if (!dir) return undefined;
+  try {
+    const m = /^VIRT_PID=(\d+)/m.exec(fs.readFileSync(path.join(dir, 'virtuoso.lck'), 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitHealthy(url: string, ms: number, child?: ChildProcess): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (child && child.exitCode !== null) throw new Error(`${url}: exited with code ${child.exitCode}`);
+    try {
+      const r = await fetch(url + '/healthz');
+      if (r.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} not healthy after ${ms} ms`);
+}
+
+function nginxConfig(dir: string, port: number, upstreams: number[]): string {
+  return `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream askgraph {
+${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
+    keepalive 64;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://askgraph;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Request-Id $request_id;
+      proxy_read_timeout 60s;
+    }
+  }
+}
+`;
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const counts = args.replicas.split(',').map(Number).filter((n) => n >= 1);
+  const max = Math.max(...counts);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const autocannon = require('autocannon') as (opts: Record<string, unknown>, cb: (err: Error | null, result: any) => void) => NodeJS.EventEmitter;
+  const qs = validationQuestions().map((q) => q.question);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-bench-replicas-'));
+  fs.chmodSync(dir, 0o755); // nginx's worker runs as nobody
+  const replicas: { child: ChildProcess; port: number; url: string }[] = [];
+  let nginx: ChildProcess | undefined;
+  const rows: Record<string, unknown>[] = [];
+  try {
+    for (let i = 0; i < max; i++) {
+      const port = await freePort();
+      const log = fs.openSync(path.join(dir, `replica-${i}.log`), 'w');
+      const child = spawn(process.execPath, [path.join(packageRoot(), 'bin', 'askgraph.js'), 'serve', '--port', String(port), '--host', '127.0.0.1', '--store', args.endpoint], {
+        env: {
+          ...process.env,
+          ASKGRAPH_CACHE_MAX: args.cache ? '1000' : '0',
+          ASKGRAPH_RATE_LIMIT_PER_MINUTE: '0',
+          ASKGRAPH_ASK_PER_CLIENT: '100000',
+          ASKGRAPH_TRUST_PROXY: 'loopback',
+          ASKGRAPH_CACHE_DIR: path.join(dir, 'shared-cache'),
+          ASKGRAPH_LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', log, log],
+      });
+      const url = `http://127.0.0.1:${port}`;
+      const t0 = Date.now();
+      await waitHealthy(url, 600_000, child);
+      process.stderr.write(`bench-replicas: replica ${i + 1} ready on ${url} in ${((Date.now() - t0) / 1000).toFixed(1)} s (log ${dir}/replica-${i}.log)\n`);
+      replicas.push({ child, port, url });
+      // warm-up: the ONNX session and the JIT (the answer cache is off, so this does not serve answers later)
+      for (const q of qs.slice(0, 20)) await fetch(url + '/v1/ask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: q }) });
+    }
+    for (const n of counts) {
+      const port = await freePort();
+      const conf = path.join(dir, `nginx-${n}.conf`);
+      fs.writeFileSync(conf, nginxConfig(dir, port, replicas.slice(0, n).map((r) => r.port)));
+      nginx = spawn('nginx', ['-p', dir, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      const lb = `http://127.0.0.1:${port}`;
+      await waitHealthy(lb, 10_000, nginx);
+      let next = 0;
+      const ask = {
+        method: 'POST',
+        path: '/v1/ask',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ question: qs[next++ % qs.length] }) }),
+      };
+      const parts = { replicas: replicas.slice(0, n).map((r) => r.child.pid!), nginx: [nginx.pid!], virtuoso: virtuosoPid() };
+      const cpu = () => ({
+        replicas: parts.replicas.flatMap(tree).reduce((s, p) => s + cpuOf(p), 0),
+        nginx: parts.nginx.flatMap(tree).reduce((s, p) => s + cpuOf(p), 0),
+        virtuoso: parts.virtuoso ? cpuOf(parts.virtuoso) : 0,
+        bench: cpuOf(process.pid),
+        machine: machineBusy(),
+      });
+      const c0 = cpu();
+      const times: number[] = [];
+      const r = await new Promise<any>((resolve, reject) => {
+        const inst = autocannon({ url: lb, connections: args.connections, duration: args.duration, timeout: 60, requests: [ask] }, (err, result) => (err ? reject(err) : resolve(result)));
+        inst.on('response', (_c: unknown, _s: number, _b: number, ms: number) => times.push(ms));
+      });
+      const c1 = cpu();
+      times.sort((a, b) => a - b);
+      const pct = (p: number) => (times.length ? Math.round(percentile(times, p)!) : null);
+      const d = (k: keyof ReturnType<typeof cpu>) => +(c1[k] - c0[k]).toFixed(1);
+      const secs = r.duration as number;
+      const row = {
+        replicas: n,
+        rps: +(r.requests.total / secs).toFixed(1),
+        p50: pct(50),
+        p95: pct(95),
+        p99: pct(99),
+        responses: times.length,
+        non2xx: r.non2xx,
+        errors: r.errors + r.timeouts,
+        cpuS: { replicas: d('replicas'), nginx: d('nginx'), virtuoso: d('virtuoso'), bench: d('bench'), machine: d('machine') },
+        cores: os.cpus().length,
+        seconds: secs,
+      };
+      rows.push(row);
+      process.stderr.write(`bench-replicas: ${JSON.stringify(row)}\n`);
+      await stop(nginx);
+      nginx = undefined;
+    }
+    const base = rows[0]?.rps as number | undefined;
+    if (args.json) process.stdout.write(JSON.stringify({ endpoint: args.endpoint, connections: args.connections, cache: args.cache, rows }, null, 2) + '\n');
+    else {
+      const lines = [
+        `endpoint ${args.endpoint}; ${args.connections} connections, ${args.duration} s each, answer cache ${args.cache ? 'on' : 'off'}; ${os.cpus().length} cores`,
+        '| replicas | req/s | × | p50 ms | p95 ms | p99 ms | non-2xx | CPU s: replicas | nginx | Virtuoso | autocannon | machine (all processes) |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|',
+        ...rows.map((w: any) =>
+          [w.replicas, w.rps, base ? (w.rps / base).toFixed(2) : '', w.p50, w.p95, w.p99, w.non2xx + w.errors, w.cpuS.replicas, w.cpuS.nginx, w.cpuS.virtuoso, w.cpuS.bench, `${w.cpuS.machine} of ${w.cores * w.seconds}`].join(' | ').replace(/^/, '| ') + ' |',
+        ),
+      ];
+      process.stdout.write(lines.join('\n') + '\n');
+    }
+  } finally {
+    await stop(nginx);
+    for (const r of replicas) await stop(r.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench-replicas: ${(e as Error).message}\n`);
+  process.exitCode = 2;
+});
