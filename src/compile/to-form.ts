@@ -741,7 +741,6 @@ class Converter {
         if (rels.every((r) => r !== undefined)) return { arg, rels: rels as Relation[] };
         first ??= new AskgraphError('CONVERSION_UNSUPPORTED', 'values of different members', { details: { reason: 'group key and value are not values of one member' } });
       } catch (e) {
-        if (process.env.DEBUG_TOFORM) console.error(root, (e as Error).message);
         first ??= e;
       }
     }
