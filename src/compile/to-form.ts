@@ -239,7 +239,14 @@ class Converter {
     if (ratio) return ratio;
     const aggregate = this.aggregateForm(q);
     if (aggregate) return aggregate;
-    if (q.group && !this.isGroupSuperlative(q)) return this.groupTableForm(q);
+    if (q.group && !this.isGroupSuperlative(q)) {
+      try {
+        return this.groupTableForm(q);
+      } catch (e) {
+        // the count of each member's own values (ARGMAXCOUNT's side) has no group table; LIMIT 1 of it is the superlative
+        if (!(q.limit === 1 && !q.having && !q.offset)) throw e;
+      }
+    }
     const grouped = this.groupOrderForm(q);
     if (grouped) return grouped;
     if (this.isTableQuery(q)) return this.tableForm(q);
