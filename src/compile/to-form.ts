@@ -239,7 +239,14 @@ class Converter {
     if (ratio) return ratio;
     const aggregate = this.aggregateForm(q);
     if (aggregate) return aggregate;
-    if (q.group && !this.isGroupSuperlative(q)) return this.groupTableForm(q);
+    if (q.group && !this.isGroupSuperlative(q)) {
+      try {
+        return this.groupTableForm(q);
+      } catch (e) {
+        // the count of each member's own values (ARGMAXCOUNT's side) has no group table; LIMIT 1 of it is the superlative
+        if (!(q.limit === 1 && !q.having && !q.offset)) throw e;
+      }
+    }
     const grouped = this.groupOrderForm(q);
     if (grouped) return grouped;
     if (this.isTableQuery(q)) return this.tableForm(q);
@@ -741,7 +748,6 @@ class Converter {
         if (rels.every((r) => r !== undefined)) return { arg, rels: rels as Relation[] };
         first ??= new AskgraphError('CONVERSION_UNSUPPORTED', 'values of different members', { details: { reason: 'group key and value are not values of one member' } });
       } catch (e) {
-        if (process.env.DEBUG_TOFORM) console.error(root, (e as Error).message);
         first ??= e;
       }
     }
