@@ -326,13 +326,48 @@ class Compiler {
         return [...this.constrain(form.arg, v), ...this.timeConstraint(form.relation, form.value, v)];
       case 'has':
         return [bgp(...this.path(form.relation, v, this.fresh('h')))];
+      case 'attrcompare': {
+        // [36] { s : v(s r1) op v(s r2) }, both values read by valueOf and compared by their ordering keys
+        const a = this.fresh('v');
+        const b = this.fresh('v');
+        const va = this.valueOf(a);
+        const vb = this.valueOf(b);
+        const sym = { GT: '>', GE: '>=', LT: '<', LE: '<=' }[form.op];
+        return [bgp(...this.path(form.relation, v, a), ...this.path(form.other, v, b)), ...va.patterns, ...vb.patterns, filter(op(sym, sortKey(va.v), sortKey(vb.v)))];
+      }
+      case 'contains':
+        return this.contains(form, v);
       case 'count':
       case 'ask':
       case 'aggregate':
       case 'ratio':
       case 'arith':
+      case 'table':
+      case 'group':
+      case 'having':
+      case 'order':
+      case 'slice':
+      case 'more':
         throw new AskgraphError('UNSUPPORTED', `${'op' in form ? form.op : form.kind.toUpperCase()} is only supported as the outermost operator (its answer is a ${answerTypeOf(form)}, not a set)`);
     }
+  }
+
+  /**
+   * [38] CONTAINS: the member's label (no relation: on the pack's label predicates) or its r-value read by valueOf
+   * contains the text, ignoring case — CONTAINS(LCASE(STR(?l)), "text") with the text lower-cased here: a plain
+   * substring test, so a text like `a.*(` matches only itself (no regular expression is ever built from it).
+   */
+  private contains(form: Extract<Form, { kind: 'contains' }>, v: RDF.Variable): Pattern[] {
+    const needle = DF.literal(form.value.value.toLowerCase());
+    const test = (t: RDF.Variable): S.FilterPattern => filter(op('contains', op('lcase', op('str', t)), needle));
+    if (form.relation) {
+      const o = this.fresh('v');
+      const value = this.valueOf(o);
+      return [bgp(...this.path(form.relation, v, o)), ...value.patterns, test(value.v)];
+    }
+    const { p, patterns } = this.labelPredicate();
+    const l = this.fresh('l');
+    return [bgp(triple(v, p, l)), ...patterns, test(l)];
   }
 
   /**

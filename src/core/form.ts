@@ -29,6 +29,14 @@ export type RatioOp = 'RATIO' | 'PERCENT';
 export type CommonOp = 'MOSTCOMMON' | 'LEASTCOMMON';
 export type ArgCountOp = 'ARGMAXCOUNT' | 'ARGMINCOUNT';
 export type ArithOp = 'ABSDIFF';
+// ---- form language v3: tables (grammar/logical-form.ebnf [31]–[38]) ----
+export type GroupOp = 'GROUPCOUNT' | 'GROUPSUM' | 'GROUPAVG' | 'GROUPMAX' | 'GROUPMIN';
+export type OrderOp = 'ASC' | 'DESC';
+export type SliceOp = 'LIMIT' | 'OFFSET';
+export type MoreOp = 'MORE' | 'LESS';
+
+/** A column of (TABLE x c1 … cn): a relation's value, or (MINUS r1 r2) the difference of two of the member's values. */
+export type Column = Relation | { kind: 'minus'; args: [Relation, Relation] };
 
 export type Form =
   | { kind: 'entity'; ref: Ref }
@@ -49,7 +57,16 @@ export type Form =
   | { kind: 'common'; op: CommonOp; arg: Form; relation: Relation } // (MOSTCOMMON x r): the o of (s r o), s ∈ x, reached by the most s
   | { kind: 'argcount'; op: ArgCountOp; arg: Form; relation: Relation } // (ARGMAXCOUNT x r): the s ∈ x with the most r-values
   | { kind: 'has'; relation: Relation } // (HAS r) = { s : (s r o) for some o } — "has an address", SQL's join
-  | { kind: 'arith'; op: ArithOp; args: [Form, Form] }; // (ABSDIFF a b) = |v(a) − v(b)|, a and b one value each — number ([30])
+  | { kind: 'arith'; op: ArithOp; args: [Form, Form] } // (ABSDIFF a b) = |v(a) − v(b)|, a and b one value each — number ([30])
+  // ---- form language v3: tables, ordering, value comparisons, text containment ([31]–[38]) ----
+  | { kind: 'table'; arg: Form; columns: Column[] } // (TABLE x r1 … rn): a row per member and its values, an empty cell where none ([31])
+  | { kind: 'group'; op: GroupOp; arg: Form; by: Relation; value?: Relation } // (GROUPCOUNT x r) / (GROUPAVG x r v): a row per r-value ([32])
+  | { kind: 'having'; arg: Form; op: CompareOp; value: Literal } // (HAVING t GT 10): the rows of a group table whose aggregate compares ([33])
+  | { kind: 'order'; op: OrderOp; arg: Form; relation?: Relation } // (DESC x r) / (ASC t): rows in order ([34])
+  | { kind: 'slice'; op: SliceOp; n: number; arg: Form } // (LIMIT 3 t) / (OFFSET 5 t): a window of an ordered table ([35])
+  | { kind: 'attrcompare'; op: CompareOp; relation: Relation; other: Relation } // (GT r1 r2) = { s : v(s r1) op v(s r2) } ([36])
+  | { kind: 'more'; op: MoreOp; args: [Form, Form] } // (MORE a b): is number a > number b — boolean ([37])
+  | { kind: 'contains'; relation?: Relation; value: Literal }; // (CONTAINS "word") / (CONTAINS r "word"): label / value contains, any case ([38])
 
 /**
  * What a form's answer is: a set of entities/values, one number, one boolean, or a table (rows of several

@@ -7,7 +7,7 @@
  * around (a child of) the other — an added / removed hop, COUNT or AND operand — or, failing both, a whole
  * subtree is substituted. Forms are small (tens of nodes), so the search is cheap; pairs are memoised.
  */
-import type { Form, Literal, Relation } from '../core';
+import { XSD, type Form, type Literal, type Relation } from '../core';
 import { printForm, printLiteral, printRelation } from './print';
 import { canonicalText, normalizeForm, skeleton } from './transform';
 
@@ -121,6 +121,23 @@ function toTree(f: Form): TreeNode {
       return op(f.op, [f.relation], [f.value], []);
     case 'tc':
       return op('TC', [f.relation], [f.value], [toTree(f.arg)]);
+    case 'table':
+      // a (MINUS r1 r2) column shows as its two relations, after MINUS in the operator name
+      return op(f.columns.some((c) => c.kind === 'minus') ? `TABLE/${f.columns.map((c) => (c.kind === 'minus' ? 'MINUS' : 'r')).join(',')}` : 'TABLE', f.columns.flatMap((c) => (c.kind === 'minus' ? [...c.args] : [c])), [], [toTree(f.arg)]);
+    case 'group':
+      return op(f.op, f.value ? [f.by, f.value] : [f.by], [], [toTree(f.arg)]);
+    case 'having':
+      return op(`HAVING ${f.op}`, [], [f.value], [toTree(f.arg)]);
+    case 'order':
+      return op(f.op, f.relation ? [f.relation] : [], [], [toTree(f.arg)]);
+    case 'slice':
+      return op(f.op, [], [{ kind: 'literal', value: String(f.n), datatype: XSD + 'integer' }], [toTree(f.arg)]);
+    case 'attrcompare':
+      return op(f.op, [f.relation, f.other], [], []);
+    case 'more':
+      return op(f.op, [], [], [toTree(f.args[0]), toTree(f.args[1])]);
+    case 'contains':
+      return op('CONTAINS', f.relation ? [f.relation] : [], [f.value], []);
   }
 }
 

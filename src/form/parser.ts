@@ -1,4 +1,4 @@
-import { Form, Literal, Ref, Relation, CompareOp, RDF_LANG_STRING, XSD } from '../core';
+import { Column, Form, Literal, Ref, Relation, CompareOp, RDF_LANG_STRING, XSD } from '../core';
 import { Token, tokenize, syntaxError } from './lexer';
 
 /**
@@ -7,7 +7,7 @@ import { Token, tokenize, syntaxError } from './lexer';
  */
 const COMPARE_OPS: Record<string, CompareOp> = { GT: 'GT', GE: 'GE', LT: 'LT', LE: 'LE', gt: 'GT', ge: 'GE', lt: 'LT', le: 'LE' };
 /** Every operator after "(" in form position ([2] Expression), in grammar order. */
-export const OPERATOR_NAMES = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS', 'ABSDIFF'] as const;
+export const OPERATOR_NAMES = ['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS', 'ABSDIFF', 'TABLE', 'GROUPCOUNT', 'GROUPSUM', 'GROUPAVG', 'GROUPMAX', 'GROUPMIN', 'HAVING', 'ASC', 'DESC', 'LIMIT', 'OFFSET', 'MORE', 'LESS', 'CONTAINS'] as const;
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/; // [19]
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/; // [21]
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/; // [14]
@@ -177,13 +177,70 @@ class Parser {
       case 'ABSDIFF': // [30]
         form = { kind: 'arith', op: op.text, args: [this.form(), this.form()] };
         break;
+      case 'TABLE': {
+        // [31] Table ::= "TABLE" Form Column+
+        const arg = this.form();
+        const columns: Column[] = [this.column()];
+        while (this.peek().type !== ')' && this.peek().type !== 'eof') columns.push(this.column());
+        form = { kind: 'table', arg, columns };
+        break;
+      }
+      case 'GROUPCOUNT': // [32]
+        form = { kind: 'group', op: op.text, arg: this.form(), by: this.relation('[32] Group') };
+        break;
+      case 'GROUPSUM':
+      case 'GROUPAVG':
+      case 'GROUPMAX':
+      case 'GROUPMIN': // [32]
+        form = { kind: 'group', op: op.text, arg: this.form(), by: this.relation('[32] Group'), value: this.relation('[32] Group') };
+        break;
+      case 'HAVING': {
+        // [33] Having ::= "HAVING" Form CompareOp Literal
+        const arg = this.form();
+        const cmpTok = this.next();
+        const cmp = cmpTok.type === 'atom' ? COMPARE_OPS[cmpTok.text] : undefined;
+        if (!cmp) this.fail(cmpTok, '[33] Having', `expected GT, GE, LT or LE but found ${this.describe(cmpTok)}`);
+        form = { kind: 'having', arg, op: cmp, value: this.literal('[33] Having') };
+        break;
+      }
+      case 'ASC':
+      case 'DESC': {
+        // [34] Order ::= ("ASC" | "DESC") Form Relation?
+        const arg = this.form();
+        form = this.peek().type === ')' ? { kind: 'order', op: op.text, arg } : { kind: 'order', op: op.text, arg, relation: this.relation('[34] Order') };
+        break;
+      }
+      case 'LIMIT':
+      case 'OFFSET': {
+        // [35] Slice ::= ("LIMIT" | "OFFSET") Integer Form
+        const nTok = this.next();
+        if (nTok.type !== 'atom' || !/^\d+$/.test(nTok.text) || Number(nTok.text) > 1_000_000) {
+          this.fail(nTok, '[35] Slice', `expected a row count (0 to 1000000) after ${op.text} but found ${this.describe(nTok)}`);
+        }
+        form = { kind: 'slice', op: op.text, n: Number(nTok.text), arg: this.form() };
+        break;
+      }
+      case 'MORE':
+      case 'LESS': // [37]
+        form = { kind: 'more', op: op.text, args: [this.form(), this.form()] };
+        break;
+      case 'CONTAINS': {
+        // [38] Contains ::= "CONTAINS" Relation? String
+        const relation = this.peek().type === 'string' ? undefined : this.relation('[38] Contains');
+        const value = this.literal('[38] Contains');
+        if (value.datatype !== XSD + 'string' && value.datatype !== RDF_LANG_STRING) this.fail(this.tokens[this.i - 1]!, '[38] Contains', 'CONTAINS needs a quoted string');
+        form = relation ? { kind: 'contains', relation, value } : { kind: 'contains', value };
+        break;
+      }
       default: {
         const cmp = COMPARE_OPS[op.text];
         if (!cmp) {
           const hint = op.text === 'R' ? ' (R reverses a relation and cannot stand where a form is expected)' : '';
           this.fail(op, '[2] Expression', `unknown operator '${op.text}'${hint}; expected one of ${OPERATOR_NAMES.join(', ')}`);
         }
-        form = { kind: 'compare', op: cmp, relation: this.relation('[7] Compare'), value: this.literal('[7] Compare') };
+        const relation = this.relation('[7] Compare');
+        // [36] AttrCompare ::= CompareOp Relation Relation — a second relation where [7] has its literal
+        form = this.startsLiteral() ? { kind: 'compare', op: cmp, relation, value: this.literal('[7] Compare') } : { kind: 'attrcompare', op: cmp, relation, other: this.relation('[36] AttrCompare') };
       }
     }
     const close = this.peek();
@@ -191,6 +248,24 @@ class Parser {
     this.next();
     this.depth--;
     return form;
+  }
+
+  /** Does the next token start a literal ([13])? */
+  private startsLiteral(): boolean {
+    const tok = this.peek();
+    return tok.type === 'string' || (tok.type === 'atom' && (tok.text.includes('^^') || plainLiteralType(tok.text) !== null));
+  }
+
+  /** [31] Column ::= Relation | "(" "MINUS" Relation Relation ")" */
+  private column(): Column {
+    if (this.peek().type === '(' && this.peek(1).type === 'atom' && (this.peek(1) as { text: string }).text === 'MINUS') {
+      this.next();
+      this.next();
+      const col: Column = { kind: 'minus', args: [this.relation('[31] Column'), this.relation('[31] Column')] };
+      this.expect(')', '[31] Column');
+      return col;
+    }
+    return this.relation('[31] Table');
   }
 
   /** [10] Relation ::= Name | Label | Iri | "(" "R" Relation ")" | "(" "JOIN" Relation Relation ")" */
@@ -293,6 +368,27 @@ function productionOf(op: string): string {
       return '[29] Has';
     case 'ABSDIFF':
       return '[30] Arith';
+    case 'TABLE':
+      return '[31] Table';
+    case 'GROUPCOUNT':
+    case 'GROUPSUM':
+    case 'GROUPAVG':
+    case 'GROUPMAX':
+    case 'GROUPMIN':
+      return '[32] Group';
+    case 'HAVING':
+      return '[33] Having';
+    case 'ASC':
+    case 'DESC':
+      return '[34] Order';
+    case 'LIMIT':
+    case 'OFFSET':
+      return '[35] Slice';
+    case 'MORE':
+    case 'LESS':
+      return '[37] More';
+    case 'CONTAINS':
+      return '[38] Contains';
     default:
       return '[7] Compare';
   }

@@ -1,4 +1,4 @@
-import { Form, Literal, Ref, Relation, RDF_LANG_STRING, XSD } from '../core';
+import { Column, Form, Literal, Ref, Relation, RDF_LANG_STRING, XSD } from '../core';
 import { plainLiteralType } from './parser';
 
 /** Canonical text of a form: `(JOIN (R directed_by) [ Forrest Gump ])`. parseForm(printForm(x)) equals x. */
@@ -38,7 +38,28 @@ export function printForm(form: Form): string {
       return `(${form.op} ${printForm(form.arg)} ${printRelation(form.relation)})`;
     case 'has':
       return `(HAS ${printRelation(form.relation)})`;
+    case 'table':
+      return `(TABLE ${printForm(form.arg)} ${form.columns.map(printColumn).join(' ')})`;
+    case 'group':
+      return `(${form.op} ${printForm(form.arg)} ${printRelation(form.by)}${form.value ? ' ' + printRelation(form.value) : ''})`;
+    case 'having':
+      return `(HAVING ${printForm(form.arg)} ${form.op} ${printLiteral(form.value)})`;
+    case 'order':
+      return `(${form.op} ${printForm(form.arg)}${form.relation ? ' ' + printRelation(form.relation) : ''})`;
+    case 'slice':
+      return `(${form.op} ${form.n} ${printForm(form.arg)})`;
+    case 'attrcompare':
+      return `(${form.op} ${printRelation(form.relation)} ${printRelation(form.other)})`;
+    case 'more':
+      return `(${form.op} ${printForm(form.args[0])} ${printForm(form.args[1])})`;
+    case 'contains':
+      return `(CONTAINS ${form.relation ? printRelation(form.relation) + ' ' : ''}${printLiteral(form.value)})`;
   }
+}
+
+/** A TABLE column: a relation, or (MINUS r1 r2). */
+export function printColumn(col: Column): string {
+  return col.kind === 'minus' ? `(MINUS ${printRelation(col.args[0])} ${printRelation(col.args[1])})` : printRelation(col);
 }
 
 export function printRelation(rel: Relation): string {

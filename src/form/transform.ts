@@ -1,4 +1,4 @@
-import { AnswerType, Form, Ref, Relation } from '../core';
+import { AnswerType, Column, Form, Ref, Relation } from '../core';
 import { printForm } from './print';
 
 /** Rewrites of the refs in a form (grounding replaces labels by IRIs this way). */
@@ -27,7 +27,14 @@ export function mapChildren(form: Form, f: (child: Form) => Form): Form {
     case 'literal':
     case 'compare':
     case 'has':
+    case 'attrcompare':
+    case 'contains':
       return form;
+    case 'table':
+    case 'group':
+    case 'having':
+    case 'order':
+    case 'slice':
     case 'join':
     case 'count':
     case 'arg':
@@ -41,7 +48,8 @@ export function mapChildren(form: Form, f: (child: Form) => Form): Form {
     case 'diff':
     case 'or':
     case 'ratio':
-    case 'arith': {
+    case 'arith':
+    case 'more': {
       const first = f(form.args[0]);
       return { ...form, args: [first, f(form.args[1])] };
     }
@@ -86,17 +94,44 @@ export function mapRefs(form: Form, m: RefMapper): Form {
       return { kind: 'argcount', op: form.op, arg: mapRefs(form.arg, m), relation: rel(form.relation) };
     case 'has':
       return { kind: 'has', relation: rel(form.relation) };
+    case 'table':
+      return { kind: 'table', arg: mapRefs(form.arg, m), columns: form.columns.map((c) => mapColumn(c, rel)) };
+    case 'group':
+      return { ...form, arg: mapRefs(form.arg, m), by: rel(form.by), ...(form.value ? { value: rel(form.value) } : {}) };
+    case 'having':
+    case 'slice':
+      return { ...form, arg: mapRefs(form.arg, m) };
+    case 'order':
+      return { ...form, arg: mapRefs(form.arg, m), ...(form.relation ? { relation: rel(form.relation) } : {}) };
+    case 'attrcompare':
+      return { ...form, relation: rel(form.relation), other: rel(form.other) };
+    case 'more':
+      return { kind: 'more', op: form.op, args: [mapRefs(form.args[0], m), mapRefs(form.args[1], m)] };
+    case 'contains':
+      return form.relation ? { ...form, relation: rel(form.relation) } : form;
   }
 }
 
+export function mapColumn(col: Column, f: (r: Relation) => Relation): Column {
+  return col.kind === 'minus' ? { kind: 'minus', args: [f(col.args[0]), f(col.args[1])] } : f(col);
+}
+
 /**
- * The answer type of a form: ASK is a boolean; COUNT, AVG/SUM/MAX/MIN, RATIO/PERCENT and ABSDIFF are one number
- * (MAX/MIN of dates: one date); everything else denotes a set of entities or values.
+ * The answer type of a form: ASK and MORE / LESS are a boolean; COUNT, AVG/SUM/MAX/MIN, RATIO/PERCENT and ABSDIFF
+ * are one number (MAX/MIN of dates: one date); TABLE, the GROUP aggregates, HAVING, ASC/DESC and LIMIT/OFFSET are
+ * a table (rows of cells); everything else denotes a set of entities or values.
  */
 export function answerTypeOf(form: Form): AnswerType {
   switch (form.kind) {
     case 'ask':
+    case 'more':
       return 'boolean';
+    case 'table':
+    case 'group':
+    case 'having':
+    case 'order':
+    case 'slice':
+      return 'table';
     case 'count':
     case 'aggregate':
     case 'ratio':
@@ -115,20 +150,46 @@ export function children(form: Form): Form[] {
 }
 
 /**
- * Type errors of a form: a number or a boolean (COUNT, ASK, aggregates, RATIO, ABSDIFF) where a set is expected —
- * they may only stand outermost. Empty when the form is well typed.
+ * Type errors of a form: a number, a boolean or a table where a set is expected — they may only stand outermost,
+ * except where an operator takes them ([33]–[37]): HAVING takes a GROUP table (or a HAVING of one); ASC / DESC a
+ * set, or without a relation a TABLE / GROUP / HAVING table; LIMIT / OFFSET an ordered table (ASC / DESC, or a
+ * LIMIT / OFFSET of one); MORE / LESS two numbers. Empty when the form is well typed.
  */
 export function typeErrors(form: Form): string[] {
   const out: string[] = [];
   const walk = (f: Form): void => {
-    for (const arg of children(f)) {
+    const kids = children(f);
+    kids.forEach((arg) => {
       const t = answerTypeOf(arg);
-      if (t !== 'entities') out.push(`${printForm(arg)} is a ${t}, but ${opName(f)} needs a set`);
+      const need = operandNeed(f);
+      if (need === 'set' && t !== 'entities') out.push(`${printForm(arg)} is a ${t}, but ${opName(f)} needs a set`);
+      else if (need === 'number' && t !== 'number') out.push(`${printForm(arg)} is ${t === 'entities' ? 'a set' : `a ${t}`}, but ${opName(f)} needs a number`);
+      else if (need === 'grouped' && arg.kind !== 'group' && arg.kind !== 'having') out.push(`${printForm(arg)} is not a GROUP table, but HAVING needs one`);
+      else if (need === 'ordered' && arg.kind !== 'order' && arg.kind !== 'slice') out.push(`${printForm(arg)} is not ordered, but ${opName(f)} needs an ASC / DESC table`);
+      else if (need === 'orderable' && t !== 'entities' && !(t === 'table' && (arg.kind === 'table' || arg.kind === 'group' || arg.kind === 'having')))
+        out.push(`${printForm(arg)} is a ${t}, but ${opName(f)} needs a set or a TABLE / GROUP table`);
       walk(arg);
-    }
+    });
+    if (f.kind === 'order' && f.relation && answerTypeOf(f.arg) !== 'entities') out.push(`${opName(f)} orders a table by its last column: drop the relation`);
   };
   walk(form);
   return out;
+}
+
+/** What an operator needs of one of its operands. */
+function operandNeed(parent: Form): 'set' | 'number' | 'grouped' | 'ordered' | 'orderable' {
+  switch (parent.kind) {
+    case 'more':
+      return 'number';
+    case 'having':
+      return 'grouped';
+    case 'slice':
+      return 'ordered';
+    case 'order':
+      return 'orderable';
+    default:
+      return 'set';
+  }
 }
 
 function opName(f: Form): string {
@@ -187,6 +248,24 @@ export function normalizeForm(form: Form): Form {
     }
     case 'ratio':
       return { ...form, args: [normalizeForm(form.args[0]), normalizeForm(form.args[1])] };
+    case 'more': {
+      // (LESS a b) = (MORE b a): one spelling
+      const [a, b] = [normalizeForm(form.args[0]), normalizeForm(form.args[1])];
+      return form.op === 'LESS' ? { kind: 'more', op: 'MORE', args: [b, a] } : { kind: 'more', op: 'MORE', args: [a, b] };
+    }
+    case 'slice': {
+      const arg = normalizeForm(form.arg);
+      // (OFFSET m (LIMIT k t)) = (LIMIT k−m (OFFSET m t)): the window is always written LIMIT over OFFSET
+      if (form.op === 'OFFSET' && arg.kind === 'slice' && arg.op === 'LIMIT') {
+        return { kind: 'slice', op: 'LIMIT', n: Math.max(0, arg.n - form.n), arg: { kind: 'slice', op: 'OFFSET', n: form.n, arg: arg.arg } };
+      }
+      return { ...form, arg };
+    }
+    case 'table':
+    case 'group':
+    case 'having':
+    case 'order':
+      return { ...form, arg: normalizeForm(form.arg) };
     case 'arith': {
       // |a − b| = |b − a|: the operands are ordered by their printed text, so both spellings are one form
       const [a, b] = byText([normalizeForm(form.args[0]), normalizeForm(form.args[1])]) as [Form, Form];
@@ -277,6 +356,24 @@ export function skeleton(form: Form): string {
       return `(${form.op} ${skeleton(form.arg)} ${relationSkeleton(form.relation)})`;
     case 'has':
       return `(HAS ${relationSkeleton(form.relation)})`;
+    case 'table':
+      return `(TABLE ${skeleton(form.arg)} ${form.columns.map((c) => (c.kind === 'minus' ? `(MINUS ${relationSkeleton(c.args[0])} ${relationSkeleton(c.args[1])})` : relationSkeleton(c))).join(' ')})`;
+    case 'group':
+      return `(${form.op} ${skeleton(form.arg)} ${relationSkeleton(form.by)}${form.value ? ' ' + relationSkeleton(form.value) : ''})`;
+    case 'having':
+      return `(HAVING ${skeleton(form.arg)} ${form.op} [])`;
+    case 'order':
+      return `(${form.op} ${skeleton(form.arg)}${form.relation ? ' ' + relationSkeleton(form.relation) : ''})`;
+    case 'slice':
+      return `(${form.op} [] ${skeleton(form.arg)})`;
+    case 'attrcompare':
+      return `(${form.op} ${relationSkeleton(form.relation)} ${relationSkeleton(form.other)})`;
+    case 'more': {
+      const [a, b] = form.op === 'LESS' ? [form.args[1], form.args[0]] : form.args;
+      return `(MORE ${skeleton(a)} ${skeleton(b)})`;
+    }
+    case 'contains':
+      return `(CONTAINS ${form.relation ? relationSkeleton(form.relation) + ' ' : ''}[])`;
     case 'count':
       return `(COUNT ${skeleton(form.arg)})`;
     case 'arg':

@@ -376,6 +376,22 @@ export class OnnxParser implements Generator {
           return sym('(') && sym(f.op) && walk(f.arg) && rel(f.relation) && sym(')');
         case 'has':
           return sym('(') && sym('HAS') && rel(f.relation) && sym(')');
+        case 'table':
+          return sym('(') && sym('TABLE') && walk(f.arg) && f.columns.every((c) => (c.kind === 'minus' ? sym('(') && sym('MINUS') && rel(c.args[0]) && rel(c.args[1]) && sym(')') : rel(c))) && sym(')');
+        case 'group':
+          return sym('(') && sym(f.op) && walk(f.arg) && rel(f.by) && (!f.value || rel(f.value)) && sym(')');
+        case 'having':
+          return sym('(') && sym('HAVING') && walk(f.arg) && sym(f.op) && sym(printLiteral(f.value)) && sym(')');
+        case 'order':
+          return sym('(') && sym(f.op) && walk(f.arg) && (!f.relation || rel(f.relation)) && sym(')');
+        case 'slice':
+          return sym('(') && sym(f.op) && sym(String(f.n)) && walk(f.arg) && sym(')');
+        case 'attrcompare':
+          return sym('(') && sym(f.op) && rel(f.relation) && rel(f.other) && sym(')');
+        case 'more':
+          return sym('(') && sym(f.op) && walk(f.args[0]) && walk(f.args[1]) && sym(')');
+        case 'contains':
+          return sym('(') && sym('CONTAINS') && (!f.relation || rel(f.relation)) && sym(printLiteral(f.value)) && sym(')');
       }
     };
     return walk(form) ? out : null;
