@@ -346,7 +346,7 @@ export class Sampler {
 
   // ---------- answers as tables (form language v3) ----------
 
-  /** Functional numeric / date properties pairs of one kind on the same subjects with overlapping ranges ("width" and "height"). */
+  /** Pairs of one-valued numeric / date properties of one kind on the same subjects, on one scale ("width" and "height"). */
   attrPairs(): [SchemaProperty, SchemaProperty][] {
     const out: [SchemaProperty, SchemaProperty][] = [];
     const vs = this.valueProps.filter((p) => p.functional && p.min !== undefined && p.max !== undefined);
@@ -356,9 +356,11 @@ export class Sampler {
         if (dated(a) !== dated(b)) continue;
         const shared = a.domain.length && b.domain.length ? a.domain.some((d) => b.domain.includes(d)) : true;
         if (!shared) continue;
-        const lo = Math.max(a.min as number, b.min as number);
-        const hi = Math.min(a.max as number, b.max as number);
-        if (lo < hi) out.push([a, b]);
+        // values of one scale: spans within a factor 3, overlapping over half the smaller span (width and height, price and
+        // cost — not width and price)
+        const [sa, sb] = [(a.max as number) - (a.min as number), (b.max as number) - (b.min as number)];
+        const overlap = Math.min(a.max as number, b.max as number) - Math.max(a.min as number, b.min as number);
+        if (sa > 0 && sb > 0 && Math.max(sa, sb) <= 3 * Math.min(sa, sb) && overlap >= 0.5 * Math.min(sa, sb)) out.push([a, b]);
       }
     }
     return out;
