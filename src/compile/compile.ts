@@ -1,6 +1,6 @@
 import type * as RDF from '@rdfjs/types';
 import type * as S from 'sparqljs';
-import { AskgraphError, CompiledQuery, Form, Literal, Relation, XSD } from '../core';
+import { AskgraphError, CompareOp, CompiledQuery, Form, GroupOp, Literal, Relation, TableColumn, XSD, localNameLabel, splitName } from '../core';
 import { answerTypeOf, printRelation, typeErrors } from '../form';
 import {
   CompileOptions,
@@ -510,14 +510,15 @@ class Compiler {
    * The patterns of a set form on x with the topic exclusion filters of its own entities (each top-level
    * set of a query — the body, or each operand of RATIO — excludes its own topics).
    */
-  setWhere(form: Form, x: RDF.Variable): { where: Pattern[]; topics: string[] } {
+  setWhere(form: Form, x: RDF.Variable, keys: RDF.Variable[] = []): { where: Pattern[]; topics: string[] } {
     const saved: [string[], RDF.Variable[], RDF.Variable[]] = [this.topicIris, this.topicVars, this.hopVars];
     this.topicIris = [];
     this.topicVars = [];
     this.hopVars = [];
     const where = this.constrain(form, x);
     if (this.o.excludeTopic) {
-      const nodes = this.o.excludeTopic === 'every-hop' ? [x, ...this.hopVars] : [x];
+      // keys: other answer nodes (a GROUP table's group values) that exclude the topics like x
+      const nodes = this.o.excludeTopic === 'every-hop' ? [x, ...keys, ...this.hopVars] : [x, ...keys];
       for (const n of nodes) {
         for (const iri of this.topicIris) where.push(filter(op('!=', n, DF.namedNode(iri))));
         for (const tv of this.topicVars) where.push(filter(op('!=', n, tv)));
@@ -656,6 +657,199 @@ class Compiler {
 
 const VAR_VALUE = 'value';
 
+const COMPARE_SYMBOL: Record<CompareOp, string> = { GT: '>', GE: '>=', LT: '<', LE: '<=' };
+const GROUP_AGGREGATION: Record<GroupOp, string> = { GROUPCOUNT: 'count', GROUPSUM: 'sum', GROUPAVG: 'avg', GROUPMAX: 'max', GROUPMIN: 'min' };
+
+/** A heading for a relation's column: its name's words ("release year"; "(R directed by)" for a reverse). */
+function relationHeading(rel: Relation): string {
+  switch (rel.kind) {
+    case 'rel':
+      return rel.ref.kind === 'label' ? rel.ref.label : rel.ref.kind === 'iri' ? localNameLabel(rel.ref.iri) : splitName(rel.ref.name);
+    case 'reverse':
+      return `${relationHeading(rel.of)} of`;
+    case 'chain':
+      return `${relationHeading(rel.first)} / ${relationHeading(rel.then)}`;
+  }
+}
+
+/** A table query: the SELECT, its columns in order, and its sort key (the value of its last column) when it has one. */
+interface TableQuery {
+  query: S.SelectQuery;
+  columns: TableColumn[];
+  /** The ordering key of the last column ([34] orders by it), a variable the query projects. */
+  key: RDF.Variable;
+  /** The row key (first column). */
+  first: RDF.Variable;
+  topics: string[];
+}
+
+/**
+ * Form language v3 ([31]–[35]): the SELECT of a table form. Columns are the projected variables in order; the
+ * executor reads only those (the sort key may be projected besides them).
+ */
+class TableCompiler {
+  constructor(private readonly c: Compiler) {}
+
+  table(form: Form): TableQuery {
+    switch (form.kind) {
+      case 'table':
+        return this.attributes(form);
+      case 'group':
+      case 'having':
+        return this.group(form);
+      case 'order':
+        return this.order(form);
+      case 'slice': {
+        const t = this.table(form.arg);
+        const q = t.query;
+        if (form.op === 'LIMIT') q.limit = q.limit === undefined ? form.n : Math.min(q.limit, form.n);
+        else {
+          q.offset = (q.offset ?? 0) + form.n;
+          if (q.limit !== undefined) q.limit = Math.max(0, q.limit - form.n);
+        }
+        return t;
+      }
+      default:
+        throw new AskgraphError('UNSUPPORTED', `${printRelationOrForm(form)} is not a table form`);
+    }
+  }
+
+  /** [31] SELECT DISTINCT ?x ?c1 … { x(?x) OPTIONAL { ?x r1 ?c1 } … } — an absent value is an unbound cell. */
+  private attributes(form: Extract<Form, { kind: 'table' }>): TableQuery {
+    const c = this.c;
+    const x = DF.variable(VAR_ANSWER);
+    const { where, topics } = c.setWhere(form.arg, x);
+    const columns: TableColumn[] = [{ name: x.value, label: 'answer' }];
+    const projected: RDF.Variable[] = [x];
+    let key: RDF.Variable = x;
+    form.columns.forEach((col, i) => {
+      const cell = DF.variable(`c${i + 1}`);
+      const last = i === form.columns.length - 1;
+      const k = c.fresh('k');
+      if (col.kind === 'minus') {
+        const a = c.fresh('v');
+        const b = c.fresh('v');
+        const va = c.valueOf(a);
+        const vb = c.valueOf(b);
+        const number = (v: RDF.Variable): S.Expression => op('coalesce', numValue(v), op('year', dateValue(v)));
+        where.push({
+          type: 'optional',
+          patterns: [bgp(...c.path(col.args[0], x, a), ...c.path(col.args[1], x, b)), ...va.patterns, ...vb.patterns, { type: 'bind', variable: cell, expression: op('-', number(va.v), number(vb.v)) }, ...(last ? [{ type: 'bind' as const, variable: k, expression: cell }] : [])],
+        });
+        columns.push({ name: cell.value, label: `${relationHeading(col.args[0])} minus ${relationHeading(col.args[1])}` });
+      } else {
+        const value = last ? c.valueOf(cell) : { v: cell, patterns: [] as Pattern[] };
+        where.push({ type: 'optional', patterns: [bgp(...c.path(col, x, cell)), ...value.patterns, ...(last ? [{ type: 'bind' as const, variable: k, expression: sortKey(value.v) }] : [])] });
+        columns.push({ name: cell.value, label: relationHeading(col) });
+      }
+      projected.push(cell);
+      if (last) key = k;
+    });
+    return { query: { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: [...projected, key], where: mergeBgps(where) }, columns, key, first: x, topics };
+  }
+
+  /** [32] / [33] SELECT ?g (AGG(…) AS ?n) { x(?m) ?m r ?g [?m v ?o] } GROUP BY ?g [HAVING (AGG(…) op lit)] */
+  private group(form: Extract<Form, { kind: 'group' | 'having' }>): TableQuery {
+    const c = this.c;
+    const havings: Extract<Form, { kind: 'having' }>[] = [];
+    let g: Form = form;
+    while (g.kind === 'having') {
+      havings.push(g);
+      g = g.arg;
+    }
+    if (g.kind !== 'group') throw new AskgraphError('UNSUPPORTED', 'HAVING needs a GROUP table');
+    const key = DF.variable('g');
+    const m = DF.variable('m');
+    const n = DF.variable('n');
+    const { where, topics } = c.setWhere(g.arg, m, [key]);
+    where.unshift(bgp(...c.path(g.by, m, key)));
+    let aggregate: S.AggregateExpression;
+    if (g.op === 'GROUPCOUNT' || !g.value) aggregate = { type: 'aggregate', aggregation: 'count', distinct: true, expression: m };
+    else {
+      const o = c.fresh('o');
+      const value = c.valueOf(o);
+      const num = c.fresh('num');
+      const isNumber = g.op === 'GROUPAVG' || g.op === 'GROUPSUM';
+      where.push(bgp(...c.path(g.value, m, o)), ...value.patterns, { type: 'bind', variable: num, expression: isNumber ? numValue(value.v) : sortKey(value.v) });
+      aggregate = { type: 'aggregate', aggregation: GROUP_AGGREGATION[g.op], distinct: false, expression: num };
+    }
+    const query: S.SelectQuery = {
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables: [key, { expression: aggregate, variable: n }],
+      where: mergeBgps(where),
+      group: [{ expression: key }],
+      ...(havings.length ? { having: havings.map((h) => this.havingTest(aggregate, h)) } : {}),
+    };
+    const valueLabel = g.op === 'GROUPCOUNT' || !g.value ? 'count' : `${{ GROUPSUM: 'total', GROUPAVG: 'average', GROUPMAX: 'largest', GROUPMIN: 'smallest', GROUPCOUNT: 'count' }[g.op]} ${relationHeading(g.value)}`;
+    return { query, columns: [{ name: key.value, label: relationHeading(g.by) }, { name: n.value, label: valueLabel }], key: n, first: key, topics };
+  }
+
+  private havingTest(aggregate: S.AggregateExpression, h: Extract<Form, { kind: 'having' }>): S.Expression {
+    const sym = COMPARE_SYMBOL[h.op];
+    if (isNumericType(h.value.datatype)) return op(sym, aggregate, literalTerm(h.value));
+    if (isDateType(h.value.datatype)) return op(sym, aggregate, DF.literal(dateTimeStart(h.value), XSD_DATETIME));
+    return op(sym, aggregate, literalTerm(h.value));
+  }
+
+  /** [34] ORDER BY [DESC](key) ?first: the rows by the value, ties by the row key. */
+  private order(form: Extract<Form, { kind: 'order' }>): TableQuery {
+    const c = this.c;
+    const dir = (e: S.Expression): S.Ordering => ({ expression: e, ...(form.op === 'DESC' ? { descending: true } : {}) });
+    if (answerTypeOf(form.arg) === 'table') {
+      const t = this.table(form.arg);
+      if (t.query.group) {
+        // a group table is ordered outside its GROUP BY, by the projected aggregate
+        const outer: S.SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, variables: t.columns.map((col) => DF.variable(col.name)), where: [{ type: 'group', patterns: [t.query] }], order: [dir(t.key), { expression: t.first }] };
+        return { ...t, query: outer };
+      }
+      t.query.order = [dir(t.key), { expression: t.first }];
+      return t;
+    }
+    const x = DF.variable(VAR_ANSWER);
+    const { where, topics } = c.setWhere(form.arg, x);
+    const k = c.fresh('k');
+    const columns: TableColumn[] = [{ name: x.value, label: 'answer' }];
+    const projected: RDF.Variable[] = [x];
+    if (form.relation) {
+      const cell = DF.variable('c1');
+      const value = c.valueOf(cell);
+      where.push(bgp(...c.path(form.relation, x, cell)), ...value.patterns, { type: 'bind', variable: k, expression: sortKey(value.v) });
+      columns.push({ name: cell.value, label: relationHeading(form.relation) });
+      projected.push(cell);
+    } else {
+      const value = c.valueOf(x);
+      where.push(...value.patterns, { type: 'bind', variable: k, expression: sortKey(value.v) });
+    }
+    const query: S.SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: [...projected, k], where: mergeBgps(where), order: [dir(k), { expression: x }] };
+    return { query, columns, key: k, first: x, topics };
+  }
+}
+
+function printRelationOrForm(form: Form): string {
+  return 'op' in form && typeof form.op === 'string' ? form.op : form.kind.toUpperCase();
+}
+
+/** [37] one side of MORE / LESS: the number form as a subquery projecting `result`. */
+function numberQuery(c: Compiler, form: Form, result: RDF.Variable): S.SelectQuery {
+  switch (form.kind) {
+    case 'count': {
+      const r = c.fresh('r');
+      const { where } = c.setWhere(form.arg, r);
+      return { type: 'query', queryType: 'SELECT', prefixes: {}, variables: [{ expression: { type: 'aggregate', aggregation: 'count', distinct: true, expression: r }, variable: result }], where };
+    }
+    case 'aggregate':
+      return c.aggregate(form, result);
+    case 'ratio':
+      return c.ratio(form, result);
+    case 'arith':
+      return c.arith(form, result);
+    default:
+      throw new AskgraphError('UNSUPPORTED', `${printRelationOrForm(form)} is not a number, but MORE / LESS compare two numbers`);
+  }
+}
+
 /** Compile a logical form to SPARQL (through the sparqljs AST; no user text is ever concatenated). */
 /**
  * Most a form may cost to compile (formCost): an operator that compares members of its set (ARGMAX, ARGMAXCOUNT,
@@ -693,6 +887,24 @@ export function compileForm(form: Form, opts: CompileOptions = {}): CompiledQuer
   const c = new Compiler(o);
   const answerType = answerTypeOf(form);
   const x = DF.variable(VAR_ANSWER);
+  if (answerType === 'table') {
+    const t = new TableCompiler(c).table(form);
+    const ordered = t.query.order !== undefined;
+    if (!ordered && o.limit !== undefined) t.query.limit = o.limit;
+    return { sparql: generateSparql(t.query), answerVar: t.columns[0]?.name ?? VAR_ANSWER, kind: 'table', columns: t.columns, ordered, answerType, topicEntities: t.topics };
+  }
+  if (form.kind === 'more') {
+    // [37] ASK { { SELECT (… AS ?a) } { SELECT (… AS ?b) } FILTER(?a > ?b) }
+    const a = DF.variable('a');
+    const b = DF.variable('b');
+    const query: S.AskQuery = {
+      type: 'query',
+      queryType: 'ASK',
+      prefixes: {},
+      where: [{ type: 'group', patterns: [numberQuery(c, form.args[0], a)] }, { type: 'group', patterns: [numberQuery(c, form.args[1], b)] }, filter(op(form.op === 'MORE' ? '>' : '<', a, b))],
+    };
+    return { sparql: generateSparql(query), answerVar: VAR_ANSWER, kind: 'ask', answerType, topicEntities: [] };
+  }
   if (form.kind === 'aggregate' || form.kind === 'ratio' || form.kind === 'arith') {
     const result = DF.variable(VAR_VALUE);
     const query = form.kind === 'aggregate' ? c.aggregate(form, result) : form.kind === 'ratio' ? c.ratio(form, result) : c.arith(form, result);

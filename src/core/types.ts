@@ -150,6 +150,8 @@ export interface CompiledQuery {
   kind: 'select' | 'count' | 'ask' | 'value' | 'table';
   /** kind 'table': the projected columns in order. */
   columns?: TableColumn[];
+  /** kind 'table': the query orders its rows (ORDER BY of the form): the executor keeps that order, else sorts canonically. */
+  ordered?: boolean;
   /** What the form answers (answerTypeOf in src/form): a set, one number or one boolean. */
   answerType?: AnswerType;
   /** IRIs of topic entities excluded from the answers (benchmarks' convention). */

@@ -20,7 +20,7 @@ export {
   type StoreExecutor,
   type StoreSpec,
 } from './pack';
-export { runCompiled, type RunOptions } from './run';
+export { runCompiled, canonicalRowOrder, tableKeys, type RunOptions } from './run';
 export {
   buildStore,
   detectFormat,

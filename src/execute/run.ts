@@ -1,4 +1,4 @@
-import { AnswerItem, AskgraphError, CompiledQuery, Executor, isAskgraphError, Outcome, Term, toAskgraphError } from '../core';
+import { AnswerItem, AnswerTable, AskgraphError, CompiledQuery, Executor, isAskgraphError, Outcome, Term, toAskgraphError } from '../core';
 import { XSD } from './terms';
 
 export interface RunOptions {
@@ -57,12 +57,93 @@ export async function runCompiled(executor: Executor, compiled: CompiledQuery, o
   return first;
 }
 
+/** Rows compared cell by cell in canonicalOrder; an empty cell (null) first. */
+export function canonicalRowOrder(a: readonly (AnswerItem | null)[], b: readonly (AnswerItem | null)[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === null || y === null) {
+      if (x !== y) return x === null ? -1 : 1;
+      continue;
+    }
+    const c = canonicalOrder(x, y);
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+function cellKey(t: AnswerItem | null): string {
+  return t === null ? '' : `${t.type} ${t.datatype ?? ''} ${t.value}`;
+}
+
+/** Reads the label of every IRI in the items (one batched lookup); a failed lookup fails the outcome. */
+async function attachLabels(executor: Executor, items: AnswerItem[], timeoutMs: number | undefined): Promise<void> {
+  const iris = [...new Set(items.filter((a) => a.type === 'uri').map((a) => a.value))];
+  if (iris.length === 0) return;
+  let labels: Map<string, string>;
+  try {
+    labels = await executor.labels(iris, { timeoutMs });
+  } catch (e) {
+    const err = isAskgraphError(e) ? e : toAskgraphError(e);
+    throw new AskgraphError(err.code, `label lookup: ${err.message}`, { cause: e });
+  }
+  for (const a of items) if (a.type === 'uri') a.label = labels.get(a.value) ?? null;
+}
+
+/**
+ * kind 'table': a row per result row, a cell per column (null where the variable is unbound: an empty cell from an
+ * OPTIONAL, never a dropped row); equal rows once; rows whose key (first cell) is a topic entity left out; numbers in
+ * one lexical form; IRIs labelled. The query's order is kept when it orders (compiled.ordered), else the canonical one.
+ */
+async function runTable(executor: Executor, compiled: CompiledQuery, opts: RunOptions, timeoutMs: () => number | undefined): Promise<AnswerTable> {
+  const columns = compiled.columns ?? [{ name: compiled.answerVar, label: compiled.answerVar }];
+  const res = await executor.select(compiled.sparql, { timeoutMs: timeoutMs() });
+  const topics = new Set(compiled.topicEntities);
+  const seen = new Set<string>();
+  const rows: (AnswerItem | null)[][] = [];
+  for (const row of res.rows) {
+    const cells = columns.map((c): AnswerItem | null => {
+      const t = row[c.name];
+      const a = t ? item(t) : undefined;
+      if (!a) return null;
+      if (a.type === 'literal') a.value = canonicalNumber(a.value, a.datatype);
+      return a;
+    });
+    const first = cells[0];
+    if (first && first.type === 'uri' && topics.has(first.value)) continue;
+    const key = cells.map(cellKey).join('\u0000');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push(cells);
+  }
+  if (opts.labels !== false) await attachLabels(executor, rows.flat().filter((c): c is AnswerItem => c !== null), timeoutMs());
+  if (!compiled.ordered) rows.sort(canonicalRowOrder);
+  return { columns, rows };
+}
+
+/** The distinct values of a table's first column, in row order (the row keys: `answers` of a table answer). */
+export function tableKeys(table: AnswerTable): AnswerItem[] {
+  const seen = new Set<string>();
+  const out: AnswerItem[] = [];
+  for (const row of table.rows) {
+    const c = row[0];
+    if (!c || seen.has(cellKey(c))) continue;
+    seen.add(cellKey(c));
+    out.push(c);
+  }
+  return out;
+}
+
 async function runOnce(executor: Executor, compiled: CompiledQuery, opts: RunOptions): Promise<Outcome> {
   const t0 = Date.now();
   const remaining = () => (opts.timeoutMs === undefined ? undefined : Math.max(1, opts.timeoutMs - (Date.now() - t0)));
   let answers: AnswerItem[];
+  let table: AnswerTable | undefined;
   try {
-    if (compiled.kind === 'ask') {
+    if (compiled.kind === 'table') {
+      table = await runTable(executor, compiled, opts, remaining);
+      answers = tableKeys(table);
+    } else if (compiled.kind === 'ask') {
       const b = await executor.ask(compiled.sparql, { timeoutMs: remaining() });
       answers = [{ value: String(b), label: null, type: 'literal', datatype: XSD + 'boolean' }];
     } else if (compiled.kind === 'count') {
@@ -113,5 +194,5 @@ async function runOnce(executor: Executor, compiled: CompiledQuery, opts: RunOpt
       timeMs: Date.now() - t0,
     };
   }
-  return { status: answers.length ? 'answers' : 'empty', answers, timeMs: Date.now() - t0 };
+  return { status: answers.length ? 'answers' : 'empty', answers, ...(table ? { table } : {}), timeMs: Date.now() - t0 };
 }
