@@ -919,7 +919,10 @@ function tableQuestion(ctx: Ctx, f: Extract<SForm, { op: 'table' }>): { text: st
   if (!s) return undefined;
   const names = f.cols.map((c) => ('minus' in c ? minusText(ctx, c.minus[0], c.minus[1]) : colNoun(ctx, c).sg));
   if (new Set(names).size !== names.length) return undefined;
-  const list = andList(rng, rng.chance(0.25) && !f.cols.some((c) => 'minus' in c) ? ['name', ...names] : names);
+  const withName = rng.chance(0.25) && !f.cols.some((c) => 'minus' in c);
+  const list = andList(rng, withName ? ['name', ...names] : names);
+  // "the country of all X clubs" asks for countries (a set); one column reads as a table when the members are named as rows
+  const rowsNamed = [4, 5, 6, 8, 9, 12];
   const frames = [
     `list the ${list} of every {sg}`,
     `the ${list} of all {pl}`,
@@ -935,7 +938,7 @@ function tableQuestion(ctx: Ctx, f: Extract<SForm, { op: 'table' }>): { text: st
     `i need the ${list} of all {pl}`,
     `{pl}: ${list}`,
   ];
-  const i = rng.int(frames.length);
+  const i = names.length === 1 && !withName ? rng.pick(rowsNamed) : rng.int(frames.length);
   return { text: (frames[i] as string).replace('{pl}', s.pl).replace('{sg}', s.sg), t: `table:${i}` };
 }
 
@@ -953,9 +956,12 @@ function groupQuestion(ctx: Ctx, f: Extract<SForm, { op: 'group' }>): { text: st
   const w = groupWords(ctx, f);
   if (!w) return undefined;
   const { m, g, agg } = w;
+  // the members may go unsaid only when they are a whole class ("average capacity per country"), never a set ("… of forwards")
+  const bare = f.arg.op === 'cls';
   const frames = agg
-    ? [`${agg} per ${g.sg}`, `${agg} of {pl} per ${g.sg}`, `for each ${g.sg}, the ${agg} of its {pl}`, `what is the ${agg} of {pl} in each ${g.sg}`,
-       `${g.pl} with the ${agg} of their {pl}`, `${agg} of {pl} by ${g.sg}`, `for every ${g.sg}, what is the ${agg} of the {pl}`, `show the ${agg} for each ${g.sg}`]
+    ? [`${agg} of {pl} per ${g.sg}`, `for each ${g.sg}, the ${agg} of its {pl}`, `what is the ${agg} of {pl} in each ${g.sg}`,
+       `${g.pl} with the ${agg} of their {pl}`, `${agg} of {pl} by ${g.sg}`, `for every ${g.sg}, what is the ${agg} of the {pl}`,
+       ...(bare ? [`${agg} per ${g.sg}`, `show the ${agg} for each ${g.sg}`] : [])]
     : [`how many {pl} are there per ${g.sg}`, `number of {pl} in each ${g.sg}`, `for each ${g.sg}, how many {pl}`, `count the {pl} by ${g.sg}`,
        `how many {pl} does each ${g.sg} have`, `${g.pl} and their number of {pl}`, `number of {pl} per ${g.sg}`, `{pl} per ${g.sg}`,
        `how many {pl} in every ${g.sg}`, `break down the {pl} by ${g.sg}`, `${g.pl} with how many {pl} each`];
@@ -979,9 +985,10 @@ function havingQuestion(ctx: Ctx, f: Extract<SForm, { op: 'having' }>): { text: 
   const { m, g, agg } = w;
   const n = fmtNum(rng, f.value.value);
   const c = cmpWords(rng, f.cmp, !agg);
+  const bare = f.arg.arg.op === 'cls';
   const frames = agg
-    ? [`${g.pl} whose ${agg} is ${c} ${n}`, `which ${g.pl} have ${article(agg)} ${agg} ${c} ${n}`, `${g.pl} where the ${agg} of {pl} is ${c} ${n}`,
-       `${g.pl} with ${article(agg)} ${agg} ${c} ${n}`, `list the ${g.pl} whose {pl} have ${article(agg)} ${agg} ${c} ${n}`]
+    ? [`${g.pl} where the ${agg} of {pl} is ${c} ${n}`, `list the ${g.pl} whose {pl} have ${article(agg)} ${agg} ${c} ${n}`, `which ${g.pl} have {pl} with ${article(agg)} ${agg} ${c} ${n}`,
+       ...(bare ? [`${g.pl} whose ${agg} is ${c} ${n}`, `which ${g.pl} have ${article(agg)} ${agg} ${c} ${n}`, `${g.pl} with ${article(agg)} ${agg} ${c} ${n}`] : [])]
     : [`which ${g.pl} have ${c} ${n} {pl}`, `${g.pl} with ${c} ${n} {pl}`, `list the ${g.pl} having ${c} ${n} {pl}`, `${g.pl} that have ${c} ${n} {pl}`,
        `${g.pl} with ${c} ${n} {pl} and how many`, `which ${g.pl} count ${c} ${n} {pl}`, `show ${g.pl} with ${c} ${n} {pl} and their counts`];
   const i = rng.int(frames.length);
@@ -1012,8 +1019,10 @@ function orderQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefi
     const k = numWord(rng, limit);
     const most = desc ? rng.pick(['the most', 'the largest number of']) : rng.pick(['the fewest', 'the smallest number of']);
     const hi = desc ? 'highest' : 'lowest';
+    const bare = g.arg.arg.op === 'cls';
     const frames = w.agg
-      ? [`the ${k} ${w.g.pl} with the ${hi} ${w.agg}`, `top ${limit} ${w.g.pl} by ${w.agg}`, `which ${k} ${w.g.pl} have the ${hi} ${w.agg} of {pl}`, `${k} ${w.g.pl} with the ${hi} ${w.agg}`]
+      ? [`which ${k} ${w.g.pl} have the ${hi} ${w.agg} of {pl}`, `top ${limit} ${w.g.pl} by ${w.agg} of {pl}`, `the ${k} ${w.g.pl} whose {pl} have the ${hi} ${w.agg}`,
+         ...(bare ? [`the ${k} ${w.g.pl} with the ${hi} ${w.agg}`, `top ${limit} ${w.g.pl} by ${w.agg}`] : [])]
       : [`the ${k} ${w.g.pl} with ${most} {pl}`, `which ${k} ${w.g.pl} have ${most} {pl}`, `${desc ? 'top' : 'bottom'} ${limit} ${w.g.pl} by number of {pl}`, `${k} ${w.g.pl} with ${most} {pl}`, `the ${k} ${w.g.pl} that have ${most} {pl}`];
     const i = rng.int(frames.length);
     return { text: (frames[i] as string).replace('{pl}', w.m.pl), t: `topk:group:${w.agg ? 'agg' : 'count'}:${i}` };
@@ -1129,7 +1138,8 @@ function moreQuestion(ctx: Ctx, f: Extract<SForm, { op: 'more' }>): { text: stri
     const A = setNP(ctx, a.arg.arg);
     const B = setNP(ctx, b.arg.arg);
     if (!A || !B) return undefined;
-    const v = `${aggWord(ctx, a.fn, a.arg.rel)} ${colNoun(ctx, a.arg.rel).sg}`;
+    const valueRel = { ...a.arg.rel, inv: false }; // (JOIN (R v) x): the v-values of x's members
+    const v = `${aggWord(ctx, a.fn, valueRel)} ${colNoun(ctx, valueRel).sg}`;
     const hi = less ? rng.pick(['lower', 'smaller']) : rng.pick(['higher', 'greater']);
     const frames = [`is the ${v} of ${A.pl} ${hi} than that of ${B.pl}`, `do ${A.pl} have ${article(hi)} ${hi} ${v} than ${B.pl}`, `is the ${v} ${hi} for ${A.pl} than for ${B.pl}`];
     const i = rng.int(frames.length);

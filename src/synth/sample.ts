@@ -46,7 +46,7 @@ export const OPERATOR_WEIGHTS: Record<SynthOperator, number> = {
   attrcompare: 3,
   countcompare: 3,
   contains: 3,
-  percent: 2,
+  percent: 3,
 };
 
 type SetForm = { form: SForm; items: Item[] };
