@@ -122,9 +122,10 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
 
 
 /** What an answer says of the reading that gave it: its answers, their type, the forms, the SPARQL. */
-function readingFields(win: Winner): Pick<Answer, 'answers' | 'answerType' | 'form' | 'groundedForm' | 'sparql' | 'source'> {
+function readingFields(win: Winner): Pick<Answer, 'answers' | 'answerType' | 'table' | 'form' | 'groundedForm' | 'sparql' | 'source'> {
   return {
     answers: win.answers,
+    ...(win.table ? { table: win.table } : {}),
     answerType: win.compiled.answerType ?? 'entities',
     form: win.attempt.candidate.text,
     groundedForm: win.attempt.text,
@@ -595,13 +596,13 @@ class PipelineGateway implements Gateway {
         // a count or yes/no answers even over an empty set: "0" from a grounding whose entity never takes that
         // relation (a tag where a person was meant) is kept only in case no other reading answers; so is a DIFF
         // that takes away nothing ("… that aren't comedies" with the tag "comedy" for the genre)
-        run.vacuous.push({ attempt: a, compiled, answers: out.answers, vacuous: true });
+        run.vacuous.push({ attempt: a, compiled, answers: out.answers, ...(out.table ? { table: out.table } : {}), vacuous: true });
         trace.push({ stage: 'execute', groundedForm: a.text, outcome: 'skipped', note: 'set aside: an entity of this reading never takes its relation', timeMs: 0 });
         continue;
       }
       if (run.stopped) break; // the existence check could not be finished
       if (out.status === 'answers') {
-        run.winners.push({ attempt: a, compiled, answers: out.answers });
+        run.winners.push({ attempt: a, compiled, answers: out.answers, ...(out.table ? { table: out.table } : {}) });
         if (o.strategy === 'first-nonempty' || run.winners.length >= o.bestOf) break;
       }
     }

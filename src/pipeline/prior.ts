@@ -156,7 +156,7 @@ export class GraphPrior {
       run.trace.push({ stage: 'execute', beamForm: altText, groundedForm: text, sparql: compiled.sparql, outcome: out.status, answerCount: out.answers.length, note: `graph prior: ${bestDeg} of ${total} triples pointing at the entity are ${name}, ${own} ${oldName}`, timeMs: performance.now() - te });
       if (haltOn(run, out, `graph prior: ${altText}`) || out.status !== 'answers') return win;
       const candidate = { ...win.attempt.candidate, form: altForm, text: altText, logProb: altLogProb };
-      return { attempt: { ...win.attempt, candidate, form: grounded, text }, compiled, answers: out.answers };
+      return { attempt: { ...win.attempt, candidate, form: grounded, text }, compiled, answers: out.answers, ...(out.table ? { table: out.table } : {}) };
     } catch (e) {
       traceError(run, 'execute', e, `graph prior: ${altText} could not be run; the reading keeps its relation`, { beamForm: altText, groundedForm: printForm(grounded) });
       return win;

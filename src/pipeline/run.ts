@@ -3,7 +3,7 @@
  * timings, the deadline and the options; and why it stopped, if it did (a time budget spent, the store or the
  * parser away). Shared by the orchestration (gateway.ts), the graph prior (prior.ts) and the probes (probes.ts).
  */
-import { AskgraphError, TRANSIENT_CODES, type AnswerItem, type CompiledQuery, type Outcome, type Timings, type TraceEntry } from '../core';
+import { AskgraphError, TRANSIENT_CODES, type AnswerItem, type AnswerTable, type CompiledQuery, type Outcome, type Timings, type TraceEntry } from '../core';
 import type { GroundAttempt } from '../ground';
 import type { ExpectedAnswer } from './abstain';
 import type { AskOptions } from './options';
@@ -12,6 +12,8 @@ export interface Winner {
   attempt: GroundAttempt;
   compiled: CompiledQuery;
   answers: AnswerItem[];
+  /** The rows of a table answer (answerType 'table'); `answers` are then its first column's values. */
+  table?: AnswerTable;
   /** A count / yes/no / negation whose entity never takes its relation (kept only if nothing else answers). */
   vacuous?: boolean;
 }
