@@ -690,10 +690,10 @@ interface TableQuery {
 class TableCompiler {
   constructor(private readonly c: Compiler) {}
 
-  table(form: Form): TableQuery {
+  table(form: Form, ordered = false): TableQuery {
     switch (form.kind) {
       case 'table':
-        return this.attributes(form);
+        return this.attributes(form, ordered);
       case 'group':
       case 'having':
         return this.group(form);
@@ -715,7 +715,7 @@ class TableCompiler {
   }
 
   /** [31] SELECT DISTINCT ?x ?c1 … { x(?x) OPTIONAL { ?x r1 ?c1 } … } — an absent value is an unbound cell. */
-  private attributes(form: Extract<Form, { kind: 'table' }>): TableQuery {
+  private attributes(form: Extract<Form, { kind: 'table' }>, ordered: boolean): TableQuery {
     const c = this.c;
     const x = DF.variable(VAR_ANSWER);
     const { where, topics } = c.setWhere(form.arg, x);
@@ -725,7 +725,7 @@ class TableCompiler {
     form.columns.forEach((col, i) => {
       const cell = DF.variable(`c${i + 1}`);
       const last = i === form.columns.length - 1;
-      const k = c.fresh('k');
+      let k = c.fresh('k');
       if (col.kind === 'minus') {
         const a = c.fresh('v');
         const b = c.fresh('v');
@@ -734,18 +734,21 @@ class TableCompiler {
         const number = (v: RDF.Variable): S.Expression => op('coalesce', numValue(v), op('year', dateValue(v)));
         where.push({
           type: 'optional',
-          patterns: [bgp(...c.path(col.args[0], x, a), ...c.path(col.args[1], x, b)), ...va.patterns, ...vb.patterns, { type: 'bind', variable: cell, expression: op('-', number(va.v), number(vb.v)) }, ...(last ? [{ type: 'bind' as const, variable: k, expression: cell }] : [])],
+          patterns: [bgp(...c.path(col.args[0], x, a), ...c.path(col.args[1], x, b)), ...va.patterns, ...vb.patterns, { type: 'bind', variable: cell, expression: op('-', number(va.v), number(vb.v)) }],
         });
+        if (last) k = cell;
         columns.push({ name: cell.value, label: `${relationHeading(col.args[0])} minus ${relationHeading(col.args[1])}` });
       } else {
-        const value = last ? c.valueOf(cell) : { v: cell, patterns: [] as Pattern[] };
-        where.push({ type: 'optional', patterns: [bgp(...c.path(col, x, cell)), ...value.patterns, ...(last ? [{ type: 'bind' as const, variable: k, expression: sortKey(value.v) }] : [])] });
+        // an ordered table sorts by its last column's value (valueOf: an entity by its label)
+        const keyed = last && ordered;
+        const value = keyed ? c.valueOf(cell) : { v: cell, patterns: [] as Pattern[] };
+        where.push({ type: 'optional', patterns: [bgp(...c.path(col, x, cell)), ...value.patterns, ...(keyed ? [{ type: 'bind' as const, variable: k, expression: sortKey(value.v) }] : [])] });
         columns.push({ name: cell.value, label: relationHeading(col) });
       }
       projected.push(cell);
       if (last) key = k;
     });
-    return { query: { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: [...projected, key], where: mergeBgps(where) }, columns, key, first: x, topics };
+    return { query: { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: projected, where: mergeBgps(where) }, columns, key, first: x, topics };
   }
 
   /** [32] / [33] SELECT ?g (AGG(…) AS ?n) { x(?m) ?m r ?g [?m v ?o] } GROUP BY ?g [HAVING (AGG(…) op lit)] */
@@ -764,13 +767,17 @@ class TableCompiler {
     const { where, topics } = c.setWhere(g.arg, m, [key]);
     where.unshift(bgp(...c.path(g.by, m, key)));
     let aggregate: S.AggregateExpression;
+    let body: Pattern[] = mergeBgps(where);
     if (g.op === 'GROUPCOUNT' || !g.value) aggregate = { type: 'aggregate', aggregation: 'count', distinct: true, expression: m };
     else {
+      // each (group, member, value) once: the member set's own patterns (a second has_genre, a label) must not
+      // repeat a member's value in the aggregate
       const o = c.fresh('o');
       const value = c.valueOf(o);
       const num = c.fresh('num');
       const isNumber = g.op === 'GROUPAVG' || g.op === 'GROUPSUM';
-      where.push(bgp(...c.path(g.value, m, o)), ...value.patterns, { type: 'bind', variable: num, expression: isNumber ? numValue(value.v) : sortKey(value.v) });
+      const triples: S.SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: [key, m, o], where: mergeBgps([...where, bgp(...c.path(g.value, m, o))]) };
+      body = [{ type: 'group', patterns: [triples] }, ...value.patterns, { type: 'bind', variable: num, expression: isNumber ? numValue(value.v) : sortKey(value.v) }];
       aggregate = { type: 'aggregate', aggregation: GROUP_AGGREGATION[g.op], distinct: false, expression: num };
     }
     const query: S.SelectQuery = {
@@ -778,7 +785,7 @@ class TableCompiler {
       queryType: 'SELECT',
       prefixes: {},
       variables: [key, { expression: aggregate, variable: n }],
-      where: mergeBgps(where),
+      where: body,
       group: [{ expression: key }],
       ...(havings.length ? { having: havings.map((h) => this.havingTest(aggregate, h)) } : {}),
     };
@@ -798,7 +805,7 @@ class TableCompiler {
     const c = this.c;
     const dir = (e: S.Expression): S.Ordering => ({ expression: e, ...(form.op === 'DESC' ? { descending: true } : {}) });
     if (answerTypeOf(form.arg) === 'table') {
-      const t = this.table(form.arg);
+      const t = this.table(form.arg, true);
       if (t.query.group) {
         // a group table is ordered outside its GROUP BY, by the projected aggregate
         const outer: S.SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, variables: t.columns.map((col) => DF.variable(col.name)), where: [{ type: 'group', patterns: [t.query] }], order: [dir(t.key), { expression: t.first }] };
@@ -822,7 +829,7 @@ class TableCompiler {
       const value = c.valueOf(x);
       where.push(...value.patterns, { type: 'bind', variable: k, expression: sortKey(value.v) });
     }
-    const query: S.SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: [...projected, k], where: mergeBgps(where), order: [dir(k), { expression: x }] };
+    const query: S.SelectQuery = { type: 'query', queryType: 'SELECT', prefixes: {}, distinct: true, variables: projected, where: mergeBgps(where), order: [dir(k), { expression: x }] };
     return { query, columns, key: k, first: x, topics };
   }
 }

@@ -1,9 +1,9 @@
 import type * as S from 'sparqljs';
-import { AskgraphError, Form, Literal, nameInNamespace, Ref, Relation, RDF_LANG_STRING, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
+import { AskgraphError, Column, CompareOp, Form, GroupOp, Literal, nameInNamespace, Ref, Relation, RDF_LANG_STRING, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
 import { parseSparql } from './sparql';
 import { isDateType } from './terms';
 import { toRelation } from './compile';
-import { printRelation } from '../form';
+import { answerTypeOf, printRelation } from '../form';
 
 /**
  * SPARQL → logical form for the subset found in GrailQA / CWQ / QALD data and in our own compiled
@@ -44,7 +44,7 @@ const CWQ_LANG_FILTER = /FILTER \(!isLiteral\((\?\w+)\) OR lang\(\1\) = '' OR la
 const FREEBASE_TYPE = 'http://rdf.freebase.com/ns/type.object.type';
 const ENTITY_ID = /^[mg]\.[0-9a-zA-Z_]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/;
-const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS', 'ABSDIFF']);
+const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R', 'GT', 'GE', 'LT', 'LE', 'gt', 'ge', 'lt', 'le', 'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS', 'ABSDIFF', 'TABLE', 'GROUPCOUNT', 'GROUPSUM', 'GROUPAVG', 'GROUPMAX', 'GROUPMIN', 'HAVING', 'ASC', 'DESC', 'LIMIT', 'OFFSET', 'MORE', 'LESS', 'CONTAINS', 'MINUS']);
 
 /** A dateTime at midnight (how compileForm writes a date bound, and how CWQ writes dates) read as that xsd:date. */
 function dateOnly(lit: Literal): Literal {
@@ -123,6 +123,37 @@ function varsIn(e: unknown): string[] {
   return Array.isArray(args) ? args.flatMap(varsIn) : [];
 }
 
+/** The SELECT a pattern is, when it is a sub-select (bare or in a group of its own). */
+function subqueryOf(p: S.Pattern): S.SelectQuery | null {
+  const only = p.type === 'group' && p.patterns.length === 1 ? p.patterns[0]! : p;
+  return only.type === 'query' && only.queryType === 'SELECT' ? only : null;
+}
+
+function isAggregate(e: unknown): e is S.AggregateExpression {
+  return typeof e === 'object' && e !== null && (e as S.AggregateExpression).type === 'aggregate';
+}
+
+/**
+ * The text a regular expression matches when it is a plain text (metacharacters escaped, no anchors or
+ * classes): `a\.b` → `a.b`; null for a real pattern (`^a`, `a.*b`, `[ab]`), which CONTAINS cannot say.
+ */
+export function plainTextOfRegex(pattern: string): string | null {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const n = pattern[i + 1];
+      if (n === undefined || /[A-Za-z0-9]/.test(n)) return null; // \d, \w, \b … are classes, not text
+      out += n;
+      i++;
+    } else if ('.^$*+?()[]{}|'.includes(c)) return null;
+    else out += c;
+  }
+  return out;
+}
+
+const GROUP_OP: Record<string, GroupOp> = { COUNT: 'GROUPCOUNT', SUM: 'GROUPSUM', AVG: 'GROUPAVG', MAX: 'GROUPMAX', MIN: 'GROUPMIN' };
+
 class Converter {
   private readonly vocab: string | undefined;
   private readonly classNs: string | undefined;
@@ -161,7 +192,11 @@ class Converter {
   readonly groupCounts = new Map<string, GroupCount>(); // ?n of { SELECT ?g (COUNT(?c) AS ?n) … GROUP BY ?g }
   readonly counts = new Map<string, { v: string; where: S.Pattern[] }>(); // ?n of { SELECT (COUNT(?c) AS ?n) … }
   groupBest: { n: string; op: 'max' | 'min' } | null = null; // FILTER(?n = ?max) over a group count
-  private varCompares: { a: string; b: string; sym: string }[] = []; // FILTER(?a > ?b)
+  private varCompares: { a: string; b: string; sym: string; done?: boolean }[] = []; // FILTER(?a > ?b)
+  // ---- form language v3 ----
+  private texts = new Map<string, string[]>(); // FILTER(CONTAINS(LCASE(?l), "t")) / regex(str(?l), "t", "i"): ?l → texts
+  /** The node each extra leaf was reached from. */
+  readonly leafAt = new Map<string, string>();
   /** Leaves whose path from their node is wanted as a relation (group counts), and that path. */
   readonly extraLeaves = new Set<string>();
   readonly leafRel = new Map<string, Relation>();
@@ -186,6 +221,8 @@ class Converter {
     if (q.type === 'update') unsupported('not a query', 'SPARQL update');
     if (q.queryType === 'ASK') {
       if (q.values && q.values.length > 0) unsupported('trailing VALUES');
+      const more = this.moreForm(q.where ?? [], null);
+      if (more) return more;
       return { kind: 'ask', arg: this.askForm(q.where ?? []) };
     }
     if (q.queryType !== 'SELECT') unsupported('not a SELECT or ASK query', q.queryType);
@@ -193,15 +230,19 @@ class Converter {
   }
 
   private select(q0: S.SelectQuery): Form {
-    let q = q0;
+    let q = this.mergeGroupSubselect(q0);
+    const more = this.moreSelect(q);
+    if (more) return more;
     const absdiff = this.absdiffForm(q);
     if (absdiff) return absdiff;
     const ratio = this.ratioForm(q);
     if (ratio) return ratio;
     const aggregate = this.aggregateForm(q);
     if (aggregate) return aggregate;
+    if (q.group && !this.isGroupSuperlative(q)) return this.groupTableForm(q);
     const grouped = this.groupOrderForm(q);
     if (grouped) return grouped;
+    if (this.isTableQuery(q)) return this.tableForm(q);
     let isCount = false;
     let answer: string;
     // GrailQA wraps the real query: SELECT (?x0 AS ?value) / (COUNT(?x0) AS ?value) WHERE { SELECT DISTINCT ?x0 … }
@@ -249,7 +290,14 @@ class Converter {
     this.resolveEqualities();
     if (valueRoot) this.root = root = this.unlabelRoot(root);
     this.resolveDeferred();
-    if (this.varCompares.length > 0) unsupported('comparison of two variables');
+    this.texts = new Map([...this.texts].map(([k, v]) => [this.aliasOf(k), v]));
+    // FILTER(?a > ?b) on two values of one node: an attribute comparison ([36]) where nodeForm finds both
+    for (const c of this.varCompares) {
+      c.a = this.aliasOf(c.a);
+      c.b = this.aliasOf(c.b);
+      this.extraLeaves.add(c.a);
+      this.extraLeaves.add(c.b);
+    }
     if (this.groupBest) unsupported('group-count superlative below the answer');
     if (order) {
       const v = this.aliasOf(order.v);
@@ -258,13 +306,14 @@ class Converter {
       order = { ...order, v };
     }
     const form = this.nodeForm(root, null);
+    if (this.varCompares.some((c) => !c.done)) unsupported('comparison of two variables that are not two values of one node');
     const unused = this.edges.filter((e) => !e.used);
     if (unused.length > 0) unsupported('triple patterns not connected to the answer variable', `${unused[0]!.s} ${unused[0]!.p} ${unused[0]!.o}`);
     if (order && this.bestAt.get(order.v) !== root) unsupported('ORDER BY on a value that is not a property path of the answer variable');
     // A MAX/MIN subquery ranges over the whole pattern (GrailQA), which is an ARGMAX of the answer set only;
     // on an inner node the form's ARGMAX would range over that node's set alone — not the same query.
     for (const [leaf, at] of this.bestAt) if (at !== root && !this.extraLeaves.has(leaf)) unsupported('MAX/MIN over a value of an inner variable', leaf);
-    for (const v of [...this.compares.keys(), ...this.best.keys()]) {
+    for (const v of [...this.compares.keys(), ...this.best.keys(), ...this.texts.keys()]) {
       if (!this.consumedValues.has(v)) unsupported('comparison or aggregate on a variable that is not a value of the answer tree', v);
     }
     for (const v of [...this.bounds.keys(), ...this.classes.keys(), ...this.labels.keys(), ...this.entityParts.keys(), ...this.extraParts.keys(), ...this.diffs.keys()]) {
@@ -557,6 +606,391 @@ class Converter {
     throw first;
   }
 
+  // ---------- form language v3: tables, groups, order, windows, two numbers compared ----------
+
+  /**
+   * A grouped sub-select with filters / order / window outside it — `SELECT ?g ?n { { SELECT ?g (COUNT(?f) AS ?n) …
+   * GROUP BY ?g } FILTER(?n > 5) } ORDER BY DESC(?n) LIMIT 3` — read as the one grouped query it is (HAVING for the
+   * filters on the aggregate's alias).
+   */
+  private mergeGroupSubselect(q: S.SelectQuery): S.SelectQuery {
+    if (q.group || q.having) return q;
+    let inner: S.SelectQuery | null = null;
+    const filters: S.Expression[] = [];
+    for (const p of q.where ?? []) {
+      const sq = subqueryOf(p);
+      if (sq && sq.group && !inner) inner = sq;
+      else if (p.type === 'filter') filters.push(p.expression);
+      else return q;
+    }
+    if (!inner) return q;
+    // an aggregate over the groups (compileForm's AVG over per-value samples) is not this shape
+    if (q.variables.some((v) => !isVar(v) && !('termType' in v && (v as { termType: string }).termType === 'Wildcard'))) return q;
+    const inn = inner;
+    const named = (v: S.Variable): string => (isVar(v) ? v.value : (v as S.VariableExpression).variable.value);
+    const alias = new Map<string, S.Expression>();
+    for (const v of inn.variables) if (!isVar(v) && !('termType' in v)) alias.set(v.variable.value, v.expression);
+    const star = q.variables.length === 1 && 'termType' in q.variables[0]! && (q.variables[0] as { termType: string }).termType === 'Wildcard';
+    const variables = star
+      ? inn.variables
+      : (q.variables as S.Variable[]).map((v) => {
+          if (!isVar(v)) return unsupported('sub-select', 'a computed projection around a grouped sub-select');
+          return (inn.variables as S.Variable[]).find((w) => named(w) === v.value) ?? unsupported('sub-select', `?${v.value} is not projected by the grouped sub-select`);
+        });
+    const subst = (e: S.Expression): S.Expression => {
+      if (isVar(e) && alias.has(e.value)) return alias.get(e.value)!;
+      if (isOp(e)) return { ...e, args: e.args.map((a) => subst(a as S.Expression)) };
+      return e;
+    };
+    if ((q.order || q.limit !== undefined || q.offset) && (inn.order || inn.limit !== undefined || inn.offset)) unsupported('sub-select', 'ORDER BY / LIMIT both inside and outside');
+    const having = [...(inn.having ?? []), ...filters.map(subst)];
+    const order = q.order ?? inn.order;
+    const limit = q.limit ?? inn.limit;
+    const offset = q.offset ?? inn.offset;
+    return {
+      ...inn,
+      variables: variables as S.SelectQuery['variables'],
+      ...(having.length ? { having } : {}),
+      ...(order ? { order } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(offset ? { offset } : {}),
+    };
+  }
+
+  /**
+   * [37] Two numbers compared: `ASK { { SELECT (COUNT(?a) AS ?n1) … } { SELECT (COUNT(?b) AS ?n2) … } FILTER(?n1 > ?n2) }`,
+   * or the same as `SELECT (IF(?n1 > ?n2, true, false) AS ?r)` / `BIND(IF(…) AS ?r)`; each side any number form
+   * (COUNT, AVG/SUM/MAX/MIN, a ratio). Null when the query is not of this shape.
+   */
+  private moreForm(where: S.Pattern[], test0: S.Expression | null): Form | null {
+    const sides = new Map<string, Form>();
+    let test = test0;
+    for (const p of where) {
+      const sq = subqueryOf(p);
+      if (sq) {
+        const v = sq.variables[0];
+        if (sq.variables.length !== 1 || !v || isVar(v) || 'termType' in v) return null;
+        let f: Form;
+        try {
+          f = this.sub().select(sq);
+        } catch {
+          return null;
+        }
+        if (answerTypeOf(f) !== 'number') return null;
+        sides.set((v as S.VariableExpression).variable.value, f);
+      } else if (p.type === 'filter' && test === null) test = p.expression;
+      else return null;
+    }
+    if (sides.size !== 2 || !test || !isOp(test, '>', '<', '>=', '<=')) return null;
+    const [a, b] = test.args;
+    if (!isVar(a) || !isVar(b)) return null;
+    const fa = sides.get(a.value);
+    const fb = sides.get(b.value);
+    if (!fa || !fb) return null;
+    if (test.operator === '>=' || test.operator === '<=') unsupported('comparison of two numbers with >= / <=');
+    return { kind: 'more', op: test.operator === '>' ? 'MORE' : 'LESS', args: [fa, fb] };
+  }
+
+  /** SELECT (IF(?a > ?b, true, false) AS ?r) { two number sub-selects } — or BIND(IF(…) AS ?r) and SELECT ?r. */
+  private moreSelect(q: S.SelectQuery): Form | null {
+    if (q.variables.length !== 1 || q.group || q.order) return null;
+    const v = q.variables[0]!;
+    const unIf = (e: unknown): S.Expression | null => {
+      if (isOp(e, 'if') && e.args.length === 3) {
+        const [c, t, f] = e.args;
+        if (isTerm(t) && isTerm(f) && t.termType === 'Literal' && f.termType === 'Literal' && t.value === 'true' && f.value === 'false') return c as S.Expression;
+        return null;
+      }
+      return isOp(e, '>', '<', '>=', '<=') ? e : null;
+    };
+    let where = q.where ?? [];
+    let test: S.Expression | null = null;
+    if (isVar(v)) {
+      const bind = where.find((p): p is S.BindPattern => p.type === 'bind' && p.variable.value === v.value);
+      if (!bind) return null;
+      test = unIf(bind.expression);
+      where = where.filter((p) => p !== bind);
+    } else if (!('termType' in v)) test = unIf((v as S.VariableExpression).expression);
+    if (!test) return null;
+    return this.moreForm(where, test);
+  }
+
+  /** GROUP BY … ORDER BY … LIMIT 1 projecting only the key: a group-count superlative (MOSTCOMMON / ARGMAXCOUNT, ties kept). */
+  private isGroupSuperlative(q: S.SelectQuery): boolean {
+    return q.limit === 1 && !q.having && !q.offset && q.variables.length === 1 && isVar(q.variables[0]);
+  }
+
+  /** Several projected variables, an OFFSET, or an ORDER BY without LIMIT 1: a table ([31], [34], [35]). */
+  private isTableQuery(q: S.SelectQuery): boolean {
+    return q.variables.length > 1 || !!q.offset || (!!q.order && q.order.length > 0 && q.limit !== 1);
+  }
+
+  /** A member set with given leaves reached from it (their relations in the same order), trying each variable as the member. */
+  private memberWithLeaves(where: S.Pattern[], leaves: string[]): { arg: Form; rels: Relation[] } {
+    const probe = this.sub();
+    probe.patterns(where);
+    probe.resolveTriples();
+    const candidates = [...new Set(probe.edges.flatMap((e) => [e.s, e.o]))].filter((v) => v.startsWith('?') && !leaves.includes(v));
+    let first: unknown;
+    for (const root of candidates) {
+      const conv = this.sub();
+      for (const l of leaves) conv.extraLeaves.add(l);
+      try {
+        const arg = conv.tree(where, root);
+        const rels = leaves.map((l) => (conv.leafAt.get(l) === root ? conv.leafRel.get(l) : undefined));
+        if (rels.every((r) => r !== undefined)) return { arg, rels: rels as Relation[] };
+        first ??= new AskgraphError('CONVERSION_UNSUPPORTED', 'values of different members', { details: { reason: 'group key and value are not values of one member' } });
+      } catch (e) {
+        if (process.env.DEBUG_TOFORM) console.error(root, (e as Error).message);
+        first ??= e;
+      }
+    }
+    throw first ?? new AskgraphError('CONVERSION_UNSUPPORTED', 'no member variable', { details: { reason: 'no member variable' } });
+  }
+
+  /** [32]–[35] GROUP BY ?g with one aggregate (projected, or in HAVING / ORDER BY), HAVING, ORDER BY it, LIMIT / OFFSET. */
+  private groupTableForm(q: S.SelectQuery): Form {
+    const grouping = q.group ?? [];
+    if (grouping.length !== 1 || !isVar(grouping[0]!.expression)) unsupported('GROUP BY several keys or an expression');
+    const g = '?' + (grouping[0]!.expression as S.VariableTerm).value;
+    if (q.values && q.values.length > 0) unsupported('trailing VALUES');
+    let agg: S.AggregateExpression | null = null;
+    let alias: string | null = null;
+    for (const v of q.variables) {
+      if (isVar(v)) {
+        if ('?' + v.value !== g) unsupported('a projected variable that is not the group key', v.value);
+        continue;
+      }
+      if ('termType' in v) unsupported('SELECT * with GROUP BY');
+      const ve = v as S.VariableExpression;
+      if (!isAggregate(ve.expression)) unsupported('a projected expression that is not an aggregate');
+      if (agg) unsupported('several aggregates per group');
+      agg = ve.expression;
+      alias = ve.variable.value;
+    }
+    const findAgg = (e: unknown): S.AggregateExpression | null => (isAggregate(e) ? e : isOp(e) ? (e.args.map(findAgg).find((x) => x !== null) ?? null) : null);
+    for (const e of [...(q.having ?? []), ...(q.order ?? []).map((o) => o.expression)]) agg ??= findAgg(e);
+    if (!agg) unsupported('GROUP BY without an aggregate');
+    const theAgg = agg;
+    const aggOp = theAgg.aggregation.toUpperCase();
+    const groupOp = GROUP_OP[aggOp];
+    if (!groupOp) unsupported('aggregate', aggOp);
+    // the aggregated value through the query's BIND / label lookups (compileForm reads values that way)
+    const probe = this.sub();
+    for (const p of q.where ?? []) if (p.type === 'bind' || p.type === 'optional') try { probe.patterns([p]); } catch { /* not a value alias */ }
+    const w = probe.valueVar(theAgg.expression as S.Expression);
+    if (!w) unsupported('aggregate of an expression or of *');
+    const counted = '?' + w.value;
+    let form: Form;
+    if (groupOp === 'GROUPCOUNT') {
+      const conv = this.sub();
+      conv.extraLeaves.add(g);
+      const arg = conv.tree(q.where ?? [], counted);
+      const by = conv.leafAt.get(g) === counted ? conv.leafRel.get(g) : undefined;
+      if (!by) unsupported('group key that is not a value of the counted variable');
+      form = { kind: 'group', op: groupOp, arg, by };
+    } else {
+      const { arg, rels } = this.memberWithLeaves(q.where ?? [], [g, counted]);
+      form = { kind: 'group', op: groupOp, arg, by: rels[0]!, value: rels[1]! };
+    }
+    const sameAgg = (e: unknown): boolean => {
+      if (isVar(e) && alias !== null) return e.value === alias;
+      if (!isAggregate(e) || e.aggregation.toUpperCase() !== aggOp) return false;
+      const x = probe.valueVar(e.expression as S.Expression);
+      return x !== null && '?' + x.value === counted;
+    };
+    for (const h of q.having ?? []) form = this.havingOf(form, h, sameAgg);
+    if (q.order && q.order.length > 0) {
+      if (!sameAgg(q.order[0]!.expression)) unsupported('ORDER BY something other than the group aggregate');
+      form = { kind: 'order', op: q.order[0]!.descending ? 'DESC' : 'ASC', arg: form };
+    }
+    return this.windowOf(form, q);
+  }
+
+  /** HAVING (agg op literal) (and &&-conjunctions; `=` as GE and LE) → [33]. */
+  private havingOf(form: Form, h: S.Expression, sameAgg: (e: unknown) => boolean): Form {
+    if (isOp(h, '&&')) return h.args.reduce<Form>((f, a) => this.havingOf(f, a as S.Expression, sameAgg), form);
+    if (!isOp(h, '<', '>', '<=', '>=', '=') || h.args.length !== 2) return unsupported('HAVING expression');
+    let [a, b] = h.args;
+    let sym = h.operator;
+    if (isTerm(a) && a.termType === 'Literal') {
+      [a, b] = [b, a];
+      sym = FLIP[sym] ?? sym;
+    }
+    if (!sameAgg(a) || !isTerm(b) || b.termType !== 'Literal') return unsupported('HAVING on something other than the group aggregate and a constant');
+    const value = this.literal(b);
+    if (sym === '=') return { kind: 'having', op: 'LE', value, arg: { kind: 'having', op: 'GE', value, arg: form } };
+    return { kind: 'having', op: CMP_OP[sym] as CompareOp, value, arg: form };
+  }
+
+  /** LIMIT / OFFSET of an ordered form ([35]); a window without ORDER BY is refused (its rows would be arbitrary). */
+  private windowOf(form: Form, q: S.SelectQuery): Form {
+    if (q.limit === undefined && !q.offset) return form;
+    if (form.kind !== 'order') unsupported('LIMIT / OFFSET without ORDER BY');
+    let f: Form = form;
+    if (q.offset) f = { kind: 'slice', op: 'OFFSET', n: q.offset, arg: f };
+    if (q.limit !== undefined) f = { kind: 'slice', op: 'LIMIT', n: q.limit, arg: f };
+    return f;
+  }
+
+  /**
+   * [31] / [34] / [35] Several projected variables (OPTIONAL ones give empty cells), and ORDER BY … LIMIT k / OFFSET n:
+   * the first projected variable is the row (or its label), each other one a value of it (or `?a - ?b`: a MINUS column).
+   */
+  private tableForm(q: S.SelectQuery): Form {
+    if (q.values && q.values.length > 0) unsupported('trailing VALUES');
+    const cols: { name: string; minus?: [string, string] }[] = [];
+    for (const v of q.variables) {
+      if (isVar(v)) {
+        cols.push({ name: '?' + v.value });
+        continue;
+      }
+      if ('termType' in v) unsupported('SELECT *');
+      const e = (v as S.VariableExpression).expression;
+      if (isVar(e)) {
+        cols.push({ name: '?' + e.value });
+        continue;
+      }
+      if (isOp(e, '-') && e.args.length === 2) {
+        const a = this.valueVar(e.args[0] as S.Expression);
+        const b = this.valueVar(e.args[1] as S.Expression);
+        if (a && b) {
+          cols.push({ name: '?' + (v as S.VariableExpression).variable.value, minus: ['?' + a.value, '?' + b.value] });
+          continue;
+        }
+      }
+      unsupported('a projected expression in a table');
+    }
+    // OPTIONAL groups (other than a label lookup of an unprojected value) join the pattern; the variables they bind
+    // are optional columns. Inside them, a label lookup or a BIND of a value is an alias (compileForm's sort key), a
+    // BIND(?a - ?b) a MINUS column.
+    const projected = new Set(cols.map((c) => c.name));
+    const where: S.Pattern[] = [];
+    const optional = new Set<string>();
+    const isLookup = (p: S.OptionalPattern): boolean => {
+      const bgps = p.patterns.filter((x): x is S.BgpPattern => x.type === 'bgp');
+      const t = bgps[0]?.triples[0];
+      const pred = t?.predicate as S.Term | undefined;
+      return bgps.length === 1 && bgps[0]!.triples.length === 1 && p.patterns.every((x) => x.type === 'bgp' || x.type === 'values') && !!t && isVar(t.object) && !projected.has('?' + t.object.value) && !!pred && 'termType' in pred && (pred.termType === 'Variable' || this.labelPreds.has(pred.value));
+    };
+    const flatOptional = (ps: S.Pattern[]): S.Triple[] =>
+      ps.flatMap((x): S.Triple[] => {
+        if (x.type === 'bgp') return x.triples;
+        if (x.type === 'group') return flatOptional(x.patterns);
+        if (x.type === 'optional' && isLookup(x)) {
+          this.optional(x);
+          return [];
+        }
+        if (x.type === 'optional') return flatOptional(x.patterns);
+        if (x.type === 'bind') {
+          const e = x.expression;
+          const name = '?' + x.variable.value;
+          const c = cols.find((col) => col.name === name);
+          if (c && isOp(e, '-') && e.args.length === 2) {
+            // compileForm's MINUS column reads each side as COALESCE(number, YEAR(date)): the year is the date's value
+            const unYear = (y: unknown): unknown => (isOp(y, 'year') && y.args.length === 1 ? y.args[0] : isOp(y) ? { ...y, args: y.args.map(unYear) } : y);
+            const a = this.valueVar(unYear(e.args[0]) as S.Expression);
+            const b = this.valueVar(unYear(e.args[1]) as S.Expression);
+            if (a && b) c.minus = ['?' + a.value, '?' + b.value];
+            else unsupported('a projected expression in a table');
+            return [];
+          }
+          this.bind(x);
+          return [];
+        }
+        return unsupported('OPTIONAL', `a ${x.type} inside`);
+      });
+    for (const p of q.where ?? []) {
+      if (p.type !== 'optional' || isLookup(p)) {
+        where.push(p);
+        continue;
+      }
+      const triples = flatOptional(p.patterns);
+      for (const t of triples) for (const x of [t.subject, t.object]) if (isVar(x)) optional.add('?' + x.value);
+      where.push({ type: 'bgp', triples });
+    }
+    const resolve = (n: string): string => this.aliasOf(n);
+    for (const c of cols) if (c.minus) c.minus = [resolve(c.minus[0]), resolve(c.minus[1])];
+    const first = cols[0]!;
+    if (first.minus) unsupported('a computed first column');
+    // the row: the first variable, or the entity it is the label of
+    let root = first.name;
+    const labelLeaves: string[] = [];
+    for (const p of where) {
+      if (p.type !== 'bgp') continue;
+      for (const t of p.triples) {
+        const pred = t.predicate as S.Term;
+        if ('termType' in pred && pred.termType === 'NamedNode' && this.labelPreds.has(pred.value) && isVar(t.object) && '?' + t.object.value === first.name && isVar(t.subject)) {
+          root = '?' + t.subject.value;
+          labelLeaves.push(first.name);
+        }
+      }
+    }
+    let orderVar: string | null = null;
+    if (q.order && q.order.length > 0) {
+      // the sort key through the top-level BIND / label lookups (compileForm's) and the OPTIONALs' aliases
+      const probe = this.sub();
+      for (const p of where) if (p.type === 'bind' || p.type === 'optional') try { probe.patterns([p]); } catch { /* not a value alias */ }
+      const v = probe.valueVar(q.order[0]!.expression);
+      if (!v) unsupported('ORDER BY on an expression');
+      orderVar = resolve('?' + v.value);
+    } else if (q.limit !== undefined || q.offset) unsupported('LIMIT / OFFSET without ORDER BY');
+    const byRow = orderVar !== null && (orderVar === root || orderVar === first.name);
+    const leaves = new Set<string>(labelLeaves);
+    for (const c of cols.slice(1)) for (const n of c.minus ?? [c.name]) leaves.add(n);
+    if (orderVar && !byRow && !cols.some((c) => c.name === orderVar)) leaves.add(orderVar);
+    const conv = this.sub();
+    for (const l of leaves) conv.extraLeaves.add(l);
+    let arg = conv.tree(where, root);
+    const relOf = (n: string): Relation => (conv.leafAt.get(n) === root ? conv.leafRel.get(n) : undefined) ?? unsupported('a projected variable that is not a value of the row', n);
+    const required: Relation[] = [];
+    const columns: { name: string; column: Column }[] = [];
+    for (const c of cols.slice(1)) {
+      if (c.minus) {
+        const [ra, rb] = [relOf(c.minus[0]), relOf(c.minus[1])];
+        columns.push({ name: c.name, column: { kind: 'minus', args: [ra, rb] } });
+        for (const [n, r] of [[c.minus[0], ra], [c.minus[1], rb]] as const) if (!optional.has(n)) required.push(r);
+      } else {
+        const r = relOf(c.name);
+        columns.push({ name: c.name, column: r });
+        if (!optional.has(c.name)) required.push(r);
+      }
+    }
+    const dir = q.order?.[0]?.descending ? 'DESC' : 'ASC';
+    let form: Form;
+    if (orderVar === null) {
+      if (columns.length === 0) unsupported('a table without columns');
+      form = { kind: 'table', arg: this.withHas(arg, required), columns: columns.map((c) => c.column) };
+    } else if (byRow) {
+      if (columns.length > 0) unsupported('ORDER BY the row itself in a table with columns');
+      form = { kind: 'order', op: dir, arg };
+    } else {
+      const at = columns.findIndex((c) => c.name === orderVar);
+      const key: Relation | Column = at >= 0 ? columns[at]!.column : relOf(orderVar);
+      const rest = columns.filter((_, i) => i !== at);
+      if (rest.length === 0 && key.kind !== 'minus' && !optional.has(orderVar)) form = { kind: 'order', op: dir, arg, relation: key };
+      else {
+        if (at < 0 && !optional.has(orderVar) && key.kind !== 'minus') required.push(key);
+        arg = this.withHas(arg, required);
+        form = { kind: 'order', op: dir, arg: { kind: 'table', arg, columns: [...rest.map((c) => c.column), key] } };
+      }
+    }
+    return this.windowOf(form, q);
+  }
+
+  /** The set restricted to members with each of the relations (a required, not OPTIONAL, column): (AND x (HAS r)). */
+  private withHas(arg: Form, rels: Relation[]): Form {
+    const seen = new Set<string>();
+    let out = arg;
+    for (const r of rels) {
+      const k = printRelation(r);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out = { kind: 'and', args: [out, { kind: 'has', relation: r }] };
+    }
+    return out;
+  }
+
   // ---------- query shape ----------
 
   private wrapped(q: S.SelectQuery): S.SelectQuery | null {
@@ -655,6 +1089,11 @@ class Converter {
    */
   private subquery(q: S.SelectQuery): void {
     if (q.queryType !== 'SELECT') unsupported('subquery shape');
+    // a plain projection (SELECT [DISTINCT] ?a ?b { … }: no aggregate, group or window) is its patterns
+    if (q.variables.length > 0 && q.variables.every((v) => isVar(v)) && !q.group && !q.having && !q.order && q.limit === undefined && !q.offset) {
+      this.patterns(q.where ?? []);
+      return;
+    }
     const exprs = q.variables.filter((v) => !isVar(v) && !('termType' in v)) as S.VariableExpression[];
     const plain = q.variables.filter((v) => isVar(v)) as S.VariableTerm[];
     const agg = exprs.length === 1 && typeof exprs[0]!.expression === 'object' && (exprs[0]!.expression as S.AggregateExpression).type === 'aggregate' ? (exprs[0]!.expression as S.AggregateExpression) : null;
@@ -734,7 +1173,19 @@ class Converter {
       this.negations.push((e.args as S.Pattern[]).flatMap((p) => (p.type === 'group' ? p.patterns : [p])));
       return;
     }
-    if (isOp(e, 'regex', 'contains', 'strstarts', 'strends')) unsupported('string matching filter', e.operator);
+    if (isOp(e, 'regex', 'contains')) {
+      // [38] "whose name contains …": CONTAINS(LCASE(STR(?l)), "t"), regex(str(?l), "t", "i") — a plain text only
+      const [hay, needle] = e.args;
+      let h: unknown = hay;
+      while (isOp(h, 'lcase', 'ucase', 'str') && h.args.length === 1) h = h.args[0];
+      if (!isVar(h) || !isTerm(needle) || needle.termType !== 'Literal') unsupported('string matching filter', e.operator);
+      const text = e.operator.toLowerCase() === 'regex' ? plainTextOfRegex(needle.value) : needle.value;
+      if (text === null || text === '') unsupported('string matching filter', 'a regular expression that is not a plain text');
+      const name = this.aliasOf('?' + (h as S.VariableTerm).value);
+      this.texts.set(name, [...(this.texts.get(name) ?? []), text]);
+      return;
+    }
+    if (isOp(e, 'strstarts', 'strends')) unsupported('string matching filter', e.operator);
     if (isOp(e, 'exists')) unsupported('EXISTS / NOT EXISTS filter');
     if (isOp(e, '-', '+', '*', '/')) unsupported('arithmetic filter');
     return unsupported('FILTER expression', isOp(e) ? e.operator : 'other');
@@ -1006,16 +1457,16 @@ class Converter {
 
   /** A variable whose only role is to carry a value (compared, ordered, or MAX/MIN-aggregated). */
   private isValueLeaf(node: string): boolean {
-    return node.startsWith('?') && (this.compares.has(node) || this.best.has(node) || this.extraLeaves.has(node)) && this.degree(node).length === 1 && !this.constrained(node);
+    return node.startsWith('?') && (this.compares.has(node) || this.best.has(node) || this.extraLeaves.has(node) || this.texts.has(node)) && this.degree(node).length === 1 && !this.constrained(node);
   }
 
   private isPassThrough(node: string): boolean {
-    return node.startsWith('?') && node !== this.root && this.degree(node).length === 2 && !this.constrained(node) && !this.compares.has(node) && !this.best.has(node) && !this.extraLeaves.has(node);
+    return node.startsWith('?') && node !== this.root && this.degree(node).length === 2 && !this.constrained(node) && !this.compares.has(node) && !this.best.has(node) && !this.extraLeaves.has(node) && !this.texts.has(node);
   }
 
   /** A variable that only says "some value exists" (one edge, no constraint): (HAS r) on its node. */
   private isExistenceLeaf(node: string): boolean {
-    return node.startsWith('?') && node !== this.root && this.degree(node).length === 1 && !this.constrained(node) && !this.compares.has(node) && !this.best.has(node) && !this.extraLeaves.has(node);
+    return node.startsWith('?') && node !== this.root && this.degree(node).length === 1 && !this.constrained(node) && !this.compares.has(node) && !this.best.has(node) && !this.extraLeaves.has(node) && !this.texts.has(node);
   }
 
   /** From node across e, through pass-through variables, to a value leaf: the relation path, or null. */
@@ -1076,6 +1527,7 @@ class Converter {
     if (label !== undefined) parts.push({ kind: 'entity', ref: { kind: 'label', label } });
     parts.push(...(this.extraParts.get(node) ?? []));
     let argBest: { op: 'ARGMAX' | 'ARGMIN'; rel: Relation } | null = null;
+    const walked = new Map<string, Relation>(); // extra leaves reached from this node
     for (const e of this.degree(node)) {
       if (e === parent || e.used) {
         if (e !== parent) unsupported('cycle in the triple patterns');
@@ -1088,8 +1540,17 @@ class Converter {
       if (leaf) {
         for (const pe of leaf.edges) pe.used = true;
         for (const c of this.compares.get(leaf.leaf) ?? []) parts.push({ kind: 'compare', op: c.op, relation: leaf.rel, value: c.value });
+        for (const t of this.texts.get(leaf.leaf) ?? []) {
+          const value: Literal = { kind: 'literal', value: t, datatype: XSD + 'string' };
+          const onLabel = leaf.rel.kind === 'rel' && leaf.rel.ref.kind === 'iri' && this.labelPreds.has(leaf.rel.ref.iri);
+          parts.push(onLabel ? { kind: 'contains', value } : { kind: 'contains', relation: leaf.rel, value });
+        }
         this.consumedValues.add(leaf.leaf);
-        if (this.extraLeaves.has(leaf.leaf)) this.leafRel.set(leaf.leaf, leaf.rel);
+        if (this.extraLeaves.has(leaf.leaf)) {
+          this.leafRel.set(leaf.leaf, leaf.rel);
+          this.leafAt.set(leaf.leaf, node);
+          walked.set(leaf.leaf, leaf.rel);
+        }
         const best = this.best.get(leaf.leaf);
         if (best) {
           if (argBest) unsupported('two ARGMAX / ARGMIN on one variable');
@@ -1110,6 +1571,16 @@ class Converter {
       const sub = this.nodeForm(other, e);
       parts.push({ kind: 'join', relation: forward ? this.rel(e.p) : { kind: 'reverse', of: this.rel(e.p) }, arg: sub });
     }
+    for (const c of this.varCompares) {
+      const ra = walked.get(c.a);
+      const rb = walked.get(c.b);
+      if (c.done || !ra || !rb) continue;
+      c.done = true;
+      parts.push({ kind: 'attrcompare', op: CMP_OP[c.sym]!, relation: ra, other: rb });
+    }
+    // a member set that only carries its table's / group's values: the members with the first of them (HAS r)
+    const firstWalked = [...walked.values()][0];
+    if (parts.length === 0 && firstWalked && node === this.root) parts.push({ kind: 'has', relation: firstWalked });
     if (parts.length === 0) unsupported('unconstrained variable', node);
     let form = parts.reduceRight((acc, p) => ({ kind: 'and', args: [p, acc] }) as Form);
     this.consumed.add(node);

@@ -62,6 +62,7 @@ export function checkExample(r: Record<string, unknown>, where: string): Example
   if (typeof r.question !== 'string') throw bad('"question" must be a string');
   if (!Array.isArray(r.answers) || !r.answers.every((a) => typeof a === 'string')) throw bad('"answers" must be a list of strings');
   if (r.form !== undefined && r.form !== null && typeof r.form !== 'string') throw bad('"form" must be a string');
+  if (r.rows !== undefined && !(Array.isArray(r.rows) && r.rows.every((row) => Array.isArray(row) && row.every((c) => c === null || typeof c === 'string')))) throw bad('"rows" must be a list of lists of strings (null for an empty cell)');
   if (r.sparql !== undefined && r.sparql !== null && typeof r.sparql !== 'string') throw bad('"sparql" must be a string');
   const meta = (typeof r.meta === 'object' && r.meta !== null ? r.meta : { dataset: 'unknown' }) as Example['meta'];
   return {
@@ -70,6 +71,7 @@ export function checkExample(r: Record<string, unknown>, where: string): Example
     form: (r.form as string | null) ?? undefined,
     sparql: (r.sparql as string | null) ?? undefined,
     answers: r.answers as string[],
+    ...(r.rows !== undefined ? { rows: r.rows as (string | null)[][] } : {}),
     topic: Array.isArray(r.topic) ? (r.topic as string[]) : undefined,
     meta,
   };

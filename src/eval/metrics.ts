@@ -41,6 +41,33 @@ export function answerKeys(items: readonly AnswerItem[], gold: readonly string[]
   return items.map((a) => (goldIsIri ? a.value : (a.label ?? a.value)));
 }
 
+/**
+ * The comparison key of one table cell: an IRI by itself when the gold cells hold that IRI, else its label (a gold
+ * set written with names); a literal by its value; an empty cell is null.
+ */
+export function cellKey(cell: AnswerItem | null, gold: ReadonlySet<string>): string | null {
+  if (cell === null) return null;
+  if (cell.type === 'uri' && (gold.has(normalizeAnswer(cell.value)) || cell.label === null)) return cell.value;
+  return cell.label ?? cell.value;
+}
+
+/**
+ * Exact row match of a table answer: the predicted rows, as a set, equal the gold rows — each row compared as the
+ * multiset of its normalised non-empty cells (so the column order of the two queries does not matter).
+ */
+export function rowsMatch(predicted: readonly (readonly (string | null)[])[], gold: readonly (readonly (string | null)[])[]): boolean {
+  const key = (row: readonly (string | null)[]): string =>
+    JSON.stringify(
+      row
+        .filter((c): c is string => c !== null)
+        .map(normalizeAnswer)
+        .sort(),
+    );
+  const p = new Set(predicted.map(key));
+  const g = new Set(gold.map(key));
+  return p.size === g.size && [...p].every((k) => g.has(k));
+}
+
 export interface AnswerScores {
   precision: number;
   recall: number;

@@ -23,6 +23,8 @@ export interface StageSplit {
 
 /** The `--json` object: the GroupSummary of all examples plus form, rate, speed and breakdown fields. */
 export interface EvalSummary extends GroupSummary {
+  /** Exact row match over the table questions (gold rows of several variables); null when there are none. */
+  rowMatch: number | null;
   bm: number | null;
   sm: number | null;
   executable: number | null;
@@ -72,6 +74,7 @@ export function summarize(results: readonly ExampleResult[], wallMs: number, mod
     hit: all.hit,
     acc: all.acc,
     em: all.em,
+    rowMatch: rate(results.map((r) => r.rowMatch)),
     bm: rate(results.map((r) => r.bm)),
     sm: rate(results.map((r) => r.sm)),
     executable: rate(results.map((r) => r.executable)),
@@ -96,6 +99,7 @@ export const METRIC_DEFINITIONS = [
   '- **Hits@1**: the first-ranked predicted answer is in the gold set (READS, Appendix C, eq. 11).',
   '- **Hit**: any predicted answer is in the gold set (READS eq. 12 — what several papers call "Hits@1"; reported separately).',
   '- **Acc**: the predicted set equals the gold set exactly.',
+  '- **row match**: on table questions (gold answers with several variables), the predicted rows equal the gold rows exactly (each row as the multiset of its cells, column order free); F1 on those questions is over all cells.',
   '- Answers compare by label (or IRI when the gold answers are IRIs), NFKC-, case- and whitespace-normalised; duplicates count once.',
   '- Empty sets: gold and prediction both empty count as correct (all 1); exactly one empty counts 0.',
   '- **EM**: the top form of the beam equals the gold form in canonical normal form; **BM**: the gold form is anywhere in the beam; **SM**: the top form has the gold skeleton (entities, relations, classes, literals masked). Only for examples with a gold form; not applicable in oracle mode.',
@@ -134,6 +138,7 @@ export function markdownReport(summary: EvalSummary, results: readonly ExampleRe
     `| Hits@1 (first answer in gold) | ${pct(s.hits1)} |`,
     `| Hit (any answer in gold) | ${pct(s.hit)} |`,
     `| Acc (exact set) | ${pct(s.acc)} |`,
+    `| row match (table questions) | ${pct(s.rowMatch)} |`,
     `| EM | ${pct(s.em)} |`,
     `| BM | ${pct(s.bm)} |`,
     `| SM | ${pct(s.sm)} |`,

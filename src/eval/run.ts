@@ -8,7 +8,7 @@ import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { diffForms } from '../form';
 import { parseForm, skeleton, formsEqual } from '../form';
-import { answerKeys, normalizeAnswer, scoreAnswers, type AnswerScores } from './metrics';
+import { answerKeys, cellKey, normalizeAnswer, rowsMatch, scoreAnswers, type AnswerScores } from './metrics';
 import type { Example } from './types';
 
 /** What eval needs of the pipeline's Gateway (structural, so test stand-ins fit). */
@@ -43,6 +43,12 @@ export interface ExampleResult {
   beam: string[];
   source: string;
   scores: AnswerScores;
+  /**
+   * Exact row match of a table question (gold rows with several variables): the predicted table's rows equal the
+   * gold rows (cells compared as in F1, column order free); false when the answer is no table; null when the gold
+   * answer is not a table.
+   */
+  rowMatch: boolean | null;
   /** Form metrics: null when the example has no gold form or the mode makes them meaningless (oracle). */
   em: boolean | null;
   bm: boolean | null;
@@ -106,6 +112,7 @@ export function oracleRunner(ctx: OracleContext): ExampleRunner {
       return {
         ...base,
         answers: outcome.answers,
+        ...(outcome.table ? { table: outcome.table } : {}),
         ...(outcome.status === 'answers' ? { answerType: compiled.answerType ?? 'entities' } : {}),
         sparql: compiled.sparql,
         source: outcome.status === 'answers' ? 'parser' : 'none',
@@ -181,8 +188,13 @@ function explainFailure(r: Omit<ExampleResult, 'failure'>, answer: Answer, mode:
 
 /** Scores one answer against its example. */
 export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mode: EvalMode, noParser = false): ExampleResult {
-  const predicted = answerKeys(answer.answers as AnswerItem[], ex.answers);
+  // A table question (gold rows of several variables) scores every cell of a table answer, challenge-style; any
+  // other question scores the answers (of a table: its first column, the row keys).
+  const goldCells = new Set(ex.answers.map(normalizeAnswer));
+  const tableRows = ex.rows && answer.table ? answer.table.rows.map((row) => row.map((c) => cellKey(c, goldCells))) : undefined;
+  const predicted = tableRows ? tableRows.flat().filter((c): c is string => c !== null) : answerKeys(answer.answers as AnswerItem[], ex.answers);
   const scores = scoreAnswers(predicted, ex.answers);
+  const rowMatch = ex.rows ? (tableRows ? rowsMatch(tableRows, ex.rows) : false) : null;
   const beam = answer.beam.map((b) => b.form);
   const top = beam[0] ?? answer.form;
   const goldForm = ex.form ?? null;
@@ -211,6 +223,7 @@ export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mod
     beam,
     source: answer.source,
     scores,
+    rowMatch,
     em,
     bm,
     sm,

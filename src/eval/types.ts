@@ -8,6 +8,11 @@ export interface Example {
   form?: string;
   sparql?: string;
   answers: string[];
+  /**
+   * Gold rows of a table answer (a QALD result with several variables): one list per binding, the cells in the
+   * order of head.vars (null where the variable is unbound). `answers` then holds every cell's value.
+   */
+  rows?: (string | null)[][];
   topic?: string[];
   meta: ExampleMeta;
 }

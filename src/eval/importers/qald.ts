@@ -36,17 +36,33 @@ function text(x: unknown): string | undefined {
   return typeof x === 'string' ? x : undefined;
 }
 
-/** Answers of a QALD `answers` entry: bindings' values (IRIs or literal lexical forms), or "true"/"false" for ASK. */
-function qaldAnswers(answers: unknown): string[] {
+/**
+ * Answers of a QALD `answers` entry: bindings' values (IRIs or literal lexical forms; every cell of a result with
+ * several variables), or "true"/"false" for ASK. A result with several variables (head.vars, else the bindings'
+ * keys) also gives its rows: the cells in variable order, null where a variable is unbound.
+ */
+export function qaldAnswers(answers: unknown): { answers: string[]; rows?: (string | null)[][] } {
   const out: string[] = [];
+  const rows: (string | null)[][] = [];
+  let several = false;
   for (const a of Array.isArray(answers) ? answers : [answers]) {
     if (!a || typeof a !== 'object') continue;
     const o = a as Json;
     if (typeof o.boolean === 'boolean') out.push(String(o.boolean));
     const bindings = ((o.results as Json | undefined)?.bindings ?? []) as Json[];
-    for (const b of bindings) for (const v of Object.values(b)) if (v && typeof v === 'object' && 'value' in v) out.push(String((v as Json).value));
+    const headVars = (o.head as Json | undefined)?.vars;
+    const vars = Array.isArray(headVars) && headVars.every((v) => typeof v === 'string') ? (headVars as string[]) : [...new Set(bindings.flatMap((b) => Object.keys(b)))];
+    if (vars.length > 1) several = true;
+    for (const b of bindings) {
+      const cell = (v: unknown): string | null => (v && typeof v === 'object' && 'value' in v ? String((v as Json).value) : null);
+      for (const v of Object.values(b)) {
+        const c = cell(v);
+        if (c !== null) out.push(c);
+      }
+      rows.push(vars.map((name) => cell(b[name])));
+    }
   }
-  return out;
+  return several ? { answers: out, rows } : { answers: out };
 }
 
 function questionText(q: unknown, language: string): string | undefined {
@@ -80,9 +96,10 @@ export function importQald(data: unknown, opts: QaldOptions = {}): QaldImport {
     const question = questionText(r.question, language);
     if (question === undefined) throw new AskgraphError('DATA_FORMAT', `QALD: question ${i + 1} has no ${language} text`);
     const sparql = text((r.query as Json | undefined)?.sparql) ?? text(r.sparql) ?? text(r.query);
+    const gold = r.answers !== undefined && !(Array.isArray(r.answers) && r.answers.every((a) => typeof a === 'string')) ? qaldAnswers(r.answers) : undefined;
     const answers =
-      r.answers !== undefined && !(Array.isArray(r.answers) && r.answers.every((a) => typeof a === 'string'))
-        ? qaldAnswers(r.answers)
+      gold !== undefined
+        ? gold.answers
         : Array.isArray(r.answers)
           ? (r.answers as string[])
           : typeof r.answer === 'string'
@@ -108,6 +125,7 @@ export function importQald(data: unknown, opts: QaldOptions = {}): QaldImport {
       form,
       sparql,
       answers,
+      ...(gold?.rows ? { rows: gold.rows } : {}),
       topic: topicMap ? Object.values(topicMap) : undefined,
       meta: { dataset, ...(typeof r.compositionality_type === 'string' ? { qtype: r.compositionality_type } : typeof r.kind === 'string' ? { qtype: r.kind } : {}) },
     });
