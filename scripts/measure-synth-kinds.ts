@@ -9,6 +9,8 @@
  *
  * --questions FILE: hand-written questions instead, JSON Lines {question, form, kind} (gold forms with the
  * pack's bare names and [ mentions ]).
+ * --predictions FILE: forms another decoder wrote (e.g. the trainer's PyTorch probe rows), JSON Lines
+ * {question, gold, pred, hop|kind}: each predicted form is grounded, compiled and run in place of the pack's parser.
  *
  * Per kind: n, form EM (normalised form equality), Hits@1 (the first answer — a table's first row key — is a gold
  * answer), answers exact (the same set of answers / row keys), rows exact (a table: the same rows, cell by cell,
@@ -30,9 +32,10 @@ const program = new Command()
   .option('--per-kind <n>', 'questions per kind', '40')
   .option('--ops <list>', 'operators', 'table,group,having,topk,attrcompare,countcompare,contains,percent')
   .option('--questions <file>', 'hand-written questions (JSON Lines {question, form, kind})')
+  .option('--predictions <file>', 'predicted forms to run instead of the parser (JSON Lines {question, gold, pred, hop|kind})')
   .option('--out <file>', 'write per-question results as JSON')
   .parse();
-const o = program.opts<{ pack: string; seed: string; perKind: string; ops: string; questions?: string; out?: string }>();
+const o = program.opts<{ pack: string; seed: string; perKind: string; ops: string; questions?: string; predictions?: string; out?: string }>();
 
 interface Q {
   question: string;
@@ -40,13 +43,18 @@ interface Q {
   kind: string;
 }
 
+/** A generator that returns the given form of each question (the gold one, or another decoder's). */
 function goldGenerator(gold: Map<string, string>): ScoringGenerator {
   return {
-    id: 'gold-forms',
+    id: 'given-forms',
     async generate(question: string) {
       const text = gold.get(question);
       const candidates: Candidate[] = [];
-      if (text) candidates.push({ form: parseForm(text), text, logProb: 0, rank: 0 });
+      try {
+        if (text) candidates.push({ form: parseForm(text), text, logProb: 0, rank: 0 });
+      } catch {
+        /* an unparsable prediction: no candidate */
+      }
       return { candidates, dropped: 0, timeMs: 0 };
     },
   };
@@ -77,9 +85,14 @@ async function main() {
   const config = JSON.parse(fs.readFileSync(path.join(pack, 'pack.json'), 'utf8')) as PackConfig;
   const schema = readSchema(path.join(pack, 'schema.json'));
   const executor = await openExecutor(pack);
-  let questions: Q[];
+  let questions: Q[] = [];
   let dropped = 0;
-  if (o.questions) {
+  let predicted: Map<string, string> | undefined;
+  if (o.predictions) {
+    const rows = fs.readFileSync(o.predictions, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { question: string; gold: string; pred: string; hop?: string; kind?: string });
+    questions = rows.map((r) => ({ question: r.question, form: r.gold, kind: r.kind ?? r.hop ?? '?' }));
+    predicted = new Map(rows.map((r) => [r.question, r.pred]));
+  } else if (o.questions) {
     questions = fs.readFileSync(o.questions, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Q);
   } else {
     const lexicon = mergeLexicon(buildLexicon(schema), readLexicon(path.join(pack, 'lexicon.json')));
@@ -110,7 +123,7 @@ async function main() {
   }
   const gold = new Map(questions.map((q) => [q.question, q.form]));
   const goldGw = await createGateway({ store: pack, executor, generator: goldGenerator(gold) });
-  const parser = await createGateway({ store: pack, executor, index: goldGw.index });
+  const parser = await createGateway({ store: pack, executor, index: goldGw.index, ...(predicted ? { generator: goldGenerator(predicted) } : {}) });
   const results: (Q & { got: string | null; source: string; em: number; hits1: number; answersExact: number; rowsExact: number; goldAnswered: boolean })[] = [];
   for (const q of questions) {
     const g = await goldGw.ask(q.question, { fallback: 'off' });
@@ -118,20 +131,21 @@ async function main() {
     const a = await parser.ask(q.question);
     let em = 0;
     try {
-      em = a.form && formsEqual(parseForm(a.form), parseForm(q.form)) ? 1 : 0;
+      const text = predicted?.get(q.question) ?? a.form;
+      em = text && formsEqual(parseForm(text), parseForm(q.form)) ? 1 : 0;
     } catch {
       em = 0;
     }
     const ordered = /^\((ASC|DESC|LIMIT|OFFSET) /.test(q.form);
     const c = goldAnswered ? compare(g, a, ordered) : { hits1: 0, answersExact: 0, rowsExact: 0 };
-    results.push({ ...q, got: a.form, source: a.source, em, ...c, goldAnswered });
+    results.push({ ...q, got: a.form ?? predicted?.get(q.question) ?? null, source: a.source, em, ...c, goldAnswered });
   }
   await parser.close();
   await goldGw.close();
   await executor.close();
   const kinds = [...new Set(results.map((r) => r.kind))].sort();
   const pct = (x: number, n: number) => (n ? ((100 * x) / n).toFixed(1) : '—');
-  console.log(`${questions.length} questions${o.questions ? ` from ${o.questions}` : ` (seed ${o.seed}; ${dropped} sampled forms dropped because the pack trained on them)`}`);
+  console.log(`${questions.length} questions${o.predictions ? ` with the forms of ${o.predictions}` : o.questions ? ` from ${o.questions}` : ` (seed ${o.seed}; ${dropped} sampled forms dropped because the pack trained on them)`}`);
   console.log('| kind | n | gold answered | parser answered | form EM | Hits@1 | answers exact | rows exact |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const k of [...kinds, 'all']) {
