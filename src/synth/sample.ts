@@ -505,13 +505,16 @@ export class Sampler {
   private async topkForm(): Promise<SForm | undefined> {
     const rng = this.rng;
     const desc = rng.chance(0.65);
-    const k = rng.weighted([1, 2, 3, 4, 5, 10], (x) => ({ 1: 1, 2: 2, 3: 5, 4: 1, 5: 3, 10: 2 })[x] ?? 0);
+    // k ≥ 2: "the product with the highest price" is ARGMAX's question (ties kept), not a top-1 list
+    const k = rng.weighted([2, 3, 4, 5, 10], (x) => ({ 2: 2, 3: 5, 4: 1, 5: 3, 10: 2 })[x] ?? 0);
     if (rng.chance(0.3)) {
       const g = await this.groupForm(k + 1);
       if (!g) return undefined;
       return { op: 'slice', offset: false, n: k, arg: { op: 'order', desc, arg: g.form } };
     }
-    const r = this.pickProp(this.valueProps.filter((p) => p.functional));
+    const ones = this.valueProps.filter((p) => p.functional);
+    if (!ones.length) return undefined;
+    const r = this.pickProp(ones);
     const typed = this.classOf(r.domain);
     const base = typed && rng.chance(0.6) ? await this.set({ op: 'cls', name: typed.name, iri: typed.iri }, 2, 20000) : await this.valuedSet(r, 2);
     if (!base) return undefined;
@@ -523,9 +526,9 @@ export class Sampler {
       form = ordered; // the whole (small) list in order
       need = 2;
     } else if (kind < 0.32) {
-      const o = rng.pick([k, 5, 10].filter((x) => x > 0));
-      form = { op: 'slice', offset: false, n: Math.max(2, k), arg: { op: 'slice', offset: true, n: o, arg: ordered } };
-      need = o + Math.max(2, k);
+      const o = rng.pick([k, 5, 10]);
+      form = { op: 'slice', offset: false, n: k, arg: { op: 'slice', offset: true, n: o, arg: ordered } };
+      need = o + k;
     } else {
       form = { op: 'slice', offset: false, n: k, arg: ordered };
       need = k + 1;
