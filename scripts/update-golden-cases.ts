@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { parseForm } from '../src/form';
 import { compileForm } from '../src/compile';
 import { openExecutor, runCompiled } from '../src/execute';
-import { loadCases, fixtureGraph, answerStrings } from '../test/unit/compile/cases-lib';
+import { loadCases, fixtureGraph, outcomeStrings } from '../test/unit/compile/cases-lib';
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
       fs.writeFileSync(path.join(c.dir, 'query.rq'), compiled.sparql + '\n');
       const outcome = await runCompiled(executor, compiled, { timeoutMs: 10000 });
       if (outcome.status === 'error' || outcome.status === 'timeout') throw new Error(`${c.name}: ${outcome.status} ${JSON.stringify(outcome.error)}`);
-      const answers = answerStrings(outcome.answers);
+      const answers = outcomeStrings(outcome);
       fs.writeFileSync(path.join(c.dir, 'answers.json'), JSON.stringify(answers, null, 2) + '\n');
       console.log(`${c.name}: ${answers.length} answers  ${answers.slice(0, 6).join(' | ')}`);
     }

@@ -16,10 +16,14 @@ import sentencepiece as spm
 # Structural symbols and the operators of grammar/logical-form.ebnf (single target tokens).
 OPERATORS = ["(", ")", "[", "]", "JOIN", "R", "AND", "COUNT", "ARGMAX", "ARGMIN", "GT", "GE", "LT", "LE", "TC",
              "ASK", "DIFF", "OR", "AVG", "SUM", "MAX", "MIN", "RATIO", "PERCENT", "MOSTCOMMON", "LEASTCOMMON",
-             "ARGMAXCOUNT", "ARGMINCOUNT", "HAS", "ABSDIFF"]  # append only: new operators go last
+             "ARGMAXCOUNT", "ARGMINCOUNT", "HAS", "ABSDIFF",
+             # form language v3 ([31]-[38]): tables, groups, order, windows, MORE / LESS, CONTAINS
+             "TABLE", "MINUS", "GROUPCOUNT", "GROUPSUM", "GROUPAVG", "GROUPMAX", "GROUPMIN", "HAVING",
+             "ASC", "DESC", "LIMIT", "OFFSET", "MORE", "LESS", "CONTAINS"]  # append only: new operators go last
 UNK, BOS, EOS, PAD = 0, 1, 2, 3
 
-_FORM_TOKEN = re.compile(r"\[ (.*?) \]|\(|\)|[^\s()\[\]]+")
+# a quoted string ([16], e.g. the text of CONTAINS) is one token, spaces and escapes included
+_FORM_TOKEN = re.compile(r'\[ (.*?) \]|\(|\)|"(?:[^"\\]|\\.)*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^\S+)?|[^\s()\[\]]+')
 
 
 def read_jsonl(path, limit=None):

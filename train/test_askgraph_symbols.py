@@ -13,6 +13,10 @@ BEFORE_ABSDIFF = ["(", ")", "[", "]", "JOIN", "R", "AND", "COUNT", "ARGMAX", "AR
                   "ASK", "DIFF", "OR", "AVG", "SUM", "MAX", "MIN", "RATIO", "PERCENT", "MOSTCOMMON", "LEASTCOMMON",
                   "ARGMAXCOUNT", "ARGMINCOUNT", "HAS"]
 FORM = "(ABSDIFF (JOIN (R release_year) [ Jaws ]) (JOIN (R release_year) [ Heat ]))"
+# form language v3 ([31]-[38]), appended after ABSDIFF in this order
+V3 = ["TABLE", "MINUS", "GROUPCOUNT", "GROUPSUM", "GROUPAVG", "GROUPMAX", "GROUPMIN", "HAVING", "ASC", "DESC", "LIMIT",
+      "OFFSET", "MORE", "LESS", "CONTAINS"]
+V3_FORM = '(LIMIT 3 (DESC (AND (GROUPCOUNT (JOIN starred_actors [ Tom Hanks ]) starred_actors) (CONTAINS name "new york"))))'
 
 
 class _Pieces:
@@ -28,12 +32,24 @@ class _Pieces:
 class Symbols(unittest.TestCase):
     def test_absdiff_is_an_operator_appended_last(self):
         self.assertEqual(OPERATORS[:len(BEFORE_ABSDIFF)], BEFORE_ABSDIFF)
-        self.assertEqual(OPERATORS[len(BEFORE_ABSDIFF):], ["ABSDIFF"])
+        self.assertEqual(OPERATORS[len(BEFORE_ABSDIFF)], "ABSDIFF")
         self.assertEqual(form_tokens(FORM)[:2], ["(", "ABSDIFF"])
         self.assertEqual(names_of(FORM), ["release_year", "release_year"])
         v = Vocab(_Pieces(100), names_of(FORM))
         self.assertEqual(v.sym_id["ABSDIFF"], 100 + len(BEFORE_ABSDIFF))
         self.assertEqual(v.sym_id["JOIN"], 100 + BEFORE_ABSDIFF.index("JOIN"))
+
+    def test_v3_operators_are_appended_after_absdiff_and_a_quoted_text_is_one_token(self):
+        before = BEFORE_ABSDIFF + ["ABSDIFF"]
+        self.assertEqual(OPERATORS[:len(before)], before)
+        self.assertEqual(OPERATORS[len(before):], V3)
+        toks = form_tokens(V3_FORM)
+        self.assertEqual(toks[:5], ["(", "LIMIT", "3", "(", "DESC"])
+        self.assertIn('"new york"', toks)
+        self.assertEqual(names_of(V3_FORM), ["3", "starred_actors", "starred_actors", "name", '"new york"'])
+        v = Vocab(_Pieces(100), names_of(V3_FORM))
+        self.assertEqual(v.sym_id["TABLE"], 100 + len(before))
+        self.assertEqual(v.sym_id["CONTAINS"], 100 + len(before) + len(V3) - 1)
 
     def test_init_from_an_older_checkpoint_keeps_each_symbol_row_and_gives_absdiff_a_fresh_one(self):
         try:
@@ -59,8 +75,11 @@ class Symbols(unittest.TestCase):
             self.assertTrue(torch.equal(emb[new_vocab.sym_id[s]], was[S + i]), s)
         a = new_vocab.sym_id["ABSDIFF"]
         self.assertTrue(torch.equal(emb[a], fresh[a]))
+        for op in V3:  # the v3 operators are new to that checkpoint too: fresh rows
+            self.assertTrue(torch.equal(emb[new_vocab.sym_id[op]], fresh[new_vocab.sym_id[op]]), op)
         # the relation names moved one id up: the row followed the name, not the id
-        self.assertFalse(torch.equal(emb[new_vocab.sym_id["directed_by"]], was[new_vocab.sym_id["directed_by"]]))
+        # (its id moved up by the appended operators; the loop above found its old row there)
+        self.assertNotEqual(new_vocab.sym_id["directed_by"], S + old_symbols.index("directed_by"))
 
 
 if __name__ == "__main__":

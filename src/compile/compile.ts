@@ -787,7 +787,8 @@ class TableCompiler {
       variables: [key, { expression: aggregate, variable: n }],
       where: body,
       group: [{ expression: key }],
-      ...(havings.length ? { having: havings.map((h) => this.havingTest(aggregate, h)) } : {}),
+      // several HAVINGs as one conjunction (sparqljs writes a list of conditions without separators)
+      ...(havings.length ? { having: [havings.map((h) => this.havingTest(aggregate, h)).reduce((a, b) => op('&&', a, b))] } : {}),
     };
     const valueLabel = g.op === 'GROUPCOUNT' || !g.value ? 'count' : `${{ GROUPSUM: 'total', GROUPAVG: 'average', GROUPMAX: 'largest', GROUPMIN: 'smallest', GROUPCOUNT: 'count' }[g.op]} ${relationHeading(g.value)}`;
     return { query, columns: [{ name: key.value, label: relationHeading(g.by) }, { name: n.value, label: valueLabel }], key: n, first: key, topics };

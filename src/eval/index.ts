@@ -4,6 +4,8 @@ export { pyJson, toJsonl, writeJsonl, parseJsonl, readExamples, checkExample, sp
 export {
   normalizeAnswer,
   answerKeys,
+  cellKey,
+  rowsMatch,
   scoreAnswers,
   mean,
   rate,

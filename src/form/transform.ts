@@ -261,9 +261,20 @@ export function normalizeForm(form: Form): Form {
       }
       return { ...form, arg };
     }
+    case 'having': {
+      // nested HAVINGs are one conjunction: their tests are ordered by their text
+      const tests: Extract<Form, { kind: 'having' }>[] = [];
+      let base: Form = form;
+      while (base.kind === 'having') {
+        tests.push(base);
+        base = base.arg;
+      }
+      const key = (h: Extract<Form, { kind: 'having' }>): string => `${h.op} ${printForm(h.value)}`;
+      tests.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+      return tests.reduce<Form>((acc, h) => ({ kind: 'having', arg: acc, op: h.op, value: h.value }), normalizeForm(base));
+    }
     case 'table':
     case 'group':
-    case 'having':
     case 'order':
       return { ...form, arg: normalizeForm(form.arg) };
     case 'arith': {

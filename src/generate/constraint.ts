@@ -11,6 +11,16 @@
  * The operators whose answer is a boolean or a number (ASK, the aggregates, RATIO / PERCENT, ABSDIFF) stand only
  * outermost (COUNT keeps the older models' freedom to nest). Class names (config.classes) are forms.
  *
+ * Form language v3 ([31]–[38]): the table operators (TABLE, GROUP*, HAVING, ASC / DESC, LIMIT / OFFSET) and MORE / LESS
+ * stand only outermost, or where an operator takes them; CONTAINS and the attribute comparison are sets:
+ *   top  += '(' TABLE expr col col* ')' | '(' GROUPCOUNT expr rel ')' | '(' GROUPSUM|GROUPAVG|GROUPMAX|GROUPMIN expr rel rel ')'
+ *         | '(' HAVING grouped GT|GE|LT|LE literal ')' | '(' ASC|DESC ordarg ')' | '(' LIMIT|OFFSET int ordered ')'
+ *         | '(' MORE|LESS num num ')'
+ *   expr += '(' CONTAINS rel? string ')' | '(' GT|GE|LT|LE rel rel ')'
+ *   col  := rel | '(' MINUS rel rel ')';  grouped := '(' GROUP…|HAVING … ')';  ordered := '(' ASC|DESC|LIMIT|OFFSET … ')'
+ *   ordarg := expr rel? | '(' TABLE|GROUP…|HAVING … ')' (a table is ordered by its last column: no relation after it)
+ *   num  := '(' COUNT|AVG|SUM|MAX|MIN|RATIO|PERCENT|ABSDIFF … ')';  int: a non-negative integer symbol;  string: a quoted one
+ *
  * It is data-driven: operators exist only if they are in config.symbols, relation slots admit
  * config.relations (optionally intersected with a caller-given set), literals are the symbols that
  * look like literals (numbers, dates, quoted strings). Productions that can never complete (e.g. a
@@ -75,6 +85,23 @@ const EXPR_HEAD = 4; // after '(' in form position: an operator
 const REL_HEAD = 5; // after '(' in relation position: R
 const TOP = 6; // the outermost form: an expression or a boolean / number operator
 const TOP_HEAD = 7; // after '(' in the outermost position
+// ---- form language v3 ----
+const COL = 8; // a TABLE column: a relation or (MINUS r r)
+const COLS = 9; // more columns, or nothing (before the ')')
+const OPTREL = 10; // an optional relation (ASC / DESC after a set; CONTAINS before its text)
+const INT = 11; // a row count (LIMIT / OFFSET)
+const CMP = 12; // GT / GE / LT / LE (HAVING)
+const NUM = 13; // a number form: '(' COUNT / AVG / … ')'
+const NUM_HEAD = 14;
+const STR = 15; // a quoted string (CONTAINS)
+const LIT_OR_REL = 16; // after GT r: a literal ([7]) or a second relation ([36])
+const ORDARG = 17; // the operand of ASC / DESC
+const ORDARG_HEAD = 18;
+const SLICED = 19; // the operand of LIMIT / OFFSET: '(' ASC / DESC / LIMIT / OFFSET … ')'
+const SLICED_HEAD = 20;
+const GROUPED = 21; // the operand of HAVING: '(' GROUP… / HAVING … ')'
+const GROUPED_HEAD = 22;
+const COL_HEAD = 23; // after '(' in a column: R or MINUS
 
 export interface ConstraintState {
   readonly stack: readonly number[];
@@ -95,9 +122,19 @@ const OPERATORS = [
   'JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'R',
   'ASK', 'DIFF', 'OR', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'MOSTCOMMON', 'LEASTCOMMON', 'ARGMAXCOUNT', 'ARGMINCOUNT', 'HAS',
   'ABSDIFF',
+  'TABLE', 'MINUS', 'GROUPCOUNT', 'GROUPSUM', 'GROUPAVG', 'GROUPMAX', 'GROUPMIN', 'HAVING', 'ASC', 'DESC', 'LIMIT', 'OFFSET', 'MORE', 'LESS', 'CONTAINS',
 ] as const;
-/** Operators that stand only outermost (their answer is a boolean or a number). */
-const TOP_ONLY = new Set<string>(['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'ABSDIFF']);
+/** Operators that stand only outermost (their answer is a boolean, a number or a table). */
+const TOP_ONLY = new Set<string>(['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'ABSDIFF', 'TABLE', 'GROUPCOUNT', 'GROUPSUM', 'GROUPAVG', 'GROUPMAX', 'GROUPMIN', 'HAVING', 'ASC', 'DESC', 'LIMIT', 'OFFSET', 'MORE', 'LESS']);
+/** Operators never offered after '(' in form position (MINUS is a column). */
+const NOT_A_FORM = new Set<string>(['R', 'MINUS']);
+/** Number operators (the operands of MORE / LESS). */
+const NUMBER_OPS = new Set<string>(['COUNT', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'ABSDIFF']);
+/** Table operators an ASC / DESC may order (by their last column). */
+const TABLE_ARG_OPS = new Set<string>(['TABLE', 'GROUPCOUNT', 'GROUPSUM', 'GROUPAVG', 'GROUPMAX', 'GROUPMIN', 'HAVING']);
+const SLICED_OPS = new Set<string>(['ASC', 'DESC', 'LIMIT', 'OFFSET']);
+const GROUPED_OPS = new Set<string>(['GROUPCOUNT', 'GROUPSUM', 'GROUPAVG', 'GROUPMAX', 'GROUPMIN', 'HAVING']);
+const CMP_OPS = ['GT', 'GE', 'LT', 'LE'] as const;
 /** What each operator expects after it, pushed in reverse order (the first argument ends on top). */
 const PUSH: Record<string, number[]> = {
   JOIN: [EXPR, REL],
@@ -105,10 +142,10 @@ const PUSH: Record<string, number[]> = {
   COUNT: [EXPR],
   ARGMAX: [REL, EXPR],
   ARGMIN: [REL, EXPR],
-  GT: [LIT, REL],
-  GE: [LIT, REL],
-  LT: [LIT, REL],
-  LE: [LIT, REL],
+  GT: [LIT_OR_REL, REL],
+  GE: [LIT_OR_REL, REL],
+  LT: [LIT_OR_REL, REL],
+  LE: [LIT_OR_REL, REL],
   TC: [LIT, REL, EXPR],
   ASK: [EXPR],
   DIFF: [EXPR, EXPR],
@@ -125,6 +162,21 @@ const PUSH: Record<string, number[]> = {
   ARGMINCOUNT: [REL, EXPR],
   HAS: [REL],
   ABSDIFF: [EXPR, EXPR],
+  TABLE: [COLS, COL, EXPR],
+  MINUS: [REL, REL],
+  GROUPCOUNT: [REL, EXPR],
+  GROUPSUM: [REL, REL, EXPR],
+  GROUPAVG: [REL, REL, EXPR],
+  GROUPMAX: [REL, REL, EXPR],
+  GROUPMIN: [REL, REL, EXPR],
+  HAVING: [LIT, CMP, GROUPED],
+  ASC: [ORDARG],
+  DESC: [ORDARG],
+  LIMIT: [SLICED, INT],
+  OFFSET: [SLICED, INT],
+  MORE: [NUM, NUM],
+  LESS: [NUM, NUM],
+  CONTAINS: [STR, OPTREL],
 };
 type Operator = (typeof OPERATORS)[number];
 
@@ -153,12 +205,20 @@ export class GrammarConstraint {
   private readonly literalSet: Set<number>;
   /** Operators offered after '(' in form position. */
   private readonly exprHeads: readonly number[];
-  private readonly exprHeadNeed: number;
   /** Operators offered after '(' in the outermost position (exprHeads and the top-only ones). */
   private readonly topHeads: readonly number[];
-  private readonly topHeadNeed: number;
   /** Class-name symbols allowed where a form is expected. */
   readonly classIds: readonly number[];
+  // ---- form language v3 ----
+  private readonly intIds: readonly number[];
+  private readonly strIds: readonly number[];
+  private readonly cmpIds: readonly number[];
+  private readonly numHeads: readonly number[];
+  private readonly ordHeads: readonly number[];
+  private readonly tableArgHeads: Set<number>;
+  private readonly slicedHeads: readonly number[];
+  private readonly groupedHeads: readonly number[];
+  private readonly colHeads: readonly number[];
   private readonly classSet: Set<number>;
   /** The minimal number of tokens that completes an EXPR (3 = '[' piece ']'). */
   private readonly cost: number[];
@@ -291,17 +351,53 @@ export class GrammarConstraint {
     const litCost = this.literalIds.length > 0 ? 1 : INF;
     // A form without operators: an entity span, or a class name. (Recursive forms only add to these.)
     const exprCost = Math.min(this.startIds.length > 0 ? 1 + startNeed : INF, classIds.length > 0 ? 1 : INF);
-    const costOf = (item: number): number => (item === EXPR ? exprCost : item === REL ? relCost : litCost);
-    const headCost = (o: Operator): number => PUSH[o]!.reduce((sum, item) => sum + costOf(item), 0);
-    const usable = (o: Operator): boolean => o !== 'R' && this.op.has(o) && headCost(o) < INF;
-    const exprOps = OPERATORS.filter((o) => usable(o) && !TOP_ONLY.has(o));
-    const topOps = OPERATORS.filter((o) => usable(o));
+    this.intIds = this.literalIds.filter((t) => /^\d+$/.test(vocab.symbols[t - S] ?? ''));
+    this.strIds = this.literalIds.filter((t) => (vocab.symbols[t - S] ?? '').startsWith('"'));
+    this.cmpIds = CMP_OPS.flatMap((o) => (this.op.has(o) ? [this.op.get(o)!] : []));
+    const cost: number[] = new Array<number>(24).fill(INF);
+    cost[EXPR] = exprCost;
+    cost[TOP] = exprCost;
+    cost[REL] = relCost;
+    cost[LIT] = litCost;
+    cost[CLOSE] = 1;
+    cost[REL_HEAD] = this.op.has('R') ? 1 + relCost : INF;
+    cost[COL] = relCost;
+    cost[COLS] = 0;
+    cost[OPTREL] = 0;
+    cost[INT] = this.intIds.length > 0 ? 1 : INF;
+    cost[CMP] = this.cmpIds.length > 0 ? 1 : INF;
+    cost[STR] = this.strIds.length > 0 ? 1 : INF;
+    cost[LIT_OR_REL] = Math.min(litCost, relCost);
+    cost[ORDARG] = exprCost;
+    cost[COL_HEAD] = Math.min(cost[REL_HEAD]!, this.op.has('MINUS') ? 1 + 2 * relCost : INF);
+    const headCost = (o: Operator): number => PUSH[o]!.reduce((sum, item) => sum + (cost[item] ?? INF), 0);
+    const usable = (o: Operator): boolean => !NOT_A_FORM.has(o) && this.op.has(o) && headCost(o) < INF;
     const headNeed = (ops: readonly Operator[]): number => (ops.length ? 1 + Math.min(...ops.map(headCost)) : INF);
-    this.exprHeads = exprOps.map((o) => this.op.get(o)!);
-    this.exprHeadNeed = headNeed(exprOps);
-    this.topHeads = topOps.map((o) => this.op.get(o)!);
-    this.topHeadNeed = headNeed(topOps);
-    this.cost = [exprCost, relCost, litCost, 1, this.exprHeadNeed, this.op.has('R') ? 1 + relCost : INF, exprCost, this.topHeadNeed];
+    // the operand items refer to each other (LIMIT of LIMIT, HAVING of HAVING): a few rounds reach the fixed point
+    for (let round = 0; round < 6; round++) {
+      const ok = OPERATORS.filter(usable);
+      cost[EXPR_HEAD] = headNeed(ok.filter((o) => !TOP_ONLY.has(o)));
+      cost[TOP_HEAD] = headNeed(ok);
+      cost[NUM_HEAD] = headNeed(ok.filter((o) => NUMBER_OPS.has(o)));
+      cost[NUM] = cost[NUM_HEAD]! + 2;
+      cost[SLICED_HEAD] = headNeed(ok.filter((o) => SLICED_OPS.has(o)));
+      cost[SLICED] = cost[SLICED_HEAD]! + 2;
+      cost[GROUPED_HEAD] = headNeed(ok.filter((o) => GROUPED_OPS.has(o)));
+      cost[GROUPED] = cost[GROUPED_HEAD]! + 2;
+      cost[ORDARG_HEAD] = Math.min(cost[EXPR_HEAD]!, headNeed(ok.filter((o) => TABLE_ARG_OPS.has(o))));
+    }
+    const ok = OPERATORS.filter(usable);
+    const ids = (ops: readonly Operator[]): number[] => ops.map((o) => this.op.get(o)!);
+    const exprOps = ok.filter((o) => !TOP_ONLY.has(o));
+    this.exprHeads = ids(exprOps);
+    this.topHeads = ids(ok);
+    this.numHeads = ids(ok.filter((o) => NUMBER_OPS.has(o)));
+    this.tableArgHeads = new Set(ids(ok.filter((o) => TABLE_ARG_OPS.has(o))));
+    this.ordHeads = [...this.exprHeads, ...this.tableArgHeads];
+    this.slicedHeads = ids(ok.filter((o) => SLICED_OPS.has(o)));
+    this.groupedHeads = ids(ok.filter((o) => GROUPED_OPS.has(o)));
+    this.colHeads = [...(this.op.has('R') && rels.length ? [this.op.get('R')!] : []), ...(this.op.has('MINUS') && rels.length ? [this.op.get('MINUS')!] : [])];
+    this.cost = cost;
   }
 
   /** The state before the first target token. */
@@ -366,9 +462,50 @@ export class GrammarConstraint {
         return this.exprHeads.slice();
       case REL_HEAD:
         return [this.op.get('R')!];
+      // ---- form language v3 ----
+      case COL:
+        return [...this.relationIds, ...(this.colHeads.length ? [this.open] : [])];
+      case COL_HEAD:
+        return this.colHeads.slice();
+      case COLS:
+        return [...new Set([...this.relationIds, ...(this.colHeads.length ? [this.open] : []), ...this.allowedRaw(this.popped(s))])];
+      case OPTREL:
+        return [...new Set([...this.relationIds, ...(this.op.has('R') && this.relationIds.length ? [this.open] : []), ...this.allowedRaw(this.popped(s))])];
+      case INT:
+        return this.intIds.slice();
+      case CMP:
+        return this.cmpIds.slice();
+      case STR:
+        return this.strIds.slice();
+      case LIT_OR_REL:
+        return [...this.literalIds, ...this.relationIds, ...(this.op.has('R') && this.relationIds.length ? [this.open] : [])];
+      case NUM:
+      case SLICED:
+      case GROUPED:
+        return [this.open];
+      case NUM_HEAD:
+        return this.numHeads.slice();
+      case SLICED_HEAD:
+        return this.slicedHeads.slice();
+      case GROUPED_HEAD:
+        return this.groupedHeads.slice();
+      case ORDARG: {
+        const out: number[] = [];
+        if (this.startIds.length) out.push(this.lbrack);
+        if (this.ordHeads.length) out.push(this.open);
+        out.push(...this.classIds);
+        return out;
+      }
+      case ORDARG_HEAD:
+        return this.ordHeads.slice();
       default:
         return [];
     }
+  }
+
+  /** The state with its top item taken off (an optional item that is skipped). */
+  private popped(s: ConstraintState): ConstraintState {
+    return { ...s, stack: s.stack.slice(0, -1) };
   }
 
   /** The state after a token; throws MODEL_ERROR if the token is not allowed there. */
@@ -427,6 +564,56 @@ export class GrammarConstraint {
         const o = this.opOf.get(t)!;
         return this.make([...rest, ...PUSH[o]!], null);
       }
+      // ---- form language v3 ----
+      case COL:
+        if (this.relationSet.has(t)) return this.make(rest, null);
+        if (t === this.open && this.colHeads.length) return this.make([...rest, CLOSE, COL_HEAD], null);
+        return bad();
+      case COL_HEAD:
+        if (!this.colHeads.includes(t)) return bad();
+        return this.make(this.opOf.get(t) === 'MINUS' ? [...rest, REL, REL] : [...rest, REL], null);
+      case COLS:
+        if (this.relationSet.has(t) || (t === this.open && this.colHeads.length)) return this.advance(this.make([...rest, COLS, COL], null), t);
+        return this.advance(this.make(rest, null), t);
+      case OPTREL:
+        if (this.relationSet.has(t)) return this.make(rest, null);
+        if (t === this.open && this.op.has('R') && this.relationIds.length) return this.make([...rest, CLOSE, REL_HEAD], null);
+        return this.advance(this.make(rest, null), t);
+      case INT:
+        return this.intIds.includes(t) ? this.make(rest, null) : bad();
+      case CMP:
+        return this.cmpIds.includes(t) ? this.make(rest, null) : bad();
+      case STR:
+        return this.strIds.includes(t) ? this.make(rest, null) : bad();
+      case LIT_OR_REL:
+        if (this.literalSet.has(t) || this.relationSet.has(t)) return this.make(rest, null);
+        if (t === this.open && this.op.has('R') && this.relationIds.length) return this.make([...rest, CLOSE, REL_HEAD], null);
+        return bad();
+      case NUM:
+        return t === this.open ? this.make([...rest, CLOSE, NUM_HEAD], null) : bad();
+      case SLICED:
+        return t === this.open ? this.make([...rest, CLOSE, SLICED_HEAD], null) : bad();
+      case GROUPED:
+        return t === this.open ? this.make([...rest, CLOSE, GROUPED_HEAD], null) : bad();
+      case NUM_HEAD:
+      case SLICED_HEAD:
+      case GROUPED_HEAD: {
+        const heads = top === NUM_HEAD ? this.numHeads : top === SLICED_HEAD ? this.slicedHeads : this.groupedHeads;
+        if (!heads.includes(t)) return bad();
+        return this.make([...rest, ...PUSH[this.opOf.get(t)!]!], null);
+      }
+      case ORDARG:
+        // a set operand may be followed by the relation it is ordered by
+        if (t === this.lbrack && this.startIds.length) return this.make([...rest, OPTREL], []);
+        if (this.classSet.has(t)) return this.make([...rest, OPTREL], null);
+        if (t === this.open && this.ordHeads.length) return this.make([...rest, ORDARG_HEAD], null);
+        return bad();
+      case ORDARG_HEAD: {
+        if (!this.ordHeads.includes(t)) return bad();
+        const o = this.opOf.get(t)!;
+        // a table is ordered by its last column: no relation after it
+        return this.make(this.tableArgHeads.has(t) ? [...rest, CLOSE, ...PUSH[o]!] : [...rest, OPTREL, CLOSE, ...PUSH[o]!], null);
+      }
       default:
         return bad();
     }
@@ -455,7 +642,7 @@ export class GrammarConstraint {
 
   private make(stack: readonly number[], copy: readonly number[] | null): ConstraintState {
     let need = 1; // eos
-    for (const item of stack) need += this.cost[item];
+    for (const item of stack) need += this.cost[item] ?? 1e9;
     if (copy !== null) need += this.copyNeed(copy);
     return { stack, copy, done: false, need };
   }

@@ -18,8 +18,14 @@ import { MOVIES_NAMESPACES } from '../helpers/movies';
 
 const TIMEOUT = 30_000;
 
-function summary(o: Outcome): { status: string; answers: string[] } {
-  return { status: o.status, answers: o.answers.map((a) => `${a.type} ${a.value} ${a.datatype ?? ''} ${a.label ?? ''}`).sort() };
+function summary(o: Outcome): { status: string; answers: string[]; rows?: string[] } {
+  const text = (a: Outcome['answers'][number] | null): string => (a === null ? '∅' : `${a.type} ${a.value} ${a.datatype ?? ''} ${a.label ?? ''}`);
+  return {
+    status: o.status,
+    answers: o.answers.map(text).sort(),
+    // a table's rows in the outcome's order (its ORDER BY, else the canonical one): the same rows in the same order
+    ...(o.table ? { rows: o.table.rows.map((row) => row.map(text).join(' | ')) } : {}),
+  };
 }
 
 async function same(a: StoreExecutor, b: EndpointExecutor, compiled: CompiledQuery, what: string): Promise<Outcome> {

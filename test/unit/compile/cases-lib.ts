@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageRoot } from '../../../src/core/paths';
-import type { AnswerItem } from '../../../src/core';
+import type { AnswerItem, Outcome } from '../../../src/core';
 import type { CompileOptions } from '../../../src/compile';
 import { MOVIES_NAMESPACES } from '../../helpers/movies';
 
@@ -62,4 +62,14 @@ export function loadCases(): GoldenCase[] {
 /** What answers.json holds for an outcome: label (or value) of each answer, sorted. */
 export function answerStrings(answers: AnswerItem[]): string[] {
   return answers.map((a) => a.label ?? a.value).sort();
+}
+
+/**
+ * What answers.json holds for an outcome: answerStrings of its answers, or for a table answer its rows in the
+ * outcome's order (the form's ORDER BY, else the canonical one), each row its cells' label (or value) joined by
+ * " | ", an empty cell written ∅.
+ */
+export function outcomeStrings(outcome: Outcome): string[] {
+  if (!outcome.table) return answerStrings(outcome.answers);
+  return outcome.table.rows.map((row) => row.map((c) => (c === null ? '∅' : (c.label ?? c.value))).join(' | '));
 }

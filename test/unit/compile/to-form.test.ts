@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { compileForm, sparqlToForm } from '../../../src/compile';
 import fc from 'fast-check';
-import { formsEqual, parseForm, printForm } from '../../../src/form';
+import { formsEqual, parseForm, printForm, printRelation } from '../../../src/form';
 import { AskgraphError, XSD, type Form, type Relation } from '../../../src/core';
 import { CWQ, GRAILQA } from './data-samples';
 import { MOVIES_NAMESPACES } from '../../helpers/movies';
@@ -258,7 +258,39 @@ describe('compile: sparqlToForm', () => {
     });
   });
 
-  describe('property: form → SPARQL → form for the v2 productions (fast-check, fixed seed)', () => {
+  /** Tops of form language v3 over the generator's sets: tables, groups, orders, windows, MORE / LESS, CONTAINS, [36]. */
+  function v3(set: fc.Arbitrary<Form>, rel: fc.Arbitrary<Relation>, entity: fc.Arbitrary<Form>): fc.Arbitrary<Form>[] {
+    const value = fc.constantFrom('release_year', 'written_by', 'has_imdb_rating').map((name): Relation => ({ kind: 'rel', ref: { kind: 'name', name } }));
+    const joined = fc.record({ relation: rel, arg: entity }).map((x): Form => ({ kind: 'join', ...x }));
+    const group = fc.oneof(
+      fc.record({ arg: set, by: rel }).map((x): Form => ({ kind: 'group', op: 'GROUPCOUNT', ...x })),
+      fc.record({ op: fc.constantFrom('GROUPSUM' as const, 'GROUPAVG' as const, 'GROUPMAX' as const, 'GROUPMIN' as const), arg: set, by: rel, value }).map((x): Form => ({ kind: 'group', ...x })),
+    );
+    const having = fc.record({ arg: group, op: fc.constantFrom('GT' as const, 'LE' as const), n: fc.integer({ min: 0, max: 20 }) }).map(({ arg, op, n }): Form => ({ kind: 'having', arg, op, value: { kind: 'literal', value: String(n), datatype: XSD + 'integer' } }));
+    const table = fc.record({ arg: set, columns: fc.uniqueArray(value, { minLength: 1, maxLength: 2, selector: (r) => printRelation(r) }) }).map((x): Form => ({ kind: 'table', ...x }));
+    const dir = fc.constantFrom('ASC' as const, 'DESC' as const);
+    const ordered = fc.oneof(
+      fc.record({ op: dir, arg: set, relation: value }).map((x): Form => ({ kind: 'order', ...x })),
+      fc.record({ op: dir, arg: set }).map((x): Form => ({ kind: 'order', ...x })),
+      fc.record({ op: dir, arg: fc.oneof(group, having, table) }).map((x): Form => ({ kind: 'order', ...x })),
+    );
+    const windowed = fc.record({ arg: ordered, limit: fc.integer({ min: 1, max: 10 }), offset: fc.integer({ min: 0, max: 5 }) }).map(({ arg, limit, offset }): Form => {
+      const inner: Form = offset > 0 ? { kind: 'slice', op: 'OFFSET', n: offset, arg } : arg;
+      return { kind: 'slice', op: 'LIMIT', n: limit, arg: inner };
+    });
+    return [
+      table,
+      group,
+      having,
+      ordered,
+      windowed,
+      fc.record({ op: fc.constantFrom('MORE' as const, 'LESS' as const), a: set, b: set }).map(({ op, a, b }): Form => ({ kind: 'more', op, args: [{ kind: 'count', arg: a }, { kind: 'count', arg: b }] })),
+      fc.record({ a: joined, text: fc.constantFrom('war', 'a.*(', 'st.') }).map(({ a, text }): Form => ({ kind: 'and', args: [a, { kind: 'contains', relation: { kind: 'rel', ref: { kind: 'name', name: 'written_by' } }, value: { kind: 'literal', value: text, datatype: XSD + 'string' } }] })),
+      fc.record({ a: joined, op: fc.constantFrom('GT' as const, 'LE' as const) }).map(({ a, op }): Form => ({ kind: 'and', args: [a, { kind: 'attrcompare', op, relation: { kind: 'rel', ref: { kind: 'name', name: 'release_year' } }, other: { kind: 'rel', ref: { kind: 'name', name: 'has_imdb_rating' } } }] })),
+    ];
+  }
+
+  describe('property: form → SPARQL → form for the v2 and v3 productions (fast-check, fixed seed)', () => {
     const rel: fc.Arbitrary<Relation> = fc.oneof(
       { weight: 3, arbitrary: fc.constantFrom('directed_by', 'starred_actors', 'has_genre').map((name): Relation => ({ kind: 'rel', ref: { kind: 'name', name } })) },
       { weight: 1, arbitrary: fc.constantFrom('directed_by', 'written_by').map((name): Relation => ({ kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name } } })) },
@@ -295,11 +327,13 @@ describe('compile: sparqlToForm', () => {
       }),
       fc.record({ op: fc.constantFrom('MOSTCOMMON' as const, 'LEASTCOMMON' as const), arg: set, relation: rel }).map((x): Form => ({ kind: 'common', ...x })),
       fc.record({ op: fc.constantFrom('ARGMAXCOUNT' as const, 'ARGMINCOUNT' as const), arg: set, relation: rel }).map((x): Form => ({ kind: 'argcount', ...x })),
+      // form language v3 ([31]–[38])
+      ...v3(set, rel, entity),
     );
     /** Two label matches on one node are one constraint sparqlToForm refuses (an entity is one label). */
     const labelsPerNode = (f: Form): boolean => {
       const own = (g: Form): number => (g.kind === 'entity' && g.ref.kind === 'label' ? 1 : g.kind === 'and' ? own(g.args[0]) + own(g.args[1]) : 0);
-      const kids = (g: Form): Form[] => ('args' in g ? [...g.args] : 'arg' in g ? [g.arg] : []);
+      const kids = (g: Form): Form[] => ('args' in g ? [...g.args] : 'arg' in g ? [g.arg] : []); // (the v3 nodes too)
       return own(f) <= 1 && kids(f).every(labelsPerNode);
     };
     it('round trips', () => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { AskgraphError, Form, Literal, Ref, Relation, XSD, packageRoot } from '../../../src/core';
+import { AskgraphError, Column, Form, Literal, Ref, Relation, XSD, packageRoot } from '../../../src/core';
 import {
   parseForm,
   printForm,
@@ -129,7 +129,8 @@ describe('form: syntax errors', () => {
     assert.equal(syntaxError('(JOIN r [ x').details?.production, '[12] Label');
     assert.equal(syntaxError('(JOIN (AND r) [ x ])').details?.production, '[10] Relation');
     assert.equal(syntaxError('(JOIN m.0abc [ x ])').details?.production, '[10] Relation');
-    assert.equal(syntaxError('(GT r notaliteral)').details?.production, '[13] Literal');
+    assert.equal(syntaxError('(GT r (COUNT x))').details?.production, '[10] Relation'); // a literal ([7]) or a second relation ([36]), never a form
+    assert.equal(syntaxError('(HAVING (GROUPCOUNT c r) GT notaliteral)').details?.production, '[13] Literal');
     assert.equal(syntaxError('(R r)').details?.production, '[2] Expression');
     assert.equal(syntaxError('(JOIN r "open)').details?.production, '[16] String');
   });
@@ -242,6 +243,18 @@ describe('form: property test', () => {
         (x): Form => ({ kind: 'compare', ...x }),
       ),
       fc.tuple(tie('form'), tie('form')).map(([a, b]): Form => ({ kind: 'arith', op: 'ABSDIFF', args: [a, b] })),
+      // form language v3 ([31]–[38])
+      fc
+        .record({ arg: tie('form'), columns: fc.array(fc.oneof(relation, fc.tuple(relation, relation).map(([a, b]): Column => ({ kind: 'minus', args: [a, b] }))), { minLength: 1, maxLength: 3 }) })
+        .map((x): Form => ({ kind: 'table', ...x })),
+      fc.record({ op: fc.constantFrom('GROUPCOUNT' as const), arg: tie('form'), by: relation }).map((x): Form => ({ kind: 'group', ...x })),
+      fc.record({ op: fc.constantFrom('GROUPSUM' as const, 'GROUPAVG' as const, 'GROUPMAX' as const, 'GROUPMIN' as const), arg: tie('form'), by: relation, value: relation }).map((x): Form => ({ kind: 'group', ...x })),
+      fc.record({ arg: tie('form'), op: fc.constantFrom('GT' as const, 'GE' as const, 'LT' as const, 'LE' as const), value: literal }).map((x): Form => ({ kind: 'having', ...x })),
+      fc.record({ op: fc.constantFrom('ASC' as const, 'DESC' as const), arg: tie('form'), relation: fc.option(relation, { nil: undefined }) }).map(({ relation: r, ...x }): Form => ({ kind: 'order', ...x, ...(r ? { relation: r } : {}) })),
+      fc.record({ op: fc.constantFrom('LIMIT' as const, 'OFFSET' as const), n: fc.nat({ max: 1000 }), arg: tie('form') }).map((x): Form => ({ kind: 'slice', ...x })),
+      fc.record({ op: fc.constantFrom('GT' as const, 'GE' as const, 'LT' as const, 'LE' as const), relation, other: relation }).map((x): Form => ({ kind: 'attrcompare', ...x })),
+      fc.record({ op: fc.constantFrom('MORE' as const, 'LESS' as const), args: fc.tuple(tie('form'), tie('form')) }).map((x): Form => ({ kind: 'more', ...x })),
+      fc.record({ relation: fc.option(relation, { nil: undefined }), text: fc.string({ maxLength: 10 }) }).map(({ relation: r, text }): Form => ({ kind: 'contains', value: { kind: 'literal', value: text, datatype: XSD + 'string' }, ...(r ? { relation: r } : {}) })),
     ),
   }));
 

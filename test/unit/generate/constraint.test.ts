@@ -29,8 +29,9 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
 
   it('starts a form with [ or (, and offers only operators that can complete after (', () => {
     assert.deepEqual(names(c.allowed(c.initial())), ['(', '[']);
-    // no literal symbols in this vocabulary → no GT/GE/LT/LE/TC
-    assert.deepEqual(names(c.allowed(c.run(toks(c, '(')))), ['AND', 'ARGMAX', 'ARGMIN', 'COUNT', 'JOIN']);
+    // no literal symbols in this vocabulary → no TC; GT/GE/LT/LE only as comparisons of two relations ([36])
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '(')))), ['AND', 'ARGMAX', 'ARGMIN', 'COUNT', 'GE', 'GT', 'JOIN', 'LE', 'LT']);
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '( GT release_year')))), ['(', ...RELS].sort());
   });
 
   it('admits only relations (or "(" for R) in relation slots, and only R after that "("', () => {
@@ -118,7 +119,8 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
     const lv: TargetVocabulary = { ...vocab, symbols: [...vocab.symbols, '1990', '2001-05-02'] };
     const l = new GrammarConstraint(lv, SRC);
     assert.deepEqual(names(l.allowed(l.run(toks(l, '('))), lv), ['AND', 'ARGMAX', 'ARGMIN', 'COUNT', 'GE', 'GT', 'JOIN', 'LE', 'LT', 'TC']);
-    assert.deepEqual(names(l.allowed(l.run(toks(l, '( GT release_year'))), lv), ['1990', '2001-05-02']);
+    // a literal ([7]) or a second relation ([36])
+    assert.deepEqual(names(l.allowed(l.run(toks(l, '( GT release_year'))), lv), ['(', '1990', '2001-05-02', ...RELS].sort());
     const text = tokensToFormText(toks(l, '( TC [ p5 ] release_year 1990 )'), lv, decode);
     assert.equal(text, '(TC [ p5 ] release_year 1990)');
     parseForm(text);
@@ -235,5 +237,84 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
       assert.ok(names(k.allowed(k.initial(), 5), v2).includes('('));
       assert.deepEqual(names(k.allowed(k.run(toks(k, '( ASK')), 3), v2), ['film', 'person']);
     });
+  });
+});
+
+describe('generate/constraint: form language v3 ([31]–[38])', () => {
+  const V3 = ['ASK', 'AVG', 'SUM', 'MAX', 'MIN', 'RATIO', 'PERCENT', 'ABSDIFF', 'TABLE', 'MINUS', 'GROUPCOUNT', 'GROUPSUM', 'GROUPAVG', 'GROUPMAX', 'GROUPMIN', 'HAVING', 'ASC', 'DESC', 'LIMIT', 'OFFSET', 'MORE', 'LESS', 'CONTAINS'];
+  const v: TargetVocabulary = { ...vocab, symbols: [...vocab.symbols, ...V3, '3', '10', '1990', '"war"'] };
+  const c = new GrammarConstraint(v, SRC);
+  const allowed = (prefix: string): string[] => names(c.allowed(c.run(toks(c, prefix))), v);
+
+  it('offers the table operators and MORE / LESS only outermost; CONTAINS and comparisons also inside', () => {
+    const top = allowed('(');
+    for (const op of ['TABLE', 'GROUPCOUNT', 'GROUPAVG', 'HAVING', 'ASC', 'DESC', 'LIMIT', 'OFFSET', 'MORE', 'LESS', 'CONTAINS']) assert.ok(top.includes(op), op);
+    assert.ok(!top.includes('MINUS'), 'MINUS is a column, not a form');
+    const inner = allowed('( JOIN directed_by (');
+    for (const op of ['TABLE', 'GROUPCOUNT', 'HAVING', 'ASC', 'LIMIT', 'MORE', 'LESS', 'MINUS', 'ASK']) assert.ok(!inner.includes(op), op);
+    assert.ok(inner.includes('CONTAINS') && inner.includes('GT'));
+  });
+
+  it('TABLE takes one or more columns (a relation, (R r) or (MINUS r r)) and then closes', () => {
+    assert.deepEqual(allowed('( TABLE [ p5 ]'), ['(', ...RELS].sort());
+    assert.deepEqual(allowed('( TABLE [ p5 ] ('), ['MINUS', 'R']);
+    assert.deepEqual(allowed('( TABLE [ p5 ] release_year'), ['(', ')', ...RELS].sort());
+    assert.deepEqual(allowed('( TABLE [ p5 ] ( MINUS release_year directed_by ) starred_actors )'), ['<eos>']);
+  });
+
+  it('LIMIT / OFFSET take an integer and an ordered table; HAVING a group table, a comparison and a literal', () => {
+    assert.deepEqual(allowed('( LIMIT'), ['10', '1990', '3']);
+    assert.deepEqual(allowed('( LIMIT 3 ('), ['ASC', 'DESC', 'LIMIT', 'OFFSET']);
+    assert.deepEqual(allowed('( HAVING ('), ['GROUPAVG', 'GROUPCOUNT', 'GROUPMAX', 'GROUPMIN', 'GROUPSUM', 'HAVING']);
+    assert.deepEqual(allowed('( HAVING ( GROUPCOUNT [ p5 ] directed_by )'), ['GE', 'GT', 'LE', 'LT']);
+    assert.deepEqual(allowed('( HAVING ( GROUPCOUNT [ p5 ] directed_by ) GT'), ['"war"', '10', '1990', '3']);
+  });
+
+  it('ASC / DESC: a set may be followed by a relation, a table may not', () => {
+    assert.deepEqual(allowed('( DESC [ p5 ]'), ['(', ')', ...RELS].sort());
+    assert.deepEqual(allowed('( DESC ( JOIN directed_by [ p5 ] )'), ['(', ')', ...RELS].sort());
+    assert.deepEqual(allowed('( DESC ( GROUPCOUNT [ p5 ] directed_by )'), [')']);
+    assert.ok(allowed('( DESC (').includes('TABLE') && allowed('( DESC (').includes('JOIN'));
+  });
+
+  it('MORE / LESS compare two number forms; CONTAINS takes an optional relation and a quoted text', () => {
+    assert.deepEqual(allowed('( MORE'), ['(']);
+    assert.deepEqual(allowed('( MORE ('), ['ABSDIFF', 'AVG', 'COUNT', 'MAX', 'MIN', 'PERCENT', 'RATIO', 'SUM']);
+    assert.deepEqual(allowed('( CONTAINS'), ['"war"', '(', ...RELS].sort());
+    assert.deepEqual(allowed('( CONTAINS release_year'), ['"war"']);
+  });
+
+  it('every complete v3 form the automaton accepts parses, and the texts print back', () => {
+    for (const form of [
+      '( LIMIT 3 ( OFFSET 10 ( DESC ( HAVING ( GROUPAVG [ p5 ] directed_by release_year ) GT 1990 ) ) ) )',
+      '( TABLE [ p6 p7 ] release_year ( MINUS release_year ( R directed_by ) ) )',
+      '( ASC ( AND [ p5 ] ( CONTAINS "war" ) ) release_year )',
+      '( MORE ( COUNT [ p5 ] ) ( AVG ( JOIN ( R release_year ) [ p9 ] ) ) )',
+      '( AND [ p5 ] ( GT release_year starred_actors ) )',
+    ]) {
+      const t = toks(c, form);
+      const end = c.run([...t, c.eos]);
+      assert.ok(c.isComplete(end), form);
+      parseForm(tokensToFormText(t, v, decode));
+    }
+  });
+
+  it('a budget never admits a v3 prefix that cannot complete in time', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { minLength: 1, maxLength: 30 }), fc.integer({ min: 4, max: 30 }), (choices, budget) => {
+        let s = c.initial();
+        let left = budget;
+        for (const ch of choices) {
+          const opts = c.allowed(s, left);
+          if (opts.length === 0) return;
+          const t = opts[ch % opts.length]!;
+          if (t === c.eos) return;
+          s = c.advance(s, t);
+          left--;
+          assert.ok(s.need <= left, `need ${s.need} > left ${left}`);
+        }
+      }),
+      { numRuns: 300, seed: 21 },
+    );
   });
 });

@@ -39,6 +39,7 @@ const BEAMS: Record<string, [string, number][]> = {
   'did Robert Zemeckis direct Big': [['(ASK (AND [ Big ] (JOIN directed_by [ Robert Zemeckis ])))', -0.1]],
   'how many films did Robert Zemeckis direct': [['(COUNT (JOIN directed_by [ Robert Zemeckis ]))', -0.1]],
   'average release year of Tom Hanks films': [['(AVG (JOIN (R release_year) (JOIN starred_actors [ Tom Hanks ])))', -0.1]],
+  'release year and imdb rating of Splash and Big': [['(TABLE (OR [ Splash ] [ Big ]) release_year has_imdb_rating)', -0.1]],
   'who directed Forrest Gump" } UNION { ?s ?p ?o } #': [['(JOIN (R directed_by) [ Forrest Gump" } UNION { ?s ?p ?o } # ])', -0.2]],
 };
 
@@ -76,6 +77,22 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
     assert.ok(Math.abs(Number(avg.answers[0]!.value) - 1992.8889) < 0.001, avg.answers[0]!.value);
     const set = await gateway.ask('who directed Forrest Gump');
     assert.equal(set.answerType, 'entities');
+  });
+
+  it('a table form answers with Answer.table: a row per member, columns in order, an empty cell (null) for a missing OPTIONAL value', async () => {
+    const a = await gateway.ask('release year and imdb rating of Splash and Big');
+    assert.equal(a.source, 'parser', JSON.stringify(a.trace.map((t) => [t.stage, t.outcome, t.note])));
+    assert.equal(a.answerType, 'table');
+    assert.ok(a.table, 'no table in the answer');
+    assert.deepEqual(a.table.columns.map((c) => c.label), ['answer', 'release year', 'has imdb rating']);
+    const text = (c: (typeof a.table.rows)[number][number]) => (c === null ? null : (c.label ?? c.value));
+    assert.deepEqual(a.table.rows.map((r) => r.map(text)), [
+      ['Big', '1988', null],
+      ['Splash', '1984', 'good'],
+    ]);
+    // answers: the row keys, so a client that reads only `answers` still sees them
+    assert.deepEqual(a.answers.map((x) => x.label), ['Big', 'Splash']);
+    assert.match(a.sparql ?? '', /OPTIONAL/);
   });
 
   it('answers from an exact beam form, with form, grounded form, SPARQL, trace, timings and confidence', async () => {
