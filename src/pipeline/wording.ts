@@ -21,14 +21,15 @@ export function yesNoWording(question: string): boolean {
 }
 
 /**
- * What shape of answer the question's wording asks for, when it says so plainly: "how many …" / "number of …" /
+ * What shape of answer the question's wording asks for, when it says so plainly: "how many …" / "number of …" (not "… per / each / every …": a value per group, a table) /
  * "how far apart …" / "by how much …" / "difference in …" a number; a question opening with an auxiliary verb ("did …", "is …", "are there …") yes or no. Undefined
  * when the wording does not commit (wh-questions, noun phrases), and for "X or Y" alternatives, which name
  * their answer ("is Heat or Casino older" → one of them).
  */
 export function expectedAnswer(question: string): ExpectedAnswer | undefined {
   const q = question.trim().toLowerCase();
-  if (/^(how\s+(many|much)\b|(the\s+|what\s+is\s+the\s+)?(number|count|total|average|percentage|share)\s+of\b)/.test(q)) return 'number';
+  // a count per group ("how many products does each supplier have", "number of staff per office") is a table of counts
+  if (/^(how\s+(many|much)\b|(the\s+|what\s+is\s+the\s+)?(number|count|total|average|percentage|share)\s+of\b)/.test(q)) return /\b(per|each|every)\b/.test(q) ? undefined : 'number';
   // differences (ABSDIFF): "how far apart were …", "by how much does …", "what is the difference in rating between …"
   if (/^(how\s+far\s+apart\b|by\s+how\s+(much|many)\b|(the\s+|what\s+is\s+the\s+|what's\s+the\s+)?difference\s+in\b)/.test(q)) return 'number';
   // "can you name …", "do you know which …" are requests, not yes/no questions

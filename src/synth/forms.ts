@@ -4,7 +4,8 @@
  * what was sampled) and for the training pair (bare relation / class names of the schema, entities as
  * `[ mention ]` — the span of the question that names them). Syntax: the form language of the BRIEF
  * (grammar/logical-form.ebnf, version 2 operators ASK DIFF OR AVG SUM MAX MIN RATIO PERCENT MOSTCOMMON
- * LEASTCOMMON ARGMAXCOUNT ARGMINCOUNT, and ABSDIFF).
+ * LEASTCOMMON ARGMAXCOUNT ARGMINCOUNT, and ABSDIFF; version 3, answers as tables: TABLE, GROUPCOUNT … GROUPMIN,
+ * HAVING, ASC / DESC, LIMIT / OFFSET, attribute comparisons (GT r1 r2), MORE / LESS, CONTAINS).
  */
 import { printLiteral } from '../form';
 import type { Literal } from '../core';
@@ -30,7 +31,21 @@ export type SForm =
   | { op: 'agg'; fn: 'AVG' | 'SUM' | 'MAX' | 'MIN'; arg: SForm }
   | { op: 'ratio'; pct: boolean; a: SForm; b: SForm }
   | { op: 'common'; most: boolean; arg: SForm; rel: SRel }
-  | { op: 'absdiff'; a: SForm; b: SForm }; // the sampler puts the larger value first (render.ts absdiffQuestion)
+  | { op: 'absdiff'; a: SForm; b: SForm } // the sampler puts the larger value first (render.ts absdiffQuestion)
+  // ---- v3: tables ----
+  | { op: 'table'; arg: SForm; cols: SCol[] } // (TABLE x r1 … rn): a row per member, a cell per relation
+  | { op: 'group'; fn: GroupFn; arg: SForm; by: SRel; value?: SRel } // (GROUPCOUNT x r) / (GROUPAVG x r v): a row per r-value
+  | { op: 'having'; arg: SForm; cmp: CmpOp; value: Literal } // (HAVING g GT 10)
+  | { op: 'order'; desc: boolean; arg: SForm; rel?: SRel } // (DESC x r) / (ASC g)
+  | { op: 'slice'; offset: boolean; n: number; arg: SForm } // (LIMIT 3 t) / (OFFSET 5 t)
+  | { op: 'attrcmp'; cmp: CmpOp; rel: SRel; other: SRel } // (GT width height): members whose first value compares to their second
+  | { op: 'more'; less: boolean; a: SForm; b: SForm } // (MORE n1 n2): number against number, a boolean
+  | { op: 'contains'; rel?: SRel; text: string }; // (CONTAINS "word"): members whose label (or r-value) contains the word
+
+export type CmpOp = 'GT' | 'GE' | 'LT' | 'LE';
+export type GroupFn = 'COUNT' | 'SUM' | 'AVG' | 'MAX' | 'MIN';
+/** A TABLE column: a relation of the member, or the difference of two of its values. */
+export type SCol = SRel | { minus: [SRel, SRel] };
 
 export type Mentions = Map<string, string>; // entity IRI → mention text
 
@@ -78,6 +93,22 @@ export function printSForm(f: SForm, mentions?: Mentions): string {
       return `(${f.most ? 'MOSTCOMMON' : 'LEASTCOMMON'} ${p(f.arg)} ${rel(f.rel, exec)})`;
     case 'absdiff':
       return `(ABSDIFF ${p(f.a)} ${p(f.b)})`;
+    case 'table':
+      return `(TABLE ${p(f.arg)} ${f.cols.map((c) => ('minus' in c ? `(MINUS ${rel(c.minus[0], exec)} ${rel(c.minus[1], exec)})` : rel(c, exec))).join(' ')})`;
+    case 'group':
+      return `(GROUP${f.fn} ${p(f.arg)} ${rel(f.by, exec)}${f.value ? ' ' + rel(f.value, exec) : ''})`;
+    case 'having':
+      return `(HAVING ${p(f.arg)} ${f.cmp} ${printLiteral(f.value)})`;
+    case 'order':
+      return `(${f.desc ? 'DESC' : 'ASC'} ${p(f.arg)}${f.rel ? ' ' + rel(f.rel, exec) : ''})`;
+    case 'slice':
+      return `(${f.offset ? 'OFFSET' : 'LIMIT'} ${f.n} ${p(f.arg)})`;
+    case 'attrcmp':
+      return `(${f.cmp} ${rel(f.rel, exec)} ${rel(f.other, exec)})`;
+    case 'more':
+      return `(${f.less ? 'LESS' : 'MORE'} ${p(f.a)} ${p(f.b)})`;
+    case 'contains':
+      return `(CONTAINS ${f.rel ? rel(f.rel, exec) + ' ' : ''}${JSON.stringify(f.text)})`;
   }
 }
 
@@ -89,8 +120,15 @@ export function entitiesOf(f: SForm, out: { iri: string; label: string }[] = [])
       break;
     case 'cls':
     case 'cmp':
+    case 'attrcmp':
+    case 'contains':
       break;
     case 'join':
+    case 'table':
+    case 'group':
+    case 'having':
+    case 'order':
+    case 'slice':
     case 'count':
     case 'ask':
     case 'arg':
@@ -122,6 +160,8 @@ export function orderByMentions(f: SForm, position: (iri: string) => number): SF
       case 'ent':
       case 'cls':
       case 'cmp':
+      case 'attrcmp':
+      case 'contains':
         return g;
       case 'and': {
         const a = rec(g.a, false);
@@ -140,6 +180,15 @@ export function orderByMentions(f: SForm, position: (iri: string) => number): SF
       case 'or':
       case 'diff':
         return { ...g, a: rec(g.a, false), b: rec(g.b, false) };
+      case 'more':
+        // MORE / LESS are not symmetric: the operands keep their order (the question says which is compared to which)
+        return { ...g, a: rec(g.a, false), b: rec(g.b, false) };
+      case 'table':
+      case 'group':
+      case 'having':
+      case 'order':
+      case 'slice':
+        return { ...g, arg: rec(g.arg, false) } as SForm;
       case 'absdiff': {
         // |a − b| = |b − a|: the operand mentioned first goes first ("how much older is B than A" → (ABSDIFF B A))
         const a = rec(g.a, false);

@@ -258,6 +258,8 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
       for (const g of parts) {
         if (g === cls) continue;
         if (g.op === 'cmp') np.mods.push(cmpMod(ctx, g));
+        else if (g.op === 'attrcmp') np.mods.push(attrMod(ctx, g));
+        else if (g.op === 'contains') np.mods.push(containsMod(ctx, g));
         else if (isRange(g)) np.mods.push(rangeMod(ctx, g.a, g.b));
         else {
           const sub = g.op === 'join' && g.rel.inv && g.arg.op === 'ent' ? joinNP(ctx, g, true) : npOf(ctx, g);
@@ -509,7 +511,9 @@ function ratioQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ratio' }>): { text: st
     const whole = npOf(ctx, f.b);
     const wholeText = whole && npText(ctx, whole, true);
     const extra = f.a.a === f.b || JSON.stringify(f.a.a) === JSON.stringify(f.b) ? f.a.b : f.a.a;
-    const part = (extra.op === 'join' && extra.arg.op === 'ent' ? joinNP(ctx, extra, false, true) : undefined) ?? npOf(ctx, extra);
+    const part =
+      extra.op === 'cmp' ? { mods: [cmpMod(ctx, extra)] } : extra.op === 'attrcmp' ? { mods: [attrMod(ctx, extra)] } : extra.op === 'contains' ? { mods: [containsMod(ctx, extra)] }
+      : (extra.op === 'join' && extra.arg.op === 'ent' ? joinNP(ctx, extra, false, true) : undefined) ?? npOf(ctx, extra);
     const mod = part?.mods[0];
     if (!wholeText || !mod) return undefined;
     const pred = mod.kind === 'post' ? mod.text.replace(/^with /, 'have ') : mod.kind === 'pre' ? mod.text : undefined;
@@ -852,6 +856,297 @@ function diffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'diff' }>): { text: stri
   return { text: frame.replace('{np}', `${text} ${negText}`), t: `diff:${frame}:${mod.kind}` };
 }
 
+// ---------- answers as tables (form language v3) ----------
+
+const FUNCTION_WORDS = new Set(['to', 'of', 'in', 'on', 'at', 'by', 'for', 'with', 'from', 'as', 'into']);
+
+/** The noun of a relation's value, as a column heading or a group: "salary", "department", "phone number". */
+function colNoun(ctx: Ctx, r: SRel): Noun {
+  const p = lexOf(ctx, r);
+  const e = r.inv ? p.subject : p.object;
+  const ok = e.singular.map((sg, i) => ({ sg, pl: e.plural[i] ?? plural(sg) })).filter((n) => !FUNCTION_WORDS.has(n.sg.toLowerCase()));
+  if (ok.length) return ctx.rng.pick(ok);
+  const label = p.label.split(' ').filter((w) => !FUNCTION_WORDS.has(w.toLowerCase())).join(' ') || p.label;
+  return { sg: label, pl: plural(label) };
+}
+
+/** A set said as a noun phrase, plural and singular ("employees in Sales", "employee in Sales"). */
+function setNP(ctx: Ctx, f: SForm): { pl: string; sg: string } | undefined {
+  const np = npOf(ctx, f);
+  if (!np) return undefined;
+  const pl = npText(ctx, np, true);
+  const sg = npText(ctx, np, false);
+  return pl && sg ? { pl, sg } : undefined;
+}
+
+/** "a", "a and b", "a, b and c" (now and then with a serial comma, or "as well as"). */
+function andList(rng: Rng, xs: string[]): string {
+  if (xs.length <= 1) return xs[0] ?? '';
+  const last = xs[xs.length - 1] as string;
+  const head = xs.slice(0, -1).join(', ');
+  return `${head}${xs.length > 2 && rng.chance(0.3) ? ',' : ''} ${rng.chance(0.1) ? 'as well as' : 'and'} ${last}`;
+}
+
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const numWord = (rng: Rng, n: number) => (n < NUMBER_WORDS.length && rng.chance(0.55) ? (NUMBER_WORDS[n] as string) : String(n));
+function ordinal(n: number): string {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${s}`;
+}
+const article = (w: string) => (/^[aeiou]/i.test(w) ? 'an' : 'a');
+/** Words of a difference of two values of the member: "price minus unit cost". */
+function minusText(ctx: Ctx, a: SRel, b: SRel): string {
+  const [x, y] = [colNoun(ctx, a).sg, colNoun(ctx, b).sg];
+  return ctx.rng.pick([`${x} minus ${y}`, `${x} minus the ${y}`, `difference between ${x} and ${y}`, `${x} less ${y}`, `gap between ${x} and ${y}`]);
+}
+
+function aggWord(ctx: Ctx, fn: string, value: SRel): string {
+  const dated = ['year', 'date'].includes(lexOf(ctx, value).valueKind ?? '');
+  const words: Record<string, string[]> = {
+    AVG: ['average', 'mean'],
+    SUM: ['total', 'combined'],
+    MAX: dated ? ['latest', 'most recent'] : ['highest', 'maximum', 'top'],
+    MIN: dated ? ['earliest', 'first'] : ['lowest', 'minimum'],
+  };
+  return ctx.rng.pick(words[fn] ?? ['']);
+}
+
+/** (TABLE x r1 … rn): "list the salary, email and department of every employee in Tallinn". */
+function tableQuestion(ctx: Ctx, f: Extract<SForm, { op: 'table' }>): { text: string; t: string } | undefined {
+  const rng = ctx.rng;
+  const s = setNP(ctx, f.arg);
+  if (!s) return undefined;
+  const names = f.cols.map((c) => ('minus' in c ? minusText(ctx, c.minus[0], c.minus[1]) : colNoun(ctx, c).sg));
+  if (new Set(names).size !== names.length) return undefined;
+  const withName = rng.chance(0.25) && !f.cols.some((c) => 'minus' in c);
+  const list = andList(rng, withName ? ['name', ...names] : names);
+  // "the country of all X clubs" asks for countries (a set); one column reads as a table when the members are named as rows
+  const rowsNamed = [4, 5, 6, 8, 9, 12];
+  const frames = [
+    `list the ${list} of every {sg}`,
+    `the ${list} of all {pl}`,
+    `${list} of each {sg}`,
+    `give me the ${list} of the {pl}`,
+    `show {pl} with their ${list}`,
+    `{pl} and their ${list}`,
+    `for each {sg}, the ${list}`,
+    `what are the ${list} of the {pl}`,
+    `a table of {pl} with ${list}`,
+    `{pl} with ${list}`,
+    `show the ${list} for every {sg}`,
+    `i need the ${list} of all {pl}`,
+    `{pl}: ${list}`,
+  ];
+  const i = names.length === 1 && !withName ? rng.pick(rowsNamed) : rng.int(frames.length);
+  return { text: (frames[i] as string).replace('{pl}', s.pl).replace('{sg}', s.sg), t: `table:${i}` };
+}
+
+/** Words of a group table: the members, the group noun, the aggregate ("average salary") — shared by GROUP, HAVING, top-k. */
+function groupWords(ctx: Ctx, g: Extract<SForm, { op: 'group' }>): { m: { pl: string; sg: string }; g: Noun; agg?: string } | undefined {
+  const m = setNP(ctx, g.arg);
+  if (!m) return undefined;
+  const gn = colNoun(ctx, g.by);
+  if (g.fn === 'COUNT' || !g.value) return { m, g: gn };
+  return { m, g: gn, agg: `${aggWord(ctx, g.fn, g.value)} ${colNoun(ctx, g.value).sg}` };
+}
+
+/** (GROUPCOUNT x r) "how many employees per department", (GROUPAVG x r v) "for each department, the average salary". */
+function groupQuestion(ctx: Ctx, f: Extract<SForm, { op: 'group' }>): { text: string; t: string } | undefined {
+  const w = groupWords(ctx, f);
+  if (!w) return undefined;
+  const { m, g, agg } = w;
+  // the members may go unsaid only when they are a whole class ("average capacity per country"), never a set ("… of forwards")
+  const bare = f.arg.op === 'cls';
+  const frames = agg
+    ? [`${agg} of {pl} per ${g.sg}`, `for each ${g.sg}, the ${agg} of its {pl}`, `what is the ${agg} of {pl} in each ${g.sg}`,
+       `${g.pl} with the ${agg} of their {pl}`, `${agg} of {pl} by ${g.sg}`, `for every ${g.sg}, what is the ${agg} of the {pl}`,
+       ...(bare ? [`${agg} per ${g.sg}`, `show the ${agg} for each ${g.sg}`] : [])]
+    : [`how many {pl} are there per ${g.sg}`, `number of {pl} in each ${g.sg}`, `for each ${g.sg}, how many {pl}`, `count the {pl} by ${g.sg}`,
+       `how many {pl} does each ${g.sg} have`, `${g.pl} and their number of {pl}`, `number of {pl} per ${g.sg}`, `{pl} per ${g.sg}`,
+       `how many {pl} in every ${g.sg}`, `break down the {pl} by ${g.sg}`, `${g.pl} with how many {pl} each`];
+  const i = ctx.rng.int(frames.length);
+  return { text: (frames[i] as string).replace('{pl}', m.pl), t: `group:${agg ? 'agg' : 'count'}:${i}` };
+}
+
+function cmpWords(rng: Rng, cmp: string, count: boolean): string {
+  if (cmp === 'GT') return rng.pick(count ? ['more than', 'over'] : ['above', 'over', 'more than', 'greater than', 'higher than']);
+  if (cmp === 'GE') return rng.pick(['at least', count ? 'no fewer than' : 'no less than']);
+  if (cmp === 'LT') return rng.pick(count ? ['fewer than', 'less than', 'under'] : ['below', 'under', 'less than', 'lower than']);
+  return rng.pick(['at most', count ? 'no more than' : 'up to']);
+}
+
+/** (HAVING (GROUPCOUNT x r) GT n) "which departments have more than 10 employees". */
+function havingQuestion(ctx: Ctx, f: Extract<SForm, { op: 'having' }>): { text: string; t: string } | undefined {
+  if (f.arg.op !== 'group') return undefined;
+  const w = groupWords(ctx, f.arg);
+  if (!w) return undefined;
+  const rng = ctx.rng;
+  const { m, g, agg } = w;
+  const n = fmtNum(rng, f.value.value);
+  const c = cmpWords(rng, f.cmp, !agg);
+  const bare = f.arg.arg.op === 'cls';
+  const frames = agg
+    ? [`${g.pl} where the ${agg} of {pl} is ${c} ${n}`, `list the ${g.pl} whose {pl} have ${article(agg)} ${agg} ${c} ${n}`, `which ${g.pl} have {pl} with ${article(agg)} ${agg} ${c} ${n}`,
+       ...(bare ? [`${g.pl} whose ${agg} is ${c} ${n}`, `which ${g.pl} have ${article(agg)} ${agg} ${c} ${n}`, `${g.pl} with ${article(agg)} ${agg} ${c} ${n}`] : [])]
+    : [`which ${g.pl} have ${c} ${n} {pl}`, `${g.pl} with ${c} ${n} {pl}`, `list the ${g.pl} having ${c} ${n} {pl}`, `${g.pl} that have ${c} ${n} {pl}`,
+       `${g.pl} with ${c} ${n} {pl} and how many`, `which ${g.pl} count ${c} ${n} {pl}`, `show ${g.pl} with ${c} ${n} {pl} and their counts`];
+  const i = rng.int(frames.length);
+  return { text: (frames[i] as string).replace('{pl}', m.pl), t: `having:${agg ? 'agg' : 'count'}:${i}` };
+}
+
+/** Ordered answers: "the three … with the highest …", "the 6th to 10th … by …", "… sorted by …", "the … with the most …". */
+function orderQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
+  const rng = ctx.rng;
+  let limit: number | undefined;
+  let offset = 0;
+  let g = f;
+  if (g.op === 'slice' && !g.offset) {
+    limit = g.n;
+    g = g.arg;
+  }
+  if (g.op === 'slice' && g.offset) {
+    offset = g.n;
+    g = g.arg;
+  }
+  if (g.op !== 'order') return undefined;
+  const desc = g.desc;
+  if (g.arg.op === 'group') {
+    // the groups with the most members / the highest average
+    if (limit === undefined || offset) return undefined;
+    const w = groupWords(ctx, g.arg);
+    if (!w) return undefined;
+    const k = numWord(rng, limit);
+    const most = desc ? rng.pick(['the most', 'the largest number of']) : rng.pick(['the fewest', 'the smallest number of']);
+    const hi = desc ? 'highest' : 'lowest';
+    const bare = g.arg.arg.op === 'cls';
+    const frames = w.agg
+      ? [`which ${k} ${w.g.pl} have the ${hi} ${w.agg} of {pl}`, `top ${limit} ${w.g.pl} by ${w.agg} of {pl}`, `the ${k} ${w.g.pl} whose {pl} have the ${hi} ${w.agg}`,
+         ...(bare ? [`the ${k} ${w.g.pl} with the ${hi} ${w.agg}`, `top ${limit} ${w.g.pl} by ${w.agg}`] : [])]
+      : [`the ${k} ${w.g.pl} with ${most} {pl}`, `which ${k} ${w.g.pl} have ${most} {pl}`, `${desc ? 'top' : 'bottom'} ${limit} ${w.g.pl} by number of {pl}`, `${k} ${w.g.pl} with ${most} {pl}`, `the ${k} ${w.g.pl} that have ${most} {pl}`];
+    const i = rng.int(frames.length);
+    return { text: (frames[i] as string).replace('{pl}', w.m.pl), t: `topk:group:${w.agg ? 'agg' : 'count'}:${i}` };
+  }
+  if (!g.rel) return undefined;
+  const np = npOf(ctx, g.arg);
+  const pl = np && npText(ctx, np, true);
+  if (!np || !pl) return undefined;
+  const v = colNoun(ctx, g.rel).sg;
+  const dated = ['year', 'date'].includes(lexOf(ctx, g.rel).valueKind ?? '');
+  const [hi, lo] = dated ? ['latest', 'earliest'] : ['highest', 'lowest'];
+  const first = desc ? hi : lo;
+  const sups = superlatives(ctx, g.rel, desc);
+  const sup = sups.length ? rng.pick(sups) : `${first} ${v}`;
+  if (limit === undefined) {
+    const frames = desc
+      ? [`list {pl} sorted by ${v} descending`, `{pl} by ${v}, ${hi} first`, `{pl} ordered from ${hi} to ${lo} ${v}`, `sort {pl} by ${v} in descending order`, `{pl} in descending order of ${v}`]
+      : [`list {pl} sorted by ${v}`, `{pl} by ${v}, ${lo} first`, `{pl} ordered by ${v}`, `sort {pl} by ${v}`, `{pl} in order of ${v}`, `{pl} from ${lo} to ${hi} ${v}`];
+    const i = rng.int(frames.length);
+    return { text: (frames[i] as string).replace('{pl}', pl), t: `order:${desc ? 'desc' : 'asc'}:${i}` };
+  }
+  const k = numWord(rng, limit);
+  if (offset) {
+    const [a, b] = [offset + 1, offset + limit];
+    const frames = [`the ${ordinal(a)} to ${ordinal(b)} {pl} by ${v}, ${first} first`, `{pl} ranked ${a} to ${b} by ${sup}`, `the ${ordinal(a)} through ${ordinal(b)} {pl} with the ${sup}`,
+      `{pl} in places ${a} to ${b} by ${sup}`, `the next ${k} {pl} after the top ${offset} by ${sup}`, `${ordinal(a)} to ${ordinal(b)} ${dated ? sup : `${first} ${v}`} {pl}`];
+    const i = rng.int(frames.length);
+    return { text: (frames[i] as string).replace('{pl}', pl), t: `topk:offset:${i}` };
+  }
+  const frames = dated
+    ? [`the ${k} ${sup} {pl}`, `${k} ${sup} {pl}`, `top ${limit} {pl} by ${v}`, `which are the ${k} ${sup} {pl}`, `the ${k} {pl} with the ${first} ${v}`]
+    : [`the ${k} {pl} with the ${sup}`, `top ${limit} {pl} by ${v}`, `which ${k} {pl} have the ${sup}`, `${k} {pl} with the ${sup}`, `list the ${k} {pl} with the ${sup}`, `the ${k} ${first}-${v} {pl}`];
+  const i = rng.int(frames.length);
+  return { text: (frames[i] as string).replace('{pl}', pl), t: `topk:${dated ? 'dated' : 'value'}:${i}` };
+}
+
+/**
+ * Comparatives of measures in plain English ("wider than tall"): comparative up, comparative down, the positive.
+ * General English, not any graph's vocabulary; other measures are said with their nouns ("whose price is above their unit cost").
+ */
+const MEASURE_ADJECTIVES: Record<string, [string, string, string]> = {
+  width: ['wider', 'narrower', 'wide'],
+  height: ['taller', 'shorter', 'tall'],
+  length: ['longer', 'shorter', 'long'],
+  depth: ['deeper', 'shallower', 'deep'],
+  weight: ['heavier', 'lighter', 'heavy'],
+};
+
+/** A modifier for (GT a b) in a set: "whose width is greater than their height", "wider than tall". */
+function attrMod(ctx: Ctx, f: Extract<SForm, { op: 'attrcmp' }>): Mod {
+  const rng = ctx.rng;
+  const [a, b] = [colNoun(ctx, f.rel).sg, colNoun(ctx, f.other).sg];
+  const up = f.cmp === 'GT' || f.cmp === 'GE';
+  const strict = f.cmp === 'GT' || f.cmp === 'LT';
+  const ja = MEASURE_ADJECTIVES[a];
+  const jb = MEASURE_ADJECTIVES[b];
+  if (strict && ja && jb && rng.chance(0.6)) return { kind: 'post', text: rng.pick([`${up ? ja[0] : ja[1]} than ${jb[2]}`, `that are ${up ? ja[0] : ja[1]} than they are ${jb[2]}`]) };
+  const dated = ['year', 'date'].includes(lexOf(ctx, f.rel).valueKind ?? '');
+  const w = !strict
+    ? up ? rng.pick(['at least', 'no less than', 'not below']) : rng.pick(['at most', 'no more than', 'not above'])
+    : dated
+      ? up ? rng.pick(['later than', 'after']) : rng.pick(['earlier than', 'before'])
+      : up ? rng.pick(['greater than', 'higher than', 'above', 'larger than', 'more than']) : rng.pick(['less than', 'lower than', 'below', 'smaller than']);
+  const frames = [`whose ${a} is ${w} their ${b}`, `with ${article(a)} ${a} ${w} their ${b}`, `where the ${a} is ${w} the ${b}`, `with ${a} ${w} ${b}`, `whose ${a} is ${w} the ${b}`];
+  if (strict && !dated) frames.push(up ? `where the ${a} exceeds the ${b}` : `where the ${b} exceeds the ${a}`, `with ${up ? 'more' : 'less'} ${a} than ${b}`);
+  return { kind: 'post', text: rng.pick(frames) };
+}
+
+/** The word of a CONTAINS, kept out of the noise (no typo, no dropped word) until the question is done. */
+const protect = (w: string) => `\u27e8${w}\u27e9`;
+
+/** A modifier for (CONTAINS "w") / (CONTAINS r "w"): "whose name contains aero", "with 'aero' in their name". */
+function containsMod(ctx: Ctx, f: Extract<SForm, { op: 'contains' }>): Mod {
+  const rng = ctx.rng;
+  const w = rng.chance(0.2) ? `"${protect(f.text)}"` : rng.chance(0.1) ? `'${protect(f.text)}'` : protect(f.text);
+  if (f.rel) {
+    const n = colNoun(ctx, f.rel).sg;
+    return { kind: 'post', text: rng.pick([`whose ${n} contains ${w}`, `with ${w} in their ${n}`, `whose ${n} includes ${w}`, `with ${article(n)} ${n} containing ${w}`]) };
+  }
+  return {
+    kind: 'post',
+    text: rng.pick([`whose name contains ${w}`, `with ${w} in their name`, `with ${w} in the name`, `whose name includes ${w}`, `containing ${w} in the name`, `with names containing ${w}`, `whose name has ${w} in it`, `named with the word ${w}`, `that have ${w} in their names`]),
+  };
+}
+
+/** (MORE (COUNT A) (COUNT B)) "are there more employees in Sales than in Support", "does X have more projects than Y". */
+function moreQuestion(ctx: Ctx, f: Extract<SForm, { op: 'more' }>): { text: string; t: string } | undefined {
+  const rng = ctx.rng;
+  const { a, b, less } = f;
+  if (a.op === 'count' && b.op === 'count') {
+    const [sa, sb] = [a.arg, b.arg];
+    if (sa.op === 'join' && sb.op === 'join' && sa.arg.op === 'ent' && sb.arg.op === 'ent' && sa.rel.prop === sb.rel.prop && sa.rel.inv === sb.rel.inv && rng.chance(0.55)) {
+      // one relation from two entities: "does Sales have more employees than Support"
+      const n = endNoun(ctx, sa.rel, true);
+      const [x, y] = [entText(ctx, sa.arg), entText(ctx, sb.arg)];
+      if (n && x && y) {
+        const m = less ? rng.pick(['fewer', 'less']) : 'more';
+        const frames = [`does ${x} have ${m} ${n.pl} than ${y}`, `has ${x} got ${m} ${n.pl} than ${y}`, `are there ${m} ${n.pl} for ${x} than for ${y}`, `does ${x} count ${m} ${n.pl} than ${y}`];
+        const i = rng.int(frames.length);
+        return { text: frames[i] as string, t: `countcompare:entity:${i}` };
+      }
+    }
+    const A = setNP(ctx, sa);
+    const B = setNP(ctx, sb);
+    if (!A || !B) return undefined;
+    const frames = less
+      ? [`are there fewer ${A.pl} than ${B.pl}`, `is the number of ${A.pl} smaller than the number of ${B.pl}`, `are there less ${A.pl} than ${B.pl}`, `are ${A.pl} fewer than ${B.pl}`]
+      : [`are there more ${A.pl} than ${B.pl}`, `is the number of ${A.pl} greater than the number of ${B.pl}`, `do ${A.pl} outnumber ${B.pl}`, `are ${A.pl} more numerous than ${B.pl}`];
+    const i = rng.int(frames.length);
+    return { text: frames[i] as string, t: `countcompare:sets:${less ? 'less' : 'more'}:${i}` };
+  }
+  if (a.op === 'agg' && b.op === 'agg' && a.arg.op === 'join' && b.arg.op === 'join' && a.arg.rel.inv) {
+    const A = setNP(ctx, a.arg.arg);
+    const B = setNP(ctx, b.arg.arg);
+    if (!A || !B) return undefined;
+    const valueRel = { ...a.arg.rel, inv: false }; // (JOIN (R v) x): the v-values of x's members
+    const v = `${aggWord(ctx, a.fn, valueRel)} ${colNoun(ctx, valueRel).sg}`;
+    const hi = less ? rng.pick(['lower', 'smaller']) : rng.pick(['higher', 'greater']);
+    const frames = [`is the ${v} of ${A.pl} ${hi} than that of ${B.pl}`, `do ${A.pl} have ${article(hi)} ${hi} ${v} than ${B.pl}`, `is the ${v} ${hi} for ${A.pl} than for ${B.pl}`];
+    const i = rng.int(frames.length);
+    return { text: frames[i] as string, t: `countcompare:agg:${i}` };
+  }
+  return undefined;
+}
+
 /** The question body for a form (placeholders for entities), or undefined when no template fits. */
 function body(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
   switch (f.op) {
@@ -873,6 +1168,17 @@ function body(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
       return diffQuestion(ctx, f);
     case 'absdiff':
       return absdiffQuestion(ctx, f);
+    case 'table':
+      return tableQuestion(ctx, f);
+    case 'group':
+      return groupQuestion(ctx, f);
+    case 'having':
+      return havingQuestion(ctx, f);
+    case 'order':
+    case 'slice':
+      return orderQuestion(ctx, f);
+    case 'more':
+      return moreQuestion(ctx, f);
     default:
       return setQuestion(ctx, f);
   }
@@ -1064,6 +1370,6 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
   // "the The Captive" → "The Captive"; "avatar's's" → "avatar's"
   text = text.replace(/\b(the|a) (\u27e6(\d+)\u27e7)/gi, (all, _art: string, p: string, i: string) => (/^the /i.test(mentionOf(i)) ? p : all));
   text = text.replace(/(\u27e6(\d+)\u27e7)'s\b/g, (all, p: string, i: string) => (/'s$/i.test(mentionOf(i)) ? p : all));
-  const question = text.replace(PH_RE, (_m, i: string) => mentionOf(i)).replace(/\s+/g, ' ').trim();
+  const question = text.replace(PH_RE, (_m, i: string) => mentionOf(i)).replace(/\u27e8([^\u27e9]*)\u27e9/g, '$1').replace(/\s+/g, ' ').trim();
   return { question, mentions, template: b.t, noise: [...new Set(tags.filter((t) => t !== 'retry'))] };
 }

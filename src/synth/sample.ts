@@ -7,7 +7,7 @@
  */
 import type { Literal } from '../core';
 import { XSD } from '../core';
-import { entitiesOf, type SForm, type SRel } from './forms';
+import { entitiesOf, type CmpOp, type GroupFn, type SCol, type SForm, type SRel } from './forms';
 import type { Lexicon } from './lexicon';
 import { Rng } from '../core';
 import type { Edge, Item, PoolEntry, SynthStore, Value } from './store';
@@ -38,11 +38,23 @@ export const OPERATOR_WEIGHTS: Record<SynthOperator, number> = {
   mostcommon: 4,
   argmaxcount: 4,
   compare2: 6,
+  // answers as tables and the operators that came with them (about a fifth of the mix)
+  table: 5,
+  group: 5,
+  having: 3,
+  topk: 5,
+  attrcompare: 3,
+  countcompare: 3,
+  contains: 3,
+  percent: 3,
 };
 
 type SetForm = { form: SForm; items: Item[] };
 
 const MAX_SET = 2000;
+
+/** Words of a name too common to search for ("the", "of"). */
+const STOP = new Set(['the', 'and', 'for', 'with', 'from', 'of', 'in', 'on', 'at', 'by', 'des', 'del', 'der', 'die', 'las', 'los', 'les']);
 
 function ent(e: { iri: string; label: string }): SForm {
   return { op: 'ent', iri: e.iri, label: e.label };
@@ -108,6 +120,8 @@ export class Sampler {
     return ops.filter((op) => {
       if (op === 'class') return typed;
       if (['argmax', 'argmin', 'compare', 'range', 'aggregate'].includes(op)) return valued;
+      if (op === 'attrcompare') return this.attrPairs().length > 0;
+      if (op === 'table' || op === 'topk') return this.store.schema.properties.some((p) => p.functional && p.count > 0);
       if (this.entityProps.length === 0) return op === 'join1';
       return true;
     });
@@ -330,6 +344,307 @@ export class Sampler {
     return { op: 'absdiff', a: { op: 'join', rel: rel(r, true), arg: ent(hi) }, b: { op: 'join', rel: rel(r, true), arg: ent(lo) } };
   }
 
+  // ---------- answers as tables (form language v3) ----------
+
+  /** Pairs of one-valued numeric / date properties of one kind on the same subjects, on one scale ("width" and "height"). */
+  attrPairs(): [SchemaProperty, SchemaProperty][] {
+    const out: [SchemaProperty, SchemaProperty][] = [];
+    const vs = this.valueProps.filter((p) => p.functional && p.min !== undefined && p.max !== undefined);
+    for (const [i, a] of vs.entries()) {
+      for (const b of vs.slice(i + 1)) {
+        const dated = (p: SchemaProperty) => p.valueKind === 'year' || p.valueKind === 'date';
+        if (dated(a) !== dated(b)) continue;
+        const shared = a.domain.length && b.domain.length ? a.domain.some((d) => b.domain.includes(d)) : true;
+        if (!shared) continue;
+        // values of one scale: spans within a factor 3, overlapping over half the smaller span (width and height, price and
+        // cost — not width and price)
+        const [sa, sb] = [(a.max as number) - (a.min as number), (b.max as number) - (b.min as number)];
+        const overlap = Math.min(a.max as number, b.max as number) - Math.max(a.min as number, b.min as number);
+        if (sa > 0 && sb > 0 && Math.max(sa, sb) <= 3 * Math.min(sa, sb) && overlap >= 0.5 * Math.min(sa, sb)) out.push([a, b]);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The rows of a table question: a class ("every product") or the members of a one-hop set ("employees in
+   * Sales", "players of Brazil" on an untyped graph), entities only, `min`–`max` of them.
+   */
+  private async rowSet(min: number, max: number, classShare = 0.5): Promise<SetForm | undefined> {
+    const typed = this.store.schema.classes.filter((c) => c.count >= min && c.count <= max);
+    if (typed.length && this.rng.chance(classShare)) {
+      const c = this.rng.pick(typed);
+      return this.set({ op: 'cls', name: c.name, iri: c.iri }, min, max);
+    }
+    const b = await this.join1(min, true);
+    if (!b || b.items.length > max || !b.items.every((i) => i.type === 'uri')) return undefined;
+    // members of a one-valued relation's inverse (the one director of X) make a one-row table: allowed, but not a group
+    return b;
+  }
+
+  /** The relation a set form was built from (its own JOIN), not to be asked again as a column or a group. */
+  private ownRels(f: SForm): Set<string> {
+    const out = new Set<string>();
+    const walk = (g: SForm): void => {
+      if (g.op === 'join') out.add(g.rel.prop);
+      if (g.op === 'and') {
+        walk(g.a);
+        walk(g.b);
+      }
+    };
+    walk(f);
+    return out;
+  }
+
+  /** A member's one-valued properties of its own (s p o): the attributes a table can show. */
+  private async attributes(base: SetForm): Promise<SchemaProperty[]> {
+    const own = this.ownRels(base.form);
+    const m = this.rng.pick(base.items);
+    if (m.type !== 'uri') return [];
+    const seen = new Set<string>();
+    const out: SchemaProperty[] = [];
+    for (const e of await this.store.edges(m.value)) {
+      if (!e.out || !e.prop.functional || own.has(e.prop.name) || seen.has(e.prop.name)) continue;
+      seen.add(e.prop.name);
+      out.push(e.prop);
+    }
+    return out;
+  }
+
+  /** (TABLE x r1 … rn): 2–4 attributes the members mostly have, an optional one now and then (empty cells). */
+  private async tableForm(): Promise<SForm | undefined> {
+    const base = await this.rowSet(1, 300);
+    if (!base) return undefined;
+    let attrs = this.rng.shuffle(await this.attributes(base));
+    // an attribute of the class the picked member lacks: the table shows it with empty cells
+    if (base.form.op === 'cls' && this.rng.chance(0.3)) {
+      const iri = base.form.iri;
+      const optional = this.store.schema.properties.filter((p) => p.functional && p.domain.includes(iri) && !attrs.includes(p) && p.subjects < (this.classOf([iri])?.count ?? 0));
+      if (optional.length) attrs = [this.rng.pick(optional), ...attrs];
+    }
+    if (!attrs.length) return undefined;
+    const n = Math.min(attrs.length, this.rng.weighted([1, 2, 3, 4], (k) => [2, 5, 3, 1][k - 1] ?? 0));
+    const cols: SCol[] = attrs.slice(0, n).map((p) => rel(p, false));
+    const form: SForm = { op: 'table', arg: base.form, cols };
+    const rows = await this.tableRows(form);
+    if (!rows || rows.length === 0) return undefined;
+    // columns the members mostly have: each at least 40% filled
+    for (let c = 1; c <= cols.length; c++) if (rows.filter((r) => r[c]).length < 0.4 * rows.length) return undefined;
+    return form;
+  }
+
+  private async tableRows(f: SForm): Promise<(Item | null)[][] | undefined> {
+    try {
+      const v = await this.store.run(f);
+      return v.type === 'table' ? v.rows : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * (GROUPCOUNT x r) or (GROUPAVG x r v): members grouped by a category-like one-valued relation (many members
+   * per group), with a count or an aggregate of a numeric attribute per group; at least two groups.
+   */
+  private async groupForm(minRows = 2): Promise<{ form: Extract<SForm, { op: 'group' }>; rows: (Item | null)[][] } | undefined> {
+    const base = await this.rowSet(6, 20000, 0.7);
+    if (!base) return undefined;
+    const m = this.rng.pick(base.items);
+    if (m.type !== 'uri') return undefined;
+    const own = this.ownRels(base.form);
+    const edges = await this.store.edges(m.value);
+    const groups = edges.filter((e) => e.out && e.other.type === 'uri' && !own.has(e.prop.name) && !isValued(e.prop) && e.prop.objects >= 2 && e.prop.objects <= Math.max(50, e.prop.subjects / 3));
+    if (!groups.length) return undefined;
+    const by = rel(this.rng.pick(groups).prop, false);
+    let fn: GroupFn = 'COUNT';
+    let value: SRel | undefined;
+    const values = edges.filter((e) => e.out && isValued(e.prop) && e.prop.functional && !own.has(e.prop.name));
+    if (values.length && this.rng.chance(0.45)) {
+      const v = this.rng.pick(values).prop;
+      const scale = this.lexicon?.properties[v.name]?.scale;
+      const fns: GroupFn[] = v.valueKind === 'number' ? (scale ? ['AVG', 'AVG', 'MAX', 'MIN'] : ['AVG', 'AVG', 'SUM', 'MAX', 'MIN']) : ['MAX', 'MIN'];
+      fn = this.rng.pick(fns);
+      value = rel(v, false);
+    }
+    const form: Extract<SForm, { op: 'group' }> = { op: 'group', fn, arg: base.form, by, ...(value ? { value } : {}) };
+    const rows = await this.tableRows(form);
+    if (!rows || rows.length < minRows) return undefined;
+    return { form, rows };
+  }
+
+  /** (HAVING g GT n): a threshold from the groups' own values, so that some groups pass and some do not. */
+  private async havingForm(): Promise<SForm | undefined> {
+    const g = await this.groupForm(3);
+    if (!g || (g.form.fn !== 'COUNT' && g.form.fn !== 'AVG' && g.form.fn !== 'SUM')) return undefined;
+    const vals = g.rows.map((r) => r[r.length - 1]?.num).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
+    if (vals.length < 3) return undefined;
+    // a cut between two neighbouring distinct values, below the largest
+    const cuts = vals.slice(0, -1).filter((v, i) => v < (vals[i + 1] as number));
+    if (!cuts.length) return undefined;
+    const at = this.rng.pick(cuts);
+    let t: number;
+    const up = this.rng.chance(0.75);
+    if (g.form.fn === 'COUNT') t = at;
+    else {
+      const p = this.store.prop((g.form.value as SRel).prop);
+      const step = roundStep(p, at);
+      t = Number((Math.floor(at / step) * step).toFixed(6));
+    }
+    const cmp: CmpOp = up ? (g.form.fn === 'COUNT' && this.rng.chance(0.3) ? 'GE' : 'GT') : 'LT';
+    const value = cmp === 'GE' ? t + 1 : cmp === 'LT' ? (g.form.fn === 'COUNT' ? t + 1 : t) : t;
+    const form: SForm = { op: 'having', arg: g.form, cmp, value: lit(value, this.store.prop(g.form.by.prop)) };
+    const rows = await this.tableRows(form);
+    return rows && rows.length > 0 && rows.length < g.rows.length ? form : undefined;
+  }
+
+  /**
+   * Ordered answers: (LIMIT k (DESC x r)) "the three … with the highest …", (LIMIT k (OFFSET o (DESC x r))) "the 6th
+   * to 10th …", (ASC x r) a list in order, and (LIMIT k (DESC (GROUPCOUNT x r))) "the three … with the most …".
+   * Enough rows for the window.
+   */
+  private async topkForm(): Promise<SForm | undefined> {
+    const rng = this.rng;
+    const desc = rng.chance(0.65);
+    // k ≥ 2: "the product with the highest price" is ARGMAX's question (ties kept), not a top-1 list
+    const k = rng.weighted([2, 3, 4, 5, 10], (x) => ({ 2: 2, 3: 5, 4: 1, 5: 3, 10: 2 })[x] ?? 0);
+    if (rng.chance(0.3)) {
+      const g = await this.groupForm(k + 1);
+      if (!g) return undefined;
+      return { op: 'slice', offset: false, n: k, arg: { op: 'order', desc, arg: g.form } };
+    }
+    const ones = this.valueProps.filter((p) => p.functional);
+    if (!ones.length) return undefined;
+    const r = this.pickProp(ones);
+    const typed = this.classOf(r.domain);
+    const base = typed && rng.chance(0.6) ? await this.set({ op: 'cls', name: typed.name, iri: typed.iri }, 2, 20000) : await this.valuedSet(r, 2);
+    if (!base) return undefined;
+    const ordered: SForm = { op: 'order', desc, arg: base.form, rel: rel(r, false) };
+    const kind = rng.next();
+    let form: SForm;
+    let need: number;
+    if (kind < 0.15) {
+      form = ordered; // the whole (small) list in order
+      need = 2;
+    } else if (kind < 0.32) {
+      const o = rng.pick([k, 5, 10]);
+      form = { op: 'slice', offset: false, n: k, arg: { op: 'slice', offset: true, n: o, arg: ordered } };
+      need = o + k;
+    } else {
+      form = { op: 'slice', offset: false, n: k, arg: ordered };
+      need = k + 1;
+    }
+    const rows = await this.tableRows(form);
+    if (!rows) return undefined;
+    const all = await this.tableRows(ordered);
+    if (!all || all.length < need || (form === ordered && all.length > 40)) return undefined;
+    return rows.length ? form : undefined;
+  }
+
+  /** (AND x (GT a b)) "… whose width is greater than their height", or a difference column (TABLE x (MINUS a b)). */
+  private async attrCompareForm(): Promise<SForm | undefined> {
+    const pairs = this.attrPairs();
+    if (!pairs.length) return undefined;
+    const [a0, b0] = this.rng.pick(pairs);
+    const [a, b] = this.rng.chance(0.5) ? [a0, b0] : [b0, a0];
+    const typed = this.classOf(a.domain.filter((d) => b.domain.includes(d)));
+    const base = typed && this.rng.chance(0.6) ? await this.set({ op: 'cls', name: typed.name, iri: typed.iri }, 2, 20000) : await this.valuedSet(a, 2);
+    if (!base) return undefined;
+    if (this.rng.chance(0.3)) {
+      const form: SForm = { op: 'table', arg: base.form, cols: [{ minus: [rel(a, false), rel(b, false)] }] };
+      const rows = await this.tableRows(form);
+      return rows && rows.length > 0 && rows.length <= 300 ? form : undefined;
+    }
+    const cmp: CmpOp = this.rng.pick(['GT', 'GT', 'LT', 'LT', 'GE', 'LE']);
+    return (await this.set({ op: 'and', a: base.form, b: { op: 'attrcmp', cmp, rel: rel(a, false), other: rel(b, false) } }))?.form;
+  }
+
+  /**
+   * (MORE (COUNT A) (COUNT B)) / (LESS …): two sets reached one way from two entities ("are there more employees in
+   * Sales than in Support"), or an aggregate of the same value over both; true and false about equally often.
+   */
+  private async countCompareForm(): Promise<SForm | undefined> {
+    const rng = this.rng;
+    const less = rng.chance(0.4);
+    const classes = this.store.schema.classes.filter((c) => c.count > 0);
+    if (classes.length >= 2 && rng.chance(0.12)) {
+      const [c1, c2] = rng.shuffle([...classes]);
+      if (!c1 || !c2 || c1.count === c2.count) return undefined;
+      return { op: 'more', less, a: { op: 'count', arg: { op: 'cls', name: c1.name, iri: c1.iri } }, b: { op: 'count', arg: { op: 'cls', name: c2.name, iri: c2.iri } } };
+    }
+    const p = this.pickProp(this.entityProps);
+    const side = rng.chance(0.7) ? 'object' : 'subject';
+    const a = await this.pickEntity(p, side);
+    const b = await this.pickEntity(p, side);
+    if (!a || !b || a.iri === b.iri || a.label.toLowerCase() === b.label.toLowerCase()) return undefined;
+    const r = rel(p, side === 'subject');
+    const sa: SForm = { op: 'join', rel: r, arg: ent(a) };
+    const sb: SForm = { op: 'join', rel: r, arg: ent(b) };
+    const ma = await this.set(sa, 1);
+    const mb = await this.set(sb, 1);
+    if (!ma || !mb || !ma.items.every((i) => i.type === 'uri')) return undefined;
+    if (side === 'object' && rng.chance(0.3)) {
+      // an aggregate of one numeric attribute of both sets' members: "is the average salary in Sales higher than in Support"
+      const m = rng.pick(ma.items);
+      const vals = (await this.store.edges(m.value)).filter((e) => e.out && isValued(e.prop) && e.prop.functional && e.prop.valueKind === 'number');
+      if (!vals.length) return undefined;
+      const v = rel(rng.pick(vals).prop, true);
+      const fn = rng.pick(['AVG', 'AVG', 'MAX', 'MIN'] as const);
+      return { op: 'more', less, a: { op: 'agg', fn, arg: { op: 'join', rel: v, arg: sa } }, b: { op: 'agg', fn, arg: { op: 'join', rel: v, arg: sb } } };
+    }
+    if (ma.items.length === mb.items.length) return undefined;
+    return { op: 'more', less, a: { op: 'count', arg: sa }, b: { op: 'count', arg: sb } };
+  }
+
+  /** A word of a member's label that some members share: (AND x (CONTAINS "word")). */
+  private async containsForm(): Promise<SForm | undefined> {
+    const base = await this.rowSet(3, 20000, 0.6);
+    if (!base) return undefined;
+    const m = this.rng.pick(base.items);
+    const label = await this.store.labelOf(m);
+    if (!label) return undefined;
+    const words = label.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && /\p{L}/u.test(w) && !STOP.has(w.toLowerCase()));
+    if (!words.length) return undefined;
+    const w = this.rng.pick(words).toLowerCase();
+    const set = await this.set({ op: 'and', a: base.form, b: { op: 'contains', text: w } }, 1);
+    // a word that names the whole set says nothing
+    return set && set.items.length < base.items.length ? set.form : undefined;
+  }
+
+  /**
+   * (PERCENT (AND x c) x): the share of a class or set that meets a condition — a comparison of a numeric
+   * attribute with a round value, one of the members' own relations, two attributes compared, a name word.
+   */
+  private async percentForm(): Promise<SForm | undefined> {
+    const base = await this.rowSet(4, 20000, 0.7);
+    if (!base) return undefined;
+    const m = this.rng.pick(base.items);
+    if (m.type !== 'uri') return undefined;
+    const own = this.ownRels(base.form);
+    const edges = (await this.store.edges(m.value)).filter((e) => e.out && !own.has(e.prop.name));
+    const r = this.rng.next();
+    let cond: SForm | undefined;
+    const valued = edges.filter((e) => isValued(e.prop) && e.other.num !== undefined);
+    if (r < 0.55 && valued.length) {
+      const e = this.rng.pick(valued);
+      const step = roundStep(e.prop, e.other.num as number);
+      const t = Number((Math.round((e.other.num as number) / step) * step).toFixed(6));
+      cond = { op: 'cmp', cmp: this.rng.pick(['GT', 'LT', 'GE', 'LE'] as const), rel: rel(e.prop, false), value: lit(t, e.prop) };
+    } else if (r < 0.85) {
+      const cs = await this.constraints(m, base.form, true);
+      cond = cs.length ? this.rng.pick(cs) : undefined;
+    } else {
+      const pairs = this.attrPairs().filter(([a, b]) => edges.some((e) => e.prop === a) && edges.some((e) => e.prop === b));
+      if (pairs.length) {
+        const [a, b] = this.rng.pick(pairs);
+        cond = { op: 'attrcmp', cmp: this.rng.pick(['GT', 'LT'] as const), rel: rel(a, false), other: rel(b, false) };
+      }
+    }
+    if (!cond) return undefined;
+    const part = await this.set({ op: 'and', a: base.form, b: cond }, 1);
+    if (!part || part.items.length === base.items.length) return undefined;
+    return { op: 'ratio', pct: true, a: part.form, b: base.form };
+  }
+
   async sample(op: SynthOperator): Promise<Sampled | undefined> {
     let f: SForm | undefined;
     try {
@@ -344,8 +659,8 @@ export class Sampler {
     } catch {
       return undefined;
     }
-    const answerCount = answer.type === 'set' ? answer.items.length : 1;
-    if (answer.type === 'set' && answerCount === 0) return undefined;
+    const answerCount = answer.type === 'set' ? answer.items.length : answer.type === 'table' ? answer.rows.length : 1;
+    if ((answer.type === 'set' || answer.type === 'table') && answerCount === 0) return undefined;
     if (answer.type === 'num' && !Number.isFinite(answer.value)) return undefined;
     return { form: f, operator: op, answer, answerCount };
   }
@@ -529,6 +844,22 @@ export class Sampler {
         if (op === 'mostcommon') return { op: 'common', most: rng.chance(0.8), arg: b.form, rel: r };
         return { op: 'argcount', max: rng.chance(0.75), arg: b.form, rel: r };
       }
+      case 'table':
+        return this.tableForm();
+      case 'group':
+        return (await this.groupForm())?.form;
+      case 'having':
+        return this.havingForm();
+      case 'topk':
+        return this.topkForm();
+      case 'attrcompare':
+        return this.attrCompareForm();
+      case 'countcompare':
+        return this.countCompareForm();
+      case 'contains':
+        return this.containsForm();
+      case 'percent':
+        return this.percentForm();
       case 'compare2': {
         if (this.valueProps.length && rng.chance(0.7)) {
           if (rng.chance(0.45)) return this.absdiff();

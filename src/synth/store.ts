@@ -22,7 +22,8 @@ export interface Item {
   num?: number;
 }
 
-export type Value = { type: 'set'; items: Item[] } | { type: 'bool'; value: boolean } | { type: 'num'; value: number };
+/** A table answer: rows of cells (null: an empty cell), the first column the row key. */
+export type Value = { type: 'set'; items: Item[] } | { type: 'bool'; value: boolean } | { type: 'num'; value: number } | { type: 'table'; rows: (Item | null)[][] };
 
 export interface PoolEntry {
   iri: string;
@@ -111,7 +112,11 @@ export class SynthStore {
     const out = await runCompiled(this.executor, compiled, { timeoutMs: this.timeoutMs, labels: false });
     if (out.status === 'error' || out.status === 'timeout') throw new Error(`${out.error?.code}: ${out.error?.message}`);
     const one = out.answers[0];
-    if (f.op === 'ask' || (compiled.kind === 'ask' && one)) return { type: 'bool', value: one?.value === 'true' };
+    if (compiled.kind === 'table') {
+      const rows = (out.table?.rows ?? []).map((r) => r.map((c) => (c ? toItem(c) : null)));
+      return { type: 'table', rows };
+    }
+    if (f.op === 'more' || f.op === 'ask' || (compiled.kind === 'ask' && one)) return { type: 'bool', value: one?.value === 'true' };
     if (['count', 'agg', 'ratio', 'absdiff'].includes(f.op)) {
       const n = one ? Number(one.value) : NaN;
       if (!Number.isFinite(n)) throw new Error('no number');

@@ -61,7 +61,9 @@ export interface Schema {
 /** Operators of the form language an example exercises (for per-operator statistics in REPORT.md). */
 export type SynthOperator =
   | 'join1' | 'join2' | 'join3' | 'class' | 'and' | 'count' | 'argmax' | 'argmin' | 'compare' | 'range'
-  | 'ask' | 'diff' | 'aggregate' | 'ratio' | 'mostcommon' | 'argmaxcount' | 'compare2';
+  | 'ask' | 'diff' | 'aggregate' | 'ratio' | 'mostcommon' | 'argmaxcount' | 'compare2'
+  // answers as tables and the operators that came with them (form language v3)
+  | 'table' | 'group' | 'having' | 'topk' | 'attrcompare' | 'countcompare' | 'contains' | 'percent';
 
 export interface SynthExample {
   id: string;
@@ -69,7 +71,7 @@ export interface SynthExample {
   /** The form with entity labels as they appear in the question's mention target (`[ label ]`). */
   form: string;
   operator: SynthOperator;
-  /** Number of answers the form had on the store when sampled (every sampled form executes with an answer). */
+  /** Number of answers (table answers: rows) the form had on the store when sampled (every sampled form executes with an answer). */
   answerCount: number;
   /** Template id and noise applied, for statistics. */
   template?: string;

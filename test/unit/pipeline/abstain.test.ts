@@ -70,6 +70,12 @@ describe('abstention on unexplained words', () => {
     assert.equal(expectedAnswer('by how much does Heat\'s rating exceed Casino\'s'), 'number');
     assert.equal(expectedAnswer('What is the difference in rating between Heat and Casino?'), 'number');
     assert.equal(expectedAnswer('how far is the museum from the station'), undefined);
+    // a count per group is a table (GROUPCOUNT), not one number: the wording commits to no shape
+    for (const q of ['how many products does each supplier provide', 'number of employees per office', 'how many employees are there for every role', 'Number of players in each club?']) {
+      assert.equal(expectedAnswer(q), undefined, q);
+    }
+    assert.equal(expectedAnswer('how many employees work in each of the two offices'), undefined);
+    assert.equal(expectedAnswer('how many employees does the Lisbon office have'), 'number');
   });
 
   it('yes/no wording: an auxiliary first, or "if" / "whether"; a noun phrase or a wh-question is none', () => {

@@ -26,7 +26,9 @@ import { cli } from '../../helpers/cli';
 
 import { fixtureStores, LABEL, MOVIES, MUSEUMS, museumSchema, moviesSchema, prop } from './schemas';
 
-const ALL_OPERATORS: SynthOperator[] = ['join1', 'join2', 'join3', 'class', 'and', 'count', 'argmax', 'argmin', 'compare', 'range', 'ask', 'diff', 'aggregate', 'ratio', 'mostcommon', 'argmaxcount', 'compare2'];
+/** Every operator the museums fixture can have: no two attributes of one class on one scale, so no 'attrcompare'. */
+const ALL_OPERATORS: SynthOperator[] = ['join1', 'join2', 'join3', 'class', 'and', 'count', 'argmax', 'argmin', 'compare', 'range', 'ask', 'diff', 'aggregate', 'ratio', 'mostcommon', 'argmaxcount', 'compare2',
+  'table', 'group', 'having', 'topk', 'countcompare', 'contains', 'percent'];
 
 function mentionsOf(form: string): string[] {
   return [...form.matchAll(/\[ ((?:[^\]\\]|\\.)*) \]/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
@@ -256,6 +258,9 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
         got++;
         const again = await fresh.run(s.form);
         if (again.type === 'set') assert.ok(again.items.length > 0, `${op}: ${printSForm(s.form)} has answers`);
+        if (again.type === 'table') assert.ok(again.rows.length > 0, `${op}: ${printSForm(s.form)} has rows`);
+        if (['table', 'group', 'having', 'topk'].includes(op)) assert.equal(again.type, 'table', `${op}: ${printSForm(s.form)}`);
+        if (op === 'countcompare') assert.equal(again.type, 'bool');
         if (again.type === 'num') assert.ok(Number.isFinite(again.value), `${op}: ${printSForm(s.form)} is a number`);
         if (op === 'count' || op === 'aggregate' || op === 'ratio') assert.equal(again.type, 'num');
         if (op === 'ask') assert.equal(again.type, 'bool');
