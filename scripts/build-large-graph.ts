@@ -376,7 +376,7 @@ export class World {
     return { label: `${cls} ${i}` };
   }
 
-  /** Every fact of entity i of `cls` except rdf:type and labels. */
+  /** Every fact of entity i of `cls` except rdf:type and labels (a fact may repeat: see ntriples). */
   facts(cls: string, i: number): Fact[] {
     const r = this.rng(cls, i, 7);
     const f: Fact[] = [];
@@ -474,7 +474,8 @@ export class World {
     for (const fact of this.facts(cls, i)) {
       out.push(`${s} <${this.propIri(fact.p)}> ${fact.kind === 'iri' ? `<${fact.o}>` : literal(fact.o, fact.datatype, fact.lang)} .`);
     }
-    return out;
+    // a heavy-tailed pick may draw the same object twice (knows, cast member): the graph is a set
+    return [...new Set(out)];
   }
 
   /** Class and property terms with labels, domains and ranges. */
