@@ -125,7 +125,7 @@ function fulltextQuery(text: string, limit: number): string | undefined {
   const words = text.normalize('NFC').split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2);
   if (words.length === 0) return undefined;
   const expr = words.map((w) => `'${w}'`).join(' AND ');
-  return `SELECT ?s ?l WHERE { ?s ?p ?l . ?l bif:contains "${expr}" . FILTER(?p IN (<${RDFS_LABEL}>, <${SKOS_ALT}>)) } LIMIT ${limit}`;
+  return `PREFIX bif: <bif:> SELECT ?s ?l WHERE { ?s ?p ?l . ?l bif:contains "${expr}" . FILTER(?p IN (<${RDFS_LABEL}>, <${SKOS_ALT}>)) } LIMIT ${limit}`;
 }
 
 async function benchFulltext(): Promise<void> {

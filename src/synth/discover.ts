@@ -348,14 +348,20 @@ async function sampledUnlabelled(r: Reader, predicates: string[], labelPredicate
   if (!read) return undefined;
   const schemaTerms = new Set(predicates);
   const entities = [...nodes].filter((n) => !schemaTerms.has(n));
-  let labelled: Map<string, string>;
-  try {
-    labelled = await lookupLabels((q, o) => r.executor.select(q, o), entities, labelPredicates, { timeoutMs: r.timeoutMs });
-  } catch (e) {
-    r.warnings.push((e as Error).message.split('\n')[0] ?? '');
-    return undefined;
+  // in chunks, each with the query timeout: a chunk that fails leaves its entities out of the sample
+  let sampled = 0;
+  let unlabelled = 0;
+  for (let i = 0; i < entities.length; i += 200) {
+    const chunk = entities.slice(i, i + 200);
+    try {
+      const labelled = await lookupLabels((q, o) => r.executor.select(q, o), chunk, labelPredicates, { timeoutMs: r.timeoutMs });
+      sampled += chunk.length;
+      unlabelled += chunk.filter((e) => !labelled.has(e)).length;
+    } catch (e) {
+      r.warnings.push((e as Error).message.split('\n')[0] ?? '');
+    }
   }
-  return { sampled: entities.length, unlabelled: entities.filter((e) => !labelled.has(e)).length };
+  return sampled > 0 ? { sampled, unlabelled } : undefined;
 }
 
 /**

@@ -61,7 +61,7 @@ describe('large graph at a small scale: generate, bulk-load into Virtuoso, init 
       assert.equal(n, manifest.triples);
       // bif:contains finds a person by one word of its name (the index the endpoint delegate would use)
       const label = world.label('City', 0).label;
-      const res = await ex.select(`SELECT ?s WHERE { GRAPH <${GRAPH}> { ?s <${RDFS_LABEL}> ?l . ?l bif:contains "'${label.split(' ')[0]}'" } } LIMIT 100`, { timeoutMs: 60_000 });
+      const res = await ex.select(`PREFIX bif: <bif:> SELECT ?s WHERE { GRAPH <${GRAPH}> { ?s <${RDFS_LABEL}> ?l . ?l bif:contains "'${label.split(' ')[0]}'" } } LIMIT 100`, { timeoutMs: 60_000 });
       assert.ok(res.rows.some((r) => r.s?.value === world.iri('City', 0)), JSON.stringify(res.rows.slice(0, 5)));
     } finally {
       await ex.close();
