@@ -7,6 +7,8 @@
  */
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AskgraphError } from '../../src/core';
@@ -79,6 +81,44 @@ describe('large graph at a small scale: generate, bulk-load into Virtuoso, init 
     assert.equal(schema.classes.length, world.classes.length);
     assert.ok(schema.properties.some((p) => p.iri.endsWith('/prop/birthPlace')));
     assert.match(fs.readFileSync(path.join(pack, 'REPORT.md'), 'utf8'), /\| index \| [\d.]+ s \| \d+ MiB \|/);
+  });
+
+  it('an endpoint that goes down during init: a coded ENDPOINT_DOWN error, exit code 2, no REPORT.md of a finished pack', async () => {
+    // a fault-injecting stand-in: a loopback proxy that forwards the first requests to Virtuoso, then refuses every connection
+    let forwarded = 0;
+    const upstream = new URL(url);
+    const proxy = http.createServer((req, res) => {
+      if (forwarded >= 12) {
+        req.socket.destroy();
+        return;
+      }
+      forwarded++;
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const target = new URL(req.url ?? '/', upstream);
+        for (const [k, v] of upstream.searchParams) if (!target.searchParams.has(k)) target.searchParams.set(k, v);
+        const up = http.request(target, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        });
+        up.on('error', () => res.destroy());
+        up.end(Buffer.concat(chunks));
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const out = path.join(dir, 'down-pack');
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      const r = await cli(['init', `http://127.0.0.1:${port}/sparql`, '--out', out, '--count', '200', '--no-train'], { ...process.env });
+      assert.ok(forwarded >= 12, 'the endpoint answered at first');
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, /ENDPOINT_DOWN/);
+      assert.ok(!fs.existsSync(path.join(out, 'REPORT.md')), 'no report of a finished pack');
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((r) => proxy.close(() => r()));
+    }
   });
 
   describe('ask over the endpoint pack', () => {
