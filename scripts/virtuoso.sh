@@ -5,9 +5,20 @@
 #   scripts/virtuoso.sh load FILE GRAPH  # replace named graph GRAPH with the N-Triples/Turtle FILE
 #   scripts/virtuoso.sh status           # exit 0 and print the endpoint URL if it answers
 #   scripts/virtuoso.sh stop             # shut the server down (database dir kept)
+#   scripts/virtuoso.sh bulkload DIR GRAPH [--fulltext]
+#                                        # bulk loader (ld_dir + rdf_loader_run, VIRTUOSO_LOADERS in parallel)
+#                                        # of DIR/*.nt(.gz) into GRAPH, for large graphs; --fulltext first adds a
+#                                        # free-text rule on rdfs:label / skos:altLabel (bif:contains) and
+#                                        # builds that index after the load
+#   scripts/virtuoso.sh fulltext         # the same free-text rule and index, on what is loaded now
 #
 # Environment: VIRTUOSO_DIR (database dir, default /tmp/askgraph-virtuoso), VIRTUOSO_PORT (ISQL, 1111),
-# VIRTUOSO_HTTP_PORT (8890), VIRTUOSO_BIN (virtuoso-t), VIRTUOSO_ISQL (isql-vt).
+# VIRTUOSO_HTTP_PORT (8890), VIRTUOSO_BIN (virtuoso-t), VIRTUOSO_ISQL (isql-vt), VIRTUOSO_BUFFERS and
+# VIRTUOSO_DIRTY_BUFFERS (8 KiB pages of the buffer pool, default 170000 / 130000 ≈ 1.3 GiB; for a graph of
+# ~25M triples 510000 / 375000 ≈ 4 GiB of pool, ~6 GiB RSS — Virtuoso's guide: 85k buffers per GiB given to
+# it), VIRTUOSO_LOADERS (parallel rdf_loader_run of bulkload, default 2), VIRTUOSO_MAX_QUERY_SECONDS (the
+# server's own query time limit, default 120; past it Virtuoso answers with the rows found so far, which askgraph
+# reads as QUERY_TIMEOUT — a deep OFFSET page of a large graph's labels took 14 s under load).
 #
 # Default graph: Virtuoso's /sparql answers queries without FROM over the union of all graphs. Each
 # `load` puts the data in its own named graph and CLEARs that graph first, so a query of our
@@ -89,8 +100,8 @@ MaxVectorSize            = 1000000
 AdjustVectorSize         = 0
 ThreadsPerQuery          = 2
 AsyncQueueMaxThreads     = 10
-NumberOfBuffers          = 170000
-MaxDirtyBuffers          = 130000
+NumberOfBuffers          = ${VIRTUOSO_BUFFERS:-170000}
+MaxDirtyBuffers          = ${VIRTUOSO_DIRTY_BUFFERS:-130000}
 
 [HTTPServer]
 ServerPort                  = 127.0.0.1:$HTTP_PORT
@@ -124,7 +135,7 @@ ResultSetMaxRows           = 1000000
 ; ("estimated execution time exceeds the limit") depending on what other tests had loaded; real time is
 ; bounded by MaxQueryExecutionTime and by askgraph's own query timeouts
 MaxQueryCostEstimationTime = 0
-MaxQueryExecutionTime      = 120
+MaxQueryExecutionTime      = ${VIRTUOSO_MAX_QUERY_SECONDS:-120}
 DefaultQuery               = select distinct ?Concept where {[] a ?Concept} LIMIT 100
 DeferInferenceRulesInit    = 0
 EOF
@@ -169,6 +180,63 @@ cmd_load() {
   echo "loaded $n triples into <$graph>"
 }
 
+LABEL_PREDS=(http://www.w3.org/2000/01/rdf-schema#label http://www.w3.org/2004/02/skos/core#altLabel)
+
+# A free-text rule per label predicate (objects of these predicates go into the text index that
+# bif:contains searches), then the incremental index built over what is loaded.
+fulltext_rules() {
+  local sql="" p
+  for p in "${LABEL_PREDS[@]}"; do sql+="DB.DBA.RDF_OBJ_FT_RULE_ADD(null, '$p', 'askgraph_labels');"; done
+  isql exec="$sql" >"$DIR/fulltext.log" 2>&1 || { cat "$DIR/fulltext.log" >&2; die "free-text rule failed"; }
+}
+fulltext_index() {
+  isql exec="DB.DBA.VT_INC_INDEX_DB_DBA_RDF_OBJ(); checkpoint;" >>"$DIR/fulltext.log" 2>&1 \
+    || { cat "$DIR/fulltext.log" >&2; die "free-text index failed"; }
+}
+
+cmd_fulltext() {
+  answers || die "not running (scripts/virtuoso.sh start)"
+  ours || die "$ENDPOINT is not the server of $DIR"
+  fulltext_rules
+  fulltext_index
+  echo "free-text index on ${LABEL_PREDS[*]}"
+}
+
+cmd_bulkload() {
+  local dir="${1:-}" graph="${2:-}" ft="${3:-}"
+  [ -n "$dir" ] && [ -n "$graph" ] || die "usage: virtuoso.sh bulkload DIR GRAPH [--fulltext]"
+  [ -d "$dir" ] || die "no such directory: $dir"
+  answers || die "not running (scripts/virtuoso.sh start)"
+  ours || die "$ENDPOINT is not the server of $DIR"
+  local abs loaders t0 n
+  abs="$(cd "$dir" && pwd)"
+  loaders="${VIRTUOSO_LOADERS:-2}"
+  t0=$(date +%s)
+  [ "$ft" = "--fulltext" ] && fulltext_rules
+  # a graph loaded before is replaced: its quads go, and the loader's record of these files
+  isql exec="log_enable(3,1); DELETE FROM DB.DBA.RDF_QUAD WHERE G = iri_to_id('$graph'); DELETE FROM DB.DBA.load_list WHERE ll_file LIKE '$abs/%'; ld_dir('$abs', '*.nt', '$graph'); ld_dir('$abs', '*.nt.gz', '$graph');" >"$DIR/bulkload.log" 2>&1 \
+    || { cat "$DIR/bulkload.log" >&2; die "bulkload of $dir failed"; }
+  local pids=() i
+  for i in $(seq 1 "$loaders"); do
+    isql exec="rdf_loader_run();" >>"$DIR/bulkload.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || die "a loader failed (see $DIR/bulkload.log)"; done
+  isql exec="checkpoint;" >>"$DIR/bulkload.log" 2>&1 || die "checkpoint failed"
+  local errors
+  errors=$(isql exec="SELECT ll_file, ll_error FROM DB.DBA.load_list WHERE ll_file LIKE '$abs/%' AND ll_error IS NOT NULL;" 2>&1 | grep -c "$abs/" || true)
+  [ "$errors" = "0" ] || { isql exec="SELECT ll_file, ll_error FROM DB.DBA.load_list WHERE ll_error IS NOT NULL;" >&2; die "$errors files failed to load"; }
+  echo "loaded in $(( $(date +%s) - t0 )) s"
+  if [ "$ft" = "--fulltext" ]; then
+    local t1; t1=$(date +%s)
+    fulltext_index
+    echo "free-text index in $(( $(date +%s) - t1 )) s"
+  fi
+  n=$(curl -fsS -m 600 -H 'Accept: text/csv' \
+    --data-urlencode "query=SELECT (COUNT(*) AS ?n) WHERE { GRAPH <$graph> { ?s ?p ?o } }" "$ENDPOINT" | tail -1)
+  echo "loaded $n triples into <$graph> in $(( $(date +%s) - t0 )) s"
+}
+
 cmd_status() {
   if answers && ours; then echo "$ENDPOINT"
   elif answers; then echo "$ENDPOINT answers but is not the server of $DIR" >&2; return 2
@@ -191,5 +259,7 @@ case "${1:-}" in
   load) shift; cmd_load "$@" ;;
   status) cmd_status ;;
   stop) cmd_stop ;;
-  *) die "usage: virtuoso.sh start|stop|status|load FILE GRAPH" ;;
+  bulkload) shift; cmd_bulkload "$@" ;;
+  fulltext) cmd_fulltext ;;
+  *) die "usage: virtuoso.sh start|stop|status|load FILE GRAPH|bulkload DIR GRAPH [--fulltext]|fulltext" ;;
 esac

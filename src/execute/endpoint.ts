@@ -204,6 +204,14 @@ export class EndpointExecutor implements Executor {
         }
         throw new AskgraphError('ENDPOINT_ERROR', `${this.url} answered HTTP ${res.status}: ${body}`, { details: { status: res.status } });
       }
+      // Virtuoso's "anytime" answer: at its own MaxQueryExecutionTime it sends HTTP 200 with the rows found so
+      // far and X-SQL-State S1TAT. Fewer rows read as the answer would depend on the endpoint's load (a paged
+      // label fetch ended early at 3.76M of 5.0M labels): time ran out, so it is a timeout.
+      if ((res.headers.get('x-sql-state') ?? '').trim().toUpperCase() === 'S1TAT') {
+        const why = (res.headers.get('x-sql-message') ?? '').slice(0, 200);
+        await res.body?.cancel().catch(() => {});
+        throw new AskgraphError('QUERY_TIMEOUT', `${this.url} cut the result at its own time limit (incomplete results${why ? `: ${why}` : ''})`, { details: { reason: 'endpoint-time-limit' } });
+      }
       const type = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
       const out = use(await this.readBody(res, maxBytes, ac), type);
       this.record();

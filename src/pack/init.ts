@@ -105,6 +105,8 @@ export interface InitResult {
   pack: PackConfig;
   schema: Schema;
   phases: Partial<Record<InitPhase, number>>;
+  /** Peak RSS of this process (MiB) at the end of each phase: no phase may hold the whole graph (the trainer's own process is not counted). */
+  phaseRssMiB: Partial<Record<InitPhase, number>>;
   skipped: InitPhase[];
   data: { train: number; valid: number; perOperator: Record<string, { train: number; valid: number }>; stats?: SynthStats };
   training?: { seconds: number; epochs: unknown; curve: { epoch: number; loss: number; validEm: number | null }[]; report: Record<string, unknown> };
@@ -264,6 +266,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   const count = opts.count ?? defaultCount(minutes);
   const validShare = opts.validShare ?? 0.08;
   const phases: Partial<Record<InitPhase, number>> = {};
+  const phaseRssMiB: Partial<Record<InitPhase, number>> = {};
   const skipped: InitPhase[] = [];
   // The whole run ends by the deadline: training gets what is left after the phases before it, less what
   // the self-evaluation and the report need; the trainer's own budget covers its tokenizer, evaluation and
@@ -277,6 +280,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     rep.start?.(phase, total);
     const r = await run();
     phases[phase] = Date.now() - ts;
+    phaseRssMiB[phase] = Math.round(process.resourceUsage().maxRSS / 1024);
     rep.end?.(phase, phases[phase]!, note?.(r));
     return r;
   };
@@ -497,6 +501,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       pack,
       schema,
       phases,
+      phaseRssMiB,
       skipped,
       data: { train: trainSet.length, valid: validSet.length, perOperator, ...(stats ? { stats } : {}) },
       ...(training ? { training } : {}),
@@ -618,8 +623,8 @@ export function renderReport(r: InitResult): string {
     if (e.stoppedAtBudget) L.push('', `Stopped at the time budget after ${e.oracle.n} questions (a seeded random share of the held-out set).`);
   } else L.push('Not run (no parser).');
   if (r.warnings.length) L.splice(2, 0, '## Warnings', '', ...r.warnings.map((x) => `- **${x}**`), '');
-  L.push('', '## Time per phase', '', `Budget: ${r.budget.minutes} minutes${r.budget.trainMinutes !== undefined ? ` (the trainer's share, tokenizer, evaluation and export included: ${r.budget.trainMinutes.toFixed(1)} minutes)` : ''}.`, '', '| phase | time |', '|---|---|');
-  for (const [ph, ms] of Object.entries(r.phases)) L.push(`| ${ph} | ${secs(ms)} |`);
+  L.push('', '## Time per phase', '', `Budget: ${r.budget.minutes} minutes${r.budget.trainMinutes !== undefined ? ` (the trainer's share, tokenizer, evaluation and export included: ${r.budget.trainMinutes.toFixed(1)} minutes)` : ''}.`, '', '| phase | time | peak RSS |', '|---|---|---|');
+  for (const [ph, ms] of Object.entries(r.phases)) L.push(`| ${ph} | ${secs(ms)} | ${r.phaseRssMiB?.[ph as InitPhase] !== undefined ? `${r.phaseRssMiB[ph as InitPhase]} MiB` : '—'} |`);
   if (r.skipped.length) L.push(`| skipped (unchanged) | ${r.skipped.join(', ')} |`);
   L.push(`| **total** | ${secs(r.totalMs)} |`, '');
   L.push(`Pack size: ${mib(r.packBytes)}.`, '');

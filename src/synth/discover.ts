@@ -301,14 +301,67 @@ async function labelSourcesOf(r: Reader, candidates: string[], present?: Set<str
     labelSources.push({ source: p, count: count ?? -1 });
     (ALIAS_PREDICATES.includes(p) ? aliasPredicates : labelPredicates).push(p);
   }
-  const unlabelled = await countOf(r, unlabelledCountQuery([...labelPredicates, ...aliasPredicates]));
-  if (unlabelled === undefined || unlabelled > 0) labelSources.push({ source: LOCAL_NAME_SOURCE, count: unlabelled ?? -1 });
+  const allLabelPreds = [...labelPredicates, ...aliasPredicates];
+  // The exact count reads the whole graph: a large endpoint refuses it or runs out of time (Virtuoso with
+  // 28M triples, and even a small named graph in a large database). Then a bounded sample decides.
+  let unlabelled = await countOf(r, unlabelledCountQuery(allLabelPreds));
+  let sampled = false;
+  if (unlabelled === undefined && present && allLabelPreds.length) {
+    const s = await sampledUnlabelled(r, [...present].filter((p) => !inNamespaces(p, META_NAMESPACES) && !allLabelPreds.includes(p)), allLabelPreds);
+    if (s) {
+      unlabelled = s.unlabelled;
+      sampled = true;
+      r.warnings.push(`entities without a label: the exact count did not finish; ${s.unlabelled} of ${s.sampled} sampled entities have none`);
+    }
+  }
+  // a sample that found unlabelled entities does not know how many (-1); one that found none says 0
+  if (unlabelled === undefined || unlabelled > 0) labelSources.push({ source: LOCAL_NAME_SOURCE, count: unlabelled === undefined || sampled ? -1 : unlabelled });
   return {
     labelPredicates: labelPredicates.length ? labelPredicates : [LABEL_PREDICATES[0]],
     aliasPredicates,
     labelSources,
     localNameLabels: unlabelled === undefined || unlabelled > 0,
   };
+}
+
+/** Triples sampled per predicate by sampledUnlabelled (their subjects and IRI objects are checked for labels). */
+const UNLABELLED_SAMPLE_PER_PREDICATE = 50;
+
+/**
+ * Bounded stand-in for the whole-graph unlabelled count: the subjects and IRI objects of the first triples
+ * of each data predicate (at most 400 predicates × 50 triples, each query with its timeout), checked for a
+ * label through the label predicates (VALUES lookups). Classes and predicates are not entities. Undefined
+ * when no sample could be read.
+ */
+async function sampledUnlabelled(r: Reader, predicates: string[], labelPredicates: string[]): Promise<{ sampled: number; unlabelled: number } | undefined> {
+  const nodes = new Set<string>();
+  let read = false;
+  for (const p of predicates.slice(0, 400)) {
+    const page = await rows(r, query('sample', { p, limit: UNLABELLED_SAMPLE_PER_PREDICATE }));
+    if (!page) continue;
+    read = true;
+    for (const row of page) {
+      if (row.s?.type === 'uri') nodes.add(row.s.value);
+      if (row.o?.type === 'uri' && p !== RDF_TYPE) nodes.add(row.o.value);
+    }
+  }
+  if (!read) return undefined;
+  const schemaTerms = new Set(predicates);
+  const entities = [...nodes].filter((n) => !schemaTerms.has(n));
+  // in chunks, each with the query timeout: a chunk that fails leaves its entities out of the sample
+  let sampled = 0;
+  let unlabelled = 0;
+  for (let i = 0; i < entities.length; i += 200) {
+    const chunk = entities.slice(i, i + 200);
+    try {
+      const labelled = await lookupLabels((q, o) => r.executor.select(q, o), chunk, labelPredicates, { timeoutMs: r.timeoutMs });
+      sampled += chunk.length;
+      unlabelled += chunk.filter((e) => !labelled.has(e)).length;
+    } catch (e) {
+      r.warnings.push((e as Error).message.split('\n')[0] ?? '');
+    }
+  }
+  return sampled > 0 ? { sampled, unlabelled } : undefined;
 }
 
 /**
@@ -369,7 +422,8 @@ export async function discoverSchema(executor: Pick<Executor, 'select' | 'id'>, 
 
   // 3. label sources
   const { labelPredicates, aliasPredicates, labelSources } = await labelSourcesOf(r, candidates, present);
-  const entities = (await countOf(r, query('entities', { type: typePredicate }))) ?? (await countOf(r, query('subjects'))) ?? -1;
+  // distinct entities: a whole-graph scan, only tried where exact counts are (a large graph: -1, unknown)
+  const entities = exact ? ((await countOf(r, query('entities', { type: typePredicate }))) ?? (await countOf(r, query('subjects'))) ?? -1) : -1;
   step('labels');
 
   // 4. classes
@@ -465,7 +519,8 @@ async function describeProperty(r: Reader, p: string, count: number, c: Property
   // functional: at most one object per subject
   let functional: boolean | undefined;
   if (c.exact && subjectsN !== undefined) functional = subjectsN === count;
-  if (functional === undefined) {
+  // (the whole-property GROUP BY only where exact counts are: on a large graph it runs into its timeout per property)
+  if (functional === undefined && c.exact) {
     const multi = await rows(r, query('multi', { p, limit: 1 }));
     if (multi) functional = multi.length === 0;
   }

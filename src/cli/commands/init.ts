@@ -76,7 +76,8 @@ function reporter(io: CliIO, show: boolean): InitReporter & { stop(): void } {
     end(phase: InitPhase, ms: number, note?: string) {
       if (phase === 'train') trainBar.stop();
       stopBar();
-      if (show) writeLine(io.stderr, `init: ${phase} done in ${(ms / 1000).toFixed(1)} s${note ? ` (${note})` : ''}`);
+      // peak RSS of this process so far: a phase that pulled the whole graph into memory shows here
+      if (show) writeLine(io.stderr, `init: ${phase} done in ${(ms / 1000).toFixed(1)} s${note ? ` (${note})` : ''}, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
     },
     train: (e) => trainBar.onEvent(e),
     info(line: string) {

@@ -20,6 +20,10 @@ function stubServer(): Promise<{ url: string; requests: string[]; close: () => P
       if (req.url!.startsWith('/error')) {
         res.writeHead(500, { 'content-type': 'text/plain' });
         res.end('Virtuoso 37000 Error SP030: something broke');
+      } else if (req.url!.startsWith('/anytime')) {
+        // what Virtuoso sends when a query reaches its MaxQueryExecutionTime: HTTP 200, the rows found so far, and a header
+        res.writeHead(200, { 'content-type': 'application/sparql-results+json', 'x-sql-state': 'S1TAT', 'x-sql-message': 'RC...: Returning incomplete results, query interrupted by result timeout.' });
+        res.end(JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: 'http://ex.test/a' } }] } }));
       } else if (req.url!.startsWith('/hang')) {
         // never answers
       } else {
@@ -66,6 +70,11 @@ describe('execute: EndpointExecutor (stub HTTP server)', function () {
   it('HTTP errors are ENDPOINT_ERROR with the status', async () => {
     const ex = new EndpointExecutor(`${stub.url}/error`);
     await assert.rejects(ex.select('SELECT ?x WHERE { ?x ?p ?o }'), (e: unknown) => isAskgraphError(e) && e.code === 'ENDPOINT_ERROR' && e.details?.status === 500);
+  });
+
+  it('an incomplete result (Virtuoso\'s anytime answer at its own time limit) is QUERY_TIMEOUT, never fewer rows', async () => {
+    const ex = new EndpointExecutor(`${stub.url}/anytime`);
+    await assert.rejects(ex.select('SELECT ?x WHERE { ?x ?p ?o } LIMIT 50000'), (e: unknown) => isAskgraphError(e) && e.code === 'QUERY_TIMEOUT' && /incomplete/.test(e.message));
   });
 
   it('a hanging endpoint is QUERY_TIMEOUT near the timeout', async () => {

@@ -150,6 +150,31 @@ describe('synth: schema discovery (Oxigraph)', function () {
     }
   });
 
+  it('an endpoint that cannot count the unlabelled entities in time: a bounded sample decides, not "assume some"', async () => {
+    // a fault-injecting stand-in: the whole-graph unlabelled count times out, as on a 28M-triple Virtuoso
+    const timingOut = (ex: StoreExecutor): Pick<Executor, 'select' | 'id'> => ({
+      id: ex.id,
+      select: (q: string, o?: { timeoutMs?: number }) => (/COUNT\(DISTINCT \?e\)[\s\S]*NOT EXISTS/i.test(q) ? Promise.reject(new Error('query exceeded its 30000 ms timeout')) : ex.select(q, o)),
+    });
+    const books = await openExecutor(path.join(root, 'fixtures', 'graphs', 'books.ttl'));
+    try {
+      const exact = await discoverSchema(books);
+      assert.ok(!exact.labelSources.some((x) => x.source === LOCAL_NAME_SOURCE), 'every entity of books.ttl has a label');
+      const s = await discoverSchema(timingOut(books));
+      assert.deepEqual(s.labelSources, exact.labelSources, 'the sample finds every entity labelled: no local-name labels (whose index would scan the whole graph)');
+      assert.ok((s as Schema & { warnings?: string[] }).warnings?.some((w) => /of \d+ sampled entities have none/.test(w)));
+    } finally {
+      await books.close();
+    }
+    const creatures = await openExecutor(path.join(root, 'fixtures', 'graphs', 'creatures.ttl'));
+    try {
+      const s = await discoverSchema(timingOut(creatures));
+      assert.deepEqual(s.labelSources, [{ source: LOCAL_NAME_SOURCE, count: -1 }], 'unlabelled entities in the sample: local names, count unknown');
+    } finally {
+      await creatures.close();
+    }
+  });
+
   it('a store that refuses aggregates: discovery falls back to samples and still describes every property', async () => {
     const ex = await openExecutor(path.join(root, 'fixtures', 'graphs', 'books.ttl'));
     // a fault-injecting stand-in: the store refuses GROUP BY / COUNT(DISTINCT …) queries, as a big public endpoint may
