@@ -218,7 +218,8 @@ export class WordNet {
    * `attribute` (pointer '=', an adjective and the noun it measures: "old" ↔ "age", "fast" ↔ "speed", "hot" ↔
    * "temperature"), `hypernym` (pointer '@' up to `depth` steps from one of the first two noun senses, not from a
    * proper name's: "cello" → "instrument", with the steps). Only
-   * the first `senses` senses of each part of speech (most frequent first). Lower-case words, multi-word lemmas
+   * the first `senses` senses of each part of speech (most frequent first), past the first only those seen in the
+   * tagged corpus (SemCor). Lower-case words, multi-word lemmas
    * with spaces; the word's own base forms are synonyms.
    */
   related(word: string, opts: { senses?: number; depth?: number } = {}): Map<string, WnLink> {
@@ -235,7 +236,8 @@ export class WordNet {
     for (const pos of ['n', 'v', 'a', 'r'] as const) {
       for (const base of this.baseForms(word, pos)) {
         add(base, 'synonym');
-        const senses = this.senses(base, pos).slice(0, maxSenses);
+        // the first sense, and the others seen in the tagged corpus ("address" is not "direct" in ordinary use)
+        const senses = this.senses(base, pos).slice(0, maxSenses).filter((s, i) => i === 0 || this.isTaggedSense(base, s));
         for (const s of senses) {
           for (const w of s.words) add(w, 'synonym');
           for (const p of s.pointers) {

@@ -69,6 +69,11 @@ export class WordVectors {
     return undefined;
   }
 
+  /** A word's frequency rank (0 = the most frequent; the vector file keeps GloVe's order); undefined: not kept. */
+  rank(word: string): number | undefined {
+    return this.row(word);
+  }
+
   has(word: string): boolean {
     return this.row(word) !== undefined;
   }

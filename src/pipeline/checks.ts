@@ -11,7 +11,7 @@
  * "us"). No word of any graph is written here.
  */
 import { isStopword, labelTokens, letterWords, normalizeLabel, stem, type AnswerType, type Form, type TraceEntry } from '../core';
-import { namedNothingReason, unexplainedReason, unexplainedWords, wordsOf, type ExpectedAnswer, type KnownWords } from './abstain';
+import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ExpectedAnswer, type FarWord, type KnownWords } from './abstain';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
 import { isFunctionWord } from '../core/morph';
 import { wordNet } from '../core/wordnet';
@@ -50,6 +50,11 @@ export interface CheckContext {
   relationWord?: (word: string) => boolean;
   /** Words of the parser's training questions (abstain.ts); undefined or empty: unexplainedMentionWords passes. */
   knownWords?: KnownWords;
+  /**
+   * The words of those given that nothing of the graph is near (abstain.ts NearGraph.far); undefined: every word
+   * the parser was never shown counts as far (the closed-vocabulary rule, UNEXPLAINED_WORDS).
+   */
+  farWords?: (words: string[]) => FarWord[];
   /** Labels of the graph near names it lacks ("did you mean …"). */
   near?: (names: string[]) => string[];
   /** The parser's calibration (calibration.ts); undefined: tooUncertain passes. */
@@ -60,7 +65,7 @@ export interface CheckContext {
   yesNo?: boolean;
 }
 
-export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO';
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO';
 
 export interface Verdict {
   /** The check's name (its export here). */
@@ -244,6 +249,23 @@ export const unexplainedMentionWords: Check = (reading, ctx) => {
   return inNames
     ? { check: 'unexplainedMentionWords', pass: false, code: 'NAMED_NOTHING', words: leftovers, reason: namedNothingReason(named, ctx.near?.(named) ?? []) }
     : { check: 'unexplainedMentionWords', pass: false, code: 'UNEXPLAINED_WORDS', words: leftovers, reason: unexplainedReason(leftovers) };
+};
+
+/**
+ * NOTHING_NEAR: a question word outside the reading's names (or a mention word its entity does not spell) that
+ * nothing of the graph is near — no word of its relations, lexicon or parser's questions within NEAR_THRESHOLD by
+ * WordNet or GloVe (abstain.ts NearGraph): the question asks about something the graph lacks, and the reason names
+ * the word and the graph's closest relation ("nothing in this graph is near "born"; closest: release year"). A word
+ * the parser was never shown but that is near something of the graph ("helmed" near "directed") is no reason to
+ * refuse: the reading is judged on its calibrated confidence (tooUncertain). Names the graph lacks stay NAMED_NOTHING
+ * (unexplainedMentionWords). Without `farWords` it is unexplainedMentionWords.
+ */
+export const nothingNear: Check = (reading, ctx) => {
+  const v = unexplainedMentionWords(reading, ctx);
+  if (v.pass || v.code === 'NAMED_NOTHING' || !ctx.farWords) return v;
+  const far = ctx.farWords(v.words ?? []);
+  if (far.length === 0) return { check: 'nothingNear', pass: true };
+  return { check: 'nothingNear', pass: false, code: 'NOTHING_NEAR', words: far.map((f) => f.word), reason: nothingNearReason(far) };
 };
 
 /**

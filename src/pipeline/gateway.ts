@@ -17,9 +17,9 @@ import { runCompiled } from '../execute';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, loadRelationVocabulary, readersByName, runChain, type RelationVocabulary } from '../fallback';
 import { answerTypeOf, entityRefs, parseForm } from '../form';
 import { entityRefsOf } from './labels';
-import { expectedAnswer, namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type KnownWords } from './abstain';
+import { expectedAnswer, namedNothingReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type KnownWords, NearGraph, nothingNearReason, type FarWord } from './abstain';
 import { calibratedProbability, signalsOf, type Calibration, type Signals } from './calibration';
-import { answerShape, graphNames, leftOut, noAnswerReason, ownValueMissing, setAsideRow, tooUncertain, unexplainedMentionWords, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
+import { answerShape, graphNames, leftOut, noAnswerReason, nothingNear, ownValueMissing, setAsideRow, tooUncertain, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
   relationWords,
   groundCandidates,
@@ -240,13 +240,17 @@ class PipelineGateway implements Gateway {
     // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
     const adaptive = o.adaptiveBeam && o.beam > 1;
     const first = await this.generate(q, adaptive ? 1 : o.beam, run);
+    // words the parser was never shown refuse the question only when nothing of the graph is near them (checks.ts
+    // nothingNear); the others are left to the readings' calibrated confidence
     const unexplained = o.noAbstain || run.stopped ? [] : this.unexplained(q, first);
-    if (unexplained.length > 0) {
-      const reason = unexplainedReason(unexplained);
-      trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
+    const far = this.farWords(unexplained);
+    if (far.length > 0) {
+      const reason = nothingNearReason(far);
+      trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: ${reason}`, check: { name: 'nothingNear', code: 'NOTHING_NEAR' }, timeMs: 0 });
       timings.total = performance.now() - t0;
       return { beam, answer: noAnswer(q, { reason, beam: first.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings }) };
     }
+    if (unexplained.length > 0) trace.push({ stage: 'generate', outcome: 'answers', note: `words the parser was never shown, near the graph: ${unexplained.map((w) => `"${w}" ~ "${this.nearGraph().nearest(w).word ?? ''}"`).join(', ')}`, timeMs: 0 });
     if (adaptive) {
       const greedy = first;
       if (greedy.length > 0) {
@@ -382,11 +386,12 @@ class PipelineGateway implements Gateway {
       // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
       // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
       const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...(beam[0] ? entityRefsOf(beam[0].form).map((text) => ({ text })) : [])];
-      const offTopic = this.knownWords && this.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, this.knownWords) : [];
+      const offTopic = this.farWords(this.knownWords && this.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, this.knownWords) : []);
       if (offTopic.length > 0) {
-        trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: unexplained words ${offTopic.join(', ')}`, timeMs: 0 });
+        const reason = nothingNearReason(offTopic);
+        trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, check: { name: 'nothingNear', code: 'NOTHING_NEAR' }, timeMs: 0 });
         timings.total = performance.now() - t0;
-        return noAnswer(q, { reason: unexplainedReason(offTopic), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+        return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
       }
       // A name of several words that no one entity spells ("the president of France": only a tag "president"
       // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
@@ -395,7 +400,8 @@ class PipelineGateway implements Gateway {
         // words of those mentions no topic spells and the question does not write as a name are words it cannot place
         const spelt = new Set(topics.flatMap((t) => wordsOf(t.label)));
         const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !writtenAsCapitalised(q, w));
-        const reason = placeless.length > 0 ? unexplainedReason(placeless) : namedNothingReason(unnamed, nearLabels(this.index, unnamed));
+        const far = this.farWords(placeless);
+        const reason = far.length > 0 ? nothingNearReason(far) : namedNothingReason(unnamed, nearLabels(this.index, unnamed));
         trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });
         timings.total = performance.now() - t0;
         return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
@@ -635,9 +641,9 @@ class PipelineGateway implements Gateway {
       setAsideRow(trace, win.attempt.text, weak);
       return { rejected: true, abstained: false, doubt: weak.reason };
     }
-    const unexplained = unexplainedMentionWords(reading, checks);
+    const unexplained = nothingNear(reading, checks);
     if (!unexplained.pass) {
-      row(unexplained, `abstained: the mention words ${unexplained.words!.join(', ')} are not part of the entity they grounded to`);
+      row(unexplained, `abstained: ${unexplained.reason ?? ''}`);
       return { rejected: true, abstained: true, doubt: unexplained.reason };
     }
     let signals = this.signals(win, beam);
@@ -690,6 +696,7 @@ class PipelineGateway implements Gateway {
       graphWord: (w) => this.index.hasWord(w),
       relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || this.index.nonTopicWords.has(w),
       ...(this.knownWords ? { knownWords: this.knownWords } : {}),
+      farWords: (words) => this.farWords(words),
       near: (names) => nearLabels(this.index, names),
       ...(this.calibration ? { calibration: this.calibration } : {}),
     };
@@ -707,6 +714,18 @@ class PipelineGateway implements Gateway {
       this.relationWordsCache = out;
     }
     return this.relationWordsCache;
+  }
+
+  private near: NearGraph | undefined;
+  /** What the graph has that question words may be near (abstain.ts): its parser's words and relations; built on first use. */
+  private nearGraph(): NearGraph {
+    this.near ??= new NearGraph({ words: this.knownWords ?? [], relations: (this.index.meta.relations as RelationInfo[] | undefined) ?? [] });
+    return this.near;
+  }
+
+  /** The words of those given that nothing of the graph is near (none asked for: no lexical work at all). */
+  private farWords(words: readonly string[]): FarWord[] {
+    return words.length === 0 ? [] : this.nearGraph().far(words);
   }
 
   /** Question words the parser was never shown, outside the entity mentions of the first forms (abstain.ts). */
