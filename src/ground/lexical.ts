@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError, isStopword } from '../core';
 import { packageRoot } from '../core/paths';
-import { singularForms } from '../core/morph';
+import { singularForms, verbBase } from '../core/morph';
 import { wordNet, type WnLink, type WnRelation } from '../core/wordnet';
 
 const MAGIC = 'AGV1';
@@ -62,16 +62,27 @@ export class WordVectors {
     const w = word.toLowerCase();
     const i = this.index.get(w);
     if (i !== undefined) return i;
+    const known = this.inflected.get(w);
+    if (known !== undefined) return known < 0 ? undefined : known;
+    let found = -1;
     for (const s of singularForms(w)) {
       const j = this.index.get(s);
-      if (j !== undefined) return j;
+      if (j !== undefined) {
+        found = j;
+        break;
+      }
     }
-    return undefined;
+    if (this.inflected.size > 50000) this.inflected.clear();
+    this.inflected.set(w, found);
+    return found < 0 ? undefined : found;
   }
+
+  /** Rows of words found through a singular form (-1: none), so a miss costs one morphology call. */
+  private readonly inflected = new Map<string, number>();
 
   /** A word's frequency rank (0 = the most frequent; the vector file keeps GloVe's order); undefined: not kept. */
   rank(word: string): number | undefined {
-    return this.row(word);
+    return this.index.get(word.toLowerCase());
   }
 
   has(word: string): boolean {
@@ -203,12 +214,15 @@ export interface Nearness {
 }
 
 const relatedCache = new Map<string, Map<string, WnLink>>();
-/** WordNet's related words of a word (cached; hypernyms of its first noun senses, 8 steps up). */
+/** WordNet's related words of a word and of its verb base (cached; hypernyms of its first noun senses, 8 steps up). */
 export function relatedWords(word: string): Map<string, WnLink> {
   const w = word.toLowerCase();
   let r = relatedCache.get(w);
   if (!r) {
     r = wordNet().related(w, { depth: 8 });
+    // irregular verb forms WordNet's detachment rules do not undo ("made" → "make", "wrote" → "write")
+    const base = /^\p{L}+$/u.test(w) ? verbBase(w) : undefined;
+    if (base && base !== w && !r.has(base)) for (const [k, link] of wordNet().related(base, { depth: 8 })) if (!r.has(k)) r.set(k, link);
     if (relatedCache.size > 20000) relatedCache.clear();
     relatedCache.set(w, r);
   }

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
 import { AskgraphError, isStopword, letterWords, typoEdits } from '../core';
 import { singularForms } from '../core/morph';
+import { wordNet, type WnLink } from '../core/wordnet';
 import { linkScore, rankPhrase, relatedWords, relationWords, wordnetLink, wordVectors, type RelationInfo, type WordVectors } from '../ground';
 
 
@@ -159,6 +160,8 @@ export interface FarWord {
 export class NearGraph {
   private readonly vocab: string[];
   private readonly vocabSet: ReadonlySet<string>;
+  private lemmas: Map<string, string[]> | undefined;
+  private readonly specific: ReadonlySet<string>;
   private readonly relationWordSet: Set<string>;
   private readonly cache = new Map<string, { word?: string; score: number }>();
 
@@ -173,9 +176,11 @@ export class NearGraph {
     const words = new Set<string>(this.relationWordSet);
     for (const w of graph.words) if (/^\p{L}{2,}$/u.test(w) && !isStopword(w)) words.add(w.toLowerCase());
     this.vocabSet = words;
-    // being near a word used everywhere ("part", "one", "people") says nothing: the most frequent English words
-    // (GloVe's first GENERIC_WORDS) are no targets of nearness, unless a relation's name has them
-    this.vocab = [...words].filter((w) => this.relationWordSet.has(w) || (vectors.rank(w) ?? Infinity) >= GENERIC_WORDS);
+    // being near a word used everywhere ("part", "one", "people") by word vectors says nothing: the most frequent
+    // English words (GloVe's first GENERIC_WORDS) are no targets of vector nearness, unless a relation's name has them
+    // (only words with a vector, as spelt: the parser's words hold typos, which are near nothing)
+    this.vocab = [...words].filter((w) => vectors.rank(w) !== undefined);
+    this.specific = new Set(this.vocab.filter((w) => this.relationWordSet.has(w) || (vectors.rank(w) ?? 0) >= GENERIC_WORDS));
   }
 
   /** The vocabulary word nearest to `word`, with its score (1: the word itself or a plural of it). */
@@ -189,9 +194,15 @@ export class NearGraph {
     else {
       // WordNet's synonyms, derivations and attributes (a hypernym is too weak a link: "population" is "people")
       const related = relatedWords(w);
+      this.lemmas ??= new Map(this.vocab.map((v) => [v, [v, ...new Set((['n', 'v', 'a'] as const).flatMap((p) => wordNet().baseForms(v, p)))]]));
       for (const v of this.vocab) {
-        const link = related.get(v);
-        const s = Math.max(link && link.kind !== 'hypernym' ? linkScore(link.kind, link.steps) : 0, this.vectors.relativeCosine(w, v) ?? 0);
+        // the vocabulary word or one of its base forms ("created" → "create")
+        let link: WnLink | undefined;
+        for (const l of this.lemmas.get(v) ?? [v]) {
+          const x = related.get(l);
+          if (x && (!link || linkScore(x.kind, x.steps) > linkScore(link.kind, link.steps))) link = x;
+        }
+        const s = Math.max(link && link.kind !== 'hypernym' ? linkScore(link.kind, link.steps) : 0, this.specific.has(v) ? (this.vectors.relativeCosine(w, v) ?? 0) : 0);
         if (s > best.score) best = { word: v, score: s };
       }
       for (const r of this.relationWordSet) {
