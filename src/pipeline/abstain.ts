@@ -128,7 +128,7 @@ export function namedNothingReason(names: readonly string[], near: readonly stri
  * the movies pack's held-out training words (in scope) against words of other graphs' relations and questions
  * (PathQuestion, WC2014, restaurants: out of scope) — never on a dev set.
  */
-export const NEAR_THRESHOLD = 0.525;
+export const NEAR_THRESHOLD = 0.65;
 
 /** How many of the most frequent English words are too general to be near (NearGraph). */
 export const GENERIC_WORDS = 1000;
@@ -141,7 +141,14 @@ export interface GraphVocabulary {
   relations: readonly RelationInfo[];
   /** Relation labels by IRI. */
   labels?: Map<string, string>;
+  /** The name the parser writes for a relation IRI (default: its local name). */
+  nameOf?: (iri: string) => string | undefined;
 }
+
+/** A word reads clearly as a relation when its best reading scores at least this … */
+export const CLEAR_READING = 0.55;
+/** … and this much above the next relation's (checks.ts wordNotRead). */
+export const CLEAR_MARGIN = 0.15;
 
 /** A question word with nothing near it in the graph: its nearest word, that word's score, and the graph's closest relation. */
 export interface FarWord {
@@ -213,6 +220,15 @@ export class NearGraph {
     if (this.cache.size > 5000) this.cache.clear();
     this.cache.set(w, best);
     return best;
+  }
+
+  /** The relation a word clearly reads as (CLEAR_READING, CLEAR_MARGIN), by the parser's name, with the reading in words. */
+  clearRelation(word: string): { name: string; note: string } | undefined {
+    const ranked = rankPhrase(word, this.graph.relations, this.graph.labels ? { labels: this.graph.labels } : {});
+    const top = ranked[0];
+    if (!top || top.score < CLEAR_READING || top.score - (ranked[1]?.score ?? 0) < CLEAR_MARGIN) return undefined;
+    const name = this.graph.nameOf?.(top.iri) ?? top.name;
+    return { name, note: `${relationWords(this.graph.labels?.get(top.iri) ?? top.name)} (${top.score.toFixed(2)})` };
   }
 
   /** The words with nothing near them (nearest score below the threshold), each with the graph's closest relation. */

@@ -19,7 +19,7 @@ import { answerTypeOf, entityRefs, parseForm } from '../form';
 import { entityRefsOf } from './labels';
 import { expectedAnswer, namedNothingReason, unexplainedWords, unmatchedNames, wordsOf, yesNoWording, type KnownWords, NearGraph, nothingNearReason, type FarWord } from './abstain';
 import { calibratedProbability, signalsOf, type Calibration, type Signals } from './calibration';
-import { answerShape, graphNames, leftOut, noAnswerReason, nothingNear, ownValueMissing, setAsideRow, tooUncertain, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
+import { answerShape, graphNames, leftOut, noAnswerReason, nothingNear, wordNotRead, ownValueMissing, setAsideRow, tooUncertain, writtenAsCapitalised, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
 import {
   relationWords,
   groundCandidates,
@@ -250,7 +250,15 @@ class PipelineGateway implements Gateway {
       timings.total = performance.now() - t0;
       return { beam, answer: noAnswer(q, { reason, beam: first.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings }) };
     }
-    if (unexplained.length > 0) trace.push({ stage: 'generate', outcome: 'answers', note: `words the parser was never shown, near the graph: ${unexplained.map((w) => `"${w}" ~ "${this.nearGraph().nearest(w).word ?? ''}"`).join(', ')}`, timeMs: 0 });
+    // a word near the graph that reads as none of its relations clearly keeps the closed-vocabulary rule (checks.ts wordNotRead)
+    const unclear = unexplained.filter((w) => !this.nearGraph().clearRelation(w));
+    if (unclear.length > 0) {
+      const reason = `${unclear.slice(0, 3).map((w) => `"${w}"`).join(', ')} ${unclear.length > 1 ? 'were' : 'was'} never asked of this graph and ${unclear.length > 1 ? 'read' : 'reads'} as none of its relations clearly`;
+      trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: ${reason}`, check: { name: 'wordNotRead', code: 'WORD_NOT_READ' }, timeMs: 0 });
+      timings.total = performance.now() - t0;
+      return { beam, answer: noAnswer(q, { reason, beam: first.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings }) };
+    }
+    if (unexplained.length > 0) trace.push({ stage: 'generate', outcome: 'answers', note: `words the parser was never shown, read as relations: ${unexplained.map((w) => `"${w}" → ${this.nearGraph().clearRelation(w)?.note ?? ''}`).join(', ')}`, timeMs: 0 });
     if (adaptive) {
       const greedy = first;
       if (greedy.length > 0) {
@@ -386,10 +394,16 @@ class PipelineGateway implements Gateway {
       // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
       // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
       const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...(beam[0] ? entityRefsOf(beam[0].form).map((text) => ({ text })) : [])];
-      const offTopic = this.farWords(this.knownWords && this.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, this.knownWords) : []);
-      if (offTopic.length > 0) {
-        const reason = nothingNearReason(offTopic);
-        trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, check: { name: 'nothingNear', code: 'NOTHING_NEAR' }, timeMs: 0 });
+      // The fallback's answers have no calibrated confidence, and its evidence need not use the question's words: a
+      // word nothing the parser was shown explains refuses it — nothing of the graph near the word (NOTHING_NEAR), or
+      // a word near the graph that no reading the parser was sure of used (UNCERTAIN_WORDS).
+      const unseen = this.knownWords && this.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, this.knownWords) : [];
+      const offTopic = this.farWords(unseen);
+      if (unseen.length > 0) {
+        const near = unseen.map((w) => `"${w}" (near "${this.nearGraph().nearest(w).word ?? ''}")`);
+        const reason = offTopic.length > 0 ? nothingNearReason(offTopic) : `no reading of the question that uses ${near.slice(0, 3).join(', ')} was confident enough to answer`;
+        const check = offTopic.length > 0 ? { name: 'nothingNear', code: 'NOTHING_NEAR' } : { name: 'fallbackUnseenWords', code: 'UNCERTAIN_WORDS' };
+        trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, check, timeMs: 0 });
         timings.total = performance.now() - t0;
         return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
       }
@@ -646,6 +660,15 @@ class PipelineGateway implements Gateway {
       row(unexplained, `abstained: ${unexplained.reason ?? ''}`);
       return { rejected: true, abstained: true, doubt: unexplained.reason };
     }
+    const unread = wordNotRead(reading, checks);
+    if (!unread.pass && !unread.relation) {
+      row(unread, `abstained: ${unread.reason ?? ''}`);
+      return { rejected: true, abstained: true, doubt: unread.reason };
+    }
+    if (!unread.pass) {
+      setAsideRow(trace, win.attempt.text, unread);
+      return { rejected: true, abstained: false, doubt: unread.reason };
+    }
     let signals = this.signals(win, beam);
     let sure = tooUncertain({ ...reading, signals }, checks);
     if (!sure.pass) {
@@ -697,6 +720,7 @@ class PipelineGateway implements Gateway {
       relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || this.index.nonTopicWords.has(w),
       ...(this.knownWords ? { knownWords: this.knownWords } : {}),
       farWords: (words) => this.farWords(words),
+      clearRelation: (word) => this.nearGraph().clearRelation(word),
       near: (names) => nearLabels(this.index, names),
       ...(this.calibration ? { calibration: this.calibration } : {}),
     };
@@ -719,7 +743,7 @@ class PipelineGateway implements Gateway {
   private near: NearGraph | undefined;
   /** What the graph has that question words may be near (abstain.ts): its parser's words and relations; built on first use. */
   private nearGraph(): NearGraph {
-    this.near ??= new NearGraph({ words: this.knownWords ?? [], relations: (this.index.meta.relations as RelationInfo[] | undefined) ?? [] });
+    this.near ??= new NearGraph({ words: this.knownWords ?? [], relations: (this.index.meta.relations as RelationInfo[] | undefined) ?? [], nameOf: (iri) => this.relationName(iri) });
     return this.near;
   }
 
