@@ -90,6 +90,9 @@ export interface PhraseContext {
   vectors?: WordVectors;
 }
 
+/** The least semantic similarity that counts as evidence for a relation (below it, the lexical score alone). */
+export const SEMANTIC_FLOOR = 0.3;
+
 /** Weight of the phrase-side coverage (each phrase word's nearest name word) against the name side's. */
 export const PHRASE_WEIGHT = 0.6;
 
@@ -151,8 +154,9 @@ export function phraseReading(phrase: string, candidate: RelationInfo, ctx: Phra
     else best = { ...best, wordnet: Math.max(best.wordnet, wordnet), vectors: Math.max(best.vectors, vec) };
   }
   const fit = ctx.around ? (ctx.around.has(candidate.iri) ? 1 : 0) : undefined;
-  // a semantic match is evidence, not identity: it stays below an exact name (1)
-  const raw = Math.max(lexical, 0.95 * best.semantic);
+  // a semantic match is evidence, not identity: it stays below an exact name (1); a weak one (below SEMANTIC_FLOOR:
+  // GloVe puts most words of one domain 0.3–0.45 apart, "written" and "starred") is no evidence at all
+  const raw = Math.max(lexical, best.semantic >= SEMANTIC_FLOOR ? 0.95 * best.semantic : 0);
   const score = fit === 0 ? raw * NO_FIT_FACTOR : raw;
   return {
     iri: candidate.iri,
@@ -163,13 +167,17 @@ export function phraseReading(phrase: string, candidate: RelationInfo, ctx: Phra
     vectors: best.vectors,
     semantic: best.semantic,
     ...(fit !== undefined ? { fit } : {}),
-    ...(best.via && lexical < 0.95 * best.semantic ? { via: best.via } : {}),
+    ...(best.via && best.semantic >= SEMANTIC_FLOOR && lexical < 0.95 * best.semantic ? { via: best.via } : {}),
   };
 }
 
 /** Every candidate ranked as a reading of the phrase (best first; ties by name). */
 export function rankPhrase(phrase: string, candidates: readonly RelationInfo[], ctx: PhraseContext = {}): PhraseReading[] {
-  return candidates.map((c) => phraseReading(phrase, c, ctx)).sort((a, b) => b.score - a.score || b.lexical - a.lexical || a.name.localeCompare(b.name));
+  let readings = candidates.map((c) => phraseReading(phrase, c, ctx));
+  // a phrase the graph spells exactly is that relation: semantic neighbours of it ("directed" ~ "starred" in GloVe)
+  // are other relations, not other readings of it — they keep only their lexical score
+  if (readings.some((r) => r.lexical === 1)) readings = readings.map((r) => (r.lexical === 1 ? r : { ...r, score: r.fit === 0 ? r.lexical * NO_FIT_FACTOR : r.lexical, via: undefined }));
+  return readings.sort((a, b) => b.score - a.score || b.lexical - a.lexical || a.name.localeCompare(b.name));
 }
 
 /** The reading's components in words, for a trace note. */
