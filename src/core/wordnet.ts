@@ -35,6 +35,14 @@ export const DETACH: Record<WnPos, [string, string][]> = {
   r: [],
 };
 
+/** How WordNet links two words (WordNet.related). */
+export type WnRelation = 'synonym' | 'derived' | 'attribute' | 'hypernym';
+/** A related word's link: its kind, and for a hypernym the steps up (1 = the direct hypernym; 0 otherwise). */
+export interface WnLink {
+  kind: WnRelation;
+  steps: number;
+}
+
 export interface WnPointer {
   symbol: string; // '@' hypernym, '+' derivationally related, '!' antonym, …
   offset: number;
@@ -199,6 +207,60 @@ export class WordNet {
         const t = this.synset(p.offset, p.pos);
         const word = p.target > 0 ? t.words[p.target - 1] : t.words[0];
         if (word) out.push({ word, pos: p.pos, synset: t });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Words WordNet links to `word` (any inflection morphy undoes), by kind: `synonym` (a word of one of its
+   * senses), `derived` (a derivationally related form, pointer '+': "direct" → "director", "born" → "birth"),
+   * `attribute` (pointer '=', an adjective and the noun it measures: "old" ↔ "age", "fast" ↔ "speed", "hot" ↔
+   * "temperature"), `hypernym` (pointer '@' up to `depth` steps from one of the first two noun senses, not from a
+   * proper name's: "cello" → "instrument", with the steps). Only
+   * the first `senses` senses of each part of speech (most frequent first), past the first only those seen in the
+   * tagged corpus (SemCor). Lower-case words, multi-word lemmas
+   * with spaces; the word's own base forms are synonyms.
+   */
+  related(word: string, opts: { senses?: number; depth?: number } = {}): Map<string, WnLink> {
+    const maxSenses = opts.senses ?? 4;
+    const depth = opts.depth ?? 0;
+    const out = new Map<string, WnLink>();
+    const RANK: Record<WnRelation, number> = { synonym: 0, derived: 1, attribute: 2, hypernym: 3 };
+    const add = (w: string | undefined, kind: WnRelation, steps = 0) => {
+      if (!w) return;
+      const k = w.toLowerCase();
+      const had = out.get(k);
+      if (had === undefined || RANK[kind] < RANK[had.kind] || (kind === had.kind && steps < had.steps)) out.set(k, { kind, steps });
+    };
+    for (const pos of ['n', 'v', 'a', 'r'] as const) {
+      for (const base of this.baseForms(word, pos)) {
+        add(base, 'synonym');
+        // the first sense, and the others seen in the tagged corpus ("address" is not "direct" in ordinary use)
+        const senses = this.senses(base, pos).slice(0, maxSenses).filter((s, i) => i === 0 || this.isTaggedSense(base, s));
+        for (const s of senses) {
+          for (const w of s.words) add(w, 'synonym');
+          for (const p of s.pointers) {
+            if (p.symbol === '=') for (const w of this.synset(p.offset, p.pos).words) add(w, 'attribute');
+          }
+        }
+        for (const d of this.derived(base, pos, senses)) add(d.word, 'derived');
+        if (pos === 'n' && depth > 0) {
+          // not from a proper name's sense ("Born", the physicist): instances are no kinds of things
+          let frontier = senses.slice(0, 2).filter((s) => !s.words.every((w) => /^\p{Lu}/u.test(w)));
+          for (let step = 0; step < depth && frontier.length > 0; step++) {
+            const next: WnSynset[] = [];
+            for (const s of frontier) {
+              for (const p of s.pointers) {
+                if (p.symbol !== '@') continue;
+                const h = this.synset(p.offset, p.pos);
+                for (const w of h.words) add(w, 'hypernym', step + 1);
+                next.push(h);
+              }
+            }
+            frontier = next;
+          }
+        }
       }
     }
     return out;

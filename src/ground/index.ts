@@ -7,3 +7,4 @@ export * from './store-index';
 export * from './relations';
 export * from './link';
 export * from './search';
+export * from './lexical';

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../core';
-import { relationWords } from '../core';
+import { isStopword, relationWords } from '../core';
+import { relatedWords, wordNearness, wordVectors, WORDNET_SCORES, type WordVectors } from './lexical';
 import { degreesQuery, neighbours1Query, neighbours2Query } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
 import { iriLocalName } from '../core';
@@ -10,6 +11,8 @@ export interface RelationHit {
   iri: string;
   name: string;
   score: number;
+  /** The components of the score (phraseReading), for the trace. */
+  reading?: PhraseReading;
 }
 
 export interface RelationRetrieverOptions {
@@ -48,6 +51,139 @@ export function relationSimilarity(generated: string, candidate: RelationInfo, l
     best = Math.max(best, fuzzySimilarity(g, c), words, contained);
   }
   return best;
+}
+
+/** Content words of a name or phrase ("hasInstrument" → instrument; "based in" → based); all its words if none is content. */
+export function contentWords(text: string): string[] {
+  const all = relationWords(iriLocalName(text)).split(' ').filter(Boolean);
+  const content = all.filter((w) => !isStopword(w) && !/^\p{N}+$/u.test(w));
+  return content.length > 0 ? content : all;
+}
+
+/** How a relation or class phrase reads as one relation (or class) of the graph, with the components of its score. */
+export interface PhraseReading {
+  iri: string;
+  name: string;
+  /** The score ranked by: max(lexical, semantic) × the fit factor. */
+  score: number;
+  /** relationSimilarity: the names as strings and words. */
+  lexical: number;
+  /** WordNet only: mean of the phrase-side and name-side word coverage by WordNet links. */
+  wordnet: number;
+  /** GloVe only: the same coverage by word-vector cosines (relative to hubness, lexical.ts). */
+  vectors: number;
+  /** Both (each word pair at the better of the two). */
+  semantic: number;
+  /** 1: the topic entity has this relation; 0: it does not; undefined: not known. */
+  fit?: number;
+  /** The strongest word link ("old→age attribute", "cello→instrument hypernym"). */
+  via?: string;
+}
+
+export interface PhraseContext {
+  /** Labels of relation / class IRIs (scored besides the local name). */
+  labels?: Map<string, string>;
+  /** Relations the grounded topic entity actually has (domain/range fit); undefined: unknown. */
+  around?: ReadonlySet<string>;
+  /** Labels of the grounded entities of the phrase ("plays [the cello]"): their WordNet hypernyms count as phrase words. */
+  objects?: readonly string[];
+  vectors?: WordVectors;
+}
+
+/** The least semantic similarity that counts as evidence for a relation (below it, the lexical score alone). */
+export const SEMANTIC_FLOOR = 0.3;
+
+/** Weight of the phrase-side coverage (each phrase word's nearest name word) against the name side's. */
+export const PHRASE_WEIGHT = 0.6;
+
+/** Weight of a relation the topic entity does not have, against one it has. */
+export const NO_FIT_FACTOR = 0.6;
+
+/**
+ * Phrase-level grounding: how well a relation (or class) phrase — a generated name, or words of the question —
+ * reads as one relation of the graph. The best of the lexical similarity (relationSimilarity) and a semantic one:
+ * each content word of the phrase is matched to its nearest word of the relation's name or label (wordNearness:
+ * WordNet synonyms, derivations, adjective ↔ attribute links and hypernyms, GloVe cosine) and each word of the
+ * name to its nearest phrase word (or a hypernym of an entity of the phrase: "plays the cello" → instrument); the
+ * two coverages are weighed PHRASE_WEIGHT : 1 − PHRASE_WEIGHT. A relation the topic entity lacks (ctx.around) is weighed down (NO_FIT_FACTOR).
+ */
+export function phraseReading(phrase: string, candidate: RelationInfo, ctx: PhraseContext = {}): PhraseReading {
+  const label = ctx.labels?.get(candidate.iri);
+  const lexical = relationSimilarity(phrase, candidate, label);
+  const vectors = ctx.vectors ?? wordVectors();
+  const p = contentWords(phrase);
+  const objectWords = new Map<string, string>(); // hypernym word → the object label word it came from
+  for (const o of ctx.objects ?? []) {
+    for (const w of contentWords(o)) {
+      for (const [h, link] of relatedWords(w)) if (link.kind === 'hypernym' || link.kind === 'synonym') for (const hw of h.split(' ')) if (!objectWords.has(hw)) objectWords.set(hw, w);
+    }
+  }
+  let best = { wordnet: 0, vectors: 0, semantic: 0, via: undefined as string | undefined };
+  for (const text of [candidate.name, label]) {
+    if (!text) continue;
+    const r = contentWords(text);
+    let via: { score: number; text: string } | undefined;
+    const note = (a: string, b: string, score: number, how: string) => {
+      if (!via || score > via.score) via = { score, text: `${a}→${b} ${how}` };
+    };
+    const near = (a: string, b: string) => {
+      const n = wordNearness(a, b, vectors);
+      note(a, b, n.score, n.via);
+      return n;
+    };
+    const pairs = p.map((a) => r.map((b) => near(a, b)));
+    const cover = (pick: (n: ReturnType<typeof near>) => number) => {
+      const phraseSide = p.map((_, i) => Math.max(0, ...(pairs[i] ?? []).map(pick)));
+      const nameSide = r.map((b, j) => {
+        let m = Math.max(0, ...p.map((_, i) => pick(pairs[i]![j]!)));
+        const from = objectWords.get(b);
+        if (from !== undefined) {
+          m = Math.max(m, WORDNET_SCORES.hypernym);
+          note(from, b, WORDNET_SCORES.hypernym, 'hypernym of the entity');
+        }
+        return m;
+      });
+      const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+      // what the phrase says weighs more than every word of the name ("staff" for "employee count")
+      return PHRASE_WEIGHT * mean(phraseSide) + (1 - PHRASE_WEIGHT) * mean(nameSide);
+    };
+    const wordnet = cover((n) => n.wordnet);
+    const vec = cover((n) => n.vectors);
+    const semantic = Math.max(wordnet, cover((n) => n.score), vec);
+    if (semantic > best.semantic) best = { wordnet, vectors: vec, semantic, via: (via as { text: string } | undefined)?.text };
+    else best = { ...best, wordnet: Math.max(best.wordnet, wordnet), vectors: Math.max(best.vectors, vec) };
+  }
+  const fit = ctx.around ? (ctx.around.has(candidate.iri) ? 1 : 0) : undefined;
+  // a semantic match is evidence, not identity: it stays below an exact name (1); a weak one (below SEMANTIC_FLOOR:
+  // GloVe puts most words of one domain 0.3–0.45 apart, "written" and "starred") is no evidence at all
+  const raw = Math.max(lexical, best.semantic >= SEMANTIC_FLOOR ? 0.95 * best.semantic : 0);
+  const score = fit === 0 ? raw * NO_FIT_FACTOR : raw;
+  return {
+    iri: candidate.iri,
+    name: candidate.name,
+    score,
+    lexical,
+    wordnet: best.wordnet,
+    vectors: best.vectors,
+    semantic: best.semantic,
+    ...(fit !== undefined ? { fit } : {}),
+    ...(best.via && best.semantic >= SEMANTIC_FLOOR && lexical < 0.95 * best.semantic ? { via: best.via } : {}),
+  };
+}
+
+/** Every candidate ranked as a reading of the phrase (best first; ties by name). */
+export function rankPhrase(phrase: string, candidates: readonly RelationInfo[], ctx: PhraseContext = {}): PhraseReading[] {
+  let readings = candidates.map((c) => phraseReading(phrase, c, ctx));
+  // a phrase the graph spells exactly is that relation: semantic neighbours of it ("directed" ~ "starred" in GloVe)
+  // are other relations, not other readings of it — they keep only their lexical score
+  if (readings.some((r) => r.lexical === 1)) readings = readings.map((r) => (r.lexical === 1 ? r : { ...r, score: r.fit === 0 ? r.lexical * NO_FIT_FACTOR : r.lexical, via: undefined }));
+  return readings.sort((a, b) => b.score - a.score || b.lexical - a.lexical || a.name.localeCompare(b.name));
+}
+
+/** The reading's components in words, for a trace note. */
+export function readingNote(r: PhraseReading): string {
+  const f = (x: number) => x.toFixed(2);
+  return `${r.name} ${f(r.score)} (lexical ${f(r.lexical)}, wordnet ${f(r.wordnet)}, vectors ${f(r.vectors)}${r.fit !== undefined ? `, fit ${r.fit}` : ''}${r.via ? `; ${r.via}` : ''})`;
 }
 
 /**
@@ -109,10 +245,10 @@ export class RelationRetriever {
 
   /** Top k relations for a generated name among the candidates, score ≥ threshold. */
   rank(generated: string, candidates: RelationInfo[], k = 3, threshold = 0.3): RelationHit[] {
-    return candidates
-      .map((c) => ({ iri: c.iri, name: c.name, score: relationSimilarity(generated, c, this.opts.labels?.get(c.iri)) }))
-      .filter((h) => h.score >= threshold)
-      .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
-      .slice(0, k);
+    const ctx: PhraseContext = this.opts.labels ? { labels: this.opts.labels } : {};
+    return rankPhrase(generated, candidates, ctx)
+      .filter((r) => r.score >= threshold)
+      .slice(0, k)
+      .map((r) => ({ iri: r.iri, name: r.name, score: r.score, reading: r }));
   }
 }

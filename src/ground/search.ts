@@ -5,7 +5,7 @@ import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
 import { labelTokens as tokens, normalizeLabel } from '../core';
 import { fuzzySimilarity } from './similarity';
-import type { RelationHit, RelationRetriever } from './relations';
+import { readingNote, type RelationHit, type RelationRetriever } from './relations';
 import type { Scorer } from './scorers';
 import type { RelationInfo } from './store-index';
 
@@ -45,6 +45,8 @@ export interface GroundAttempt extends GroundedCandidate {
   phase: GroundPhase;
   /** How each entity position was matched ('partial': one word of a longer name; 'inflected': a plural of the label). */
   entityMatches?: NonNullable<EntityHit['match']>[];
+  /** Phase 'relation': each relation position's reading with the components of its score (relations.ts readingNote). */
+  relationReadings?: string[];
 }
 
 /**
@@ -405,14 +407,15 @@ class GroundRun {
         const ents2 = entityRefs(g.form).map((r) => (r.kind === 'iri' ? r.iri : undefined));
         const form = groundForm(g.candidate.form, ents2, p.picks.map((h) => h.iri));
         const rs = p.picks.map((h) => h.score);
-        relForms.push({ candidate: g.candidate, form, text: printForm(form), score: combinedScore(g.candidate.logProb, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation', ...(g.entityMatches ? { entityMatches: g.entityMatches } : {}) });
+        const readings = p.picks.map((h) => (h.reading ? readingNote(h.reading) : `${h.name} ${h.score.toFixed(2)}`));
+        relForms.push({ candidate: g.candidate, form, text: printForm(form), score: combinedScore(g.candidate.logProb, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation', relationReadings: readings, ...(g.entityMatches ? { entityMatches: g.entityMatches } : {}) });
       }
     }
     relForms.sort((a, b) => b.score - a.score);
     const out: GroundAttempt[] = [];
     for (const g of relForms) {
       const a = this.make(g.candidate, g.form, g.entityScores, g.relationScores, 'relation', g.entityMatches);
-      if (a) out.push(a);
+      if (a) out.push(g.relationReadings ? { ...a, relationReadings: g.relationReadings } : a);
     }
     return out;
   }

@@ -12,7 +12,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { AskgraphError, isStopword, letterWords, singularForms, typoEdits } from '../core';
+import { AskgraphError, isStopword, letterWords, relationWords, singularForms, typoEdits, wordNet, type WnLink } from '../core';
+import { linkScore, rankPhrase, relatedWords, wordnetLink, wordVectors, type RelationInfo, type WordVectors } from '../ground';
 
 
 export type KnownWords = ReadonlySet<string>;
@@ -117,4 +118,134 @@ export function unexplainedReason(words: readonly string[]): string {
 export function namedNothingReason(names: readonly string[], near: readonly string[]): string {
   const quoted = names.slice(0, 3).map((n) => `"${n}"`).join(' or ');
   return `nothing in the graph is named ${quoted}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : ''}`;
+}
+
+/**
+ * How near a question word must come to something of the graph (wordNearness's scale: WordNet links 0.4–0.9, GloVe
+ * cosine relative to hubness) not to be "nothing in this graph is near". Chosen by scripts/choose-near-threshold.ts on
+ * the movies pack's held-out training words (in scope) against words of other graphs' relations and questions
+ * (PathQuestion, WC2014, restaurants: out of scope) — never on a dev set.
+ */
+export const NEAR_THRESHOLD = 0.65;
+
+/** How many of the most frequent English words are too general to be near (NearGraph). */
+export const GENERIC_WORDS = 1000;
+
+/** What a graph has that question words may be near: its parser's words, its relations (names and labels). */
+export interface GraphVocabulary {
+  /** Words of the parser's training questions and the lexicon (lower case). */
+  words: Iterable<string>;
+  /** The graph's relations (their words count as vocabulary; the closest one is named in the reason). */
+  relations: readonly RelationInfo[];
+  /** Relation labels by IRI. */
+  labels?: Map<string, string>;
+  /** The name the parser writes for a relation IRI (default: its local name). */
+  nameOf?: (iri: string) => string | undefined;
+}
+
+/** A word reads clearly as a relation when its best reading scores at least this … */
+export const CLEAR_READING = 0.55;
+/** … and this much above the next relation's (checks.ts wordNotRead). */
+export const CLEAR_MARGIN = 0.15;
+
+/** A question word with nothing near it in the graph: its nearest word, that word's score, and the graph's closest relation. */
+export interface FarWord {
+  word: string;
+  score: number;
+  nearest?: string;
+  /** The relation (in words) that reads the word best (relations.ts rankPhrase): "release year". */
+  closest?: string;
+}
+
+/**
+ * "Is anything of this graph near this word?" — the word's nearest vocabulary word by WordNet (the word's own links:
+ * synonyms, derivations, attributes, hypernyms; both ways for the relations' words) and GloVe (relative cosine).
+ * A word whose nearest score is below the threshold is far: the question asks about something the graph lacks.
+ */
+export class NearGraph {
+  private readonly vocab: string[];
+  private readonly vocabSet: ReadonlySet<string>;
+  private lemmas: Map<string, string[]> | undefined;
+  private readonly specific: ReadonlySet<string>;
+  private readonly relationWordSet: Set<string>;
+  private readonly cache = new Map<string, { word?: string; score: number }>();
+
+  constructor(
+    private readonly graph: GraphVocabulary,
+    readonly threshold = NEAR_THRESHOLD,
+    private readonly vectors: WordVectors = wordVectors(),
+  ) {
+    this.relationWordSet = new Set(
+      graph.relations.flatMap((r) => [r.name, graph.labels?.get(r.iri)].filter((t): t is string => !!t).flatMap((t) => relationWords(t).split(' '))).filter((w) => w.length > 1 && !isStopword(w)),
+    );
+    const words = new Set<string>(this.relationWordSet);
+    for (const w of graph.words) if (/^\p{L}{2,}$/u.test(w) && !isStopword(w)) words.add(w.toLowerCase());
+    this.vocabSet = words;
+    // being near a word used everywhere ("part", "one", "people") by word vectors says nothing: the most frequent
+    // English words (GloVe's first GENERIC_WORDS) are no targets of vector nearness, unless a relation's name has them
+    // (only words with a vector, as spelt: the parser's words hold typos, which are near nothing)
+    this.vocab = [...words].filter((w) => vectors.rank(w) !== undefined);
+    this.specific = new Set(this.vocab.filter((w) => this.relationWordSet.has(w) || (vectors.rank(w) ?? 0) >= GENERIC_WORDS));
+  }
+
+  /** The vocabulary word nearest to `word`, with its score (1: the word itself or a plural of it). */
+  nearest(word: string): { word?: string; score: number } {
+    const w = word.toLowerCase();
+    const hit = this.cache.get(w);
+    if (hit) return hit;
+    let best: { word?: string; score: number } = { score: 0 };
+    const set = this.vocabSet;
+    if (set.has(w) || [...singularForms(w)].some((x) => set.has(x))) best = { word: w, score: 1 };
+    else {
+      // WordNet's synonyms, derivations and attributes (a hypernym is too weak a link: "population" is "people")
+      const related = relatedWords(w);
+      this.lemmas ??= new Map(this.vocab.map((v) => [v, [v, ...new Set((['n', 'v', 'a'] as const).flatMap((p) => wordNet().baseForms(v, p)))]]));
+      for (const v of this.vocab) {
+        // the vocabulary word or one of its base forms ("created" → "create")
+        let link: WnLink | undefined;
+        for (const l of this.lemmas.get(v) ?? [v]) {
+          const x = related.get(l);
+          if (x && (!link || linkScore(x.kind, x.steps) > linkScore(link.kind, link.steps))) link = x;
+        }
+        const s = Math.max(link && link.kind !== 'hypernym' ? linkScore(link.kind, link.steps) : 0, this.specific.has(v) ? (this.vectors.relativeCosine(w, v) ?? 0) : 0);
+        if (s > best.score) best = { word: v, score: s };
+      }
+      for (const r of this.relationWordSet) {
+        const l = wordnetLink(w, r);
+        if (l && l.link !== 'hypernym' && l.score > best.score) best = { word: r, score: l.score };
+      }
+    }
+    if (this.cache.size > 5000) this.cache.clear();
+    this.cache.set(w, best);
+    return best;
+  }
+
+  /** The relation a word clearly reads as (CLEAR_READING, CLEAR_MARGIN), by the parser's name, with the reading in words. */
+  clearRelation(word: string): { name: string; note: string } | undefined {
+    const ranked = rankPhrase(word, this.graph.relations, this.graph.labels ? { labels: this.graph.labels } : {});
+    const top = ranked[0];
+    if (!top || top.score < CLEAR_READING || top.score - (ranked[1]?.score ?? 0) < CLEAR_MARGIN) return undefined;
+    const name = this.graph.nameOf?.(top.iri) ?? top.name;
+    return { name, note: `${relationWords(this.graph.labels?.get(top.iri) ?? top.name)} (${top.score.toFixed(2)})` };
+  }
+
+  /** The words with nothing near them (nearest score below the threshold), each with the graph's closest relation. */
+  far(words: readonly string[]): FarWord[] {
+    const out: FarWord[] = [];
+    for (const word of words) {
+      const n = this.nearest(word);
+      if (n.score >= this.threshold) continue;
+      const top = this.graph.relations.length > 0 ? rankPhrase(word, this.graph.relations, this.graph.labels ? { labels: this.graph.labels } : {})[0] : undefined;
+      const closest = top ? relationWords(this.graph.labels?.get(top.iri) ?? top.name) : undefined;
+      out.push({ word, score: n.score, ...(n.word ? { nearest: n.word } : {}), ...(closest ? { closest } : {}) });
+    }
+    return out;
+  }
+}
+
+/** The reason for words nothing in the graph is near: "nothing in this graph is near "born"; closest: release year". */
+export function nothingNearReason(far: readonly FarWord[]): string {
+  const quoted = far.slice(0, 3).map((f) => `"${f.word}"`).join(', ');
+  const closest = far[0]?.closest;
+  return `nothing in this graph is near ${quoted}${closest ? `; closest: ${closest}` : ''}`;
 }

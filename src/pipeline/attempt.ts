@@ -13,7 +13,7 @@ import {
 import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { answerTypeOf } from '../form';
-import { unexplainedReason } from './abstain';
+import { nothingNearReason } from './abstain';
 import { answerShape } from './checks';
 import {
   groundCandidates,
@@ -22,7 +22,7 @@ import {
 } from '../ground';
 import { bestReading, halted, haltOn, stop, type AttemptRun, type Winner } from './run';
 import { subtracted, vacuousJoin } from './probes';
-import { type GatewayContext } from './context';
+import { farWords, nearGraph, type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
 import { unexplainedQuestionWords } from './judge';
 
@@ -39,13 +39,25 @@ export async function readings(gw: GatewayContext, q: string, run: AttemptRun, c
   // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
   const adaptive = o.adaptiveBeam && o.beam > 1;
   const first = await generate(gw, q, adaptive ? 1 : o.beam, run);
+  // words the parser was never shown refuse the question only when nothing of the graph is near them (checks.ts
+  // nothingNear); the others are left to the readings' calibrated confidence
   const unexplained = o.noAbstain || run.stopped ? [] : unexplainedQuestionWords(gw, q, first);
-  if (unexplained.length > 0) {
-    const reason = unexplainedReason(unexplained);
-    trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
+  const far = farWords(gw, unexplained);
+  if (far.length > 0) {
+    const reason = nothingNearReason(far);
+    trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: ${reason}`, check: { name: 'nothingNear', code: 'NOTHING_NEAR' }, timeMs: 0 });
     timings.total = performance.now() - t0;
     return { beam, answer: noAnswer(q, { reason, beam: first.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings }) };
   }
+  // a word near the graph that reads as none of its relations clearly keeps the closed-vocabulary rule (checks.ts wordNotRead)
+  const unclear = unexplained.filter((w) => !nearGraph(gw).clearRelation(w));
+  if (unclear.length > 0) {
+    const reason = `${unclear.slice(0, 3).map((w) => `"${w}"`).join(', ')} ${unclear.length > 1 ? 'were' : 'was'} never asked of this graph and ${unclear.length > 1 ? 'read' : 'reads'} as none of its relations clearly`;
+    trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: ${reason}`, check: { name: 'wordNotRead', code: 'WORD_NOT_READ' }, timeMs: 0 });
+    timings.total = performance.now() - t0;
+    return { beam, answer: noAnswer(q, { reason, beam: first.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings }) };
+  }
+  if (unexplained.length > 0) trace.push({ stage: 'generate', outcome: 'answers', note: `words the parser was never shown, read as relations: ${unexplained.map((w) => `"${w}" → ${nearGraph(gw).clearRelation(w)?.note ?? ''}`).join(', ')}`, timeMs: 0 });
   if (adaptive) {
     const greedy = first;
     if (greedy.length > 0) {
@@ -128,7 +140,7 @@ export async function attempt(gw: GatewayContext, attempts: AsyncGenerator<Groun
       answerCount: out.answers.length,
       ...(compiled.answerType ? { answerType: compiled.answerType } : {}),
       ...(out.error ? { error: out.error } : {}),
-      note: `${a.phase} (beam rank ${a.candidate.rank})${a.entityMatches?.some((m) => m !== 'exact') ? `; mentions matched ${a.entityMatches.join(', ')}` : ''}`,
+      note: `${a.phase} (beam rank ${a.candidate.rank})${a.entityMatches?.some((m) => m !== 'exact') ? `; mentions matched ${a.entityMatches.join(', ')}` : ''}${a.relationReadings ? `; relations read as ${a.relationReadings.join(', ')}` : ''}`,
       timeMs: performance.now() - te,
     });
     // a form that timed out (queryTimeoutMs, or the question's time) or met the store away stops the question:

@@ -11,7 +11,7 @@
  * "us"). No word of any graph is written here.
  */
 import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
-import { namedNothingReason, unexplainedReason, unexplainedWords, wordsOf, type KnownWords } from './abstain';
+import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
 
@@ -49,6 +49,16 @@ export interface CheckContext {
   relationWord?: (word: string) => boolean;
   /** Words of the parser's training questions (abstain.ts); undefined or empty: unexplainedMentionWords passes. */
   knownWords?: KnownWords;
+  /**
+   * The words of those given that nothing of the graph is near (abstain.ts NearGraph.far); undefined: every word
+   * the parser was never shown counts as far (the closed-vocabulary rule, UNEXPLAINED_WORDS).
+   */
+  farWords?: (words: string[]) => FarWord[];
+  /**
+   * The relation (the name the parser writes) a word clearly reads as (relations.ts rankPhrase: score ≥
+   * CLEAR_READING, CLEAR_MARGIN above the next), with that reading in words; undefined: none clearly.
+   */
+  clearRelation?: (word: string) => { name: string; note: string } | undefined;
   /** Labels of the graph near names it lacks ("did you mean …"). */
   near?: (names: string[]) => string[];
   /** The parser's calibration (calibration.ts); undefined: tooUncertain passes. */
@@ -59,7 +69,7 @@ export interface CheckContext {
   yesNo?: boolean;
 }
 
-export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO';
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO';
 
 export interface Verdict {
   /** The check's name (its export here). */
@@ -70,6 +80,8 @@ export interface Verdict {
   reason?: string;
   /** The question words the verdict is about. */
   words?: string[];
+  /** wordNotRead: the relation the word reads as, when the reading does not use it (undefined: the word reads as none). */
+  relation?: string;
   /** tooUncertain: the calibrated confidence it judged. */
   confidence?: number;
 }
@@ -243,6 +255,46 @@ export const unexplainedMentionWords: Check = (reading, ctx) => {
   return inNames
     ? { check: 'unexplainedMentionWords', pass: false, code: 'NAMED_NOTHING', words: leftovers, reason: namedNothingReason(named, ctx.near?.(named) ?? []) }
     : { check: 'unexplainedMentionWords', pass: false, code: 'UNEXPLAINED_WORDS', words: leftovers, reason: unexplainedReason(leftovers) };
+};
+
+/**
+ * NOTHING_NEAR: a question word outside the reading's names (or a mention word its entity does not spell) that
+ * nothing of the graph is near — no word of its relations, lexicon or parser's questions within NEAR_THRESHOLD by
+ * WordNet or GloVe (abstain.ts NearGraph): the question asks about something the graph lacks, and the reason names
+ * the word and the graph's closest relation ("nothing in this graph is near "born"; closest: release year"). A word
+ * the parser was never shown but that is near something of the graph ("helmed" near "directed") is no reason to
+ * refuse: the reading is judged on its calibrated confidence (tooUncertain). Names the graph lacks stay NAMED_NOTHING
+ * (unexplainedMentionWords). Without `farWords` it is unexplainedMentionWords.
+ */
+export const nothingNear: Check = (reading, ctx) => {
+  const v = unexplainedMentionWords(reading, ctx);
+  if (v.pass || v.code === 'NAMED_NOTHING' || !ctx.farWords) return v;
+  const far = ctx.farWords(v.words ?? []);
+  if (far.length === 0) return { check: 'nothingNear', pass: true };
+  return { check: 'nothingNear', pass: false, code: 'NOTHING_NEAR', words: far.map((f) => f.word), reason: nothingNearReason(far) };
+};
+
+/**
+ * WORD_NOT_READ: a question word the parser was never shown, near the graph (nothingNear passed), is accepted only
+ * with positive evidence that the reading means it: the word clearly reads as one relation of the graph
+ * ("performers" → starred actors, "dialect" → in language: ctx.clearRelation, relations.ts rankPhrase) and the
+ * reading uses that relation. A word that reads as no relation clearly ("shot", near "film") keeps the old rule
+ * (the parser never saw it, and its confidence says nothing about it: abstained, `relation` undefined); a reading
+ * that does not use the word's relation is set aside (`relation` names it) and the next readings are tried.
+ */
+export const wordNotRead: Check = (reading, ctx) => {
+  if (!ctx.clearRelation || !ctx.knownWords || ctx.knownWords.size === 0) return { check: 'wordNotRead', pass: true };
+  const unseen = unexplainedMentionWords(reading, ctx);
+  const far = new Set(ctx.farWords?.(unseen.words ?? []).map((f) => f.word) ?? []);
+  const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const w of unseen.words ?? []) {
+    if (far.has(w)) continue;
+    const r = ctx.clearRelation(w);
+    if (!r) return { check: 'wordNotRead', pass: false, code: 'WORD_NOT_READ', words: [w], reason: `"${w}" was never asked of this graph and reads as none of its relations clearly` };
+    if (new RegExp(`(^|[\\s(])${esc(r.name)}($|[\\s)])`).test(reading.form)) continue;
+    return { check: 'wordNotRead', pass: false, code: 'WORD_NOT_READ', words: [w], relation: r.name, reason: `"${w}" reads as ${r.note}, which the reading ${reading.form} does not use` };
+  }
+  return { check: 'wordNotRead', pass: true };
 };
 
 /**

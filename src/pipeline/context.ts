@@ -10,7 +10,7 @@ import {
   nameInNamespace,
 } from '../core';
 import { loadRelationVocabulary, type RelationVocabulary } from '../fallback';
-import { type KnownWords } from './abstain';
+import { NearGraph, type FarWord, type KnownWords } from './abstain';
 import { type Calibration } from './calibration';
 import {
   RelationRetriever,
@@ -40,6 +40,19 @@ export interface GatewayContext {
   readonly prior: GraphPrior;
   /** relationWordSet's cache (judge.ts). */
   relationWordsCache?: Set<string>;
+  /** nearGraph's cache. */
+  near?: NearGraph;
+}
+
+/** What the graph has that question words may be near (abstain.ts): its parser's words and relations; built on first use. */
+export function nearGraph(gw: GatewayContext): NearGraph {
+  gw.near ??= new NearGraph({ words: gw.knownWords ?? [], relations: (gw.index.meta.relations as RelationInfo[] | undefined) ?? [], nameOf: (iri) => relationName(gw, iri) });
+  return gw.near;
+}
+
+/** The words of those given that nothing of the graph is near (none asked for: no lexical work at all). */
+export function farWords(gw: GatewayContext, words: readonly string[]): FarWord[] {
+  return words.length === 0 ? [] : nearGraph(gw).far(words);
 }
 
 /** The context of an opened pack (what PipelineGateway's constructor derived from it). */

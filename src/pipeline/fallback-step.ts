@@ -7,11 +7,11 @@ import {
 } from '../core';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, runChain } from '../fallback';
 import { entityRefsOf } from './labels';
-import { namedNothingReason, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
+import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
 import { leftOut, writtenAsCapitalised } from './checks';
 import { halted, stop, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
-import { type GatewayContext } from './context';
+import { farWords, nearGraph, type GatewayContext } from './context';
 import { checkContext } from './judge';
 import { stopped } from './answer';
 
@@ -29,11 +29,18 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
     // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
     const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...(beam[0] ? entityRefsOf(beam[0].form).map((text) => ({ text })) : [])];
-    const offTopic = gw.knownWords && gw.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, gw.knownWords) : [];
-    if (offTopic.length > 0) {
-      trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: unexplained words ${offTopic.join(', ')}`, timeMs: 0 });
+    // The fallback's answers have no calibrated confidence, and its evidence need not use the question's words: a
+    // word nothing the parser was shown explains refuses it — nothing of the graph near the word (NOTHING_NEAR), or
+    // a word near the graph that no reading the parser was sure of used (UNCERTAIN_WORDS).
+    const unseen = gw.knownWords && gw.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, gw.knownWords) : [];
+    const offTopic = farWords(gw, unseen);
+    if (unseen.length > 0) {
+      const near = unseen.map((w) => `"${w}" (near "${nearGraph(gw).nearest(w).word ?? ''}")`);
+      const reason = offTopic.length > 0 ? nothingNearReason(offTopic) : `no reading of the question that uses ${near.slice(0, 3).join(', ')} was confident enough to answer`;
+      const check = offTopic.length > 0 ? { name: 'nothingNear', code: 'NOTHING_NEAR' } : { name: 'fallbackUnseenWords', code: 'UNCERTAIN_WORDS' };
+      trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, check, timeMs: 0 });
       timings.total = performance.now() - t0;
-      return noAnswer(q, { reason: unexplainedReason(offTopic), beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+      return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
     }
     // A name of several words that no one entity spells ("the president of France": only a tag "president"
     // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
@@ -42,7 +49,8 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       // words of those mentions no topic spells and the question does not write as a name are words it cannot place
       const spelt = new Set(topics.flatMap((t) => wordsOf(t.label)));
       const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !writtenAsCapitalised(q, w));
-      const reason = placeless.length > 0 ? unexplainedReason(placeless) : namedNothingReason(unnamed, nearLabels(gw.index, unnamed));
+      const far = farWords(gw, placeless);
+      const reason = far.length > 0 ? nothingNearReason(far) : namedNothingReason(unnamed, nearLabels(gw.index, unnamed));
       trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });
       timings.total = performance.now() - t0;
       return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });

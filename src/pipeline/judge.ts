@@ -12,10 +12,10 @@ import { entityRefs } from '../form';
 import { entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
-import { graphNames, ownValueMissing, setAsideRow, tooUncertain, unexplainedMentionWords, unusedWords, weakTitle, type CheckContext, type Reading, type Verdict } from './checks';
+import { graphNames, nothingNear, ownValueMissing, setAsideRow, tooUncertain, unusedWords, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
 import { type AttemptRun, type Winner } from './run';
 import { nearLabels } from './topics';
-import { relationName, type GatewayContext } from './context';
+import { farWords, nearGraph, relationName, type GatewayContext } from './context';
 
 /** The verdict of judge() on a winner. `caveat`: set aside only for what it leaves out (answers if nothing better does). */
 export interface Judgement {
@@ -30,7 +30,7 @@ export interface Judgement {
 
 /**
  * Whether a reading may be the answer: the named checks of checks.ts in order — ownValueMissing (abstained),
- * weakTitle, unexplainedMentionWords (abstained: the question asks about something the graph lacks),
+ * weakTitle, nothingNear and wordNotRead (abstained: the question asks about something the graph lacks),
  * tooUncertain with a calibration (with the graph prior's support when the parser alone is not sure), and
  * unusedWords last (a caveat: answers if no reading uses what it leaves out). The trace says why not.
  */
@@ -50,10 +50,19 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
     setAsideRow(trace, win.attempt.text, weak);
     return { rejected: true, abstained: false, doubt: weak.reason };
   }
-  const unexplained = unexplainedMentionWords(reading, checks);
+  const unexplained = nothingNear(reading, checks);
   if (!unexplained.pass) {
-    row(unexplained, `abstained: the mention words ${unexplained.words!.join(', ')} are not part of the entity they grounded to`);
+    row(unexplained, `abstained: ${unexplained.reason ?? ''}`);
     return { rejected: true, abstained: true, doubt: unexplained.reason };
+  }
+  const unread = wordNotRead(reading, checks);
+  if (!unread.pass && !unread.relation) {
+    row(unread, `abstained: ${unread.reason ?? ''}`);
+    return { rejected: true, abstained: true, doubt: unread.reason };
+  }
+  if (!unread.pass) {
+    setAsideRow(trace, win.attempt.text, unread);
+    return { rejected: true, abstained: false, doubt: unread.reason };
   }
   let signals = winnerSignals(win, beam);
   let sure = tooUncertain({ ...reading, signals }, checks);
@@ -105,6 +114,8 @@ export function checkContext(gw: GatewayContext, q: string, beam: Candidate[]): 
     graphWord: (w) => gw.index.hasWord(w),
     relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || gw.index.nonTopicWords.has(w),
     ...(gw.knownWords ? { knownWords: gw.knownWords } : {}),
+    farWords: (words) => farWords(gw, words),
+    clearRelation: (word) => nearGraph(gw).clearRelation(word),
     near: (names) => nearLabels(gw.index, names),
     ...(gw.calibration ? { calibration: gw.calibration } : {}),
   };

@@ -62,6 +62,22 @@ describe('integration: honest answers and reasons on the movies pack (real model
     assert.match(r.out, /^caveat: +.*leaves out "2017"/m);
   });
 
+  it('abstention without a closed vocabulary: a word nothing of the graph is near refuses and names the closest relation; a word near it does not', async () => {
+    const paid = await g.ask('what was the salary of Keanu Reeves');
+    assert.equal(paid.source, 'none');
+    assert.match(paid.reason ?? '', /^nothing in this graph is near "salary"; closest: [a-z ]+$/);
+    assert.ok(paid.trace.some((t) => t.check?.code === 'NOTHING_NEAR'));
+    // "performers" is no word of the parser's training questions, but reads clearly as starred_actors (GloVe: actors),
+    // and the reading that uses that relation answers (the closed-vocabulary rule refused it)
+    const performers = await g.ask('which performers were in Heat');
+    assert.equal(performers.source, 'parser', performers.reason);
+    assert.ok(labels(performers).includes('Al Pacino'), labels(performers).join(', '));
+    assert.ok(performers.trace.some((t) => /"performers" → starred actors/.test(t.note ?? '')));
+    // the fallback, which has no calibrated confidence, does not answer a question whose unseen word it need not use
+    const shot = await g.ask('in which town was The Matrix shot');
+    assert.equal(shot.source, 'none', `${labels(shot).join(', ')} from ${shot.source}`);
+  });
+
   it('a name of the graph the parser left out is not "nothing to match to" it', async () => {
     const a = await g.ask('what did Spielberg and Lucas make together');
     assert.ok(!a.trace.some((t) => /unexplained words lucas/.test(t.note ?? '')), 'abstained on a name the graph has');
@@ -75,7 +91,7 @@ describe('integration: honest answers and reasons on the movies pack (real model
     // a lower-case word copied into a name is a word it cannot place, not a name it lacks
     const born = await g.ask('when was Kubrick born');
     assert.equal(born.source, 'none');
-    assert.match(born.reason ?? '', /match to "born"/);
+    assert.match(born.reason ?? '', /nothing in this graph is near "born"; closest: /);
     const b = await g.ask('who directed the movie Ugly Duckling Sunrise');
     assert.equal(b.source, 'none');
     assert.match(b.reason ?? '', /nothing in the graph is named "Ugly Duckling Sunrise"/);

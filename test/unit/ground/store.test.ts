@@ -144,7 +144,7 @@ describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl
     const rel = attempts.find((a) => a.phase === 'relation' && a.candidate.rank === 2);
     assert.ok(rel, 'relation phase reached for beam 2');
     assert.equal(rel.text, `(JOIN (R <${NS}directed_by>) <${ENT}Cast%20Away>)`);
-    assert.equal(attempts.filter((a) => a.phase === 'relation')[0], rel, 'the best relation variant comes first');
+    assert.equal(attempts.filter((a) => a.phase === 'relation')[0], rel, 'the best relation variant comes first: ' + attempts.filter((a) => a.phase === 'relation').map((a) => a.text.replace(/<[^>]*\//g, '<') + ' ' + a.score.toFixed(3)).join(' ; '));
   });
 
   it('Algorithm 1 with the question: a cut copy ("Forre") grounds to the linked span (fixed-beam generator)', async () => {

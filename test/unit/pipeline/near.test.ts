@@ -1,0 +1,98 @@
+import { strict as assert } from 'node:assert';
+import { NEAR_THRESHOLD, NearGraph, nothingNearReason } from '../../../src/pipeline/abstain';
+import { nothingNear, wordNotRead, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+
+// A made-up graph of paintings (no data set's): its relations and the words its parser was trained on.
+const relations = ['painted_by', 'exhibited_in', 'creation_year', 'has_style'].map((name) => ({ iri: `http://example.org/art/${name}`, name }));
+const words = ['who', 'painted', 'paintings', 'painter', 'artist', 'museum', 'exhibited', 'shown', 'year', 'created', 'style', 'movement', 'works', 'which', 'what'];
+
+describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.ts nothingNear)', function () {
+  this.timeout(120000);
+  const graph = new NearGraph({ words, relations });
+
+  it('a word the parser was never shown but that the graph has something near is not far (WordNet / GloVe)', () => {
+    // none of these is in the parser's words
+    for (const w of ['artwork', 'gallery', 'sculptor']) {
+      const n = graph.nearest(w);
+      assert.ok(n.score >= NEAR_THRESHOLD, `${w}: nearest ${n.word} ${n.score.toFixed(2)}`);
+    }
+    assert.deepEqual(graph.far(['artwork', 'gallery']), []);
+  });
+
+  it('a word nothing of the graph is near is far, with the closest relation named', () => {
+    const far = graph.far(['salary', 'painted', 'population']);
+    assert.deepEqual(far.map((f) => f.word), ['salary', 'population']);
+    for (const f of far) {
+      assert.ok(f.score < NEAR_THRESHOLD);
+      assert.ok(relations.some((r) => r.name.replace(/_/g, ' ') === f.closest), `closest: ${f.closest}`);
+    }
+    assert.match(nothingNearReason(far), /^nothing in this graph is near "salary", "population"; closest: [a-z ]+$/);
+  });
+
+  it('words used everywhere are no targets of nearness ("population" is not near "people" for the graph)', () => {
+    const g = new NearGraph({ words: [...words, 'people', 'part', 'one'], relations });
+    assert.notEqual(g.nearest('population').word, 'people');
+    assert.ok(g.far(['population']).length === 1);
+  });
+
+  describe('nothingNear (NOTHING_NEAR)', () => {
+    const reading: Reading = { form: '(JOIN (R painted_by) [ Blue Hour ])', mentions: [{ text: 'Blue Hour', label: 'Blue Hour', match: 'exact' }] };
+    const ctx = (question: string, far: boolean): CheckContext => ({
+      question,
+      beam: [],
+      knownWords: new Set(words),
+      ...(far ? { farWords: (ws: string[]) => graph.far(ws) } : {}),
+    });
+
+    it('an unseen word near the graph passes (the closed-vocabulary rule refused it)', () => {
+      const v = nothingNear(reading, ctx('which artist made the artwork Blue Hour', true));
+      assert.equal(v.pass, true, v.reason);
+      // without nearness (the old rule): refused for the words the parser never saw
+      const old = nothingNear(reading, ctx('which artist made the artwork Blue Hour', false));
+      assert.deepEqual([old.pass, old.code], [false, 'UNEXPLAINED_WORDS']);
+    });
+
+    it('an unseen word nothing is near is refused with the word and the closest relation', () => {
+      const v = nothingNear(reading, ctx('what salary did the painter of Blue Hour earn', true));
+      assert.deepEqual([v.pass, v.code, v.check], [false, 'NOTHING_NEAR', 'nothingNear']);
+      assert.ok(v.words?.includes('salary'));
+      assert.match(v.reason!, /nothing in this graph is near "salary".*; closest: /);
+    });
+
+    it('a name the graph lacks stays NAMED_NOTHING', () => {
+      const r: Reading = { form: '(JOIN (R painted_by) [ Blue Hour Tide ])', mentions: [{ text: 'Blue Hour Tide', label: 'Blue Hour', match: 'fuzzy' }] };
+      const v = nothingNear(r, { ...ctx('who painted Blue Hour Tide', true), near: () => ['Blue Hour'] });
+      assert.equal(v.code, 'NAMED_NOTHING');
+    });
+  });
+
+  describe('wordNotRead (WORD_NOT_READ)', () => {
+    const ctx = (question: string): CheckContext => ({
+      question,
+      beam: [],
+      knownWords: new Set(words),
+      farWords: (ws: string[]) => graph.far(ws),
+      clearRelation: (w: string) => graph.clearRelation(w),
+    });
+    const reading = (form: string): Reading => ({ form, mentions: [{ text: 'Blue Hour', label: 'Blue Hour', match: 'exact' }] });
+
+    it('an unseen word that clearly reads as a relation passes on a reading that uses it', () => {
+      // "exhibition" is no word of the parser's; it reads as exhibited_in (WordNet: exhibit)
+      assert.equal(graph.clearRelation('exhibition')?.name, 'exhibited_in');
+      assert.equal(wordNotRead(reading('(JOIN (R exhibited_in) [ Blue Hour ])'), ctx('which exhibition had Blue Hour')).pass, true);
+    });
+
+    it('and is set aside on a reading that does not, naming the relation', () => {
+      const v = wordNotRead(reading('(JOIN (R painted_by) [ Blue Hour ])'), ctx('which exhibition had Blue Hour'));
+      assert.deepEqual([v.pass, v.code, v.relation], [false, 'WORD_NOT_READ', 'exhibited_in']);
+      assert.match(v.reason!, /"exhibition" reads as exhibited in \(0\.\d\d\), which the reading .* does not use/);
+    });
+
+    it('an unseen word near the graph that reads as no relation clearly keeps the closed-vocabulary rule', () => {
+      const w = 'artwork';
+      assert.equal(graph.clearRelation(w), undefined);
+      const v = wordNotRead(reading('(JOIN (R painted_by) [ Blue Hour ])'), ctx(`who painted the ${w} Blue Hour`));
+      assert.deepEqual([v.pass, v.code, v.relation], [false, 'WORD_NOT_READ', undefined]);
+    });
+  });
+});
