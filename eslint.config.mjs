@@ -16,6 +16,8 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       // One-line arrow callbacks that return a void call (`() => res.end()`) are idiomatic; statements are still checked.
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      // Lazy loads that keep start-up fast (each command, the parser, oxigraph, compromise) and an untyped CJS module.
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./[a-z-]+$', '^\\.\\./generate$', '^\\.\\./\\.\\./pipeline$', '^oxigraph$', '^compromise$', '^@agnai/sentencepiece-js$'] }],
     },
   },
   {
