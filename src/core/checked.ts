@@ -17,3 +17,27 @@ export function defined<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new AskgraphError('INTERNAL', `${what}: missing`);
   return value;
 }
+
+/** The value of `?name` in a result row of a query that always binds it (an INTERNAL error where it is unbound). */
+export function bindingOf<T>(row: Readonly<Record<string, T>>, name: string): T {
+  const value = row[name];
+  if (value === undefined) throw new AskgraphError('INTERNAL', `query result row has no ?${name}`);
+  return value;
+}
+
+/** Appends to the list under `key` of a map of lists, starting the list when the key is new. */
+export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The value under `key`, made and stored on first use (a cache, or a map of lists/sets to add to). */
+export function getOrAdd<K, V>(map: Map<K, V>, key: K, make: (key: K) => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make(key);
+    map.set(key, value);
+  }
+  return value;
+}
