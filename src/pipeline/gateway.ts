@@ -8,6 +8,7 @@ import {
   type Executor,
   type PackConfig,
   type TraceEntry,
+  defined,
   isStopword,
   nameInNamespace,
   stem,
@@ -31,7 +32,7 @@ import {
   type Scorer,
 } from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
-import { bestReading, halted, haltOn, stop, type AttemptRun, type Winner } from './run';
+import { bestReading, halted, haltOn, isStopped, stop, type AttemptRun, type Winner } from './run';
 import { GraphPrior } from './prior';
 import { subtracted, vacuousJoin } from './probes';
 import { fallbackTopics, nearLabels } from './topics';
@@ -191,7 +192,7 @@ class PipelineGateway implements Gateway {
     const trace: TraceEntry[] = [];
     const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
     const left = () => Math.max(1, Math.floor(deadline - performance.now()));
-    const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, t0, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain || yesNoWording(q) };
+    const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, t0, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: (o.noAbstain ?? false) || yesNoWording(q) };
     const ctx = this.groundContext(q);
 
     // 1. the parser's readings; 2. which of them answers (judged by the named checks, checks.ts)
@@ -200,14 +201,14 @@ class PipelineGateway implements Gateway {
     if (read?.answer) return read.answer;
     const c = await this.choose(q, read?.win, read?.beam ?? [], run, ctx);
     const beam = c.beam;
-    if (run.stopped) return this.stopped(q, run, c.accepted, beam, t0);
+    if (isStopped(run)) return this.stopped(q, run, c.accepted, beam, t0);
     if (c.win) return this.parserAnswer(q, c, run);
     // 3. the fallback readers; they answer with entities: a count or yes/no question they cannot answer in its shape
     let doubt = c.doubt;
     if (!doubt && run.expected) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
     const fallback = await this.fallback(q, beam, run, readers, c.abstained);
     if (fallback) return fallback;
-    if (run.stopped) return this.stopped(q, run, undefined, beam, t0);
+    if (isStopped(run)) return this.stopped(q, run, undefined, beam, t0);
     timings.total = performance.now() - t0;
     // no doubt of the parser's readings: the reason is read off the trace itself (checks.ts)
     doubt ??= noAnswerReason(trace, (names) => nearLabels(this.index, names));
@@ -235,12 +236,11 @@ class PipelineGateway implements Gateway {
   private async readings(q: string, run: AttemptRun, ctx: GroundContext): Promise<{ beam: Candidate[]; win?: Winner; answer?: Answer }> {
     const { o, trace, timings, t0 } = run;
     let beam: Candidate[] = [];
-    let win: Winner | undefined;
     // Adaptive beam: the greedy form first, exact grounding only (most questions end here); the
     // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
     const adaptive = o.adaptiveBeam && o.beam > 1;
     const first = await this.generate(q, adaptive ? 1 : o.beam, run);
-    const unexplained = o.noAbstain || run.stopped ? [] : this.unexplained(q, first);
+    const unexplained = o.noAbstain || isStopped(run) ? [] : this.unexplained(q, first);
     if (unexplained.length > 0) {
       const reason = unexplainedReason(unexplained);
       trace.push({ stage: 'generate', outcome: 'skipped', note: `abstained: unexplained words ${unexplained.join(', ')}`, timeMs: 0 });
@@ -254,14 +254,14 @@ class PipelineGateway implements Gateway {
         await this.attempt(groundCandidates(this.fitting(greedy, run), ctx, { ...o, exactOnly: true }), run, greedy, false);
       }
     }
-    if (run.winners.length === 0 && !run.stopped) {
+    if (run.winners.length === 0 && !isStopped(run)) {
       const full = adaptive ? await this.generate(q, o.beam, run) : first;
-      if (full.length > 0 && !run.stopped) {
+      if (full.length > 0 && !isStopped(run)) {
         beam = full;
         await this.attempt(groundCandidates(this.fitting(full, run), ctx, o), run, full, true);
       }
     }
-    win = bestReading(run);
+    const win = bestReading(run);
     return { beam, ...(win ? { win } : {}) };
   }
 
@@ -273,13 +273,13 @@ class PipelineGateway implements Gateway {
    */
   private async choose(q: string, win: Winner | undefined, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<Choice> {
     const { o, trace } = run;
-    if (win && !o.noAbstain && !run.stopped) win = await this.prior.relationPrior(q, win, run);
+    if (win && !o.noAbstain && !isStopped(run)) win = await this.prior.relationPrior(q, win, run);
 
-    let verdict = win && !run.stopped ? await this.judge(q, win, beam, run) : undefined;
+    let verdict = win && !isStopped(run) ? await this.judge(q, win, beam, run) : undefined;
     // the first reading set aside only for a part of the question it leaves out: the answer if no reading uses it
-    let caveated = win && verdict?.caveat ? { win, verdict } : undefined;
+    let caveated = win && verdict?.caveat ? { win, verdict, caveat: verdict.caveat } : undefined;
     // the first reading withheld only as too uncertain (it may use what a better-scored one leaves out)
-    let complete = win && verdict?.uncertain ? { win, verdict } : undefined;
+    let complete = win && verdict?.uncertain ? { win, verdict, uncertain: verdict.uncertain } : undefined;
     const setAside = [...run.vacuous]; // vacuous readings of every pass, the last resort
     // A reading set aside (a word it leaves unexplained, or too uncertain) does not end the search: the next
     // groundings and beam forms are tried, a few times, before the question goes to the fallback or abstains
@@ -289,28 +289,28 @@ class PipelineGateway implements Gateway {
       if (beam.length < o.beam) {
         const full = await this.generate(q, o.beam, run);
         if (full.length > 0) beam = full;
-        if (run.stopped) break;
+        if (isStopped(run)) break;
       }
       run.winners = [];
       run.vacuous = [];
       await this.attempt(groundCandidates(this.fitting(beam, run), ctx, o), run, beam, false);
-      if (run.stopped) break;
+      if (isStopped(run)) break;
       setAside.push(...run.vacuous);
       let next = bestReading(run);
       if (!next) break;
       next = await this.prior.relationPrior(q, next, run);
-      if (run.stopped) break;
+      if (isStopped(run)) break;
       const v = await this.judge(q, next, beam, run);
-      if (run.stopped) break;
+      if (isStopped(run)) break;
       if (!v.rejected) {
         win = next;
         verdict = v;
-      } else if (v.caveat && !caveated) caveated = { win: next, verdict: v };
-      else if (v.uncertain && !complete) complete = { win: next, verdict: v };
+      } else if (v.caveat && !caveated) caveated = { win: next, verdict: v, caveat: v.caveat };
+      else if (v.uncertain && !complete) complete = { win: next, verdict: v, uncertain: v.uncertain };
     }
     // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films
     // did Brad Pitt direct": 0), unless it asks for a fact the graph lacks (judge)
-    const lastResort = win && verdict?.rejected && !win.vacuous && !run.stopped ? setAside.find((w) => w !== win) : undefined;
+    const lastResort = win && verdict?.rejected && !win.vacuous && !isStopped(run) ? setAside.find((w) => w !== win) : undefined;
     if (lastResort) {
       const v = await this.judge(q, lastResort, beam, run);
       if (!v.rejected) {
@@ -318,24 +318,26 @@ class PipelineGateway implements Gateway {
         verdict = v;
       }
     }
-    if (run.stopped) return { beam, abstained: false, ...(win && verdict && !verdict.rejected ? { accepted: { win, signals: verdict.signals } } : {}) };
+    if (isStopped(run)) return { beam, abstained: false, ...(win && verdict && !verdict.rejected ? { accepted: { win, signals: verdict.signals } } : {}) };
     // no reading uses what the set-aside one left out: it answers, and the answer says what it left out
     let caveat: string | undefined;
     let uncertain: number | undefined;
     // a reading that reads the whole question beats one that drops part of it, though the parser was unsure of it
     const whole = caveated && complete && complete.win !== caveated.win ? unusedWords(this.readingOf(complete.win), this.checkContext(q, beam)) : undefined;
     if (win && verdict?.rejected && caveated && complete && whole?.pass) {
-      const dropped = caveated.verdict.caveat!;
+      const dropped = caveated.caveat;
+      const words = dropped.words ?? [];
       win = complete.win;
-      verdict = { rejected: false, abstained: false, signals: complete.verdict.uncertain!.signals };
-      uncertain = complete.verdict.uncertain!.p;
-      caveat = `the reading ${caveated.win.attempt.candidate.text} leaves out ${dropped.words!.map((w) => `"${w}"`).join(', ')}; this reading uses ${dropped.words!.length > 1 ? 'them' : 'it'}, but the parser was unsure of it (confidence ${uncertain.toFixed(2)})`;
+      verdict = { rejected: false, abstained: false, signals: complete.uncertain.signals };
+      uncertain = complete.uncertain.p;
+      caveat = `the reading ${caveated.win.attempt.candidate.text} leaves out ${words.map((w) => `"${w}"`).join(', ')}; this reading uses ${words.length > 1 ? 'them' : 'it'}, but the parser was unsure of it (confidence ${uncertain.toFixed(2)})`;
       trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered: ${caveat}`, check: { name: dropped.check, code: dropped.code ?? '' }, timeMs: 0 });
     } else if (win && verdict?.rejected && caveated) {
       win = caveated.win;
       verdict = { ...caveated.verdict, rejected: false };
-      caveat = `${caveated.verdict.caveat!.reason}: no reading that uses ${caveated.verdict.caveat!.words!.length > 1 ? 'them' : 'it'} found an answer`;
-      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered with a caveat: ${caveat}`, check: { name: caveated.verdict.caveat!.check, code: caveated.verdict.caveat!.code ?? '' }, timeMs: 0 });
+      const dropped = caveated.caveat;
+      caveat = `${dropped.reason ?? dropped.check}: no reading that uses ${(dropped.words ?? []).length > 1 ? 'them' : 'it'} found an answer`;
+      trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered with a caveat: ${caveat}`, check: { name: dropped.check, code: dropped.code ?? '' }, timeMs: 0 });
     }
     let doubt: string | undefined;
     let abstained = false;
@@ -353,7 +355,7 @@ class PipelineGateway implements Gateway {
   private parserAnswer(q: string, c: Choice, run: AttemptRun): Answer {
     const { trace, timings, t0 } = run;
     const { beam, caveat, uncertain, signals } = c;
-    const win = c.win!;
+    const win = defined(c.win, 'the winning reading');
     timings.total = performance.now() - t0;
     return {
       question: q,
@@ -400,7 +402,8 @@ class PipelineGateway implements Gateway {
         timings.total = performance.now() - t0;
         return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
       }
-      const scorer = this.generator?.score ? (question: string, forms: string[]) => this.generator!.score!(question, forms) : undefined;
+      const score = this.generator?.score?.bind(this.generator);
+      const scorer = score ? (question: string, forms: string[]) => score(question, forms) : undefined;
       const chain = await runChain(readers, {
         question: q,
         topics,
@@ -422,7 +425,7 @@ class PipelineGateway implements Gateway {
         timings.total = performance.now() - t0;
         // the readers answer from evidence around the topics: a number or a graph name of the question their
         // evidence does not hold ("after 2013", "and Lucas") is left out, and the answer says so (checks.ts leftOut)
-        const held = JSON.stringify(chain.result.evidence ?? []) + trace.filter((t) => t.stage === 'fallback' && t.reader === chain.reader).map((t) => t.note ?? '').join(' ');
+        const held = JSON.stringify(chain.result.evidence) + trace.filter((t) => t.stage === 'fallback' && t.reader === chain.reader).map((t) => t.note ?? '').join(' ');
         const left = o.noAbstain ? [] : leftOut(q, held, (w) => this.index.hasWord(w));
         const caveat = left.length ? `the fallback reader's answer leaves out ${left.map((n) => `"${n}"`).join(', ')} of the question: no reading of the whole question found an answer` : undefined;
         return {
@@ -452,7 +455,7 @@ class PipelineGateway implements Gateway {
    * because another could not be finished. The trace ends with the step that stopped it.
    */
   private stopped(q: string, run: AttemptRun, accepted: { win: Winner; signals?: Signals } | undefined, beam: Candidate[], t0: number): Answer {
-    const s = run.stopped!;
+    const s = defined(run.stopped, 'the stop of a stopped run');
     const timedOut = s.code === 'QUERY_TIMEOUT' || s.code === 'REQUEST_TIMEOUT';
     run.trace.push({ stage: s.stage, outcome: timedOut ? 'timeout' : 'error', error: { code: s.code, message: s.message }, note: `stopped: ${s.message}`, timeMs: 0 });
     run.timings.total = performance.now() - t0;
@@ -488,7 +491,7 @@ class PipelineGateway implements Gateway {
   private async generate(q: string, beam: number, run: AttemptRun): Promise<Candidate[]> {
     const tg = performance.now();
     try {
-      const res = await this.generator!.generate(q, { beam });
+      const res = await defined(this.generator, 'the parser').generate(q, { beam });
       const dropped = res.dropped ? `, ${res.dropped} dropped` : '';
       run.trace.push({ stage: 'generate', outcome: res.candidates.length ? 'answers' : 'empty', answerCount: res.candidates.length, note: `beam ${beam}: ${res.candidates.length} forms${dropped}`, timeMs: res.timeMs });
       for (const r of res.rejected ?? []) run.trace.push({ stage: 'generate', beamForm: r.text, outcome: 'empty', note: `dropped: ${r.reason}`, timeMs: 0 });
@@ -515,7 +518,7 @@ class PipelineGateway implements Gateway {
       const fits = answerShape({ form: c.text, mentions: [], answerType: answerTypeOf(c.form) }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
       if (fits.pass) return true;
       if (!run.trace.some((t) => t.beamForm === c.text && t.check?.code === fits.code)) {
-        run.trace.push({ stage: 'execute', beamForm: c.text, outcome: 'skipped', note: fits.reason!, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
+        run.trace.push({ stage: 'execute', beamForm: c.text, outcome: 'skipped', note: fits.reason ?? fits.check, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
       }
       return false;
     });
@@ -549,7 +552,7 @@ class PipelineGateway implements Gateway {
       const shape = answerTypeOf(a.form);
       const fits = answerShape({ form: a.candidate.text, mentions: [], answerType: shape }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
       if (!fits.pass) {
-        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: fits.reason!, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
+        trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: fits.reason ?? fits.check, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
         continue;
       }
       if (run.n >= o.maxAttempts) {
@@ -599,7 +602,7 @@ class PipelineGateway implements Gateway {
         trace.push({ stage: 'execute', groundedForm: a.text, outcome: 'skipped', note: 'set aside: an entity of this reading never takes its relation', timeMs: 0 });
         continue;
       }
-      if (run.stopped) break; // the existence check could not be finished
+      if (isStopped(run)) break; // the existence check could not be finished
       if (out.status === 'answers') {
         run.winners.push({ attempt: a, compiled, answers: out.answers });
         if (o.strategy === 'first-nonempty' || run.winners.length >= o.bestOf) break;
@@ -637,15 +640,15 @@ class PipelineGateway implements Gateway {
     }
     const unexplained = unexplainedMentionWords(reading, checks);
     if (!unexplained.pass) {
-      row(unexplained, `abstained: the mention words ${unexplained.words!.join(', ')} are not part of the entity they grounded to`);
+      row(unexplained, `abstained: the mention words ${(unexplained.words ?? []).join(', ')} are not part of the entity they grounded to`);
       return { rejected: true, abstained: true, doubt: unexplained.reason };
     }
     let signals = this.signals(win, beam);
     let sure = tooUncertain({ ...reading, signals }, checks);
     if (!sure.pass) {
       const withPrior = await this.prior.priorSignals(q, win, beam, run);
-      const p = sure.confidence!;
-      const p2 = withPrior ? calibratedProbability(this.calibration!, withPrior) : 0;
+      const p = sure.confidence ?? 0;
+      const p2 = withPrior && this.calibration ? calibratedProbability(this.calibration, withPrior) : 0;
       if (withPrior && p2 > p + 0.005) {
         trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
         signals = withPrior;
@@ -654,7 +657,7 @@ class PipelineGateway implements Gateway {
     }
     if (!sure.pass) {
       row(sure, `withheld: ${sure.reason}`);
-      return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: sure.confidence! } };
+      return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: sure.confidence ?? 0 } };
     }
     // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat
     const unused = unusedWords(reading, checks);
