@@ -6,7 +6,7 @@ import { AskgraphError } from './errors';
  * read, instead of carrying `undefined` on. Use them only for lists and maps whose items are never `undefined`;
  * where a missing item is a normal case, test for it (`?.`, `??`, `for…of`, destructuring with a default).
  */
-export function itemAt<T>(list: readonly T[], index: number, what = 'list'): T {
+export function itemAt<T>(list: ArrayLike<T>, index: number, what = 'list'): T {
   const x = list[index < 0 ? list.length + index : index];
   if (x === undefined) throw new AskgraphError('INTERNAL', `${what}: no item at index ${index} of ${list.length}`);
   return x;
