@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './checked';
 export * from './form';
 export * from './types';
 export * from './paths';

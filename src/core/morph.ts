@@ -11,7 +11,7 @@ interface CompromiseMethods {
   two: {
     transform: {
       noun: { toPlural(s: string, m: unknown): string; toSingular(s: string, m: unknown): string };
-      verb: { conjugate(s: string, m: unknown): Record<string, string>; toInfinitive(s: string, m: unknown, tense: string): string };
+      verb: { conjugate(s: string, m: unknown): Record<string, string> | undefined; toInfinitive(s: string, m: unknown, tense: string): string };
     };
   };
 }
@@ -39,7 +39,7 @@ export function plural(noun: string): string {
   const of = noun.indexOf(' of ');
   if (of > 0) return plural(noun.slice(0, of)) + noun.slice(of); // "cause of death" → "causes of death"
   const words = noun.split(' ');
-  const head = words.pop() as string;
+  const head = words.pop() ?? ''; // split() gives at least one word
   const p = compromise().methods.two.transform.noun.toPlural(head, compromise().model) || head + 's';
   return [...words, p].join(' ');
 }
@@ -48,7 +48,7 @@ export function singular(noun: string): string {
   const of = noun.indexOf(' of ');
   if (of > 0) return singular(noun.slice(0, of)) + noun.slice(of);
   const words = noun.split(' ');
-  const head = words.pop() as string;
+  const head = words.pop() ?? '';
   // a WordNet noun lemma is already singular ("species", "news"); else compromise ("children" → "child")
   const s = wordNet().has(head, 'n') ? head : compromise().methods.two.transform.noun.toSingular(head, compromise().model) || head;
   return [...words, s].join(' ');

@@ -1,3 +1,4 @@
+import { itemAt } from './checked';
 /**
  * The one seeded random source (mulberry32): the same seed gives the same synthetic data, the same eval sample
  * (src/eval sampleExamples) and the same training mix (scripts/movies-train-data.ts). Seed 0 is taken as 0x9e3779b9.
@@ -26,7 +27,7 @@ export class Rng {
 
   pick<T>(xs: readonly T[]): T {
     if (xs.length === 0) throw new Error('pick from an empty list');
-    return xs[this.int(xs.length)];
+    return itemAt(xs, this.int(xs.length));
   }
 
   /** Picks by weight (weights ≥ 0, not all 0). */
@@ -34,17 +35,17 @@ export class Rng {
     const ws = xs.map(weight);
     const total = ws.reduce((a, b) => a + b, 0);
     let r = this.next() * total;
-    for (let i = 0; i < xs.length; i++) {
-      r -= ws[i];
-      if (r < 0) return xs[i];
+    for (const [i, x] of xs.entries()) {
+      r -= itemAt(ws, i);
+      if (r < 0) return x;
     }
-    return xs[xs.length - 1];
+    return itemAt(xs, -1, 'weighted pick');
   }
 
   shuffle<T>(xs: T[]): T[] {
     for (let i = xs.length - 1; i > 0; i--) {
       const j = this.int(i + 1);
-      [xs[i], xs[j]] = [xs[j], xs[i]];
+      [xs[i], xs[j]] = [itemAt(xs, j), itemAt(xs, i)];
     }
     return xs;
   }

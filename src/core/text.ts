@@ -57,7 +57,7 @@ export function surfaceTokens(text: string): string[] | null {
   const surface = text.replace(APOSTROPHES, '').split(/[^\p{L}\p{N}\p{M}]+/u).filter((t) => t !== '');
   const norm = labelTokens(text);
   if (surface.length !== norm.length) return null;
-  for (let i = 0; i < surface.length; i++) if (normalizeLabel(surface[i]) !== norm[i]) return null;
+  for (const [i, s] of surface.entries()) if (normalizeLabel(s) !== norm[i]) return null;
   return surface;
 }
 
@@ -75,9 +75,8 @@ const DIGIT = /^\p{N}$/u;
 export function identifierBoundaries(name: string, digits: boolean): string {
   const cs = Array.from(name);
   let out = '';
-  for (let i = 0; i < cs.length; i++) {
+  for (const [i, c] of cs.entries()) {
     const prev = cs[i - 1];
-    const c = cs[i];
     if (prev !== undefined) {
       const camel = LOWER.test(prev) && UPPER.test(c);
       const acronymEnd = UPPER.test(prev) && UPPER.test(c) && LOWER.test(cs[i + 1] ?? '') && LOWER.test(cs[i + 2] ?? '');

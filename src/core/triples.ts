@@ -1,3 +1,4 @@
+import { itemAt } from './checked';
 import { AskgraphError } from './errors';
 
 /**
@@ -28,10 +29,11 @@ function tripleSeparator(text: string): TripleSeparator | undefined {
 export function* readTriples(text: string, name = 'triples'): Generator<{ triple: TripleFields; line: number }> {
   const lines = text.split('\n');
   const separator = tripleSeparator(text);
+  if (separator === undefined) return; // every line is blank
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].replace(/\r$/, '');
+    const line = itemAt(lines, i).replace(/\r$/, '');
     if (line.trim() === '') continue;
-    const fields = line.split(separator!).map((f) => f.trim());
+    const fields = line.split(separator).map((f) => f.trim());
     if (fields.length !== 3 || fields.some((f) => f === '')) {
       throw new AskgraphError('DATA_FORMAT', `${name}:${i + 1}: expected 3 non-empty fields separated by ${separator === '\t' ? 'tabs' : '|'}`, {
         details: { file: name, line: i + 1, excerpt: line.slice(0, 120) },
@@ -45,7 +47,7 @@ export function* readTriples(text: string, name = 'triples'): Generator<{ triple
 export function looksLikeTriples(text: string): boolean {
   const separator = tripleSeparator(text);
   if (separator === undefined) return false;
-  const first = text.split('\n').find((l) => l.trim() !== '')!.replace(/\r$/, '');
+  const first = (text.split('\n').find((l) => l.trim() !== '') ?? '').replace(/\r$/, '');
   const fields = first.split(separator).map((f) => f.trim());
   return fields.length === 3 && fields.every((f) => f !== '');
 }

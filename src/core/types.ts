@@ -3,7 +3,6 @@
  * → Outcome → Answer). Stages import these from src/core; nothing here does I/O.
  */
 import type { AnswerType, Form } from './form';
-import type { ErrorCode } from './errors';
 
 // ---------- RDF terms and results ----------
 
@@ -190,7 +189,8 @@ export interface Outcome {
   answers: AnswerItem[];
   /** The rows of a table answer (answerType 'table'); `answers` then holds the first column's distinct values. */
   table?: AnswerTable;
-  error?: { code: ErrorCode | string; message: string };
+  /** The code: an ErrorCode, or one passed on from elsewhere (a remote part). */
+  error?: { code: string; message: string };
   timeMs: number;
 }
 

@@ -87,11 +87,12 @@ export class WordNet {
     for (const line of text.split('\n')) {
       if (line === '' || line.startsWith(' ')) continue; // license header lines start with spaces
       const f = line.split(' ');
+      const lemma = f[0] ?? '';
       const pCnt = Number(f[3]);
       const senseCnt = Number(f[4 + pCnt]);
       const offsets = f.slice(6 + pCnt, 6 + pCnt + senseCnt).map(Number);
-      idx.set(f[0], offsets);
-      this.tagged.set(`${pos}:${f[0]}`, Number(f[5 + pCnt]));
+      idx.set(lemma, offsets);
+      this.tagged.set(`${pos}:${lemma}`, Number(f[5 + pCnt]));
     }
     this.indexes.set(pos, idx);
     return idx;
@@ -138,9 +139,10 @@ export class WordNet {
       const text = fs.readFileSync(path.join(this.dir, 'index.sense'), 'utf8');
       for (const line of text.split('\n')) {
         const f = line.split(' ');
-        if (f.length < 4 || f[3] === '0') continue;
-        const lemmaKey = f[0].slice(0, f[0].indexOf('%'));
-        this.senseCounts.set(`${lemmaKey} ${Number(f[1])}`, Number(f[3]));
+        const [key = '', offset, , count] = f;
+        if (count === undefined || count === '0') continue;
+        const lemmaKey = key.slice(0, key.indexOf('%'));
+        this.senseCounts.set(`${lemmaKey} ${Number(offset)}`, Number(count));
       }
     }
     return this.senseCounts.get(`${lemma.toLowerCase().replace(/\s+/g, '_')} ${synset.offset}`) ?? 0;
@@ -179,17 +181,17 @@ export class WordNet {
     const gloss = bar >= 0 ? line.slice(bar + 3).trim() : '';
     const f = (bar >= 0 ? line.slice(0, bar) : line).trim().split(' ');
     const lexFile = LEX_FILES[Number(f[1])] ?? 'unknown';
-    const wCnt = parseInt(f[3], 16);
+    const wCnt = parseInt(f[3] ?? '', 16);
     const words: string[] = [];
     let i = 4;
-    for (let k = 0; k < wCnt; k++, i += 2) words.push(f[i].replace(/\(.*\)$/, '').replace(/_/g, ' '));
+    for (let k = 0; k < wCnt; k++, i += 2) words.push((f[i] ?? '').replace(/\(.*\)$/, '').replace(/_/g, ' '));
     const pCnt = Number(f[i]);
     i++;
     const pointers: WnPointer[] = [];
     for (let k = 0; k < pCnt; k++, i += 4) {
-      const st = f[i + 3];
+      const st = f[i + 3] ?? '';
       const p = f[i + 2] === 's' ? 'a' : (f[i + 2] as WnPos);
-      pointers.push({ symbol: f[i], offset: Number(f[i + 1]), pos: p, source: parseInt(st.slice(0, 2), 16), target: parseInt(st.slice(2), 16) });
+      pointers.push({ symbol: f[i] ?? '', offset: Number(f[i + 1]), pos: p, source: parseInt(st.slice(0, 2), 16), target: parseInt(st.slice(2), 16) });
     }
     const syn: WnSynset = { offset, pos, lexFile, words, pointers, gloss };
     this.cache.set(key, syn);

@@ -97,7 +97,9 @@ export class BudgetGuard implements Executor {
     return this.run((r) => r.size, (o) => this.inner.labels(iris, o), opts);
   }
   /** The guard does not own the store. */
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** The guard of this context, creating one if the executor is not guarded yet. */

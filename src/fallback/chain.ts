@@ -80,7 +80,7 @@ export async function runChain(readers: Reader[], ctx: ReaderContext): Promise<C
 }
 
 /** A failure that stops the chain because the store failed for the moment (time is `exhausted: 'time'`). */
-function stops(f: ChainFailure): boolean {
+function stops(f: ChainFailure): f is ChainFailure & { code: string } {
   return f.code !== undefined && TRANSIENT_CODES.has(f.code);
 }
 
@@ -90,7 +90,7 @@ export function chainTrace(chain: ChainResult): TraceEntry[] {
     stage: 'fallback',
     reader: f.reader,
     outcome: f.skipped ? 'skipped' : f.exhausted === 'time' ? 'timeout' : stops(f) || f.reason.startsWith('internal error') ? 'error' : 'empty',
-    ...(stops(f) ? { error: { code: f.code!, message: f.reason } } : {}),
+    ...(stops(f) ? { error: { code: f.code, message: f.reason } } : {}),
     note: f.exhausted ? `${f.reason} (exhausted: ${f.exhausted})` : f.reason,
     timeMs: f.stats?.timeMs ?? 0,
   }));

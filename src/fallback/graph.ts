@@ -6,7 +6,7 @@
  * (FNV-1a order of the node key), so the same question always sees the same subgraph.
  */
 import type { Term } from '../core';
-import { RDFS_LABEL } from '../core';
+import { RDFS_LABEL, bindingOf, pushTo } from '../core';
 import type { BudgetGuard } from './budget';
 import { degreeQuery, edgesQuery, fromTerm, predicatesQuery, sampledEdgesQuery, type Direction } from './sparql';
 import { fnv1a } from './text';
@@ -30,7 +30,7 @@ export function termKey(t: Term): string {
 }
 
 function labelPredicatesOf(lp?: string[]): string[] {
-  return lp && lp.length ? lp : [RDFS_LABEL];
+  return lp?.length ? lp : [RDFS_LABEL];
 }
 
 /** Deterministic sample of at most n items (FNV-1a order of their keys). */
@@ -69,14 +69,14 @@ export async function expand(guard: BudgetGuard, nodes: Term[], opts: ExpandOpti
       const big = part.filter((n) => (degree.get(termKey(n)) ?? 0) > hubDegree);
       if (small.length) {
         const res = await guard.select(edgesQuery(small.map(fromTerm), dir, lp));
-        for (const row of res.rows) edges.push(toEdge(row.x, row.p, row.y, dir));
+        for (const row of res.rows) edges.push(toEdge(bindingOf(row, 'x'), bindingOf(row, 'p'), bindingOf(row, 'y'), dir));
       }
       const sampled = sample(big, maxHubs, termKey);
       skippedHubs += big.length - sampled.length;
       for (const h of sampled) {
         hubs++;
         const res = await guard.select(sampledEdgesQuery(fromTerm(h), dir, lp, hubDegree));
-        for (const row of res.rows) edges.push(toEdge(row.x, row.p, row.y, dir));
+        for (const row of res.rows) edges.push(toEdge(bindingOf(row, 'x'), bindingOf(row, 'p'), bindingOf(row, 'y'), dir));
       }
     }
   }
@@ -95,7 +95,7 @@ export async function predicatesOf(guard: BudgetGuard, nodes: Term[], opts: { la
     const candidates = dir === '>' ? nodes.filter((n) => n.type !== 'literal') : nodes;
     for (const part of chunks(candidates, opts.chunk ?? 200)) {
       const res = await guard.select(predicatesQuery(part.map(fromTerm), dir, lp, opts.limit ?? 5000));
-      for (const row of res.rows) out.push({ node: row.x, p: row.p.value, dir });
+      for (const row of res.rows) out.push({ node: bindingOf(row, 'x'), p: bindingOf(row, 'p').value, dir });
     }
   }
   return out;
@@ -121,8 +121,8 @@ export class Subgraph {
       const ok = termKey(e.o);
       this.nodes.set(sk, e.s);
       this.nodes.set(ok, e.o);
-      (this.out.get(sk) ?? this.out.set(sk, []).get(sk)!).push(e);
-      (this.in.get(ok) ?? this.in.set(ok, []).get(ok)!).push(e);
+      pushTo(this.out, sk, e);
+      pushTo(this.in, ok, e);
     }
     return added;
   }

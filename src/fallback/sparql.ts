@@ -84,13 +84,13 @@ export function chainQuery(topics: S.IriTerm[], hops: { p: string; dir: Directio
   const triples: S.Triple[] = [];
   let prev: S.VariableTerm = v('t');
   hops.forEach((h, i) => {
-    const next = v('x' + (i + 1));
+    const next = v(`x${i + 1}`);
     triples.push(edge(prev, iri(h.p), next, h.dir));
     prev = next;
   });
   const where: S.Pattern[] = [values('t', topics), bgp(...triples)];
-  if (exclude.length) where.push(notIn('x' + hops.length, exclude));
-  return select([v('t'), ...hops.map((_, i) => v('x' + (i + 1)))], where, { distinct: true, limit });
+  if (exclude.length) where.push(notIn(`x${hops.length}`, exclude));
+  return select([v('t'), ...hops.map((_, i) => v(`x${i + 1}`))], where, { distinct: true, limit });
 }
 
 /** ASK whether a term occurs in the store (as subject or object of any triple). */

@@ -80,7 +80,8 @@ export interface ReaderFailure {
 export type ReaderResult = ReaderSuccess | ReaderFailure;
 
 export function isFailure(r: ReaderResult): r is ReaderFailure {
-  return (r as ReaderFailure).reason !== undefined && (r as ReaderSuccess).answers === undefined;
+  const x = r as Partial<ReaderFailure & ReaderSuccess>;
+  return x.reason !== undefined && x.answers === undefined;
 }
 
 export interface Reader {

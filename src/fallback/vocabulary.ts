@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Form } from '../core';
-import { AskgraphError } from '../core';
+import { AskgraphError, itemAt } from '../core';
 import type { Hop } from './types';
 import { questionTerms, relationTerms } from './text';
 
@@ -67,15 +67,13 @@ export function mineRelationVocabulary(examples: VocabExample[], opts: { iterati
         const ps = hops.map((h) => ((1 - BETA) / hops.length) * model.pHop(h.name, h.dir, h.last, t));
         const pb = BETA * model.pBackground(t);
         const z = ps.reduce((a, b) => a + b, pb);
-        hops.forEach((h, i) => add(next, hopKey(h.name, h.dir, h.last), t, ps[i] / z));
+        hops.forEach((h, i) => add(next, hopKey(h.name, h.dir, h.last), t, itemAt(ps, i) / z));
       }
     }
     keys = next;
   }
   // Drop negligible counts to keep the JSON small.
-  for (const k of Object.keys(keys)) {
-    for (const [t, c] of Object.entries(keys[k])) if (c < 0.2) delete keys[k][t];
-  }
+  for (const [k, counts] of Object.entries(keys)) keys[k] = Object.fromEntries(Object.entries(counts).filter(([, c]) => c >= 0.2));
   return { format: 'askgraph-relvocab/1', keys, background, keyCounts };
 }
 
@@ -149,7 +147,7 @@ export class HopModel {
   logKeyPrior(name: string, dir: '>' | '<', last: boolean): number {
     const counts = this.vocab?.keyCounts;
     if (!counts) return 0;
-    if (this.maxKeyCount === undefined) this.maxKeyCount = Math.max(1, ...Object.values(counts));
+    this.maxKeyCount ??= Math.max(1, ...Object.values(counts));
     return Math.log(((counts[hopKey(name, dir, last)] ?? 0) + 1) / (this.maxKeyCount + 1));
   }
   private maxKeyCount: number | undefined;
@@ -252,7 +250,7 @@ export function vocabularyFromExamples(examples: { question: string; form: strin
     } catch {
       continue; // unparsable form: not training material for the vocabulary
     }
-    if (c && c.hops.length) out.push({ terms: questionTerms(ex.question, [c.topic]), hops: c.hops });
+    if (c?.hops.length) out.push({ terms: questionTerms(ex.question, [c.topic]), hops: c.hops });
   }
   return mineRelationVocabulary(out, opts);
 }
@@ -267,14 +265,14 @@ export const VOCABULARY_FILE = 'relation-vocabulary.json';
 export function loadRelationVocabulary(packDir: string): RelationVocabulary | undefined {
   const file = path.join(packDir, VOCABULARY_FILE);
   if (!fs.existsSync(file)) return undefined;
-  let v: RelationVocabulary;
+  let v: Partial<RelationVocabulary> | null;
   try {
-    v = JSON.parse(fs.readFileSync(file, 'utf8'));
+    v = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<RelationVocabulary> | null;
   } catch (e) {
     throw new AskgraphError('DATA_FORMAT', `${file}: ${(e as Error).message}`, { cause: e });
   }
   if (v?.format !== 'askgraph-relvocab/1' || typeof v.keys !== 'object' || typeof v.background !== 'object') {
     throw new AskgraphError('DATA_FORMAT', `${file}: not an askgraph-relvocab/1 vocabulary`);
   }
-  return v;
+  return v as RelationVocabulary;
 }

@@ -8,6 +8,7 @@
  * The search is model-agnostic: a StepDecoder runs one step for the live beams and reorders its cache.
  * Scores are the sums of the model's own log-probabilities of the chosen tokens (eos included).
  */
+import { itemAt } from '../core';
 import type { ConstraintState, GrammarConstraint } from './constraint';
 
 export interface StepDecoder {
@@ -83,15 +84,15 @@ export async function beamSearch(
     const logp = await decoder.step(last, step);
     const budget = opts.maxLength - step;
     const cands: { b: number; t: number; logProb: number; score: number }[] = [];
-    for (let b = 0; b < live.length; b++) {
+    for (const [b, beam] of live.entries()) {
       const row = b * V;
-      const allowed = constraint.allowed(live[b].state, budget);
+      const allowed = constraint.allowed(beam.state, budget);
       const norm = opts.renormalize ? logMass(logp, row, allowed) : 0;
       for (const t of allowed) {
-        const lp = logp[row + t] - norm + constraint.tokenBonus(live[b].state, t);
+        const lp = (logp[row + t] ?? NaN) - norm + constraint.tokenBonus(beam.state, t);
         if (!(lp > -Infinity)) continue; // NaN or -Infinity
-        const logProb = live[b].logProb + lp;
-        cands.push({ b, t, logProb, score: rank(logProb, live[b].tokens.length + 1) });
+        const logProb = beam.logProb + lp;
+        cands.push({ b, t, logProb, score: rank(logProb, beam.tokens.length + 1) });
       }
     }
     cands.sort((x, y) => y.score - x.score);
@@ -99,7 +100,7 @@ export async function beamSearch(
     const order: number[] = [];
     for (const c of cands) {
       if (next.length >= k) break;
-      const parent = live[c.b];
+      const parent = itemAt(live, c.b, 'beam parent');
       if (c.t === opts.eos) {
         finished.push({ tokens: parent.tokens, logProb: c.logProb, score: c.score });
         continue;
@@ -108,14 +109,15 @@ export async function beamSearch(
       order.push(c.b);
     }
     live = next;
-    if (opts.prune !== undefined && live.length > 1) {
+    const prune = opts.prune;
+    if (prune !== undefined && live.length > 1) {
       let best = -Infinity;
       for (const l of live) best = Math.max(best, l.logProb);
       for (const f of finished) best = Math.max(best, f.logProb);
-      const keepIdx = live.map((l, i) => (l.logProb >= best - opts.prune! ? i : -1)).filter((i) => i >= 0);
+      const keepIdx = live.map((l, i) => (l.logProb >= best - prune ? i : -1)).filter((i) => i >= 0);
       if (keepIdx.length < live.length) {
-        live = keepIdx.map((i) => live[i]);
-        const o = keepIdx.map((i) => order[i]);
+        live = keepIdx.map((i) => itemAt(live, i, 'pruned beam'));
+        const o = keepIdx.map((i) => itemAt(order, i, 'beam order'));
         order.length = 0;
         order.push(...o);
       }
@@ -123,12 +125,12 @@ export async function beamSearch(
     if (live.length === 0) break;
     if (finished.length >= keep) {
       finished.sort((x, y) => y.score - x.score);
-      const kth = finished[keep - 1].score;
+      const kth = itemAt(finished, keep - 1, 'finished beams').score;
       // Raw sums only decrease, so a live beam below the k-th finished one can never overtake it.
       if (alpha === 0 ? live.every((l) => l.logProb <= kth) : true) break;
     }
     decoder.reorder(order);
-    last = live.map((l) => l.tokens[l.tokens.length - 1]);
+    last = live.map((l) => itemAt(l.tokens, -1, 'beam tokens'));
   }
   finished.sort((x, y) => y.score - x.score);
   return finished.slice(0, keep);
@@ -155,11 +157,12 @@ export async function teacherForce(
   let last = new Array<number>(n).fill(bos);
   for (let step = 0; step < maxLen; step++) {
     const logp = await decoder.step(last, step);
-    for (let b = 0; b < n; b++) {
-      if (step < seqs[b].length) total[b] += logp[b * V + seqs[b][step]] - (normalizer ? normalizer(b, step, logp, b * V) : 0);
+    for (const [b, seq] of seqs.entries()) {
+      const t = seq[step];
+      if (t !== undefined) total[b] = itemAt(total, b) + (logp[b * V + t] ?? NaN) - (normalizer ? normalizer(b, step, logp, b * V) : 0);
     }
     // Sequences that ended keep feeding eos; their further outputs are ignored.
-    last = seqs.map((s) => (step < s.length ? s[step] : eos));
+    last = seqs.map((s) => s[step] ?? eos);
   }
   return total;
 }
@@ -167,9 +170,12 @@ export async function teacherForce(
 /** log sum_{t in allowed} exp(logp[offset + t]) (0 if nothing is allowed). */
 export function logMass(logp: Float32Array, offset: number, allowed: readonly number[]): number {
   let m = -Infinity;
-  for (const t of allowed) if (logp[offset + t] > m) m = logp[offset + t];
+  for (const t of allowed) {
+    const x = logp[offset + t] ?? NaN;
+    if (x > m) m = x;
+  }
   if (m === -Infinity) return 0;
   let sum = 0;
-  for (const t of allowed) sum += Math.exp(logp[offset + t] - m);
+  for (const t of allowed) sum += Math.exp((logp[offset + t] ?? NaN) - m);
   return m + Math.log(sum);
 }

@@ -33,7 +33,7 @@
  *
  * States are immutable values: advance() returns a new state, so beams can share prefixes freely.
  */
-import { AskgraphError } from '../core';
+import { AskgraphError, defined, itemAt } from '../core';
 
 /** What the automaton needs from the model config. */
 export interface TargetVocabulary {
@@ -292,17 +292,14 @@ export class GrammarConstraint {
     this.copyable = sourceIds.map((id) => id >= 0 && id < S && !special.has(id));
     const n = sourceIds.length;
     const pcs = opts.sourcePieces && opts.sourcePieces.length >= n ? opts.sourcePieces : undefined;
-    const hasText = sourceIds.map((_, i) => (pcs ? pcs[i].replace(/[▁\s]/g, '').length > 0 : true));
+    const hasText = sourceIds.map((_, i) => (pcs ? itemAt(pcs, i).replace(/[▁\s]/g, '').length > 0 : true));
     const useWords = pcs !== undefined && opts.wordBoundaries !== false;
     const alnum = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
-    const first = (p: number): string | undefined => pcs![p].replace(/^▁+/, '')[0];
-    const lastCh = (p: number): string | undefined => {
-      const x = pcs![p];
-      return x.length ? x[x.length - 1] : undefined;
-    };
+    const first = (p: number): string | undefined => pcs?.[p]?.replace(/^▁+/, '')[0];
+    const lastCh = (p: number): string | undefined => pcs?.[p]?.at(-1);
     // a word boundary between piece p-1 and piece p
     const boundary = (p: number): boolean =>
-      !useWords || p <= 0 || p >= n || pcs![p].startsWith('▁') || !alnum(lastCh(p - 1)) || !alnum(first(p));
+      !useWords || p <= 0 || p >= n || (pcs[p] ?? '').startsWith('▁') || !alnum(lastCh(p - 1)) || !alnum(first(p));
     const maxSpan = opts.maxSpan ?? 64;
     const table = (filter?: (a: number, b: number) => boolean): Uint8Array => {
       const ok = new Uint8Array(n * n);
@@ -310,14 +307,14 @@ export class GrammarConstraint {
         if (!this.copyable[a] || !boundary(a)) continue;
         let text = false;
         for (let e = a; e < n && e - a < maxSpan && this.copyable[e]; e++) {
-          text = text || hasText[e];
+          text = text || itemAt(hasText, e);
           if (text && boundary(e + 1) && (!filter || filter(a, e))) ok[a * n + e] = 1;
         }
       }
       return ok;
     };
     const soft = opts.spanPenalty !== undefined && opts.spanFilter !== undefined;
-    this.spanPenalty = soft ? Math.abs(opts.spanPenalty!) : 0;
+    this.spanPenalty = opts.spanFilter !== undefined && opts.spanPenalty !== undefined ? Math.abs(opts.spanPenalty) : 0;
     let endOk = table(opts.spanFilter);
     this.filtered = opts.spanFilter !== undefined && endOk.some((x) => x === 1);
     if (soft && this.filtered) this.preferred = endOk;
@@ -334,10 +331,10 @@ export class GrammarConstraint {
     this.closeAt = closeAt;
     let startNeed = 1e9;
     for (let p = 0; p < n; p++) {
-      const e = closeAt[p * n + p];
+      const e = closeAt[p * n + p] ?? -1;
       if (e < 0) continue;
       startNeed = Math.min(startNeed, 1 + (e - p) + 1);
-      const id = sourceIds[p];
+      const id = itemAt(sourceIds, p);
       const list = this.startPositions.get(id);
       if (list) list.push(p * SPAN_KEY + p);
       else this.startPositions.set(id, [p * SPAN_KEY + p]);
@@ -402,7 +399,7 @@ export class GrammarConstraint {
 
   /** The state before the first target token. */
   initial(): ConstraintState {
-    return { stack: [TOP], copy: null, done: false, need: this.cost[TOP] + 1 };
+    return { stack: [TOP], copy: null, done: false, need: itemAt(this.cost, TOP) + 1 };
   }
 
   isComplete(s: ConstraintState): boolean {
@@ -430,7 +427,8 @@ export class GrammarConstraint {
         const a = Math.floor(key / SPAN_KEY);
         const p = key % SPAN_KEY;
         if (this.endOk[a * n + p]) close = true;
-        if (p + 1 < n && this.closeAt[a * n + p + 1] >= 0) next.add(this.src[p + 1]);
+        const src = this.src[p + 1];
+        if (src !== undefined && (this.closeAt[a * n + p + 1] ?? -1) >= 0) next.add(src);
       }
       const out = [...next].sort((x, y) => x - y);
       if (close) out.push(this.rbrack);
@@ -526,7 +524,7 @@ export class GrammarConstraint {
         keys = s.copy.flatMap((key) => {
           const a = Math.floor(key / SPAN_KEY);
           const q = (key % SPAN_KEY) + 1;
-          return q < n && this.src[q] === t && this.closeAt[a * n + q] >= 0 ? [key + 1] : [];
+          return q < n && this.src[q] === t && (this.closeAt[a * n + q] ?? -1) >= 0 ? [key + 1] : [];
         });
       if (keys.length === 0) return bad();
       return this.make(s.stack, keys);
@@ -561,8 +559,8 @@ export class GrammarConstraint {
       case EXPR_HEAD:
       case TOP_HEAD: {
         if (!(top === TOP_HEAD ? this.topHeads : this.exprHeads).includes(t)) return bad();
-        const o = this.opOf.get(t)!;
-        return this.make([...rest, ...PUSH[o]!], null);
+        const o = defined(this.opOf.get(t), `operator of token ${t}`);
+        return this.make([...rest, ...defined(PUSH[o], `PUSH ${o}`)], null);
       }
       // ---- form language v3 ----
       case COL:
@@ -655,7 +653,7 @@ export class GrammarConstraint {
     for (const key of copy) {
       const a = Math.floor(key / SPAN_KEY);
       const p = key % SPAN_KEY;
-      const e = this.closeAt[a * n + p];
+      const e = this.closeAt[a * n + p] ?? -1;
       if (e >= 0) best = Math.min(best, e - p + 1);
     }
     return best;

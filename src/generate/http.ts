@@ -112,7 +112,10 @@ export class HttpGenerator implements Generator {
     const ordered: { text: string; logProb: number | null }[] = [];
     const depth = Math.max(0, ...perChoice.map((c) => c.lines.length));
     for (let i = 0; i < depth; i++) {
-      for (const c of perChoice) if (i < c.lines.length) ordered.push({ text: c.lines[i], logProb: c.lines.length === 1 ? c.logProb : null });
+      for (const c of perChoice) {
+        const text = c.lines[i];
+        if (text !== undefined) ordered.push({ text, logProb: c.lines.length === 1 ? c.logProb : null });
+      }
     }
 
     const parsed: { form: Form; text: string; logProb: number | null }[] = [];
@@ -138,11 +141,11 @@ export class HttpGenerator implements Generator {
     }
     // Real log-probabilities for all → rank by them; else keep the endpoint's order with a rank prior.
     const real = parsed.length > 0 && parsed.every((c) => c.logProb !== null);
-    if (real) parsed.sort((x, y) => (y.logProb as number) - (x.logProb as number));
+    if (real) parsed.sort((x, y) => (y.logProb ?? 0) - (x.logProb ?? 0)); // all numbers when real
     const top: Candidate[] = parsed.slice(0, k).map((c, i) => ({
       form: c.form,
       text: c.text,
-      logProb: real ? (c.logProb as number) : Math.log(1 / (i + 1)),
+      logProb: real ? (c.logProb ?? 0) : Math.log(1 / (i + 1)),
       rank: i,
     }));
     this.droppedTotal += rejected.length;

@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as ort from 'onnxruntime-node';
-import { AskgraphError } from '../core';
+import { AskgraphError, defined } from '../core';
 
 export type ElementType = 'float32' | 'int64';
 
@@ -94,8 +94,8 @@ export class OnnxSession {
       );
     }
     for (const name of given) {
-      const t = feeds[name];
-      const d = this.declared.get(name)!;
+      const t = defined(feeds[name], `feed ${name}`);
+      const d = defined(this.declared.get(name), `declared input ${name}`); // the names were checked above
       const size = t.dims.reduce((a, b) => a * b, 1);
       const problem =
         d.type !== undefined && d.type !== t.type
@@ -106,7 +106,7 @@ export class OnnxSession {
               ? `${t.data.length} values for dims [${t.dims.join(', ')}]`
               : d.shape && d.shape.length > 0 && d.shape.length !== t.dims.length
                 ? `rank ${t.dims.length}, expected rank ${d.shape.length}`
-                : d.shape && d.shape.some((x, i) => typeof x === 'number' && x >= 0 && x !== t.dims[i])
+                : d.shape?.some((x, i) => typeof x === 'number' && x >= 0 && x !== t.dims[i])
                   ? `dims [${t.dims.join(', ')}], expected [${d.shape.join(', ')}]`
                   : null;
       if (problem) {
@@ -130,7 +130,7 @@ export class OnnxSession {
     }
     const result: Record<string, TensorData> = {};
     for (const [name, v] of Object.entries(out)) {
-      const t = v as ort.Tensor;
+      const t = v;
       result[name] = { type: t.type as ElementType, data: t.data as Float32Array | BigInt64Array, dims: t.dims };
     }
     return result;

@@ -11,7 +11,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { AskgraphError, Candidate, DEFAULT_BEAM, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir, foldCase, looksLikeTriples, readTriples } from '../core';
+import { AskgraphError, itemAt, Candidate, DEFAULT_BEAM, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir, foldCase, looksLikeTriples, readTriples } from '../core';
 import { canonicalText, parseForm, printForm, printLiteral } from '../form';
 import { beamSearch, logMass, StepDecoder, teacherForce } from './beam';
 import { GrammarConstraint, TargetVocabulary, tokensToFormText } from './constraint';
@@ -42,7 +42,7 @@ const ConfigSchema = z
     encoder: z.string().default('encoder.onnx'),
     decoder: z.string().default('decoder.onnx'),
   })
-  .passthrough();
+  .loose();
 
 export type ModelConfig = z.infer<typeof ConfigSchema>;
 
@@ -87,7 +87,7 @@ export function packLabels(modelDir: string): Set<string> | undefined {
   if (!fs.existsSync(packFile)) return undefined;
   let data: unknown;
   try {
-    data = JSON.parse(fs.readFileSync(packFile, 'utf8')).data;
+    data = (JSON.parse(fs.readFileSync(packFile, 'utf8')) as { data?: unknown }).data;
   } catch {
     return undefined;
   }
@@ -99,7 +99,7 @@ export function packLabels(modelDir: string): Set<string> | undefined {
     if (!fs.existsSync(f)) continue;
     const mtimeMs = fs.statSync(f).mtimeMs;
     let hit = labelFiles.get(f);
-    if (!hit || hit.mtimeMs !== mtimeMs) {
+    if (hit?.mtimeMs !== mtimeMs) {
       const set = new Set([...readLabelsFile(f)].map(foldCase));
       labelSetCache.add(set);
       hit = { mtimeMs, set };
@@ -161,7 +161,7 @@ export class OnnxParser implements Generator {
     });
     const labels = opts.labels;
     if (labels !== undefined && labels !== 'pack' && labels !== 'none') {
-      this.labelSet = labels instanceof Set && labelSetCache.has(labels) ? labels : new Set([...labels].map(foldCase));
+      this.labelSet = labels instanceof Set && labelSetCache.has(labels as Set<string>) ? (labels as Set<string>) : new Set([...labels].map(foldCase));
     }
   }
 
@@ -189,13 +189,13 @@ export class OnnxParser implements Generator {
 
   /** The span test for graph labels: the span spells a label (and is maximal, unless turned off). */
   private labelSpans(pieces: readonly string[]): (a: number, e: number) => boolean {
-    const labels = this.labelSet!;
+    const labels = this.labelSet ?? new Set<string>(); // only called with a label set
     const n = pieces.length;
     const spans: [number, number][] = [];
     for (let a = 0; a < n; a++) {
       let text = '';
       for (let e = a; e < n && e - a < 64; e++) {
-        text += pieces[e].replace(/▁/g, ' ');
+        text += itemAt(pieces, e).replace(/▁/g, ' ');
         if (labels.has(foldCase(text))) spans.push([a, e]);
       }
     }
@@ -307,12 +307,12 @@ export class OnnxParser implements Generator {
       const part = seqs.slice(a, a + CHUNK);
       const sets = allowedAlong.slice(a, a + CHUNK);
       const norm = (b: number, step: number, logp: Float32Array, offset: number): number => {
-        const along = sets[b];
-        if (!along || step >= along.length) return 0;
-        return (renorm ? logMass(logp, offset, along[step].allowed) : 0) - along[step].bonus;
+        const at = sets[b]?.[step];
+        if (!at) return 0;
+        return (renorm ? logMass(logp, offset, at.allowed) : 0) - at.bonus;
       };
       const scores = await teacherForce(this.stepDecoder(cross), part, this.config.bos, this.config.eos, norm);
-      scores.forEach((s, j) => (result[index[a + j]] = s));
+      scores.forEach((s, j) => (result[itemAt(index, a + j, 'scored index')] = s));
     }
     return result;
   }
@@ -343,7 +343,9 @@ export class OnnxParser implements Generator {
           if (f.ref.kind !== 'label') return false;
           const ids = this.labelPieces(question, src, f.ref.label);
           if (ids.length === 0) return false;
-          return sym('[') && (out.push(...ids), true) && sym(']');
+          if (!sym('[')) return false;
+          out.push(...ids);
+          return sym(']');
         }
         case 'literal':
           return sym(printLiteral(f));
@@ -418,7 +420,7 @@ export class OnnxParser implements Generator {
           if (text.length > want.length) break;
         }
       }
-      if (best) return src.slice(best[0], best[1] + 1).filter((_, k) => pieces[best![0] + k] !== '▁');
+      if (best) return src.slice(best[0], best[1] + 1).filter((_, k) => pieces[best[0] + k] !== '▁');
     }
     return this.tokenizer.encode(want);
   }
@@ -451,6 +453,9 @@ export class OnnxStepDecoder implements StepDecoder {
     readonly vocabSize: number,
   ) {
     const [L, , H, , Dh] = cross.k.dims;
+    if (L === undefined || H === undefined || Dh === undefined) {
+      throw new AskgraphError('MODEL_ERROR', `decoder cross-attention keys have dims [${cross.k.dims.join(', ')}], expected rank 5`);
+    }
     this.L = L;
     this.H = H;
     this.Dh = Dh;
@@ -508,7 +513,7 @@ export class OnnxStepDecoder implements StepDecoder {
 /** [L, 1, ...rest] → [L, B, ...rest] (every beam sees the same source). */
 function tile(t: TensorData, B: number): TensorData {
   const [L, one, ...rest] = t.dims;
-  if (one !== 1) throw new AskgraphError('MODEL_ERROR', `encoder output batch is ${one}, expected 1`);
+  if (L === undefined || one !== 1) throw new AskgraphError('MODEL_ERROR', `encoder output batch is ${one}, expected 1`);
   const block = rest.reduce((a, b) => a * b, 1);
   const src = t.data as Float32Array;
   const out = new Float32Array(L * B * block);
@@ -522,13 +527,13 @@ function tile(t: TensorData, B: number): TensorData {
 /** Gathers along axis 1: out[l, i] = in[l, order[i]]. */
 export function gatherBatch(t: TensorData, order: readonly number[]): TensorData {
   const [L, B, ...rest] = t.dims;
+  if (L === undefined || B === undefined) throw new AskgraphError('MODEL_ERROR', `decoder cache has dims [${t.dims.join(', ')}], expected rank 2 or more`);
   const block = rest.reduce((a, b) => a * b, 1);
   const src = t.data as Float32Array;
   const nb = order.length;
   const out = new Float32Array(L * nb * block);
   for (let l = 0; l < L; l++) {
-    for (let i = 0; i < nb; i++) {
-      const o = order[i];
+    for (const [i, o] of order.entries()) {
       if (o < 0 || o >= B) throw new AskgraphError('INTERNAL', `beam reorder index ${o} out of 0..${B - 1}`);
       const s = (l * B + o) * block;
       out.set(src.subarray(s, s + block), (l * nb + i) * block);
@@ -559,7 +564,7 @@ export function readModelConfig(dir: string): ModelConfig {
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AskgraphError('MODEL_ERROR', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new AskgraphError('MODEL_ERROR', `${file}: ${issue?.path.length ? issue.path.join('.') : '(root)'}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
 }
@@ -617,7 +622,8 @@ export async function clearParserCache(): Promise<void> {
 
 async function openParser(dir: string, opts: ParserOptions): Promise<OnnxParser> {
   const config = readModelConfig(dir);
-  const files = [config.tokenizer, config.encoder, config.decoder].map((f) => path.join(dir, f));
+  const [tokenizerFile, encoderFile, decoderFile] = [path.join(dir, config.tokenizer), path.join(dir, config.encoder), path.join(dir, config.decoder)];
+  const files = [tokenizerFile, encoderFile, decoderFile];
   for (const f of files) if (!fs.existsSync(f)) throw new AskgraphError('MODEL_UNAVAILABLE', `model file not found: ${f}`);
   const hash = crypto.createHash('sha256');
   hash.update(fs.readFileSync(path.join(dir, 'config.json')));
@@ -628,9 +634,9 @@ async function openParser(dir: string, opts: ParserOptions): Promise<OnnxParser>
     opts = { ...opts, labels: labels ?? 'none' };
   }
   const [tokenizer, encoder, decoder] = await Promise.all([
-    SentencePieceTokenizer.load(files[0]),
-    OnnxSession.open(files[1], opts),
-    OnnxSession.open(files[2], opts),
+    SentencePieceTokenizer.load(tokenizerFile),
+    OnnxSession.open(encoderFile, opts),
+    OnnxSession.open(decoderFile, opts),
   ]);
   return new OnnxParser(id, dir, config, tokenizer, encoder, decoder, opts);
 }

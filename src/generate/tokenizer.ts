@@ -21,7 +21,7 @@ interface SppInstance {
 }
 
 // The package ships no type declarations; the shape above is what dist/index.js defines.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const spjs = require('@agnai/sentencepiece-js') as { SentencePieceProcessor: new () => SppInstance };
 
 export class SentencePieceTokenizer {

@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError } from '../core';
-import { isStopword, NORMALIZATION_VERSION, normalizeLabel, singularForms, wordNet } from '../core';
+import { AskgraphError, itemAt, isStopword, NORMALIZATION_VERSION, normalizeLabel, singularForms, wordNet } from '../core';
 import { defaultScorer, type Scorer } from './scorers';
 import { TokenIndex } from './token-index';
 
@@ -83,7 +82,7 @@ export function* singularCandidates(text: string): Generator<string> {
 interface SavedIndex {
   format: string;
   normalization?: number;
-  meta: Record<string, unknown>;
+  meta?: Record<string, unknown>; // absent in a file written without it
   iris: string[];
   /** [iri index, label] per document. */
   docs: [number, string][];
@@ -155,13 +154,13 @@ export class EntityIndex {
     savedNorms?: string[],
   ): EntityIndex {
     const docIri = new Int32Array(docs.length);
-    const docLabel: string[] = new Array(docs.length);
+    const docLabel = new Array<string>(docs.length);
     const exactMap = new Map<string, number[]>();
-    const norms: string[] = new Array(docs.length);
-    for (let i = 0; i < docs.length; i++) {
-      docIri[i] = docs[i][0];
-      docLabel[i] = docs[i][1];
-      const n = savedNorms?.[i] ?? normalizeLabel(docs[i][1]);
+    const norms = new Array<string>(docs.length);
+    for (const [i, [iri, label]] of docs.entries()) {
+      docIri[i] = iri;
+      docLabel[i] = label;
+      const n = savedNorms?.[i] ?? normalizeLabel(label);
       norms[i] = n;
       const list = exactMap.get(n);
       if (list) list.push(i);
@@ -185,12 +184,11 @@ export class EntityIndex {
     const best = new Map<number, EntityHit>();
     const trimmed = text.trim();
     // A label shared by thousands of entities (synthetic sets, "Untitled") is cut at `limit` documents.
-    for (let i = 0; i < docs.length && i < limit; i++) {
-      const d = docs[i];
-      const ix = this.docIri[d];
-      const score = this.docLabel[d] === trimmed ? 1 : 0.99;
+    for (const d of docs.slice(0, limit)) {
+      const { ix, iri, label } = this.docAt(d);
+      const score = label === trimmed ? 1 : 0.99;
       const prev = best.get(ix);
-      if (!prev || prev.score < score) best.set(ix, { iri: this.iris[ix], label: this.docLabel[d], score, exact: true });
+      if (!prev || prev.score < score) best.set(ix, { iri, label, score, exact: true });
     }
     return [...best.values()].sort((a, b) => b.score - a.score);
   }
@@ -237,20 +235,17 @@ export class EntityIndex {
     // A one-word mention that no label spells: the one label (2–3 words) with that word first or last is a
     // reading, ranked with the fuzzy hits (a typo of a one-word label must still find that label).
     const partial = exact.length === 0 ? this.partialNames(text) : [];
-    if (partial.length === 1) exact = partial[0].hits.map((h) => ({ ...h, score: PARTIAL_UNIQUE_SCORE * h.score }));
+    if (partial.length === 1) exact = itemAt(partial, 0).hits.map((h) => ({ ...h, score: PARTIAL_UNIQUE_SCORE * h.score }));
     const scorer = opts.scorer ?? defaultScorer;
     const results = this.tokens.search(query, opts.candidates ?? 50);
-    const limit = results.length;
     const best = new Map<number, EntityHit>();
     for (const e of exact) best.set(this.iriIndex(e.iri), e);
-    for (let i = 0; i < limit; i++) {
-      const d = results[i].doc;
-      const ix = this.docIri[d];
+    for (const r of results) {
+      const { ix, iri, label, norm } = this.docAt(r.doc);
       if (best.get(ix)?.exact || best.get(ix)?.match === 'partial') continue;
-      const label = this.docLabel[d];
-      const score = scorer.score({ query, label: this.norms[d], bm25: results[i].score });
+      const score = scorer.score({ query, label: norm, bm25: r.score });
       const prev = best.get(ix);
-      if (!prev || prev.score < score) best.set(ix, { iri: this.iris[ix], label, score, exact: false, match: 'fuzzy' });
+      if (!prev || prev.score < score) best.set(ix, { iri, label, score, exact: false, match: 'fuzzy' });
     }
     return [...best.values()]
       .filter((h) => h.score >= threshold)
@@ -277,25 +272,33 @@ export class EntityIndex {
     for (const r of readings) {
       if (commonNoun(r.word)) continue;
       for (const d of this.tokens.docsWith(r.word)) {
-        const norm = this.norms[d];
+        const { ix, iri, label, norm } = this.docAt(d);
         const words = norm.split(' ');
         if (words.length < 2 || words.length > PARTIAL_MAX_WORDS || (words[0] !== r.word && words[words.length - 1] !== r.word)) continue;
         let group = groups.get(norm);
         if (!group) {
           if (groups.size >= PARTIAL_MAX_LABELS) return [];
-          groups.set(norm, (group = new Map()));
+          groups.set(norm, (group = new Map<number, EntityHit>()));
         }
-        const ix = this.docIri[d];
-        const label = this.docLabel[d];
         const score = r.factor * (label.split(/\s+/).includes(text.trim()) ? 1 : 0.99);
-        if ((group.get(ix)?.score ?? 0) < score) group.set(ix, { iri: this.iris[ix], label, score, exact: false, match: 'partial' });
+        if ((group.get(ix)?.score ?? 0) < score) group.set(ix, { iri, label, score, exact: false, match: 'partial' });
       }
     }
     return [...groups].map(([norm, g]) => ({ norm, hits: [...g.values()].sort((a, b) => b.score - a.score) }));
   }
 
+  /** Document d's entity number, IRI, label and normalised label (d comes from this index's own lists). */
+  private docAt(d: number): { ix: number; iri: string; label: string; norm: string } {
+    const ix = this.docIri[d];
+    const label = this.docLabel[d];
+    const norm = this.norms[d];
+    const iri = ix === undefined ? undefined : this.iris[ix];
+    if (ix === undefined || iri === undefined || label === undefined || norm === undefined) throw new AskgraphError('INTERNAL', `entity index: no document ${d}`);
+    return { ix, iri, label, norm };
+  }
+
   private iriIndex(iri: string): number {
-    if (!this.iriMap) this.iriMap = new Map(this.iris.map((x, i) => [x, i]));
+    this.iriMap ??= new Map(this.iris.map((x, i) => [x, i]));
     return this.iriMap.get(iri) ?? -1;
   }
 
@@ -309,7 +312,7 @@ export class EntityIndex {
   labelsOf(iri: string): string[] {
     const ix = this.iriIndex(iri);
     const out: string[] = [];
-    for (let d = 0; d < this.docLabel.length && ix >= 0; d++) if (this.docIri[d] === ix) out.push(this.docLabel[d]);
+    if (ix >= 0) for (const [d, label] of this.docLabel.entries()) if (this.docIri[d] === ix) out.push(label);
     return out;
   }
 
@@ -319,7 +322,7 @@ export class EntityIndex {
       normalization: NORMALIZATION_VERSION,
       meta: this.meta,
       iris: this.iris,
-      docs: this.docLabel.map((l, i) => [this.docIri[i], l]),
+      docs: this.docLabel.map((l, i) => [itemAt(this.docIri, i), l]),
       norms: this.norms,
     };
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -1,3 +1,4 @@
+import { itemAt } from '../core';
 import type { EntityIndex } from './entity-index';
 import { normalizeLabel, relationWords, STOP_WORDS, surfaceTokens } from '../core';
 
@@ -98,7 +99,7 @@ export function linkEntities(question: string, index: EntityIndex, opts: LinkOpt
       for (let i = 0; i + n <= toks.length && budget > 0; i++) {
         if (!free(i, n)) continue;
         const span = toks.slice(i, i + n);
-        if (isNonTopic(span[0]) || isNonTopic(span[n - 1])) continue;
+        if (isNonTopic(itemAt(span, 0)) || isNonTopic(itemAt(span, -1))) continue;
         const text = span.join(' ');
         if (text.length < 5) continue;
         budget--;

@@ -39,7 +39,7 @@ function reviveTerms(_key: string, v: unknown): unknown {
     const t = v as { termType: string; value: string; language?: string; datatype?: { value: string } };
     if (t.termType === 'NamedNode') return DF.namedNode(t.value);
     if (t.termType === 'Variable') return DF.variable(t.value);
-    if (t.termType === 'Literal') return DF.literal(t.value, t.language || (t.datatype ? DF.namedNode(t.datatype.value) : undefined));
+    if (t.termType === 'Literal') return DF.literal(t.value, t.language !== '' ? t.language : t.datatype ? DF.namedNode(t.datatype.value) : undefined);
   }
   return v;
 }

@@ -207,7 +207,7 @@ export class RelationRetriever {
   async neighbourhood(entities: string[], hops: 1 | 2 = 2): Promise<RelationInfo[]> {
     const ents = [...new Set(entities)].sort();
     if (ents.length === 0) return [];
-    const key = hops + '\u0000' + ents.join('\u0000');
+    const key = `${hops}\u0000${ents.join('\u0000')}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     const limit = this.opts.limit ?? 500;
@@ -215,7 +215,7 @@ export class RelationRetriever {
     const found = new Map<string, RelationInfo>();
     const collect = (rows: { p?: { type: string; value: string } }[]) => {
       for (const r of rows) {
-        if (!r.p || r.p.type !== 'uri' || this.exclude.has(r.p.value)) continue;
+        if (r.p?.type !== 'uri' || this.exclude.has(r.p.value)) continue;
         found.set(r.p.value, { iri: r.p.value, name: iriLocalName(r.p.value) });
       }
     };

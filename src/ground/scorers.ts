@@ -1,3 +1,4 @@
+import { itemAt } from '../core';
 import * as fs from 'node:fs';
 import { cosine, fuzzySimilarity } from './similarity';
 
@@ -41,7 +42,7 @@ export class AveragedWordVectors implements TextEncoder {
       if (parts.length < 3) continue;
       const v = Float32Array.from(parts.slice(1), Number);
       if (dim === 0) dim = v.length;
-      if (v.length === dim) vectors.set(parts[0].toLowerCase(), v);
+      if (v.length === dim) vectors.set(itemAt(parts, 0).toLowerCase(), v);
     }
     return new AveragedWordVectors(vectors, dim);
   }
@@ -52,11 +53,11 @@ export class AveragedWordVectors implements TextEncoder {
     for (const w of text.split(' ')) {
       const v = this.vectors.get(w);
       if (!v) continue;
-      for (let i = 0; i < this.dim; i++) out[i] += v[i];
+      for (const [i, x] of v.entries()) out[i] = itemAt(out, i) + x;
       n++;
     }
     if (n === 0) return null;
-    for (let i = 0; i < this.dim; i++) out[i] /= n;
+    for (const [i, x] of out.entries()) out[i] = x / n;
     return out;
   }
 }

@@ -1,5 +1,5 @@
 import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
-import { isAskgraphError, TRANSIENT_CODES } from '../core';
+import { isAskgraphError, itemAt, TRANSIENT_CODES } from '../core';
 import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
@@ -85,8 +85,8 @@ function locateAllInQuestion(label: string, question: string): { start: number; 
   for (let i = 0; i + l.length <= q.length; i++) {
     let ok = true;
     for (let j = 0; j < l.length && ok; j++) {
-      const a = q[i + j];
-      const b = l[j];
+      const a = itemAt(q, i + j);
+      const b = itemAt(l, j);
       if (a === b) continue;
       if (l.length === 1) ok = a.includes(b) && b.length >= 3;
       else if (j === 0) ok = a.endsWith(b);
@@ -325,6 +325,7 @@ class GroundRun {
       .map((n) => ({ hits: [...n.hits].sort((a, b) => deg(b) - deg(a)), degree: Math.max(...n.hits.map(deg)) }))
       .sort((a, b) => b.degree - a.degree);
     const [top, second] = ranked;
+    if (!top) return hits;
     if (spelt.length > 0) {
       // A word some label spells ("kubrick", a tag) may still be a surname: the dominant name ("Stanley Kubrick",
       // with DOMINANCE× the triples of the spelt entities and of any other name) is a second reading, after it.

@@ -3,6 +3,7 @@
  * (the index's MiniSearch hits), never over the whole label set.
  * Edit distance is fastest-levenshtein's (the one Levenshtein of the code base, also src/pipeline/abstain.ts).
  */
+import { itemAt } from '../core';
 import { distance } from 'fastest-levenshtein';
 
 /** Character n-grams of " text " (padded so short words and word boundaries count). */
@@ -43,9 +44,11 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let na = 0;
   let nb = 0;
   for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
+    const x = itemAt(a, i);
+    const y = itemAt(b, i);
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }

@@ -66,8 +66,9 @@ export async function fetchLabels(executor: Executor, opts: StoreIndexOptions = 
 /** Labels made from local names for the entities that have none through the label predicates (paged). */
 export async function fetchLocalNameLabels(executor: Executor, opts: StoreIndexOptions = {}): Promise<LabelEntry[]> {
   return pagedLabels(executor, opts, unlabelledEntitiesQuery, (row) => {
-    const label = row.e?.type === 'uri' ? localNameLabel(row.e.value) : undefined;
-    return label ? { iri: row.e!.value, label } : undefined;
+    const e = row.e;
+    const label = e?.type === 'uri' ? localNameLabel(e.value) : undefined;
+    return e && label ? { iri: e.value, label } : undefined;
   });
 }
 
@@ -76,15 +77,13 @@ export async function fetchRelations(executor: Executor, opts: { limit?: number;
   const res = await executor.select(relationsQuery(opts.limit ?? 20000), { timeoutMs: opts.timeoutMs ?? 60000 });
   const exclude = new Set(opts.exclude ?? []);
   return res.rows
-    .map((r) => r.p)
-    .filter((p) => p && p.type === 'uri' && !exclude.has(p.value))
-    .map((p) => ({ iri: p.value, name: iriLocalName(p.value) }));
+    .flatMap((r) => (r.p?.type === 'uri' && !exclude.has(r.p.value) ? [{ iri: r.p.value, name: iriLocalName(r.p.value) }] : []));
 }
 
 function withBar<T>(stream: NodeJS.WritableStream | undefined, total: number, label: string, run: (tick: (n: number) => void) => T): T {
-  const tty = stream && (stream as NodeJS.WriteStream).isTTY;
-  if (!tty) return run(() => {});
-  const bar = new SingleBar({ stream: stream as NodeJS.WriteStream, format: `${label} [{bar}] {percentage}% {value}/{total}`, hideCursor: true }, Presets.shades_classic);
+  const tty = stream !== undefined && 'isTTY' in stream && stream.isTTY === true;
+  if (!tty) return run(() => undefined); // no terminal: no bar to move
+  const bar = new SingleBar({ stream, format: `${label} [{bar}] {percentage}% {value}/{total}`, hideCursor: true }, Presets.shades_classic);
   bar.start(total, 0);
   try {
     return run((n) => bar.update(n));

@@ -1,5 +1,5 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import { typoEdits } from '../core';
+import { itemAt, typoEdits } from '../core';
 
 /**
  * Candidate generation for entity labels: an inverted index of label tokens with IDF weights, plus
@@ -36,9 +36,9 @@ export class TokenIndex {
     this.n = norms.length;
     this.docLen = new Uint16Array(norms.length);
     const lists: number[][] = [];
-    for (let d = 0; d < norms.length; d++) {
-      if (norms[d] === '') continue;
-      const toks = norms[d].split(' ');
+    for (const [d, norm] of norms.entries()) {
+      if (norm === '') continue;
+      const toks = norm.split(' ');
       this.docLen[d] = Math.min(toks.length, 65535);
       let prev = -1;
       for (const t of new Set(toks)) {
@@ -48,7 +48,7 @@ export class TokenIndex {
           this.vocab.set(t, id);
           lists.push([]);
         }
-        if (id !== prev) lists[id].push(d);
+        if (id !== prev) itemAt(lists, id).push(d);
         prev = id;
       }
       if (onProgress && d % 50000 === 0) onProgress(d);
@@ -57,7 +57,7 @@ export class TokenIndex {
   }
 
   /** The radix tree over the vocabulary, built on the first typo/prefix lookup (exact lookups never need it). */
-  private get tree(): SearchableMap<number> {
+  private tree(): SearchableMap<number> {
     if (!this.treeCache) {
       const tree = new SearchableMap<number>();
       for (const [t, id] of this.vocab) tree.set(t, id);
@@ -68,7 +68,7 @@ export class TokenIndex {
 
   /** Builds the lazy structures now (benchmarks, servers that want a flat first-query latency). */
   warm(): void {
-    void this.tree;
+    this.tree();
   }
 
   get vocabularySize(): number {
@@ -78,7 +78,7 @@ export class TokenIndex {
   /** The documents holding this (normalised) word, in document order; empty when no label has it. */
   docsWith(word: string): Int32Array {
     const id = this.vocab.get(word);
-    return id === undefined ? new Int32Array(0) : this.postings[id];
+    return id === undefined ? new Int32Array(0) : this.posting(id);
   }
 
   /** Vocabulary words within core typoEdits of a word (one edit first; two only when none is one edit away), nearest first. */
@@ -97,13 +97,18 @@ export class TokenIndex {
   private fuzzy(word: string): [string, [number, number]][] {
     const edits = typoEdits(word.length);
     if (edits === 0) return [];
-    let near = [...this.tree.fuzzyGet(word, 1)];
-    if (near.length === 0 && edits >= 2) near = [...this.tree.fuzzyGet(word, 2)];
+    let near = [...this.tree().fuzzyGet(word, 1)];
+    if (near.length === 0 && edits >= 2) near = [...this.tree().fuzzyGet(word, 2)];
     return near;
   }
 
+  /** The posting list of a vocabulary token (tokens come from this index's own vocabulary). */
+  private posting(token: number): Int32Array {
+    return itemAt(this.postings, token, 'posting lists');
+  }
+
   private idf(token: number): number {
-    const df = this.postings[token].length;
+    const df = this.posting(token).length;
     return Math.log(1 + (this.n - df + 0.5) / (df + 0.5));
   }
 
@@ -119,7 +124,7 @@ export class TokenIndex {
     }
     if (last && word.length >= 3) {
       let added = 0;
-      for (const [t, token] of this.tree.atPrefix(word)) {
+      for (const [t, token] of this.tree().atPrefix(word)) {
         if (t === word) continue;
         out.push({ token, weight: 0.7 });
         if (++added >= 16) break;
@@ -136,9 +141,12 @@ export class TokenIndex {
     const unseenIdf = Math.log(1 + this.n);
     let mass = 0;
     for (const s of slots) mass += s.length ? Math.max(...s.map((e) => this.idf(e.token) * e.weight)) : unseenIdf;
-    const slotDf = slots.map((s) => s.reduce((m, e) => m + this.postings[e.token].length, 0));
-    const order = slots.map((_, i) => i).filter((i) => slots[i].length > 0).sort((a, b) => slotDf[a] - slotDf[b]);
-    if (order.length === 0) return [];
+    const slotDf = slots.map((s) => s.reduce((m, e) => m + this.posting(e.token).length, 0));
+    const slot = (i: number) => itemAt(slots, i, 'query slots');
+    const df = (i: number) => itemAt(slotDf, i, 'query slots');
+    const order = slots.map((_, i) => i).filter((i) => slot(i).length > 0).sort((a, b) => df(a) - df(b));
+    const [rarest] = order;
+    if (rarest === undefined) return [];
 
     const score = new Map<number, number>();
     const matched = new Map<number, number>();
@@ -150,39 +158,39 @@ export class TokenIndex {
     };
     const seen = new Map<number, number>();
 
-    if (slotDf[order[0]] > BIG_POSTING) {
+    if (df(rarest) > BIG_POSTING) {
       // Only common words: documents containing all of them (smallest posting list first).
-      const first = slots[order[0]];
+      const first = slot(rarest);
       for (const e of first) {
         const v = this.idf(e.token) * e.weight;
-        for (const doc of this.postings[e.token]) {
+        for (const doc of this.posting(e.token)) {
           let all = true;
           for (const j of order.slice(1)) {
-            if (!slots[j].some((x) => binaryHas(this.postings[x.token], doc))) {
+            if (!slot(j).some((x) => binaryHas(this.posting(x.token), doc))) {
               all = false;
               break;
             }
           }
-          if (all) add(doc, v, order[0], seen);
+          if (all) add(doc, v, rarest, seen);
           if (score.size >= BIG_POSTING) break;
         }
       }
-      for (const j of order.slice(1)) this.confirm(slots[j], j, score, add, seen);
+      for (const j of order.slice(1)) this.confirm(slot(j), j, score, add, seen);
     } else {
       for (const j of order) {
-        if (slotDf[j] <= BIG_POSTING || score.size === 0) {
-          for (const e of slots[j]) {
+        if (df(j) <= BIG_POSTING || score.size === 0) {
+          for (const e of slot(j)) {
             const v = this.idf(e.token) * e.weight;
-            for (const doc of this.postings[e.token]) add(doc, v, j, seen);
+            for (const doc of this.posting(e.token)) add(doc, v, j, seen);
           }
-        } else this.confirm(slots[j], j, score, add, seen);
+        } else this.confirm(slot(j), j, score, add, seen);
       }
     }
 
     const hits: TokenHit[] = [];
     for (const [doc, s] of score) {
       const coverage = s / mass;
-      const precision = (matched.get(doc) ?? 0) / Math.max(1, this.docLen[doc]);
+      const precision = (matched.get(doc) ?? 0) / Math.max(1, this.docLen[doc] ?? 0);
       hits.push({ doc, score: 0.5 * coverage + 0.5 * precision });
     }
     return topK(hits, limit);
@@ -197,7 +205,7 @@ export class TokenIndex {
   ): void {
     for (const doc of [...score.keys()]) {
       for (const e of slot) {
-        if (binaryHas(this.postings[e.token], doc)) {
+        if (binaryHas(this.posting(e.token), doc)) {
           add(doc, this.idf(e.token) * e.weight, j, seen);
           break;
         }
@@ -211,8 +219,9 @@ function binaryHas(a: Int32Array, x: number): boolean {
   let hi = a.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (a[mid] === x) return true;
-    if (a[mid] < x) lo = mid + 1;
+    const at = itemAt(a, mid);
+    if (at === x) return true;
+    if (at < x) lo = mid + 1;
     else hi = mid - 1;
   }
   return false;

@@ -23,9 +23,9 @@ export function loadKnownWords(modelDir: string | undefined): KnownWords | undef
   if (!modelDir) return undefined;
   const file = path.join(modelDir, 'words.json');
   if (!fs.existsSync(file)) return undefined;
-  let data: { words?: unknown };
+  let data: { words?: unknown } | null;
   try {
-    data = JSON.parse(fs.readFileSync(file, 'utf8')) as { words?: unknown };
+    data = JSON.parse(fs.readFileSync(file, 'utf8')) as { words?: unknown } | null;
   } catch (e) {
     throw new AskgraphError('DATA_FORMAT', `${file}: not JSON (${(e as Error).message})`, { cause: e, details: { file: path.basename(file) } });
   }

@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError } from '../core';
+import { AskgraphError, itemAt } from '../core';
 
 export interface Signals {
   /** Log-probability of the winning form under the parser. */
@@ -43,9 +43,9 @@ export function loadCalibration(modelDir: string | undefined): Calibration | und
   if (!modelDir) return undefined;
   const file = path.join(modelDir, 'calibration.json');
   if (!fs.existsSync(file)) return undefined;
-  let c: Partial<Calibration>;
+  let c: Partial<Calibration> | null;
   try {
-    c = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Calibration>;
+    c = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Calibration> | null;
   } catch (e) {
     throw new AskgraphError('DATA_FORMAT', `${file}: not JSON (${(e as Error).message})`, { cause: e, details: { file: path.basename(file) } });
   }
@@ -68,7 +68,7 @@ function sigmoid(z: number): number {
 
 export function calibratedProbability(c: Calibration, s: Signals): number {
   let z = c.bias;
-  c.signals.forEach((k, i) => (z += c.weights[i]! * s[k]));
+  c.signals.forEach((k, i) => (z += itemAt(c.weights, i) * s[k]));
   return sigmoid(z);
 }
 
@@ -83,9 +83,9 @@ export function fitCalibration(rows: readonly LabelledSignals[], opts: { iterati
   const X = rows.map((r) => keys.map((k) => r.signals[k]));
   const y = rows.map((r) => (r.correct ? 1 : 0));
   const n = X.length;
-  const mean = keys.map((_, j) => X.reduce((a, x) => a + x[j]!, 0) / Math.max(1, n));
-  const sd = keys.map((_, j) => Math.sqrt(X.reduce((a, x) => a + (x[j]! - mean[j]!) ** 2, 0) / Math.max(1, n)) || 1);
-  const Z = X.map((x) => x.map((v, j) => (v - mean[j]!) / sd[j]!));
+  const mean = keys.map((_, j) => X.reduce((a, x) => a + itemAt(x, j), 0) / Math.max(1, n));
+  const sd = keys.map((_, j) => Math.sqrt(X.reduce((a, x) => a + (itemAt(x, j) - itemAt(mean, j)) ** 2, 0) / Math.max(1, n)) || 1);
+  const Z = X.map((x) => x.map((v, j) => (v - itemAt(mean, j)) / itemAt(sd, j)));
   const w = keys.map(() => 0);
   let b = 0;
   const iterations = opts.iterations ?? 2000;
@@ -94,17 +94,17 @@ export function fitCalibration(rows: readonly LabelledSignals[], opts: { iterati
     const gw = keys.map(() => 0);
     let gb = 0;
     for (let i = 0; i < n; i++) {
-      const p = sigmoid(b + Z[i]!.reduce((a, v, j) => a + v * w[j]!, 0));
-      const e = p - y[i]!;
+      const p = sigmoid(b + itemAt(Z, i).reduce((a, v, j) => a + v * itemAt(w, j), 0));
+      const e = p - itemAt(y, i);
       gb += e;
-      Z[i]!.forEach((v, j) => (gw[j]! += e * v));
+      itemAt(Z, i).forEach((v, j) => (gw[j] = itemAt(gw, j) + e * v));
     }
     b -= (rate * gb) / Math.max(1, n);
-    w.forEach((_, j) => (w[j]! -= rate * (gw[j]! / Math.max(1, n) + 1e-3 * w[j]!)));
+    w.forEach((v, j) => (w[j] = v - rate * (itemAt(gw, j) / Math.max(1, n) + 1e-3 * v)));
   }
   // Back to raw signals: w·(x−μ)/σ + b = (w/σ)·x + (b − Σ wμ/σ).
-  const weights = w.map((v, j) => v / sd[j]!);
-  const bias = b - w.reduce((a, v, j) => a + (v * mean[j]!) / sd[j]!, 0);
+  const weights = w.map((v, j) => v / itemAt(sd, j));
+  const bias = b - w.reduce((a, v, j) => a + (v * itemAt(mean, j)) / itemAt(sd, j), 0);
   return { signals: keys, weights, bias, examples: n };
 }
 
@@ -125,7 +125,7 @@ export function reliability(probs: readonly number[], correct: readonly boolean[
     const to = (i + 1) / bins;
     const idx = probs.map((p, k) => (p >= from && (p < to || (i === bins - 1 && p <= to)) ? k : -1)).filter((k) => k >= 0);
     if (idx.length === 0) continue;
-    const meanConfidence = idx.reduce((a, k) => a + probs[k]!, 0) / idx.length;
+    const meanConfidence = idx.reduce((a, k) => a + itemAt(probs, k), 0) / idx.length;
     const accuracy = idx.filter((k) => correct[k]).length / idx.length;
     ece += (idx.length / probs.length) * Math.abs(meanConfidence - accuracy);
     out.push({ from, to, count: idx.length, meanConfidence, accuracy });

@@ -185,9 +185,9 @@ export const unusedWords: Check = (reading, ctx) => {
   for (const w of labelTokens(ctx.question)) if (content(w) && elsewhere.has(w) && !isWeakWord(w)) out.push(w);
   // names of the graph: written with a capital past the first word of the question
   const surface = ctx.question.split(/[^\p{L}\p{N}'’]+/u).filter(Boolean);
-  for (let i = 1; i < surface.length; i++) {
-    const w = normalizeLabel(surface[i]);
-    if (/^\p{Lu}/u.test(surface[i]) && w && content(w) && !isWeakWord(w) && (ctx.graphWord?.(w) ?? false)) out.push(w);
+  for (const word of surface.slice(1)) {
+    const w = normalizeLabel(word);
+    if (/^\p{Lu}/u.test(word) && w && content(w) && !isWeakWord(w) && (ctx.graphWord?.(w) ?? false)) out.push(w);
   }
   if (out.length === 0) return { check: 'unusedWords', pass: true };
   return {
@@ -354,7 +354,7 @@ export function ungroundedNames(trace: readonly TraceEntry[]): string[] {
   const out: string[] = [];
   for (const t of trace) {
     if (t.stage !== 'ground' || t.outcome !== 'empty' || !t.beamForm) continue;
-    for (const m of t.beamForm.matchAll(/\[ ([^\]]+?) \]/g)) if (!out.includes(m[1]!)) out.push(m[1]!);
+    for (const [, name = ''] of t.beamForm.matchAll(/\[ ([^\]]+?) \]/g)) if (!out.includes(name)) out.push(name);
   }
   return out;
 }
@@ -372,7 +372,7 @@ export function noAnswerReason(trace: readonly TraceEntry[], near: (names: strin
     const hints = near(names);
     return `nothing in the graph is named ${names.slice(0, 3).map((n) => `"${n}"`).join(' or ')}${hints.length ? `; did you mean ${hints.map((h) => `"${h}"`).join(', ')}?` : ''}`;
   }
-  const checked = [...new Set(trace.filter((t) => t.check && t.outcome === 'skipped' && t.note?.startsWith('set aside (')).map((t) => t.note!.replace(/^set aside \([A-Z_]+\): /, '')))];
+  const checked = [...new Set(trace.filter((t) => t.check && t.outcome === 'skipped' && t.note?.startsWith('set aside (')).map((t) => (t.note ?? '').replace(/^set aside \([A-Z_]+\): /, '')))];
   if (checked.length > 0) return checked.slice(0, 2).join('; ');
   if (ran.length === 0) return undefined;
   const withAnswers = ran.filter((t) => t.outcome === 'answers').length;

@@ -15,7 +15,7 @@ const FAILURES = new Set([...TRANSIENT_OUTCOMES, 'MODEL_ERROR', 'INTERNAL']);
 export function failureOf(a: Answer): AskgraphError | undefined {
   if (a.answers.length > 0) return undefined;
   const outOfTime = (t: Answer['trace'][number]) => (t.outcome === 'timeout' && t.stage !== 'fallback') || (t.outcome === 'skipped' && t.note === 'time budget spent');
-  const failed = a.trace.filter((t) => outOfTime(t) || (t.error && FAILURES.has(String(t.error.code))));
+  const failed = a.trace.filter((t) => outOfTime(t) || (t.error && FAILURES.has(t.error.code)));
   if (failed.length === 0) return undefined;
   const timedOut = failed.some((t) => outOfTime(t) || t.error?.code === 'QUERY_TIMEOUT' || t.error?.code === 'REQUEST_TIMEOUT');
   const first = failed.find((t) => t.error)?.error;

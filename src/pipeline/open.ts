@@ -101,7 +101,7 @@ export async function openPack(opts: GatewayOptions = {}): Promise<OpenedPack> {
       const userCache = process.env.ASKGRAPH_CACHE_DIR ?? path.join(process.env.HOME ?? '.', '.cache', 'askgraph');
       const cacheDir = opts.cacheDir ?? (packStore ? path.join(pack.dir, '.cache') : userCache);
       // A changed data file must rebuild the index: fingerprint the pack's data files, or the store file / folder.
-      const fingerprint = isUrl ? '' : filesFingerprint(packStore ? (pack.config.data ?? []).map((f) => path.resolve(pack.dir, f)) : storeFiles(opts.store!));
+      const fingerprint = isUrl ? '' : filesFingerprint(opts.store !== undefined && !packStore ? storeFiles(opts.store) : (pack.config.data ?? []).map((f) => path.resolve(pack.dir, f)));
       indexKey = indexCacheFile(cacheDir, executor.id, indexOpts, fingerprint);
       const cached = fs.existsSync(indexKey);
       if (!cached) await storeReady; // building the index queries the store: wait for its load (and its error)
@@ -142,8 +142,9 @@ export async function openPack(opts: GatewayOptions = {}): Promise<OpenedPack> {
 const labelLists = new Map<string, readonly string[]>();
 function sharedLabels(key: string, labels: readonly string[]): readonly string[] {
   const prev = labelLists.get(key);
-  if (prev && prev.length === labels.length) return prev;
-  if (labelLists.size >= 8) labelLists.delete(labelLists.keys().next().value as string);
+  if (prev?.length === labels.length) return prev;
+  const oldest = labelLists.keys().next().value;
+  if (labelLists.size >= 8 && oldest !== undefined) labelLists.delete(oldest);
   labelLists.set(key, labels);
   return labels;
 }

@@ -65,8 +65,7 @@ export type AskOptions = z.infer<typeof AskOptionsObject>;
 
 // The grounding options are GroundOptions' own (checked here at compile time).
 type GroundKeys = 'kE' | 'tE' | 'kR' | 'tR' | 'k1' | 't1' | 'k2' | 't2' | 'entityRetrieval' | 'relationRetrieval' | 'hops';
-const _groundOptionsAgree: Pick<GroundOptions, GroundKeys> = {} as Pick<AskOptions, GroundKeys>;
-void _groundOptionsAgree;
+export type AskGroundOptions = Pick<GroundOptions, GroundKeys>; // fails to compile on a key GroundOptions lacks
 
 
 export const MAX_QUESTION_LENGTH = 1000;
@@ -93,7 +92,7 @@ export function checkAskOptions(o: AskOptions): void {
   const r = AskOptionsObject.safeParse(o);
   if (!r.success) {
     const i = r.error.issues[0];
-    throw new AskgraphError('BAD_REQUEST', `invalid options: ${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`, {
+    throw new AskgraphError('BAD_REQUEST', `invalid options: ${i?.path.length ? `${i.path.join('.')}: ` : ''}${i?.message ?? 'invalid'}`, {
       details: { issues: r.error.issues.slice(0, 10).map((x) => ({ path: x.path.join('.'), message: x.message })) },
     });
   }

@@ -91,7 +91,8 @@ export class GraphPrior {
     const rank = () =>
       (ranking ??= (async () => {
         const ts = performance.now();
-        const scores = await generator.score!(q, options.map((x) => x.text));
+        if (!generator.score) throw new AskgraphError('INTERNAL', 'the graph prior ranks with a parser that scores forms');
+        const scores = await generator.score(q, options.map((x) => x.text));
         run.timings.generate += performance.now() - ts;
         return options.map((x, i) => ({ ...x, logProb: scores[i] ?? -Infinity, total: (scores[i] ?? -Infinity) + prior(x.deg) })).sort((a, b) => b.total - a.total);
       })());

@@ -51,6 +51,11 @@ export function stop(run: AttemptRun, stage: TraceEntry['stage'], code: string, 
 }
 
 /** Whether the run is stopped; stops it when its time budget (timeoutMs) is spent. */
+/** Has the run stopped (a time budget ran out, or the store or parser is away)? No deadline check: see halted(). */
+export function isStopped(run: AttemptRun): boolean {
+  return run.stopped !== undefined;
+}
+
 export function halted(run: AttemptRun, stage: TraceEntry['stage'] = 'execute'): boolean {
   if (!run.stopped && performance.now() >= run.deadline) stop(run, stage, 'QUERY_TIMEOUT', `the time budget of ${run.o.timeoutMs} ms ran out`);
   return run.stopped !== undefined;
@@ -58,7 +63,7 @@ export function halted(run: AttemptRun, stage: TraceEntry['stage'] = 'execute'):
 
 /** Stops the run when a query's outcome failed for the moment (timed out, store away); whether it is stopped. */
 export function haltOn(run: AttemptRun, out: Outcome, what: string): boolean {
-  const code = out.status === 'timeout' ? 'QUERY_TIMEOUT' : out.error && TRANSIENT_CODES.has(String(out.error.code)) ? String(out.error.code) : undefined;
+  const code = out.status === 'timeout' ? 'QUERY_TIMEOUT' : out.error && TRANSIENT_CODES.has(out.error.code) ? out.error.code : undefined;
   if (code) stop(run, 'execute', code, `${what}: ${out.error?.message ?? 'timed out'}`);
   return run.stopped !== undefined;
 }
@@ -74,5 +79,5 @@ export function bestReading(run: AttemptRun): Winner | undefined {
  */
 export function traceError(run: AttemptRun, stage: TraceEntry['stage'], e: unknown, note: string, extra: Partial<TraceEntry> = {}): void {
   const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
-  run.trace.push({ stage, ...extra, outcome: 'error', error: { code, message: (e as Error)?.message ?? String(e) }, note, timeMs: 0 });
+  run.trace.push({ stage, ...extra, outcome: 'error', error: { code, message: (e as Partial<Error> | null)?.message ?? String(e) }, note, timeMs: 0 });
 }

@@ -37,7 +37,7 @@ export function fallbackTopics(index: EntityIndex, checks: CheckContext, questio
     // a topic named only by common words the question does not write as a name ("more" → the film "More") is none
     const weak = weakTitle({ form: '', mentions: [{ text, label: t.label, match }] }, checks);
     if (!weak.pass) {
-      if (!trace.some((r) => r.check && r.note?.endsWith(weak.reason!))) setAsideRow(trace, undefined, { ...weak, reason: `as a topic, ${weak.reason}` }, 'fallback');
+      if (!trace.some((r) => r.check && r.note?.endsWith(weak.reason ?? ''))) setAsideRow(trace, undefined, { ...weak, reason: `as a topic, ${weak.reason}` }, 'fallback');
       return;
     }
     const prev = best.get(t.iri);

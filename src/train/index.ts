@@ -215,7 +215,7 @@ export async function checkTrainer(opts: { python?: string; env?: NodeJS.Process
     (l) => {
       if (l.trim()) version = l.trim();
     },
-    () => {},
+    () => undefined, // the version probe's stderr is not shown
   );
   if (o.error) {
     const missing = (o.error as NodeJS.ErrnoException).code === 'ENOENT';
@@ -249,7 +249,7 @@ export function formNames(dataFile: string): FormNames {
   const classes = new Set<string>();
   const walk = (node: unknown): void => {
     if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) { node.forEach(walk); return; }
     const n = node as { kind?: string; ref?: { kind: string; name?: string } };
     if (n.kind === 'rel' && n.ref?.kind === 'name' && n.ref.name) relations.add(n.ref.name);
     if (n.kind === 'class' && n.ref?.kind === 'name' && n.ref.name) classes.add(n.ref.name);
@@ -302,7 +302,7 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
   fs.rmSync(namesFile, { force: true });
   if (o.error) throw failure(`the trainer could not run: ${o.error.message}`, o, { python, script });
   if (o.code !== 0 || !done) {
-    throw failure(`the trainer failed (${o.signal ? 'signal ' + o.signal : 'exit code ' + o.code})`, o, { python, script, args });
+    throw failure(`the trainer failed (${o.signal ? `signal ${o.signal}` : `exit code ${String(o.code)}`})`, o, { python, script, args });
   }
   const reportFile = path.join(opts.out, 'report.json');
   let report: Record<string, unknown> = {};
@@ -314,7 +314,7 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
   // Decoding rules live in src/generate: the reported validation numbers must be the Node decoder's
   // (the trainer runs src/train/validate.ts after export); the PyTorch numbers are only a probe.
   const v = report.validation as { decoder?: unknown; probe?: unknown; nodeUnavailable?: unknown } | undefined;
-  if (v && v.probe !== undefined && v.decoder !== 'node') {
+  if (v?.probe !== undefined && v.decoder !== 'node') {
     throw failure(`the trainer could not measure the validation with the Node decoder: ${String(v.nodeUnavailable)}`, o, { reportFile });
   }
   return { out: opts.out, done, events, report, seconds: (Date.now() - t0) / 1000 };

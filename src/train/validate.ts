@@ -50,7 +50,8 @@ export async function validateModel(modelDir: string, validFile: string, opts: {
         continue; // a gold form that does not parse cannot be matched: a miss
       }
       const forms = (await parser.generate(r.question, { beam })).candidates.map((c) => c.form);
-      if (forms.length > 0 && formsEqual(forms[0], gold)) top1++;
+      const [first] = forms;
+      if (first && formsEqual(first, gold)) top1++;
       if (forms.some((f) => formsEqual(f, gold))) inBeam++;
     }
   } finally {
@@ -71,7 +72,7 @@ function flag(argv: string[], name: string): number | undefined {
 /** The command line the trainer calls; one JSON line on stdout, `askgraph: CODE: message` on stderr. */
 export async function validateMain(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<number> {
   try {
-    const [modelDir, validFile] = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--')));
+    const [modelDir, validFile] = argv.filter((a, i) => !a.startsWith('--') && !(argv[i - 1]?.startsWith('--') ?? false));
     if (!modelDir || !validFile) throw new AskgraphError('BAD_REQUEST', 'usage: validate.js <modelDir> <valid.jsonl> [--beam K] [--limit N]');
     const beam = flag(argv, '--beam');
     const limit = flag(argv, '--limit');

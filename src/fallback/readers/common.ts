@@ -48,10 +48,10 @@ export function excludeTopics(ctx: ReaderContext): boolean {
   return ctx.excludeTopics !== false;
 }
 
-async function testTopics(ctx: ReaderContext): Promise<true | { reason: string }> {
-  if (!ctx.topics.length) return { reason: 'no topic entities were grounded' };
-  if (!ctx.question.trim()) return { reason: 'empty question' };
-  return true;
+function testTopics(ctx: ReaderContext): Promise<true | { reason: string }> {
+  if (!ctx.topics.length) return Promise.resolve({ reason: 'no topic entities were grounded' });
+  if (!ctx.question.trim()) return Promise.resolve({ reason: 'empty question' });
+  return Promise.resolve(true);
 }
 
 /** Labels for the IRIs among the terms (one executor call); literals label themselves. */

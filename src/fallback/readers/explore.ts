@@ -15,6 +15,7 @@
  * frontier entities of the best one.
  */
 import type { Evidence, Term } from '../../core';
+import { getOrAdd, itemAt, pushTo } from '../../core';
 import type { BudgetGuard } from '../budget';
 import { expand, termKey, type Edge } from '../graph';
 import { Bm25, fnv1a, questionContentTerms, questionTerms, terms as textTerms } from '../text';
@@ -60,7 +61,7 @@ export class ExploreReader extends GuardedReader {
     const topics = [...ctx.topics].sort((a, b) => b.score - a.score).slice(0, o.maxTopics);
     let beams: Beam[] = topics.map((t) => ({
       hops: [],
-      nodes: new Map([[t.iri, { term: { type: 'uri', value: t.iri } as Term, path: [] }]]),
+      nodes: new Map([[t.iri, { term: { type: 'uri', value: t.iri }, path: [] }]]),
       remaining: questionContentTerms(ctx.question, [t.label]),
       score: Math.log(Math.max(t.score, 1e-9)),
     }));
@@ -72,11 +73,7 @@ export class ExploreReader extends GuardedReader {
     const topicIris = new Set(ctx.topics.map((t) => t.iri));
     const excludeTopicPaths = excludeTopics(ctx);
     const docCache = new Map<string, string[]>();
-    const doc = (name: string, dir: '>' | '<') => {
-      const k = name + dir;
-      if (!docCache.has(k)) docCache.set(k, model.relationDocument(name, dir));
-      return docCache.get(k)!;
-    };
+    const doc = (name: string, dir: '>' | '<') => getOrAdd(docCache, name + dir, () => model.relationDocument(name, dir));
     for (const k of Object.keys(ctx.relationVocabulary?.keys ?? {})) for (const w of doc(k.slice(0, -2), k[k.length - 2] as '>' | '<')) relationWords.add(w);
     for (let d = 0; d < o.depth; d++) {
       const frontier = new Map<string, Term>();
@@ -87,8 +84,8 @@ export class ExploreReader extends GuardedReader {
       for (const e of edges) {
         const sk = termKey(e.s);
         const ok = termKey(e.o);
-        (adj.get(sk) ?? adj.set(sk, []).get(sk)!).push({ p: e.p, dir: '>', edge: e, to: e.o });
-        (adj.get(ok) ?? adj.set(ok, []).get(ok)!).push({ p: e.p, dir: '<', edge: e, to: e.s });
+        pushTo(adj, sk, { p: e.p, dir: '>', edge: e, to: e.o });
+        pushTo(adj, ok, { p: e.p, dir: '<', edge: e, to: e.s });
       }
       // Relation exploration: BM25 against the words not consumed yet, plus a smaller share against
       // the whole question (so a bridge hop such as "movies of that director" can reuse a word).
@@ -105,8 +102,9 @@ export class ExploreReader extends GuardedReader {
         const direct = bm.score(beam.remaining);
         const whole = bm.score(allTerms);
         list.forEach((r, i) => {
-          const score = direct[i] + o.bridgeWeight * whole[i];
-          if (direct[i] >= o.minRelationScore || (d > 0 && score >= o.minRelationScore)) options.push({ beam, ...r, score });
+          const own = itemAt(direct, i, 'relation score');
+          const score = own + o.bridgeWeight * itemAt(whole, i, 'relation score');
+          if (own >= o.minRelationScore || (d > 0 && score >= o.minRelationScore)) options.push({ beam, ...r, score });
         });
       }
       if (!options.length) break; // the question's relation words are exhausted
@@ -128,7 +126,7 @@ export class ExploreReader extends GuardedReader {
         labels = await labelsFor(guard, list.map(([, n]) => n.term).filter((t) => t.type === 'uri').slice(0, 2000), labels);
         const eScores = new Bm25(list.map(([, n]) => textTerms(n.term.type === 'literal' ? n.term.value : labels.get(n.term.value) ?? ''))).score(opt.beam.remaining);
         const kept = list
-          .map(([k, n], i) => ({ k, n, s: eScores[i], h: fnv1a(k) }))
+          .map(([k, n], i) => ({ k, n, s: itemAt(eScores, i, 'entity score'), h: fnv1a(k) }))
           .sort((a, b) => b.s - a.s || a.h - b.h)
           .slice(0, o.entitiesPerRelation);
         const consumed = new Set(doc(opt.name, opt.dir));

@@ -39,7 +39,7 @@ export function parseAnswerList(text: string): string[] {
   const m = /\[[\s\S]*\]/.exec(t);
   if (m) {
     try {
-      const arr = JSON.parse(m[0]);
+      const arr: unknown = JSON.parse(m[0]);
       if (Array.isArray(arr)) return arr.map((x) => String(x)).filter((x) => x.trim());
     } catch {
       /* not JSON: fall through to lines */
@@ -66,6 +66,8 @@ export class LlmReader extends GuardedReader {
   }
 
   protected override async run(ctx: ReaderContext, guard: BudgetGuard): Promise<ReaderResult> {
+    const url = this.opts.url;
+    if (!url) return { reason: 'LLM reader not configured (set ASKGRAPH_LLM_URL)' }; // test() said so already
     const { scored, labels } = await scoreNeighbourhood(ctx, guard, this.opts.triples);
     const top = scored.slice(0, this.opts.topK);
     if (!top.length) return { reason: 'no triples around the topic entities' };
@@ -99,7 +101,7 @@ export class LlmReader extends GuardedReader {
     const timer = setTimeout(() => controller.abort(), remaining);
     let text: string;
     try {
-      const res = await fetch(this.opts.url!.replace(/\/+$/, '') + '/chat/completions', {
+      const res = await fetch(url.replace(/\/+$/, '') + '/chat/completions', {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
         body: JSON.stringify(body),

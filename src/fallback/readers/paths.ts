@@ -8,6 +8,7 @@
  * every answer carries the path that reaches it.
  */
 import type { Evidence, Term } from '../../core';
+import { bindingOf, getOrAdd, itemAt, pushTo } from '../../core';
 import type { BudgetGuard } from '../budget';
 import { expand, predicatesOf, sample, termKey } from '../graph';
 import { chainQuery, iri } from '../sparql';
@@ -85,7 +86,7 @@ export class PathReader extends GuardedReader {
           for (const a of adj.get(k) ?? []) {
             const hops = [...c.hops, { p: a.p, dir: a.dir }];
             const key = hops.map((h) => h.p + h.dir).join(' ');
-            const entry = out.get(key) ?? out.set(key, { hops, ends: new Map() }).get(key)!;
+            const entry = getOrAdd(out, key, () => ({ hops, ends: new Map<string, Term>() }));
             if (a.to) entry.ends.set(termKey(a.to), a.to);
           }
         }
@@ -96,8 +97,8 @@ export class PathReader extends GuardedReader {
       for (const e of edges) {
         const sk = termKey(e.s);
         const ok = termKey(e.o);
-        (adj.get(sk) ?? adj.set(sk, []).get(sk)!).push({ p: e.p, dir: '>', to: e.o });
-        (adj.get(ok) ?? adj.set(ok, []).get(ok)!).push({ p: e.p, dir: '<', to: e.s });
+        pushTo(adj, sk, { p: e.p, dir: '>', to: e.o });
+        pushTo(adj, ok, { p: e.p, dir: '<', to: e.s });
       }
       return adj;
     };
@@ -119,7 +120,7 @@ export class PathReader extends GuardedReader {
         const adj = new Map<string, { p: string; dir: '>' | '<' }[]>();
         for (const pr of preds) {
           const k = termKey(pr.node);
-          (adj.get(k) ?? adj.set(k, []).get(k)!).push({ p: pr.p, dir: pr.dir });
+          pushTo(adj, k, { p: pr.p, dir: pr.dir });
         }
         extend(current, adj, next, allowed);
       }
@@ -169,7 +170,8 @@ export class PathReader extends GuardedReader {
         const finite = lp.filter(Number.isFinite);
         const floor = finite.length ? Math.min(...finite) - 5 : 0;
         top.forEach((c, i) => {
-          c.model = Number.isFinite(lp![i]) ? lp![i] : floor;
+          const model = lp[i];
+          c.model = model !== undefined && Number.isFinite(model) ? model : floor;
           c.score = c.lex + o.modelWeight * c.model;
         });
         candidates = [...top.sort(byScore), ...candidates.slice(o.scoreTop).map((c) => ({ ...c, score: -Infinity }))];
@@ -181,11 +183,11 @@ export class PathReader extends GuardedReader {
     for (const c of candidates.slice(0, o.maxExecute)) {
       if (kept.length >= o.keepChains) break;
       const res = await guard.select(chainQuery([iri(c.topic.iri)], c.hops, exclude, o.maxRows));
-      const rows = res.rows.map((r) => [r.t, ...c.hops.map((_, i) => r['x' + (i + 1)])]);
+      const rows = res.rows.map((r) => [bindingOf(r, 't'), ...c.hops.map((_, i) => bindingOf(r, `x${i + 1}`))]);
       if (rows.length) kept.push({ c, rows });
     }
     if (!kept.length) return { reason: `none of the ${Math.min(o.maxExecute, candidates.length)} best relation chains is executable` };
-    const best = kept[0].c.score;
+    const best = itemAt(kept, 0).c.score;
     // Support of an answer = paths of its chain that do not pass through a topic entity again
     // (a path back through the topic only restates the topic's own facts); answers rank by support.
     // Only when topics are excluded from the answers (else a path back to the topic may be the point).
@@ -194,7 +196,7 @@ export class PathReader extends GuardedReader {
     kept.forEach(({ c, rows }, ci) => {
       if (ci > 0 && c.score < best - o.answerMargin) return;
       for (const r of rows) {
-        const k = termKey(r[r.length - 1]);
+        const k = termKey(itemAt(r, -1, 'answer path'));
         const inner = r.slice(1, -1).some((t) => t.type === 'uri' && topicKeys.has(t.value)) ? 0 : 1;
         const a = answerPaths.get(k);
         if (a) {
@@ -210,20 +212,20 @@ export class PathReader extends GuardedReader {
     const supported = [...answerPaths.values()].filter((a) => a.support > 0);
     const pool = topicKeys.size && supported.length ? supported : [...answerPaths.values()];
     const ordered = pool
-      .sort((a, b) => a.chain - b.chain || b.support - a.support || (termKey(a.path[a.path.length - 1]) < termKey(b.path[b.path.length - 1]) ? -1 : 1))
+      .sort((a, b) => a.chain - b.chain || b.support - a.support || (termKey(itemAt(a.path, -1)) < termKey(itemAt(b.path, -1)) ? -1 : 1))
       .slice(0, o.maxAnswers);
     const nodeTerms: Term[] = ordered.flatMap((a) => a.path);
     const allLabels = await labelsFor(guard, nodeTerms, labels);
     const evidence: Evidence[] = ordered.map((a) => {
-      const c = kept[a.chain].c;
+      const c = itemAt(kept, a.chain, 'kept chains').c;
       const triples = c.hops.map((h, i) => {
-        const from = a.path[i];
-        const to = a.path[i + 1];
+        const from = itemAt(a.path, i, 'answer path');
+        const to = itemAt(a.path, i + 1, 'answer path');
         return evidenceTriple(h.dir === '>' ? { s: from, p: h.p, o: to } : { s: to, p: h.p, o: from }, allLabels);
       });
       return { triples, score: c.score, note: `chain ${chainToForm(c.topic.label, c.hops)}` };
     });
-    const answers = ordered.map((a) => item(a.path[a.path.length - 1], allLabels));
+    const answers = ordered.map((a) => item(itemAt(a.path, -1, 'answer path'), allLabels));
     // Confidence: softmax weight of the chosen chain among the ten best, on the 0.6 fallback scale.
     const top = candidates.slice(0, 10).map((c) => c.score).filter(Number.isFinite);
     const z = top.reduce((s, x) => s + Math.exp(x - best), 0);

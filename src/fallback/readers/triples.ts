@@ -17,6 +17,7 @@
  *    ranked by the summed triple scores of their paths.
  */
 import type { Evidence, Term } from '../../core';
+import { defined, getOrAdd, pushTo } from '../../core';
 import type { BudgetGuard } from '../budget';
 import { fetchNeighbourhood, termKey, type Edge } from '../graph';
 import { questionContentTerms, questionTerms, terms as textTerms } from '../text';
@@ -169,7 +170,7 @@ export class TripleReader extends GuardedReader {
     // Connectivity inside the top-K subgraph: BFS from the topics, keeping the best-scoring path.
     const adj = new Map<string, ScoredEdge[]>();
     for (const se of top) {
-      for (const k of [termKey(se.edge.s), termKey(se.edge.o)]) (adj.get(k) ?? adj.set(k, []).get(k)!).push(se);
+      for (const k of [termKey(se.edge.s), termKey(se.edge.o)]) pushTo(adj, k, se);
     }
     const best = new Map<string, { score: number; path: ScoredEdge[] }>();
     let layer = [...topicKeys].filter((k) => adj.has(k));
@@ -177,7 +178,7 @@ export class TripleReader extends GuardedReader {
     for (let d = 0; d < o.hops && layer.length; d++) {
       const next: string[] = [];
       for (const k of layer) {
-        const from = best.get(k)!;
+        const from = defined(best.get(k), 'path to a reached entity');
         for (const se of adj.get(k) ?? []) {
           const other = termKey(se.edge.s) === k ? termKey(se.edge.o) : termKey(se.edge.s);
           const cand = { score: from.score + se.score, path: [...from.path, se] };
@@ -200,23 +201,24 @@ export class TripleReader extends GuardedReader {
     const exclude = excludeTopics(ctx);
     const groups = new Map<string, { hops: { name: string; dir: '>' | '<' }[]; members: { term: Term; score: number; path: ScoredEdge[] }[] }>();
     for (const [k, b] of best) {
-      if (!b.path.length) continue;
-      const last = b.path[b.path.length - 1];
+      const last = b.path.at(-1);
+      if (!last) continue;
       const term = termKey(last.edge.o) === k ? last.edge.o : last.edge.s;
       if (exclude && term.type === 'uri' && topicKeys.has(term.value)) continue;
       const sig = b.path.map((se) => se.name + se.dir).join(' ');
-      const g = groups.get(sig) ?? groups.set(sig, { hops: b.path.map((se) => ({ name: se.name, dir: se.dir })), members: [] }).get(sig)!;
+      const g = getOrAdd(groups, sig, () => ({ hops: b.path.map((se) => ({ name: se.name, dir: se.dir })), members: [] }));
       g.members.push({ term, score: b.score, path: b.path });
     }
     const ranked = [...groups.entries()]
       .map(([sig, g]) => ({ sig, g, s: model.scoreChain(qTerms, g.hops, o.priorWeight) }))
       .sort((a, b) => b.s - a.s || (a.sig < b.sig ? -1 : 1));
-    if (ranked.length) {
-      const { sig, g } = ranked[0];
+    const first = ranked[0];
+    if (first) {
+      const { sig, g } = first;
       const members = g.members.sort((a, b) => b.score - a.score || (termKey(a.term) < termKey(b.term) ? -1 : 1)).slice(0, o.maxAnswers);
       const evidence: Evidence[] = members.map((c) => ({ triples: c.path.map((se) => evidenceTriple(se.edge, labels)), score: c.score, note: `path ${sig}` }));
       evidence.push({ triples: top.map((se) => evidenceTriple(se.edge, labels)), note: `top-${top.length} of ${graphSize} scored triples` });
-      const z = ranked.slice(0, 10).reduce((acc, r) => acc + Math.exp(r.s - ranked[0].s), 0);
+      const z = ranked.slice(0, 10).reduce((acc, r) => acc + Math.exp(r.s - first.s), 0);
       return {
         answers: members.map((c) => item(c.term, labels)),
         evidence,

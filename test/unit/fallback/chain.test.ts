@@ -74,7 +74,7 @@ describe('runChain (mock readers)', () => {
       assert.equal(res.stopped?.code, code);
       const trace = chainTrace(res);
       assert.deepEqual(trace.map((t) => t.reader), ['slow']);
-      assert.equal(trace[0].outcome, code === 'QUERY_TIMEOUT' ? 'timeout' : 'error');
+      assert.equal(trace[0]?.outcome, code === 'QUERY_TIMEOUT' ? 'timeout' : 'error');
     }
     // a reader that spent its query or row budget (a work bound, the same on any machine) hands over as before
     const bounded = scripted('bounded', { reason: 'budget exhausted: query budget of 200 queries used up', exhausted: 'queries', stats });
@@ -97,7 +97,7 @@ describe('runChain (mock readers)', () => {
     const res = await runChain([liar, honest], c());
     assert.equal(res.reader, 'honest');
     assert.equal(res.dropped, 1);
-    assert.match(res.failures[0].reason, /outside the reader's evidence/);
+    assert.match(res.failures[0]?.reason, /outside the reader's evidence/);
   });
 
   it('caps the confidence below a parsed answer (fallback scale)', async () => {

@@ -56,11 +56,11 @@ describe('generate/beam: constrained beam search (mock decoder)', () => {
     const c = new GrammarConstraint(vocab, SRC);
     const greedy = await beamSearch(new MockDecoder(table), c, { beam: 1, maxLength: 12, bos: 1, eos: 2 });
     assert.equal(greedy.length, 1);
-    assert.equal(greedy[0].tokens[0], sym('('));
+    assert.equal(greedy[0]?.tokens[0], sym('('));
     const beam = await beamSearch(new MockDecoder(table), c, { beam: 3, maxLength: 12, bos: 1, eos: 2 });
-    assert.equal(tokensToFormText(beam[0].tokens, vocab, decode), '[ w5 ]');
-    assert.ok(Math.abs(beam[0].logProb - (-0.5 - 0.05 - 0.01 - 0.01)) < 1e-5);
-    assert.ok(beam[0].logProb > greedy[0].logProb);
+    assert.equal(tokensToFormText(beam[0]?.tokens, vocab, decode), '[ w5 ]');
+    assert.ok(Math.abs(beam[0]?.logProb - (-0.5 - 0.05 - 0.01 - 0.01)) < 1e-5);
+    assert.ok(beam[0]?.logProb > greedy[0]?.logProb);
   });
 
   it('(mock decoder) returns distinct hypotheses sorted by score, all parseable, and masks "[ ]"', async () => {
@@ -69,7 +69,7 @@ describe('generate/beam: constrained beam search (mock decoder)', () => {
     assert.ok(hyps.length >= 3);
     const texts = hyps.map((h) => tokensToFormText(h.tokens, vocab, decode));
     assert.equal(new Set(texts).size, texts.length);
-    for (let i = 1; i < hyps.length; i++) assert.ok(hyps[i - 1].score >= hyps[i].score);
+    for (let i = 1; i < hyps.length; i++) assert.ok(hyps[i - 1]?.score >= hyps[i]?.score);
     for (const t of texts) parseForm(t);
     // "]" right after "[" had the best raw log-prob (-0.01) but is not allowed by the grammar
     assert.ok(!texts.some((t) => t.includes('[ ]')));

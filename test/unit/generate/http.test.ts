@@ -56,7 +56,7 @@ describe('generate/http: HttpGenerator against a local stand-in OpenAI-compatibl
       );
       assert.equal(r.dropped, 2);
       assert.deepEqual(r.candidates.map((c) => c.rank), [0, 1]);
-      assert.ok(r.candidates[0].logProb > r.candidates[1].logProb);
+      assert.ok(r.candidates[0]?.logProb > r.candidates[1]?.logProb);
       const req = srv.requests[0];
       assert.equal(req._path, '/v1/chat/completions');
       assert.equal(req._auth, 'Bearer k1');
@@ -82,10 +82,10 @@ describe('generate/http: HttpGenerator against a local stand-in OpenAI-compatibl
       const g = new HttpGenerator({ url: srv.url + '/v1', mode: 'n', env: {} });
       const r = await g.generate('Tom Hanks or Forrest Gump', { beam: 3 });
       assert.deepEqual(r.candidates.map((c) => c.text), ['(JOIN (R directed_by) [ Forrest Gump ])', '(JOIN starred_actors [ Tom Hanks ])']);
-      assert.ok(Math.abs(r.candidates[0].logProb - -0.1) < 1e-9);
-      assert.ok(Math.abs(r.candidates[1].logProb - -1.2) < 1e-9);
+      assert.ok(Math.abs(r.candidates[0]?.logProb - -0.1) < 1e-9);
+      assert.ok(Math.abs(r.candidates[1]?.logProb - -1.2) < 1e-9);
       assert.equal(r.dropped, 0);
-      assert.equal(srv.requests[0]._path, '/v1/chat/completions');
+      assert.equal(srv.requests[0]?._path, '/v1/chat/completions');
     } finally {
       await srv.close();
     }
@@ -104,7 +104,7 @@ describe('generate/http: HttpGenerator against a local stand-in OpenAI-compatibl
         r.rejected!.map((x) => x.reason.replace(/:.*$/, '')),
         ['relation "director" is not a relation of the graph', 'entity "Forest Gump" is not spelled in the question', 'does not parse'],
       );
-      assert.match(JSON.stringify(srv.requests[0].messages), /Relations: directed_by, starred_actors/);
+      assert.match(JSON.stringify(srv.requests[0]?.messages), /Relations: directed_by, starred_actors/);
       // copyEntities: false lets a reworded entity through (grounding then decides)
       const free = await new HttpGenerator({ url: srv.url, env: {}, relations: ['directed_by'], copyEntities: false }).generate('who directed Forrest Gump', { beam: 4 });
       assert.equal(free.candidates.length, 2);
@@ -119,8 +119,8 @@ describe('generate/http: HttpGenerator against a local stand-in OpenAI-compatibl
       const g = new HttpGenerator({ env: { ASKGRAPH_LLM_URL: srv.url, ASKGRAPH_LLM_MODEL: 'm2', ASKGRAPH_LLM_KEY: 'sekret' } });
       assert.match(g.id, /^http:http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions#m2$/);
       const r = await g.generate('tell me about forrest  gump', { beam: 1 });
-      assert.equal(r.candidates[0].text, '[ Forrest Gump ]');
-      assert.equal(srv.requests[0]._auth, 'Bearer sekret');
+      assert.equal(r.candidates[0]?.text, '[ Forrest Gump ]');
+      assert.equal(srv.requests[0]?._auth, 'Bearer sekret');
       assert.throws(() => new HttpGenerator({ env: {} }), (e: unknown) => e instanceof AskgraphError && e.code === 'BAD_REQUEST');
     } finally {
       await srv.close();

@@ -69,7 +69,7 @@ describe('generate/model: Node inference on the tiny exported model (fixtures/ti
       assert.equal(new Set(texts).size, texts.length);
       r.candidates.forEach((c, i) => {
         assert.equal(c.rank, i);
-        if (i > 0) assert.ok(r.candidates[i - 1].logProb >= c.logProb);
+        if (i > 0) assert.ok(r.candidates[i - 1]?.logProb >= c.logProb);
         parseForm(c.text);
         for (const m of c.text.matchAll(/\[ (.*?) \]/g)) assert.ok(it.question.includes(m[1]), `${m[1]} not in "${it.question}"`);
       });
@@ -77,7 +77,7 @@ describe('generate/model: Node inference on the tiny exported model (fixtures/ti
   });
 
   it('greedy is beam 1, and score() of a beam form equals its beam log-prob (teacher forcing)', async () => {
-    const q = golden()[0].question;
+    const q = golden()[0]?.question;
     const g = await parser.generate(q, { beam: 1 });
     assert.equal(g.candidates.length, 1);
     const b = await parser.generate(q, { beam: 4 });
@@ -89,7 +89,7 @@ describe('generate/model: Node inference on the tiny exported model (fixtures/ti
   });
 
   it('relation slots admit only a caller-given relation set', async () => {
-    const q = golden()[0].question;
+    const q = golden()[0]?.question;
     const only = parser.config.relations[0];
     const r = await parser.generate(q, { beam: 4, relations: [only] });
     for (const c of r.candidates) {
@@ -199,7 +199,7 @@ describe('generate/model: Node inference on the tiny exported model (fixtures/ti
       const code = await main(argv, { stdout, stderr, env: {} });
       return { code, out, err };
     };
-    const q = golden()[0].question;
+    const q = golden()[0]?.question;
     const j = await run(['parse', q, '--model', TINY, '--beam', '3', '--json']);
     assert.equal(j.code, 0, j.err);
     const parsed = JSON.parse(j.out);
@@ -220,7 +220,7 @@ describe('generate/model: Node inference on the tiny exported model (fixtures/ti
     await p1.close();
     const p2 = await loadParser(TINY);
     assert.notEqual(p2, p1);
-    const r = await p2.generate(golden()[0].question, { beam: 2 });
+    const r = await p2.generate(golden()[0]?.question, { beam: 2 });
     assert.ok(r.candidates.length >= 1);
     parser = p2;
   });

@@ -74,9 +74,9 @@ describe('ground: entity index', () => {
 
   it('finds the exact normalised label (score 1), preferring the one spelt like the query', () => {
     const hits = index.search('Forrest Gump');
-    assert.equal(hits[0].iri, E('Forrest Gump'));
-    assert.equal(hits[0].score, 1);
-    assert.ok(hits[0].exact);
+    assert.equal(hits[0]?.iri, E('Forrest Gump'));
+    assert.equal(hits[0]?.score, 1);
+    assert.ok(hits[0]?.exact);
     const tom = index.search('tom hanks');
     assert.deepEqual(tom.map((h) => h.label), ['tom hanks', 'Tom Hanks']);
     assert.deepEqual(index.search('Tom Hanks').map((h) => h.label), ['Tom Hanks', 'tom hanks']);
@@ -89,13 +89,13 @@ describe('ground: entity index', () => {
   });
   it('finds misspelt labels by fuzzy matching, ranked above unrelated ones', () => {
     const hits = index.search('Forest Gump', { k: 3, threshold: 0 });
-    assert.equal(hits[0].iri, E('Forrest Gump'));
-    assert.ok(hits[0].score > 0.8 && hits[0].score < 1);
+    assert.equal(hits[0]?.iri, E('Forrest Gump'));
+    assert.ok(hits[0]?.score > 0.8 && hits[0]?.score < 1);
     assert.equal(index.search('Robert Zemekis')[0].iri, E('Robert Zemeckis'));
   });
   it('completes a cut last word (prefix)', () => {
     const hits = index.search('Robert Zem', { threshold: 0 });
-    assert.equal(hits[0].iri, E('Robert Zemeckis'));
+    assert.equal(hits[0]?.iri, E('Robert Zemeckis'));
   });
   it('finds entities by an alias label', () => {
     assert.equal(index.search('Godfather 2')[0].iri, E('The Godfather Part II'));
@@ -171,14 +171,14 @@ describe('ground: entity linking in a free question', () => {
   const index = EntityIndex.build(LABELS);
   it('links the longest exact span, case as written', () => {
     const links = linkEntities('who directed Forrest Gump?', index);
-    assert.equal(links[0].iri, E('Forrest Gump'));
-    assert.deepEqual(links[0].span, { start: 2, end: 4 });
+    assert.equal(links[0]?.iri, E('Forrest Gump'));
+    assert.deepEqual(links[0]?.span, { start: 2, end: 4 });
     const tom = linkEntities('what did Tom Hanks star in', index);
-    assert.equal(tom[0].label, 'Tom Hanks');
+    assert.equal(tom[0]?.label, 'Tom Hanks');
   });
   it('prefers a fuzzy multi-word span over an exact single word inside it', () => {
     const links = linkEntities('which films share actors with Forest Gump', index);
-    assert.equal(links[0].iri, E('Forrest Gump'));
+    assert.equal(links[0]?.iri, E('Forrest Gump'));
     assert.ok(!links.some((l) => l.iri === E('forest')));
   });
   it('links nothing in a question without entities', () => {
@@ -208,7 +208,7 @@ describe('ground: pluggable scorers', () => {
       { scorer: dense, weight: 0.5 },
     ]);
     const hits = index.search('automobil', { scorer, threshold: 0 });
-    assert.equal(hits[0].iri, E('automobile'));
+    assert.equal(hits[0]?.iri, E('automobile'));
     assert.match(scorer.name, /fuzzy\*0.5\+dense\*0.5/);
   });
 });

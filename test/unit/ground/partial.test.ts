@@ -79,9 +79,9 @@ describe('ground: partial names and plural mentions (made-up graph)', function (
   it('an ambiguous surname grounds to the namesake that dominates by graph degree, and says so', async () => {
     const got = await attempts('(JOIN painted_by [ zorbalt ])', 'paintings by zorbalt', index, relations);
     assert.ok(got.length > 0);
-    assert.equal(got[0].text, `(JOIN <${REL}painted_by> <${B}Zorbalt>)`);
-    assert.deepEqual(got[0].entityMatches, ['partial']);
-    assert.ok(got[0].entityScores[0] < PARTIAL_UNIQUE_SCORE);
+    assert.equal(got[0]?.text, `(JOIN <${REL}painted_by> <${B}Zorbalt>)`);
+    assert.deepEqual(got[0]?.entityMatches, ['partial']);
+    assert.ok(got[0]?.entityScores[0] < PARTIAL_UNIQUE_SCORE);
   });
 
   it('an ambiguous name with no dominant namesake stays ungrounded', async () => {
@@ -113,7 +113,7 @@ describe('ground: partial names and plural mentions (made-up graph)', function (
     assert.equal(texts[0], `(JOIN <${REL}painted_by> <${B}KessowayTag>)`);
     const i = texts.indexOf(`(JOIN <${REL}painted_by> <${B}Kessoway>)`);
     assert.ok(i > 0, texts.join('\n'));
-    assert.deepEqual(got[i].entityMatches, ['partial']);
+    assert.deepEqual(got[i]?.entityMatches, ['partial']);
     // a name that does not dominate the spelt entity is no second reading
     const small = await attempts('(JOIN painted_by [ nocturne ])', 'paintings by nocturne', index, relations);
     assert.ok(small.every((a) => a.entityMatches?.[0] !== 'partial'));

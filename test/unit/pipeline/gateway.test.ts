@@ -99,7 +99,7 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
     const a = await gateway.ask('who directed Forrest Gump');
     assert.equal(a.source, 'parser');
     assert.deepEqual(a.answers.map((x) => x.label), ['Robert Zemeckis']);
-    assert.equal(a.answers[0].value, ENT + 'Robert%20Zemeckis');
+    assert.equal(a.answers[0]?.value, ENT + 'Robert%20Zemeckis');
     assert.equal(a.form, '(JOIN (R directed_by) [ Forrest Gump ])');
     assert.equal(a.groundedForm, `(JOIN (R <${NS}directed_by>) <${ENT}Forrest%20Gump>)`);
     assert.ok(a.sparql && a.sparql.includes(`<${ENT}Forrest%20Gump>`));
@@ -123,8 +123,8 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
     const a = await gateway.ask('who wrote Forrest Gump', { noAbstain: true });
     const exec = a.trace.filter((t) => t.stage === 'execute');
     // beam 0 has no grounding at all (skipped); beam 1 (exact) runs first and answers
-    assert.equal(exec[0].beamForm, '(JOIN (R directed_by) [ Cast Away ])');
-    assert.equal(exec[0].outcome, 'answers');
+    assert.equal(exec[0]?.beamForm, '(JOIN (R directed_by) [ Cast Away ])');
+    assert.equal(exec[0]?.outcome, 'answers');
     assert.equal(exec.length, 1);
     assert.deepEqual(a.answers.map((x) => x.label), ['Robert Zemeckis']);
     // best-of-n keeps executing and picks the best combined score among answering forms
@@ -180,7 +180,7 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
       assert.ok(!/UNION/.test(t.sparql), t.sparql);
     }
     assert.ok(a.answers.length <= 1);
-    if (a.answers.length) assert.equal(a.answers[0].label, 'Robert Zemeckis');
+    if (a.answers.length) assert.equal(a.answers[0]?.label, 'Robert Zemeckis');
   });
 
   it('validates the question and the options', async () => {
