@@ -24,7 +24,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError } from '../src/core';
+import { AskgraphError, Rng } from '../src/core';
 
 export const NS = 'http://askgraph.dev/large/';
 export const GRAPH = 'http://askgraph.dev/large/graph';
@@ -121,28 +121,8 @@ function mix(...xs: number[]): number {
   return h >>> 0;
 }
 
-class R {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed || 0x9e3779b9;
-  }
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(xs: readonly T[]): T {
-    const x = xs[this.int(xs.length)];
-    if (x === undefined) throw new Error('pick from an empty list');
-    return x;
-  }
+/** The one seeded source (core's Rng, mulberry32) with the generator's heavy-tailed counts. */
+class R extends Rng {
   /** A heavy-tailed count ≥ min: P(k) ~ k^-2.2 roughly, capped. */
   tail(min: number, mean: number, cap: number): number {
     const u = this.next();
