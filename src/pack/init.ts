@@ -128,6 +128,19 @@ export function defaultCount(minutes: number): number {
   return Math.max(1_000, Math.min(16_000, Math.round((16_000 * minutes) / 30 / 100) * 100));
 }
 
+/**
+ * When synthesis stops (ms since the epoch): its share of --minutes ends where the phases after it still fit —
+ * training keeps at least TRAIN_SHARE of the budget (when it is planned by time), the self-evaluation and
+ * the report their reserve. At least SYNTH_FLOOR of the budget from synthesis's start, so a run whose
+ * earlier phases spent the budget still makes a few pairs (and says it went over).
+ */
+export function synthesisDeadline(t0: number, start: number, budgetMs: number, trainsByTime: boolean, reserveMs: number): number {
+  const end = t0 + budgetMs - reserveMs - (trainsByTime ? TRAIN_SHARE * budgetMs : 0);
+  return Math.max(end, start + SYNTH_FLOOR * budgetMs);
+}
+const TRAIN_SHARE = 0.3;
+const SYNTH_FLOOR = 0.1;
+
 /** Below this Hits@1 on the held-out synthetic questions the parser is called poor (init warns). */
 export const POOR_SELF_EVAL = 0.5;
 
@@ -372,7 +385,9 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     let trainSet: SynthExample[];
     let validSet: SynthExample[];
     let stats: SynthStats | undefined;
-    if (prev?.synthKey === synthKey && fs.existsSync(path.join(dataDir, 'train.jsonl')) && fs.existsSync(path.join(dataDir, 'valid.jsonl'))) {
+    // data cut short by an earlier run's budget is made again (this run may have the time to finish it)
+    const cutShort = readJson<SynthStats>(path.join(dataDir, 'stats.json'))?.stoppedAtBudget === true;
+    if (prev?.synthKey === synthKey && !cutShort && fs.existsSync(path.join(dataDir, 'train.jsonl')) && fs.existsSync(path.join(dataDir, 'valid.jsonl'))) {
       const read = (f: string) => fs.readFileSync(path.join(dataDir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SynthExample);
       trainSet = read('train.jsonl');
       validSet = read('valid.jsonl');
@@ -380,7 +395,20 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       skipped.push('synth');
       rep.info?.('synthetic data: schema, lexicon, count and seed unchanged, kept');
     } else {
-      const res = await timed('synth', count, () => synthesize(executor, schema, lexicon, { count, seed, compile: compileOptions, onProgress: (d, t) => rep.progress?.('synth', d, t) }), (r) => `${r.examples.length} examples`);
+      const synthEnd = synthesisDeadline(t0, Date.now(), budgetMs, opts.train !== false && opts.epochs === undefined, selfEvalMs + REPORT_MS);
+      const res = await timed(
+        'synth',
+        count,
+        () =>
+          synthesize(executor, schema, lexicon, {
+            count,
+            seed,
+            compile: compileOptions,
+            stopWhen: () => Date.now() > synthEnd,
+            onProgress: (d, t) => rep.progress?.('synth', d, t),
+          }),
+        (r) => `${r.examples.length} examples${r.stats.stoppedAtBudget ? ` of ${count} (its share of the budget ended)` : ''}`,
+      );
       if (res.examples.length === 0) throw new AskgraphError('DATA_FORMAT', 'no synthetic example could be made from this graph (no property with entity objects?)');
       stats = res.stats;
       ({ train: trainSet, valid: validSet } = splitBySample(res.examples, validShare));
@@ -568,6 +596,14 @@ function initWarnings(r: InitResult, totalMs: number, opts: InitOptions): string
         `${opts.size === 'tiny' ? '' : ', or for a short budget a smaller parser (--size small or tiny)'}; see REPORT.md for each operator.`,
     );
   }
+  const st = r.data.stats;
+  if (st?.stoppedAtBudget) {
+    const made = r.data.train + r.data.valid;
+    w.push(
+      `synthesis made ${made} of the ${st.requested ?? '?'} pairs asked for within its share of --minutes ${r.budget.minutes}; ` +
+        `the parser learns from fewer questions. Give init more time (--minutes), or ask for fewer (--count ${made}) to make the same data without the cut.`,
+    );
+  }
   const over = totalMs - r.budget.minutes * 60_000;
   if (over > Math.max(15_000, 0.1 * r.budget.minutes * 60_000)) {
     const [slowest, ms] = Object.entries(r.phases).sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
@@ -602,6 +638,13 @@ export function renderReport(r: InitResult): string {
   for (const op of ops) {
     const st = r.data.stats?.perOperator?.[op as SynthOperator];
     L.push(`| ${op} | ${r.data.perOperator[op].train} | ${r.data.perOperator[op].valid} | ${st?.forms ?? '—'} | ${st?.failures ?? '—'} |`);
+  }
+  if (r.data.stats?.stoppedAtBudget) {
+    L.push(
+      '',
+      `Synthesis was ended by its share of the time budget (--minutes ${r.budget.minutes}): it made ${r.data.train + r.data.valid} of the ${r.data.stats.requested ?? '?'} pairs asked for. ` +
+        'They are the first pairs of the full run (a seeded sequence, cut between samples); how many there are depends on the machine, the answers of the finished pack never depend on time.',
+    );
   }
   if (r.data.stats) L.push('', `${r.data.stats.templates} templates; noise: ${Object.entries(r.data.stats.noise).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; ${r.data.stats.queries} store queries in ${secs(r.data.stats.timeMs)}.`);
   L.push('', '## Training', '');

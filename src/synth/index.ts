@@ -37,6 +37,11 @@ export interface SynthOptions {
   /** Questions per sampled form (different templates / noise; default 2). */
   paraphrases?: number;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Asked before each sample: true ends synthesis with the pairs made so far (init's share of --minutes).
+   * The pairs are then a prefix of those of the same run without it (stats.stoppedAtBudget).
+   */
+  stopWhen?: () => boolean;
 }
 
 export interface OperatorStats {
@@ -55,6 +60,10 @@ export interface SynthStats {
   templates: number;
   perOperator: Partial<Record<SynthOperator, OperatorStats>>;
   noise: Record<string, number>;
+  /** The count asked for. */
+  requested?: number;
+  /** Set when `stopWhen` ended the run before `requested` pairs were made. */
+  stoppedAtBudget?: true;
 }
 
 export interface SynthResult {
@@ -85,7 +94,13 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
   let attempts = 0;
   let forms = 0;
   const maxAttempts = opts.count * 20 + 1000; // a small graph runs out of distinct forms
+  let stoppedAtBudget = false;
   while (examples.length < opts.count && ops.length && attempts < maxAttempts) {
+    // between samples only: the pairs made so far are exactly those of a run without the stop
+    if (opts.stopWhen?.()) {
+      stoppedAtBudget = true;
+      break;
+    }
     const op = rng.weighted(ops, (o) => weights[o] ?? 0);
     const st = perOperator[op] as OperatorStats;
     st.attempts++;
@@ -125,7 +140,18 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
   }
   return {
     examples,
-    stats: { examples: examples.length, forms, attempts, queries: store.queries, timeMs: Date.now() - t0, templates: templates.size, perOperator, noise },
+    stats: {
+      examples: examples.length,
+      forms,
+      attempts,
+      queries: store.queries,
+      timeMs: Date.now() - t0,
+      templates: templates.size,
+      perOperator,
+      noise,
+      requested: opts.count,
+      ...(stoppedAtBudget ? { stoppedAtBudget: true as const } : {}),
+    },
   };
 }
 

@@ -51,6 +51,24 @@ describe('askgraph init (a process): the time budget covers the whole run; a poo
     for (const w of res.warnings) assert.ok(r.err.includes(`askgraph: WARNING: ${w}`), r.err);
   });
 
+  it('a count the budget cannot make: synthesis ends at its share of --minutes with the pairs it has, and REPORT.md says so', () => {
+    const pack = path.join(dir, 'cut');
+    // 200,000 pairs of a small graph (tens of thousands of bounded queries) cannot be made within a 12-second budget
+    const r = askgraph(['init', BOOKS, '--out', pack, '--minutes', '0.2', '--count', '200000', '--no-train', '--json', '--no-progress']);
+    assert.equal(r.code, 0, r.err);
+    const res = JSON.parse(r.out) as { data: { train: number; valid: number; stats: { stoppedAtBudget?: boolean; requested?: number } }; warnings: string[] };
+    const made = res.data.train + res.data.valid;
+    assert.ok(made > 0 && made < 200000, `${made} pairs`);
+    assert.equal(res.data.stats.stoppedAtBudget, true);
+    assert.equal(res.data.stats.requested, 200000);
+    const md = fs.readFileSync(path.join(pack, 'REPORT.md'), 'utf8');
+    assert.match(md, new RegExp(`Synthesis was ended by its share of the time budget \\(--minutes 0\\.2\\): it made ${made} of the 200000 pairs asked for`));
+    assert.match(md, /the answers of the finished pack never depend on time/);
+    const warning = res.warnings.find((w) => w.startsWith('synthesis made'));
+    assert.ok(warning, JSON.stringify(res.warnings));
+    assert.ok(r.err.includes(`askgraph: WARNING: ${warning}`), r.err);
+  });
+
   it('a parser that evaluates poorly: the pack is written, with a loud warning on stderr saying what to do', () => {
     const pack = path.join(dir, 'poor');
     // a few optimizer steps: a parser that cannot have learned the forms

@@ -323,6 +323,27 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
     assert.ok(a.stats.templates >= 60, `${a.stats.templates} templates`);
   });
 
+  it('stopWhen (init\'s time share) ends synthesis with the pairs made so far: a prefix of the unstopped run, marked stoppedAtBudget', async () => {
+    const schema = museumSchema();
+    const lex = buildLexicon(schema);
+    const full = await synthesize(stores.museums(), schema, lex, { count: 120, seed: 11 });
+    assert.equal(full.examples.length, 120);
+    assert.equal(full.stats.stoppedAtBudget, undefined);
+    let asked = 0;
+    const cut = await synthesize(stores.museums(), schema, lex, { count: 120, seed: 11, stopWhen: () => ++asked > 15 });
+    assert.equal(cut.stats.stoppedAtBudget, true);
+    assert.equal(cut.stats.requested, 120);
+    assert.ok(cut.examples.length > 0 && cut.examples.length < 120, `${cut.examples.length} examples`);
+    assert.deepEqual(
+      cut.examples.map((e) => [e.question, e.form]),
+      full.examples.slice(0, cut.examples.length).map((e) => [e.question, e.form]),
+    );
+    // a stop that never says so: the same pairs as without it
+    const never = await synthesize(stores.museums(), schema, lex, { count: 120, seed: 11, stopWhen: () => false });
+    assert.equal(never.stats.stoppedAtBudget, undefined);
+    assert.deepEqual(never.examples, full.examples);
+  });
+
   it('an untyped graph: subjects named generically, objects from the relation ("director"), surnames as mentions', async () => {
     const schema = moviesSchema();
     const lex = buildLexicon(schema);
