@@ -308,12 +308,31 @@ export class EntityIndex {
     return w !== '' && !w.includes(' ') && this.tokens.docsWith(w).length > 0;
   }
 
-  /** All labels of an IRI in the index (first is the preferred one). */
+  /** All labels of an IRI in the index (first is the preferred one), in document order. */
   labelsOf(iri: string): string[] {
     const ix = this.iriIndex(iri);
+    if (ix < 0) return [];
+    const { start, docs } = (this.byIri ??= this.docsByIri());
     const out: string[] = [];
-    if (ix >= 0) for (const [d, label] of this.docLabel.entries()) if (this.docIri[d] === ix) out.push(label);
+    for (let k = start[ix] ?? 0, end = start[ix + 1] ?? 0; k < end; k++) out.push(itemAt(this.docLabel, itemAt(docs, k), 'labels'));
     return out;
+  }
+
+  /** The documents of each entity (counting sort by entity, document order kept): docs[start[ix] … start[ix+1]). */
+  private byIri: { start: Int32Array; docs: Int32Array } | undefined;
+
+  private docsByIri(): { start: Int32Array; docs: Int32Array } {
+    const start = new Int32Array(this.iris.length + 1);
+    for (const ix of this.docIri) start[ix + 1] = (start[ix + 1] ?? 0) + 1;
+    for (let i = 0; i < this.iris.length; i++) start[i + 1] = (start[i + 1] ?? 0) + (start[i] ?? 0);
+    const next = start.slice(0, this.iris.length);
+    const docs = new Int32Array(this.docIri.length);
+    for (const [d, ix] of this.docIri.entries()) {
+      const at = next[ix] ?? 0;
+      docs[at] = d;
+      next[ix] = at + 1;
+    }
+    return { start, docs };
   }
 
   save(file: string): void {

@@ -101,6 +101,26 @@ describe('ground: entity index', () => {
     assert.equal(index.search('Godfather 2')[0].iri, E('The Godfather Part II'));
     assert.deepEqual(index.labelsOf(E('The Godfather Part II')).sort(), ['Godfather 2', 'The Godfather Part II']);
   });
+  it('labelsOf: every label of the entity in document order (the first is the preferred one), interleaved with others, also after save/load', () => {
+    const entries = [
+      { iri: 'http://x/a', label: 'Alpha' },
+      { iri: 'http://x/b', label: 'Beta' },
+      { iri: 'http://x/a', label: 'Alfa' },
+      { iri: 'http://x/c', label: 'Gamma' },
+      { iri: 'http://x/b', label: 'Bêta' },
+      { iri: 'http://x/a', label: 'Alpha One' },
+    ];
+    const built = EntityIndex.build(entries);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-labelsof-')), 'index.json');
+    built.save(file);
+    for (const ix of [built, EntityIndex.load(file)]) {
+      assert.deepEqual(ix.labelsOf('http://x/a'), ['Alpha', 'Alfa', 'Alpha One']);
+      assert.deepEqual(ix.labelsOf('http://x/b'), ['Beta', 'Bêta']);
+      assert.deepEqual(ix.labelsOf('http://x/c'), ['Gamma']);
+      assert.deepEqual(ix.labelsOf('http://x/none'), []);
+    }
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
   it('applies k and the threshold', () => {
     assert.equal(index.search('godfathr', { k: 2, threshold: 0 }).length, 2);
     assert.deepEqual(index.search('zzzz qqqq'), []);
