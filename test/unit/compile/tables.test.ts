@@ -35,7 +35,7 @@ describe('compile: form language v3 SPARQL', () => {
     assert.equal(c.kind, 'table');
     assert.equal(c.answerType, 'table');
     assert.deepEqual(c.columns?.map((x) => x.name), ['x', 'c1', 'c2']);
-    assert.deepEqual(c.columns?.map((x) => x.label), ['answer', 'release year', 'written by']);
+    assert.deepEqual(c.columns.map((x) => x.label), ['answer', 'release year', 'written by']);
     assert.equal(c.ordered, false);
     const q = new Parser().parse(c.sparql) as { where: { type: string }[]; variables: { value: string }[] };
     assert.equal(q.where.filter((p) => p.type === 'optional').length, 2);

@@ -68,7 +68,7 @@ describe('compile: sparqlToForm', () => {
     }
 
     it('UNION of two paths → OR', () => {
-      const form = sparqlToForm(CWQ['union']!, FB_OPTS);
+      const form = sparqlToForm(CWQ.union!, FB_OPTS);
       assert.equal(form.kind, 'and', printForm(form));
       assert.match(printForm(form), /^\(AND \(OR \(JOIN \(R location\.imports_and_exports\.exported_to\)/);
     });
