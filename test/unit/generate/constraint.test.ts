@@ -14,7 +14,7 @@ const id = (sym: string, v: TargetVocabulary = vocab): number => {
   return v.pieces + i;
 };
 const names = (ids: number[], v: TargetVocabulary = vocab): string[] =>
-  ids.map((t) => (t === v.eos ? '<eos>' : t >= v.pieces ? v.symbols[t - v.pieces] : `p${t}`)).sort();
+  ids.map((t) => (t === v.eos ? '<eos>' : t >= v.pieces ? v.symbols[t - v.pieces]! : `p${t}`)).sort();
 // source: piece ids 5 6 7 8 6 7 9 (6 7 occurs twice)
 const SRC = [5, 6, 7, 8, 6, 7, 9];
 const decode = (ids: number[]): string => ids.map((i) => `p${i}`).join(' ');
@@ -164,7 +164,7 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
           for (let step = 0; step < budget; step++) {
             const allowed = k.allowed(s, budget - step);
             assert.ok(allowed.length > 0, 'dead end');
-            const t = allowed[choices[step % choices.length] % allowed.length];
+            const t = allowed[choices[step % choices.length]! % allowed.length]!;
             s = k.advance(s, t);
             if (t === k.eos) break;
             out.push(t);
@@ -173,7 +173,7 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
           const text = tokensToFormText(out, vocab, decode);
           const form = parseForm(text);
           assert.ok(form);
-          for (const m of text.matchAll(/\[ (.*?) \]/g)) assert.ok(sourceText.includes(m[1]), `${m[1]} not a source span`);
+          for (const m of text.matchAll(/\[ (.*?) \]/g)) assert.ok(sourceText.includes(m[1]!), `${m[1]!} not a source span`);
           if (restrict) for (const r of ['directed_by', 'starred_actors']) assert.ok(!text.includes(r));
         },
       ),
