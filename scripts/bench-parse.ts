@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   await parser.close();
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   console.error(e);
   process.exitCode = 1;
 });

@@ -229,7 +229,7 @@ async function main(): Promise<void> {
 }
 
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(`bench-readers: ${(e as Error).stack ?? e}\n`);
   process.exit(1);
 });

@@ -259,7 +259,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(`bench-replicas: ${(e as Error).message}\n`);
   process.exitCode = 2;
 });

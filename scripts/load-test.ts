@@ -172,7 +172,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(`load-test: ${(e as Error).message}\n`);
   process.exitCode = 2;
 });

@@ -277,7 +277,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(`soak-remote: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 1;
 });

@@ -284,7 +284,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(`soak: ${(e as Error).message}\n`);
   process.exitCode = 1;
 });
