@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import { defined, packageRoot, percentile } from '../src/core';
-import { checkLoopbackUrl, freePort, validationQuestions } from './loopback';
+import { checkLoopbackUrl, freePort, loadAutocannon, validationQuestions, type AutocannonResult } from './loopback';
 
 interface Args {
   connections: number;
@@ -22,15 +22,6 @@ interface Args {
   url?: string;
   json: boolean;
   timeout: number;
-}
-
-/** What this script reads of autocannon's result (the package has no typings). */
-interface AutocannonResult {
-  duration: number;
-  requests: { total: number; average: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -87,8 +78,7 @@ function histogramMeans(text: string, name: string, label: string): Record<strin
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const autocannon = require('autocannon') as (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => NodeJS.EventEmitter;
+  const autocannon = loadAutocannon();
   const qs = validationQuestions().map((q) => q.question);
   let child: ChildProcess | undefined;
   let url = args.url?.replace(/\/$/, '');
