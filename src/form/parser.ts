@@ -1,4 +1,4 @@
-import { Column, Form, Literal, Ref, Relation, CompareOp, RDF_LANG_STRING, XSD } from '../core';
+import { Column, Form, Literal, Ref, Relation, CompareOp, RDF_LANG_STRING, XSD, itemAt } from '../core';
 import { Token, tokenize, syntaxError } from './lexer';
 
 /**
@@ -44,11 +44,11 @@ class Parser {
   ) {}
 
   private peek(offset = 0): Token {
-    return this.tokens[Math.min(this.i + offset, this.tokens.length - 1)]!;
+    return itemAt(this.tokens, Math.min(this.i + offset, this.tokens.length - 1), 'form tokens');
   }
 
   private next(): Token {
-    return this.tokens[this.i++]!;
+    return itemAt(this.tokens, this.i++, 'form tokens');
   }
 
   private fail(tok: Token, production: string, message: string): never {
@@ -228,7 +228,7 @@ class Parser {
         // [38] Contains ::= "CONTAINS" Relation? String
         const relation = this.peek().type === 'string' ? undefined : this.relation('[38] Contains');
         const value = this.literal('[38] Contains');
-        if (value.datatype !== XSD + 'string' && value.datatype !== RDF_LANG_STRING) this.fail(this.tokens[this.i - 1]!, '[38] Contains', 'CONTAINS needs a quoted string');
+        if (value.datatype !== XSD + 'string' && value.datatype !== RDF_LANG_STRING) this.fail(itemAt(this.tokens, this.i - 1, 'form tokens'), '[38] Contains', 'CONTAINS needs a quoted string');
         form = relation ? { kind: 'contains', relation, value } : { kind: 'contains', value };
         break;
       }

@@ -1,4 +1,4 @@
-import { AnswerType, Column, Form, Ref, Relation } from '../core';
+import { AnswerType, Column, Form, Ref, Relation, itemAt } from '../core';
 import { printForm } from './print';
 
 /** Rewrites of the refs in a form (grounding replaces labels by IRIs this way). */
@@ -310,8 +310,8 @@ function byText(fs: Form[]): Form[] {
 /** Operands ordered by their printed text, rebuilt right-nested. */
 function sortedChain(kind: 'and' | 'or', operands: Form[]): Form {
   const ops = byText(operands);
-  let acc = ops[ops.length - 1]!;
-  for (let i = ops.length - 2; i >= 0; i--) acc = { kind, args: [ops[i]!, acc] };
+  let acc = itemAt(ops, -1, 'chain operands');
+  for (let i = ops.length - 2; i >= 0; i--) acc = { kind, args: [itemAt(ops, i, 'chain operands'), acc] };
   return acc;
 }
 

@@ -188,7 +188,7 @@ export function orderByMentions(f: SForm, position: (iri: string) => number): SF
       case 'having':
       case 'order':
       case 'slice':
-        return { ...g, arg: rec(g.arg, false) } as SForm;
+        return { ...g, arg: rec(g.arg, false) };
       case 'absdiff': {
         // |a − b| = |b − a|: the operand mentioned first goes first ("how much older is B than A" → (ABSDIFF B A))
         const a = rec(g.a, false);
@@ -203,7 +203,7 @@ export function orderByMentions(f: SForm, position: (iri: string) => number): SF
       case 'argcount':
       case 'agg':
       case 'common':
-        return { ...g, arg: rec(g.arg, false) } as SForm;
+        return { ...g, arg: rec(g.arg, false) };
     }
   };
   return rec(f, false);
