@@ -350,7 +350,7 @@ export class GrammarConstraint {
     const exprCost = Math.min(this.startIds.length > 0 ? 1 + startNeed : INF, classIds.length > 0 ? 1 : INF);
     this.intIds = this.literalIds.filter((t) => /^\d+$/.test(vocab.symbols[t - S] ?? ''));
     this.strIds = this.literalIds.filter((t) => (vocab.symbols[t - S] ?? '').startsWith('"'));
-    this.cmpIds = CMP_OPS.flatMap((o) => (this.op.has(o) ? [this.op.get(o)!] : []));
+    this.cmpIds = CMP_OPS.flatMap((o) => this.op.get(o) ?? []);
     const cost: number[] = new Array<number>(24).fill(INF);
     cost[EXPR] = exprCost;
     cost[TOP] = exprCost;
@@ -366,8 +366,8 @@ export class GrammarConstraint {
     cost[STR] = this.strIds.length > 0 ? 1 : INF;
     cost[LIT_OR_REL] = Math.min(litCost, relCost);
     cost[ORDARG] = exprCost;
-    cost[COL_HEAD] = Math.min(cost[REL_HEAD]!, this.op.has('MINUS') ? 1 + 2 * relCost : INF);
-    const headCost = (o: Operator): number => PUSH[o]!.reduce((sum, item) => sum + (cost[item] ?? INF), 0);
+    cost[COL_HEAD] = Math.min(itemAt(cost, REL_HEAD, 'cost'), this.op.has('MINUS') ? 1 + 2 * relCost : INF);
+    const headCost = (o: Operator): number => defined(PUSH[o], `PUSH ${o}`).reduce((sum, item) => sum + (cost[item] ?? INF), 0);
     const usable = (o: Operator): boolean => !NOT_A_FORM.has(o) && this.op.has(o) && headCost(o) < INF;
     const headNeed = (ops: readonly Operator[]): number => (ops.length ? 1 + Math.min(...ops.map(headCost)) : INF);
     // the operand items refer to each other (LIMIT of LIMIT, HAVING of HAVING): a few rounds reach the fixed point
@@ -376,15 +376,15 @@ export class GrammarConstraint {
       cost[EXPR_HEAD] = headNeed(ok.filter((o) => !TOP_ONLY.has(o)));
       cost[TOP_HEAD] = headNeed(ok);
       cost[NUM_HEAD] = headNeed(ok.filter((o) => NUMBER_OPS.has(o)));
-      cost[NUM] = cost[NUM_HEAD]! + 2;
+      cost[NUM] = itemAt(cost, NUM_HEAD, 'cost') + 2;
       cost[SLICED_HEAD] = headNeed(ok.filter((o) => SLICED_OPS.has(o)));
-      cost[SLICED] = cost[SLICED_HEAD]! + 2;
+      cost[SLICED] = itemAt(cost, SLICED_HEAD, 'cost') + 2;
       cost[GROUPED_HEAD] = headNeed(ok.filter((o) => GROUPED_OPS.has(o)));
-      cost[GROUPED] = cost[GROUPED_HEAD]! + 2;
-      cost[ORDARG_HEAD] = Math.min(cost[EXPR_HEAD]!, headNeed(ok.filter((o) => TABLE_ARG_OPS.has(o))));
+      cost[GROUPED] = itemAt(cost, GROUPED_HEAD, 'cost') + 2;
+      cost[ORDARG_HEAD] = Math.min(itemAt(cost, EXPR_HEAD, 'cost'), headNeed(ok.filter((o) => TABLE_ARG_OPS.has(o))));
     }
     const ok = OPERATORS.filter(usable);
-    const ids = (ops: readonly Operator[]): number[] => ops.map((o) => this.op.get(o)!);
+    const ids = (ops: readonly Operator[]): number[] => ops.map((o) => defined(this.op.get(o), `operator ${o}`));
     const exprOps = ok.filter((o) => !TOP_ONLY.has(o));
     this.exprHeads = ids(exprOps);
     this.topHeads = ids(ok);
@@ -393,7 +393,7 @@ export class GrammarConstraint {
     this.ordHeads = [...this.exprHeads, ...this.tableArgHeads];
     this.slicedHeads = ids(ok.filter((o) => SLICED_OPS.has(o)));
     this.groupedHeads = ids(ok.filter((o) => GROUPED_OPS.has(o)));
-    this.colHeads = [...(this.op.has('R') && rels.length ? [this.op.get('R')!] : []), ...(this.op.has('MINUS') && rels.length ? [this.op.get('MINUS')!] : [])];
+    this.colHeads = rels.length ? [this.op.get('R'), this.op.get('MINUS')].filter((id) => id !== undefined) : [];
     this.cost = cost;
   }
 
@@ -459,7 +459,7 @@ export class GrammarConstraint {
       case EXPR_HEAD:
         return this.exprHeads.slice();
       case REL_HEAD:
-        return [this.op.get('R')!];
+        return [defined(this.op.get('R'), 'operator R')];
       // ---- form language v3 ----
       case COL:
         return [...this.relationIds, ...(this.colHeads.length ? [this.open] : [])];
@@ -598,7 +598,7 @@ export class GrammarConstraint {
       case GROUPED_HEAD: {
         const heads = top === NUM_HEAD ? this.numHeads : top === SLICED_HEAD ? this.slicedHeads : this.groupedHeads;
         if (!heads.includes(t)) return bad();
-        return this.make([...rest, ...PUSH[this.opOf.get(t)!]!], null);
+        return this.make([...rest, ...defined(PUSH[defined(this.opOf.get(t), `operator of token ${t}`)], 'PUSH')], null);
       }
       case ORDARG:
         // a set operand may be followed by the relation it is ordered by
@@ -608,9 +608,9 @@ export class GrammarConstraint {
         return bad();
       case ORDARG_HEAD: {
         if (!this.ordHeads.includes(t)) return bad();
-        const o = this.opOf.get(t)!;
+        const o = defined(this.opOf.get(t), `operator of token ${t}`);
         // a table is ordered by its last column: no relation after it
-        return this.make(this.tableArgHeads.has(t) ? [...rest, CLOSE, ...PUSH[o]!] : [...rest, OPTREL, CLOSE, ...PUSH[o]!], null);
+        return this.make(this.tableArgHeads.has(t) ? [...rest, CLOSE, ...defined(PUSH[o], `PUSH ${o}`)] : [...rest, OPTREL, CLOSE, ...defined(PUSH[o], `PUSH ${o}`)], null);
       }
       default:
         return bad();

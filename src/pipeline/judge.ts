@@ -4,6 +4,7 @@
  * grounding (`unexplainedQuestionWords`); the calibration signals of a reading (`winnerSignals`).
  */
 import {
+  defined,
   type Candidate,
   relationWords,
   stem,
@@ -68,8 +69,8 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   let sure = tooUncertain({ ...reading, signals }, checks);
   if (!sure.pass) {
     const withPrior = await gw.prior.priorSignals(q, win, beam, run);
-    const p = sure.confidence!;
-    const p2 = withPrior ? calibratedProbability(gw.calibration!, withPrior) : 0;
+    const p = defined(sure.confidence, 'confidence of tooUncertain');
+    const p2 = withPrior && gw.calibration ? calibratedProbability(gw.calibration, withPrior) : 0;
     if (withPrior && p2 > p + 0.005) {
       trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
       signals = withPrior;
@@ -78,7 +79,7 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   }
   if (!sure.pass) {
     row(sure, `withheld: ${sure.reason}`);
-    return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: sure.confidence! } };
+    return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: defined(sure.confidence, 'confidence of tooUncertain') } };
   }
   // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat
   const unused = unusedWords(reading, checks);
