@@ -297,7 +297,6 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   }
 
   // The only place errors become responses: {error:{code,message}}, never a stack.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- Express knows an error handler by its four parameters
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
       req.log.debug({ err }, 'error after the response was sent (e.g. request timeout)');

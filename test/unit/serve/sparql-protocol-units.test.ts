@@ -60,7 +60,6 @@ describe('serve: SPARQL protocol units', () => {
     app.post('/x', express.json(), (_req, res) => {
       res.json({ ok: true });
     });
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- express takes a handler as its error handler only when it declares four parameters
     app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
       const h = toHttpError(err);
       res.status(h.status).json(h.body);
