@@ -90,7 +90,8 @@ const QUESTION_WORD = /[\p{L}\p{N}\p{M}'\u2018\u2019\u02bc`\u00b4]+/gu;
 
 /**
  * The span of `question` that says `label`: the label's words (normalizeLabel) as a run of the question's words,
- * returned as the question writes it ("sasha vujačić" for the label "Saša Vujačić"), or null.
+ * returned as the question writes it ("sasha vujačić" for the label "Saša Vujačić"), with the label's leading and
+ * trailing punctuation where the question has it next to the words ("chromosome 20 (human)", "jr."), or null.
  */
 export function questionSpan(question: string, label: string): string | null {
   const want = normalizeLabel(label).split(' ').filter((w) => w !== '');
@@ -105,7 +106,15 @@ export function questionSpan(question: string, label: string): string | null {
     if (want.every((w, k) => words.at(i + k)?.word === w)) {
       const first = words.at(i);
       const last = words.at(i + want.length - 1);
-      if (first && last) return question.slice(first.start, last.end);
+      if (first && last) {
+        // the label's own leading / trailing punctuation ("(human)", "Jr.", quotes) where the question has it there
+        const label0 = label.trim();
+        const lead = /^[^\p{L}\p{N}\p{M}\s]+/u.exec(label0)?.[0] ?? '';
+        const trail = /[^\p{L}\p{N}\p{M}\s]+$/u.exec(label0)?.[0] ?? '';
+        const start = lead !== '' && question.slice(first.start - lead.length, first.start) === lead ? first.start - lead.length : first.start;
+        const end = trail !== '' && question.slice(last.end, last.end + trail.length) === trail ? last.end + trail.length : last.end;
+        return question.slice(start, end);
+      }
     }
   }
   return null;

@@ -69,6 +69,11 @@ describe('eval: askgraph-base corpus (scripts/build-base-corpus.ts)', () => {
       assert.equal(wordName('42'), null);
       assert.equal(questionSpan('who coached the Zürich Lions in 2001?', 'zurich lions'), 'Zürich Lions');
       assert.equal(questionSpan('who coached the lions?', 'Zurich Lions'), null);
+      // the label's own brackets and end punctuation come with the span where the question has them there
+      assert.equal(questionSpan('which band does chromosome 7 (fixture) carry?', 'Chromosome 7 (fixture)'), 'chromosome 7 (fixture)');
+      assert.equal(questionSpan('whom did sam ortho jr. marry?', 'Sam Ortho Jr.'), 'sam ortho jr.');
+      assert.equal(questionSpan('is it "Blue Mill" or not?', '"Blue Mill"'), '"Blue Mill"');
+      assert.equal(questionSpan('where is the blue mill?', 'Blue Mill'), 'blue mill');
     });
 
     it('the paraphrases of one form fall on the same side of the train/valid split', () => {
