@@ -7,7 +7,8 @@
  *   PathQuestion-Large `__music__release_track__recording`) keeps its LAST segment (`place_of_birth`, `recording`)
  *   — the segments before it name the subject's type, which the graph asked already has; an IRI keeps its local
  *   name (`dbo:birthPlace` → `birth_place`, `dbo:City` → `city`); an opaque id (Wikidata `P19`) takes its label
- *   from the caller's table, and without one the pair is dropped.
+ *   from the caller's table, and without one the pair is dropped; `(JOIN instance_of [ X ])` (Wikidata P31) becomes
+ *   the class X, as other graphs say it.
  * - An entity becomes a bracketed label that is a span of the question (`questionSpan`: the label's words, case,
  *   accents and punctuation folded by `normalizeLabel`, found as a run of the question's words; the span is written
  *   as the question writes it), so a decoder that copies spans can write it. An entity none of whose labels is such
@@ -17,7 +18,7 @@
  */
 import { AskgraphError, Form, Ref, identifierWords, normalizeLabel } from '../../core';
 import { sparqlToForm } from '../../compile';
-import { mapRefs, parseForm, printForm } from '../../form';
+import { mapChildren, mapRefs, parseForm, printForm } from '../../form';
 
 export type BaseGraph = 'freebase' | 'dbpedia' | 'wikidata' | 'metaqa' | 'pathquestion' | 'wc2014';
 
@@ -39,6 +40,14 @@ export interface Naming {
   relation: (ref: Ref) => string | null;
   cls: (ref: Ref) => string | null;
   entityLabels: (ref: Ref) => string[];
+  /** The relation by which the graph says "is a" where others use classes (Wikidata P31): `(JOIN it X)` becomes class X. */
+  instanceOf?: (ref: Ref) => boolean;
+}
+
+/** `(JOIN instanceOf [ X ])` as the class X, everywhere in the form (see Naming.instanceOf). */
+export function instanceOfAsClass(form: Form, instanceOf: (ref: Ref) => boolean): Form {
+  if (form.kind === 'join' && form.relation.kind === 'rel' && instanceOf(form.relation.ref) && form.arg.kind === 'entity') return { kind: 'class', ref: form.arg.ref };
+  return mapChildren(form, (c) => instanceOfAsClass(c, instanceOf));
 }
 
 /** The word name of an identifier's words: `birthPlace` → `birth_place`; null when it has no letter word to start with. */
@@ -129,7 +138,7 @@ class Drop extends Error {
 /** The form with word names and question spans (see the module comment), or the reason it cannot have them. */
 export function nameForm(form: Form, question: string, naming: Naming): Conversion {
   try {
-    const named = mapRefs(form, {
+    const named = mapRefs(naming.instanceOf ? instanceOfAsClass(form, naming.instanceOf) : form, {
       relation: (ref) => {
         const name = naming.relation(ref);
         if (name === null) throw new Drop('relation without a word name');
@@ -218,7 +227,7 @@ export function localNameNaming(): Naming {
  * IRIs whose local names are opaque ids (Wikidata `P19`, `Q76`): names and labels from `label(id)`; an id without a
  * label has no name (the pair is dropped).
  */
-export function labelTableNaming(label: (id: string) => string | undefined): Naming {
+export function labelTableNaming(label: (id: string) => string | undefined, instanceOf?: (ref: Ref) => boolean): Naming {
   const text = (ref: Ref): string | undefined => (ref.kind === 'iri' ? label(iriLocalName(ref.iri)) : ref.kind === 'name' ? label(ref.name) : ref.label);
   const named = (ref: Ref): string | null => {
     const t = text(ref);
@@ -231,6 +240,7 @@ export function labelTableNaming(label: (id: string) => string | undefined): Nam
       const t = text(ref);
       return t === undefined ? [] : [t];
     },
+    ...(instanceOf ? { instanceOf } : {}),
   };
 }
 

@@ -177,7 +177,10 @@ class Context {
 
   wikidata(): Naming {
     const labels = this.wdLabels();
-    return labelTableNaming((id) => labels.get(id));
+    return labelTableNaming(
+      (id) => labels.get(id),
+      (ref) => ref.kind === 'iri' && WD_INSTANCE_OF.has(ref.iri),
+    );
   }
 }
 
@@ -186,6 +189,9 @@ const GRAIL_EXTRA = 'grailqa/grailqa_dev_extra.json';
 const WEBQSP = 'webqsp/webqsp_train.json';
 const AGENT = 'agentbench-kg/kg_freebase_sexpr.json';
 const LCQUAD2 = 'lcquad2/train_subset.json';
+
+/** Wikidata's "instance of" (P31), direct and statement forms: membership in a class. */
+const WD_INSTANCE_OF = new Set(['http://www.wikidata.org/prop/direct/P31', 'http://www.wikidata.org/prop/P31', 'http://www.wikidata.org/prop/statement/P31']);
 
 const WD_PREFIXES = [
   'PREFIX wd: <http://www.wikidata.org/entity/>',

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { AskgraphError, packageRoot } from '../../../src/core';
 import { parseForm } from '../../../src/form';
 import { buildBaseCorpus, dataPath, type BaseCorpus } from '../../../src/eval';
-import { questionSpan, splitOf, wordName } from '../../../src/eval/importers/base-corpus';
+import { fromSparql, labelTableNaming, questionSpan, splitOf, wordName } from '../../../src/eval/importers/base-corpus';
 
 /** A made-up shared data folder (fixtures/base-corpus/README.md): own questions in the formats of three sources. */
 const FIXTURE = path.join(packageRoot(), 'fixtures', 'base-corpus', 'data');
@@ -61,6 +61,18 @@ describe('eval: askgraph-base corpus (scripts/build-base-corpus.ts)', () => {
       assert.deepEqual(stat(corpus, 'lcquad1-train').rejected, { 'SPARQL: OPTIONAL': 1 });
       assert.deepEqual(corpus.stats.map((s) => s.source), ['grailqa-dev', 'lcquad1-train', 'wc2014']);
       assert.equal(corpus.absent['webqsp-train'], 'webqsp/webqsp_train.json');
+    });
+
+    it('Wikidata: ids named by a label table; membership by instance-of becomes a class', () => {
+      const labels = new Map([['P31', 'instance of'], ['Q901', 'harbour town'], ['P902', 'lies on'], ['Q903', 'Vell river']]);
+      const wd = (id: string) => `http://www.wikidata.org/${id.startsWith('P') ? 'prop/direct' : 'entity'}/${id}`;
+      const sparql = `SELECT ?x WHERE { ?x <${wd('P31')}> <${wd('Q901')}> . ?x <${wd('P902')}> <${wd('Q903')}> }`;
+      const question = 'which harbour towns lie on the vell river?';
+      const naming = labelTableNaming((id) => labels.get(id), (ref) => ref.kind === 'iri' && ref.iri === wd('P31'));
+      assert.deepEqual(fromSparql(sparql, question, naming), { ok: true, form: '(AND harbour_town (JOIN lies_on [ vell river ]))' });
+      // without instance-of as a class, the question does not say the class as an entity; without a label for the relation the pair is dropped
+      assert.deepEqual(fromSparql(sparql, question, labelTableNaming((id) => labels.get(id))), { ok: false, reason: 'entity label not in the question' });
+      assert.deepEqual(fromSparql(sparql, question, labelTableNaming((id) => (id === 'P902' ? undefined : labels.get(id)), naming.instanceOf)), { ok: false, reason: 'relation without a word name' });
     });
 
     it('word names and question spans', () => {
