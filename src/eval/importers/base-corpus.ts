@@ -16,7 +16,8 @@
  * - Literals stay as they are.
  * Each source format has its reader below (`fromFreebaseSexpr`, `fromSparql`, …); the naming is the same for all.
  */
-import { AskgraphError, Form, Ref, identifierWords, normalizeLabel } from '../../core';
+import { distance } from 'fastest-levenshtein';
+import { AskgraphError, Form, Ref, identifierWords, normalizeLabel, typoEdits } from '../../core';
 import { sparqlToForm } from '../../compile';
 import { mapChildren, mapRefs, parseForm, printForm } from '../../form';
 
@@ -101,6 +102,7 @@ const QUESTION_WORD = /[\p{L}\p{N}\p{M}'\u2018\u2019\u02bc`\u00b4]+/gu;
  * The span of `question` that says `label`: the label's words (normalizeLabel) as a run of the question's words,
  * returned as the question writes it ("sasha vujačić" for the label "Saša Vujačić"), with the label's leading and
  * trailing punctuation where the question has it next to the words ("chromosome 20 (human)", "jr."), or null.
+ * Where no run of words is the label, a loose run is taken (see `loose`: plural / possessive ending, typos).
  */
 export function questionSpan(question: string, label: string): string | null {
   const want = normalizeLabel(label).split(' ').filter((w) => w !== '');
@@ -111,22 +113,40 @@ export function questionSpan(question: string, label: string): string | null {
     const end = start + m[0].length;
     for (const w of normalizeLabel(m[0]).split(' ')) if (w !== '') words.push({ word: w, start, end });
   }
-  for (let i = 0; i + want.length <= words.length; i++) {
-    if (want.every((w, k) => words.at(i + k)?.word === w)) {
-      const first = words.at(i);
-      const last = words.at(i + want.length - 1);
-      if (first && last) {
-        // the label's own leading / trailing punctuation ("(human)", "Jr.", quotes) where the question has it there
-        const label0 = label.trim();
-        const lead = /^[^\p{L}\p{N}\p{M}\s]+/u.exec(label0)?.[0] ?? '';
-        const trail = /[^\p{L}\p{N}\p{M}\s]+$/u.exec(label0)?.[0] ?? '';
-        const start = lead !== '' && question.slice(first.start - lead.length, first.start) === lead ? first.start - lead.length : first.start;
-        const end = trail !== '' && question.slice(last.end, last.end + trail.length) === trail ? last.end + trail.length : last.end;
-        return question.slice(start, end);
+  const exact = (i: number): boolean => want.every((w, k) => words.at(i + k)?.word === w);
+  // the loose reading, where no run of words is the label: the last word with a plural / possessive ending
+  // ("screenwriters", "tillingdale's"), and in a label of two words or more, with one word exact, a word of five
+  // letters or more within core's typo tolerance ("ricky grevais" for Ricky Gervais)
+  const loose = (i: number): boolean => {
+    let same = 0;
+    const ok = want.every((w, k) => {
+      const q = words.at(i + k)?.word;
+      if (q === undefined) return false;
+      if (q === w) {
+        same++;
+        return true;
       }
-    }
-  }
-  return null;
+      if (k === want.length - 1 && (q === `${w}s` || q === `${w}es`)) return true;
+      return want.length >= 2 && w.length >= 5 && distance(q, w) <= typoEdits(Math.max(q.length, w.length));
+    });
+    return ok && (same > 0 || want.length === 1);
+  };
+  const at = (match: (i: number) => boolean): number => {
+    for (let i = 0; i + want.length <= words.length; i++) if (match(i)) return i;
+    return -1;
+  };
+  const found = at(exact);
+  const i = found >= 0 ? found : at(loose);
+  const first = words.at(i);
+  const last = words.at(i + want.length - 1);
+  if (i < 0 || !first || !last) return null;
+  // the label's own leading / trailing punctuation ("(human)", "Jr.", quotes) where the question has it there
+  const label0 = label.trim();
+  const lead = /^[^\p{L}\p{N}\p{M}\s]+/u.exec(label0)?.[0] ?? '';
+  const trail = /[^\p{L}\p{N}\p{M}\s]+$/u.exec(label0)?.[0] ?? '';
+  const start = lead !== '' && question.slice(first.start - lead.length, first.start) === lead ? first.start - lead.length : first.start;
+  const end = trail !== '' && question.slice(last.end, last.end + trail.length) === trail ? last.end + trail.length : last.end;
+  return question.slice(start, end);
 }
 
 class Drop extends Error {
