@@ -102,9 +102,10 @@ const QUESTION_WORD = /[\p{L}\p{N}\p{M}'\u2018\u2019\u02bc`\u00b4]+/gu;
  * The span of `question` that says `label`: the label's words (normalizeLabel) as a run of the question's words,
  * returned as the question writes it ("sasha vujačić" for the label "Saša Vujačić"), with the label's leading and
  * trailing punctuation where the question has it next to the words ("chromosome 20 (human)", "jr."), or null.
- * Where no run of words is the label, a loose run is taken (see `loose`: plural / possessive ending, typos).
+ * Where no run of words is the label, a loose run is taken unless `allowLoose` is false (see `loose`: plural /
+ * possessive ending, typos); a possessive "'s" the label does not have is left out of the span.
  */
-export function questionSpan(question: string, label: string): string | null {
+export function questionSpan(question: string, label: string, allowLoose = true): string | null {
   const want = normalizeLabel(label).split(' ').filter((w) => w !== '');
   if (want.length === 0) return null;
   const words: { word: string; start: number; end: number }[] = [];
@@ -136,7 +137,7 @@ export function questionSpan(question: string, label: string): string | null {
     return -1;
   };
   const found = at(exact);
-  const i = found >= 0 ? found : at(loose);
+  const i = found >= 0 || !allowLoose ? found : at(loose);
   const first = words.at(i);
   const last = words.at(i + want.length - 1);
   if (i < 0 || !first || !last) return null;
@@ -145,7 +146,9 @@ export function questionSpan(question: string, label: string): string | null {
   const lead = /^[^\p{L}\p{N}\p{M}\s]+/u.exec(label0)?.[0] ?? '';
   const trail = /[^\p{L}\p{N}\p{M}\s]+$/u.exec(label0)?.[0] ?? '';
   const start = lead !== '' && question.slice(first.start - lead.length, first.start) === lead ? first.start - lead.length : first.start;
-  const end = trail !== '' && question.slice(last.end, last.end + trail.length) === trail ? last.end + trail.length : last.end;
+  // a possessive ending the label does not have stays out of the span ("lautner's films" → "lautner")
+  const possessive = /['\u2018\u2019\u02bc`\u00b4]s$/iu.test(question.slice(last.start, last.end)) && !want.at(-1)?.endsWith('s') ? 2 : 0;
+  const end = trail !== '' && question.slice(last.end, last.end + trail.length) === trail ? last.end + trail.length : last.end - possessive;
   return question.slice(start, end);
 }
 
@@ -172,10 +175,12 @@ export function nameForm(form: Form, question: string, naming: Naming): Conversi
       entity: (ref) => {
         const labels = ref.kind === 'label' ? [ref.label] : naming.entityLabels(ref);
         if (labels.length === 0) throw new Drop('entity without a label');
-        for (const l of labels) {
-          const span = questionSpan(question, l);
-          if (span !== null) return { kind: 'label', label: span };
-        }
+        // every label as written before any loosely
+        for (const loose of [false, true])
+          for (const l of labels) {
+            const span = questionSpan(question, l, loose);
+            if (span !== null) return { kind: 'label', label: span };
+          }
         throw new Drop('entity label not in the question');
       },
     });

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { AskgraphError, packageRoot } from '../../../src/core';
 import { parseForm } from '../../../src/form';
 import { buildBaseCorpus, dataPath, type BaseCorpus } from '../../../src/eval';
-import { fromSparql, labelTableNaming, questionSpan, splitOf, wordName } from '../../../src/eval/importers/base-corpus';
+import { freebaseNaming, fromSexpr, fromSparql, labelTableNaming, questionSpan, splitOf, wordName } from '../../../src/eval/importers/base-corpus';
 
 /** A made-up shared data folder (fixtures/base-corpus/README.md): own questions in the formats of three sources. */
 const FIXTURE = path.join(packageRoot(), 'fixtures', 'base-corpus', 'data');
@@ -34,6 +34,11 @@ describe('eval: askgraph-base corpus (scripts/build-base-corpus.ts)', () => {
       assert.equal(pairs.get('grailqa-dev:9001')?.form, '(AND lighthouse (JOIN located_on [ Farrow Rock ]))');
       // the question writes the name in lower case: the span is written as the question writes it
       assert.equal(pairs.get('grailqa-dev:9002')?.form, '(JOIN (R artist) [ blue harbour morning ])');
+    });
+
+    it('an entity takes the first of its labels that the question says as written, before any said loosely', () => {
+      const naming = freebaseNaming((mid) => (mid === 'm.0fx009' ? ['Record', 'Velvet Anchor'] : []));
+      assert.deepEqual(fromSexpr('(JOIN (R music.label.records) m.0fx009)', 'which records came out on the velvet anchor label?', naming), { ok: true, form: '(JOIN (R records) [ velvet anchor ])' });
     });
 
     it('DBpedia SPARQL: camelCase local names split to words; LC-QuAD 1.0 COUNT; a "(qualifier)" dropped from a resource name', () => {
@@ -88,7 +93,8 @@ describe('eval: askgraph-base corpus (scripts/build-base-corpus.ts)', () => {
       assert.equal(questionSpan('where is the blue mill?', 'Blue Mill'), 'blue mill');
       // where no run of words is the label: a plural or possessive last word, a typo in a longer word of a longer label
       assert.equal(questionSpan('which prizes went to lamplighters?', 'Lamplighter'), 'lamplighters');
-      assert.equal(questionSpan("who rode Orvanne's horses?", 'Orvanne'), "Orvanne's");
+      assert.equal(questionSpan("who rode Orvanne's horses?", 'Orvanne'), 'Orvanne');
+      assert.equal(questionSpan("who rode Orvanne's horses?", 'Orvanne', false), null);
       assert.equal(questionSpan('what did Tessa Morrigen paint?', 'Tessa Morrigan'), 'Tessa Morrigen');
       // …but not a typo of a short word, of a one-word label, or with no word exact, and an exact run comes first
       assert.equal(questionSpan('what did she make?', 'Male'), null);
