@@ -14,8 +14,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot } from '../src/core';
-import { type BasePair, buildBaseCorpus, DEFAULT_HOLD_OUT, GROUPS, parseJsonl, readText } from '../src/eval';
+import { AskgraphError, packageRoot } from '../src/core';
+import { type BaseCorpus, type BasePair, buildBaseCorpus, DEFAULT_HOLD_OUT, GROUPS, parseJsonl, readText } from '../src/eval';
 
 const o = new Command()
   .option('--data <dir>', 'the shared data folder (default ../shared/data beside the repository)')
@@ -43,7 +43,16 @@ const metaqaTestIds = new Set(
 );
 const holdOut = list(o.holdOut) ?? [];
 const sources = list(o.sources);
-const corpus = buildBaseCorpus(data, { holdOut, metaqaTestIds, ...(sources ? { sources } : {}) });
+function build(): BaseCorpus {
+  try {
+    return buildBaseCorpus(data, { holdOut, metaqaTestIds, ...(sources ? { sources } : {}) });
+  } catch (e) {
+    if (!(e instanceof AskgraphError)) throw e;
+    console.error(`build-base-corpus: ${e.code}: ${e.message}`);
+    process.exit(2);
+  }
+}
+const corpus = build();
 
 fs.mkdirSync(o.out, { recursive: true });
 const jsonl = (rows: BasePair[]): string => rows.map((r) => JSON.stringify(r) + '\n').join('');
