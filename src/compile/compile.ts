@@ -358,7 +358,7 @@ class Compiler {
    * substring test, so a text like `a.*(` matches only itself (no regular expression is ever built from it).
    */
   private contains(form: Extract<Form, { kind: 'contains' }>, v: RDF.Variable): Pattern[] {
-    const needle = DF.literal(form.value.value.toLowerCase());
+    const needle = DF.literal(form.text.toLowerCase());
     const test = (t: RDF.Variable): S.FilterPattern => filter(op('contains', op('lcase', op('str', t)), needle));
     if (form.relation) {
       const o = this.fresh('v');

@@ -8,7 +8,7 @@
  * subtree is substituted. Forms are small (tens of nodes), so the search is cheap; pairs are memoised.
  */
 import { XSD, itemAt, type Form, type Literal, type Relation } from '../core';
-import { printForm, printLiteral, printRelation } from './print';
+import { printForm, printLiteral, printRef, printRelation } from './print';
 import { canonicalText, normalizeForm, skeleton } from './transform';
 
 export type ChangeOp = 'added' | 'removed' | 'substituted';
@@ -137,7 +137,8 @@ function toTree(f: Form): TreeNode {
     case 'more':
       return op(f.op, [], [], [toTree(f.args[0]), toTree(f.args[1])]);
     case 'contains':
-      return op('CONTAINS', f.relation ? [f.relation] : [], [f.value], []);
+      // the text is a leaf of its own (a copied span, printed `[ word ]`), compared like a literal
+      return op('CONTAINS', f.relation ? [f.relation] : [], [], [{ leaf: true, kind: 'literal', text: printRef({ kind: 'label', label: f.text }), size: 1 }]);
   }
 }
 

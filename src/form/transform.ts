@@ -203,6 +203,15 @@ export function entityRefs(form: Form): Ref[] {
   return out;
 }
 
+/**
+ * The texts of the form's CONTAINS ([38]) in left-to-right order: spans copied from the question like entity
+ * labels, but never entities — grounding leaves them as they are (a substring test on labels / values).
+ */
+export function containsTexts(form: Form): string[] {
+  if (form.kind === 'contains') return [form.text];
+  return children(form).flatMap(containsTexts);
+}
+
 /** Relation refs (the leaves of every relation, R and chains unfolded) in left-to-right order. */
 export function relationRefs(form: Form): Ref[] {
   const out: Ref[] = [];

@@ -9,8 +9,8 @@ import {
   relationWords,
   stem,
 } from '../core';
-import { entityRefs } from '../form';
-import { entityRefsOf } from './labels';
+import { containsTexts, entityRefs } from '../form';
+import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
 import { graphNames, nothingNear, ownValueMissing, setAsideRow, tooUncertain, unusedWords, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
@@ -98,11 +98,15 @@ export function readingOf(gw: GatewayContext, win: Winner): Reading {
     form: win.attempt.candidate.text,
     tree: win.attempt.candidate.form,
     ...(win.vacuous ? { vacuous: true } : {}),
-    mentions: texts.map((text, i) => {
-      const ref = refs[i];
-      const label = ref?.kind === 'iri' ? gw.index.labelsOf(ref.iri)[0] : undefined;
-      return { text, ...(label ? { label } : {}), match: win.attempt.entityMatches?.[i] ?? 'exact' };
-    }),
+    mentions: [
+      ...texts.map((text, i) => {
+        const ref = refs[i];
+        const label = ref?.kind === 'iri' ? gw.index.labelsOf(ref.iri)[0] : undefined;
+        return { text, ...(label ? { label } : {}), match: win.attempt.entityMatches?.[i] ?? 'exact' };
+      }),
+      // a CONTAINS text is copied like a mention but never grounded: it explains its own words (no label)
+      ...containsTexts(win.attempt.candidate.form).map((text) => ({ text, match: 'exact' as const })),
+    ],
   };
 }
 
@@ -111,7 +115,7 @@ export function checkContext(gw: GatewayContext, q: string, beam: Candidate[]): 
   const relWords = relationWordSet(gw);
   return {
     question: q,
-    beam: beam.map((c) => ({ form: c.text, mentions: entityRefsOf(c.form) })),
+    beam: beam.map((c) => ({ form: c.text, mentions: copiedTextsOf(c.form) })),
     graphWord: (w) => gw.index.hasWord(w),
     relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || gw.index.nonTopicWords.has(w),
     ...(gw.knownWords ? { knownWords: gw.knownWords } : {}),
@@ -141,7 +145,7 @@ export function unexplainedQuestionWords(gw: GatewayContext, q: string, beam: Ca
   const top = beam[0];
   if (!top) return [];
   // Before grounding: the words outside the mentions (the mentions' own words are checked on the winner).
-  const mentions = entityRefsOf(top.form).map((text) => ({ text }));
+  const mentions = copiedTextsOf(top.form).map((text) => ({ text }));
   // a name of the graph the parser left out ("Lucas") is not a question the graph cannot answer: the readings
   // are judged on whether they use it (checks.ts unusedWords)
   const words = unexplainedWords(q, mentions, gw.knownWords);

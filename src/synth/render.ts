@@ -1099,10 +1099,13 @@ function attrMod(ctx: Ctx, f: Extract<SForm, { op: 'attrcmp' }>): Mod {
   return { kind: 'post', text: rng.pick(frames) };
 }
 
-/** The word of a CONTAINS, kept out of the noise (no typo, no dropped word) until the question is done. */
+/**
+ * The word of a CONTAINS, kept out of the noise (no typo, no dropped word, no case change) until the question is
+ * done: the training form's `[ word ]` is copied from the question, so the question must carry it exactly.
+ */
 const protect = (w: string) => `\u27e8${w}\u27e9`;
 
-/** A modifier for (CONTAINS "w") / (CONTAINS r "w"): "whose name contains aero", "with 'aero' in their name". */
+/** A modifier for (CONTAINS [ w ]) / (CONTAINS r [ w ]): "whose name contains aero", "with 'aero' in their name". */
 function containsMod(ctx: Ctx, f: Extract<SForm, { op: 'contains' }>): Mod {
   const rng = ctx.rng;
   const w = rng.chance(0.2) ? `"${protect(f.text)}"` : rng.chance(0.1) ? `'${protect(f.text)}'` : protect(f.text);

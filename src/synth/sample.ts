@@ -604,7 +604,7 @@ export class Sampler {
     return { op: 'more', less, a: { op: 'count', arg: sa }, b: { op: 'count', arg: sb } };
   }
 
-  /** A word of a member's label that some members share: (AND x (CONTAINS "word")). */
+  /** A word of a member's label that some members share: (AND x (CONTAINS [ word ])), the word as the label writes it, lower-cased. */
   private async containsForm(): Promise<SForm | undefined> {
     const base = await this.rowSet(3, 20000, 0.6);
     if (!base) return undefined;

@@ -254,7 +254,7 @@ describe('form: property test', () => {
       fc.record({ op: fc.constantFrom('LIMIT' as const, 'OFFSET' as const), n: fc.nat({ max: 1000 }), arg: tie('form') }).map((x): Form => ({ kind: 'slice', ...x })),
       fc.record({ op: fc.constantFrom('GT' as const, 'GE' as const, 'LT' as const, 'LE' as const), relation, other: relation }).map((x): Form => ({ kind: 'attrcompare', ...x })),
       fc.record({ op: fc.constantFrom('MORE' as const, 'LESS' as const), args: fc.tuple(tie('form'), tie('form')) }).map((x): Form => ({ kind: 'more', ...x })),
-      fc.record({ relation: fc.option(relation, { nil: undefined }), text: fc.string({ maxLength: 10 }) }).map(({ relation: r, text }): Form => ({ kind: 'contains', value: { kind: 'literal', value: text, datatype: XSD + 'string' }, ...(r ? { relation: r } : {}) })),
+      fc.record({ relation: fc.option(relation, { nil: undefined }), text: labelText }).map(({ relation: r, text }): Form => ({ kind: 'contains', text, ...(r ? { relation: r } : {}) })),
     ),
   }));
 

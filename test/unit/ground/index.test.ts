@@ -240,6 +240,29 @@ describe('ground: Algorithm 1 repairs copy errors with the question (fixed-beam 
   });
 });
 
+describe('ground: a CONTAINS text is copied like a label but never grounded ([38])', () => {
+  const index = EntityIndex.build(LABELS);
+  it('the entity grounds; the text stays the question\'s words even when it spells a label (fixed-beam generator)', async () => {
+    const text = '(AND (JOIN starred_actors [ Tom Hanks ]) (CONTAINS [ forest ]))';
+    const gen = groundCandidates([{ form: parseForm(text), text, logProb: -0.1, rank: 0 }], { index, vocabularyNamespace: 'http://example.org/r/', question: 'Tom Hanks films with forest in the title' });
+    const a = (await gen.next()).value as GroundAttempt;
+    await gen.return(undefined);
+    assert.ok(a.text.includes(`<${E('Tom Hanks')}>`), a.text);
+    assert.ok(a.text.endsWith('(CONTAINS [ forest ]))'), a.text);
+    assert.ok(!a.text.includes(E('forest')), a.text);
+    assert.equal(a.entityScores.length, 1, 'one entity slot: the text is no slot');
+    const c = a.form.kind === 'and' ? a.form.args[1] : undefined;
+    assert.deepEqual(c, { kind: 'contains', text: 'forest' });
+  });
+  it('a form whose only copied span is a CONTAINS text needs no entity at all', async () => {
+    const text = '(CONTAINS [ zzqx ])';
+    const gen = groundCandidates([{ form: parseForm(text), text, logProb: -0.1, rank: 0 }], { index, vocabularyNamespace: 'http://example.org/r/', question: 'names with zzqx in them' });
+    const a = (await gen.next()).value as GroundAttempt | undefined;
+    await gen.return(undefined);
+    assert.ok(a?.text === text, a?.text);
+  });
+});
+
 describe('ground: copy-error corner cases', () => {
   const index = EntityIndex.build([...LABELS, { iri: E('What'), label: 'What' }, { iri: E("What's Eating Gilbert Grape"), label: "What's Eating Gilbert Grape" }, { iri: E('-'), label: '-' }]);
   it('a label that normalises to nothing matches nothing', () => {

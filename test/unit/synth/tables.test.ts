@@ -79,7 +79,7 @@ describe('synth: table shapes on the company fixture (Oxigraph)', function () {
     const form = parseForm(out);
     assert.deepEqual(typeErrors(form), [], out);
     for (const m of r.mentions.values()) assert.ok(q.includes(m.toLowerCase()), `mention "${m}" in "${r.question}"`);
-    return { q, form, out, template: r.template };
+    return { q, question: r.question, form, out, template: r.template };
   }
 
   /** The lexicon's words for the value of r (its object nouns and its label), any of which a question may use. */
@@ -261,11 +261,15 @@ describe('synth: table shapes on the company fixture (Oxigraph)', function () {
       const out = await run(f);
       const labels = await ex!.labels(out.answers.map((a) => a.value));
       for (const a of out.answers) assert.ok((labels.get(a.value) ?? '').toLowerCase().includes(word), `${labels.get(a.value)} contains ${word}`);
+      // the word in a form of its own, exactly as the question writes it, at word boundaries: the decoder copies
+      // a span of the question's words ([38]), so the question must carry the very text the form names
+      const bounded = new RegExp(`(^|[^\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u');
       for (let seed = 1; seed <= 6; seed++) {
-        // noise (typos, dropped words) never touches the word
-        const { q, out: text } = rendered(f, seed);
-        assert.ok(q.includes(word), `"${q}" has "${word}"`);
-        assert.ok(text.includes(`(CONTAINS "${word}")`), text);
+        // noise (typos, dropped words, capitals) never touches the word
+        const { question, out: text } = rendered(f, seed);
+        assert.match(question, bounded, `"${question}" has the word "${word}"`);
+        assert.ok(text.includes(`(CONTAINS [ ${word} ])`), text);
+        assert.ok(printSForm(f).includes(`(CONTAINS [ ${word} ])`), printSForm(f));
       }
     }
   });
