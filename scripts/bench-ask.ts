@@ -9,9 +9,11 @@
  * Hits@1: the first returned answer (its label, or the literal value) is a gold answer.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import { packageRoot, percentile } from '../src/core';
+import { parseJsonl } from '../src/eval';
 import { loadParser } from '../src/generate';
 import { createGateway, type AskOptions } from '../src/pipeline';
 
@@ -44,7 +46,7 @@ function pct(xs: number[], p: number): number {
 
 async function main(): Promise<void> {
   const file = o.data ?? path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl');
-  const all: Example[] = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const all = parseJsonl<Example>(fs.readFileSync(file, 'utf8'), file);
   const n = o.n ? Number(o.n) : undefined;
   const byHop = new Map<number, Example[]>();
   for (const ex of all) byHop.set(ex.meta.hop, [...(byHop.get(ex.meta.hop) ?? []), ex]);
@@ -80,7 +82,7 @@ async function main(): Promise<void> {
     const gold = new Set(ex.answers);
     rows.push({
       hop: ex.meta.hop,
-      hit: got.length > 0 && gold.has(got[0]),
+      hit: got[0] !== undefined && gold.has(got[0]),
       exactSet: got.length === gold.size && got.every((g) => gold.has(g)),
       ms,
       source: a.source,
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
   await gateway.close();
 
   const label = [`beam ${opts.beam ?? 'default(4)'}`, opts.entityRetrieval === false ? 'no entity retrieval' : '', opts.relationRetrieval === false ? 'no relation retrieval' : '', opts.adaptiveBeam === false ? 'no adaptive beam' : '', opts.noParser ? 'no parser (fallback only)' : '', freeCopy ? 'free copy (no label-constrained decoding)' : '', fb ? `fallback ${fb}` : ''].filter(Boolean).join(', ');
-  console.log(`bench-ask: ${examples.length} MetaQA validation questions (brackets removed), ${label}; model ${gateway.version}; setup ${(setupMs / 1000).toFixed(1)} s; load average ${require('node:os').loadavg()[0].toFixed(1)} on ${require('node:os').cpus().length} cores`);
+  console.log(`bench-ask: ${examples.length} MetaQA validation questions (brackets removed), ${label}; model ${gateway.version}; setup ${(setupMs / 1000).toFixed(1)} s; load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores`);
   console.log('hop    n   Hits@1   exact-set   p50 ms   p95 ms');
   const hops = [...new Set(rows.map((r) => r.hop))].sort();
   for (const h of [...hops, 0]) {
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
   if (out) fs.writeFileSync(out, JSON.stringify({ options: opts, version: gateway.version, rows }, null, 1));
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

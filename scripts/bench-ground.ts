@@ -3,7 +3,8 @@
  * for exact, misspelt, partial and accent/punctuation-variant queries.
  *   npx tsx scripts/bench-ground.ts [--n 1000000] [--queries 2000]
  */
-import { percentile } from '../src/core';
+import * as os from 'node:os';
+import { itemAt, percentile } from '../src/core';
 import { EntityIndex, type LabelEntry } from '../src/ground';
 import { Command } from 'commander';
 
@@ -19,18 +20,21 @@ function rand(): number {
   seed = (seed * 1664525 + 1013904223) >>> 0;
   return seed / 2 ** 32;
 }
+function pick<T>(xs: readonly T[], what: string): T {
+  return itemAt(xs, Math.floor(rand() * xs.length), what);
+}
 const SYL = ['ka', 'lo', 'mi', 'ra', 'ten', 'bor', 'vic', 'an', 'el', 'son', 'ber', 'ger', 'ton', 'mar', 'li', 'sa', 'do', 'ré', 'zu', 'pha', 'qui', 'ny', 'st', 'ox', 'él'];
 const COMMON = ['the', 'of', 'and', 'a', 'in', 'love', 'night', 'man', 'city', 'day', 'story', 'last', 'john', 'blue', 'war'];
 function word(): string {
   const n = 2 + Math.floor(rand() * 3);
   let w = '';
-  for (let i = 0; i < n; i++) w += SYL[Math.floor(rand() * SYL.length)];
-  return w[0].toUpperCase() + w.slice(1);
+  for (let i = 0; i < n; i++) w += pick(SYL, 'syllables');
+  return w.charAt(0).toUpperCase() + w.slice(1);
 }
 function label(): string {
   const n = 1 + Math.floor(rand() * 4);
   const ws: string[] = [];
-  for (let i = 0; i < n; i++) ws.push(rand() < 0.3 ? COMMON[Math.floor(rand() * COMMON.length)] : word());
+  for (let i = 0; i < n; i++) ws.push(rand() < 0.3 ? pick(COMMON, 'common words') : word());
   if (rand() < 0.1) ws.push(String(1900 + Math.floor(rand() * 120)));
   return ws.join(rand() < 0.1 ? ': ' : ' ');
 }
@@ -46,8 +50,7 @@ function pct(xs: number[], p: number): number {
 function main(): void {
   const n = Number(o.n);
   const q = Number(o.queries);
-  const labels: string[] = new Array(n);
-  for (let i = 0; i < n; i++) labels[i] = label();
+  const labels = Array.from({ length: n }, () => label());
   const entries: LabelEntry[] = labels.map((l, i) => ({ iri: `http://example.org/e/${i}`, label: l }));
   let t = performance.now();
   const index = EntityIndex.build(entries);
@@ -56,14 +59,14 @@ function main(): void {
   t = performance.now();
   index.warm(); // the vocabulary radix tree is built on first typo/prefix lookup
   const warmMs = performance.now() - t;
-  for (let i = 0; i < 300; i++) index.search(typo(labels[Math.floor(rand() * n)]), { k: 10, threshold: 0 }); // JIT warm-up
+  for (let i = 0; i < 300; i++) index.search(typo(pick(labels, 'labels')), { k: 10, threshold: 0 }); // JIT warm-up
   const kinds: Record<string, (l: string) => string> = {
     exact: (l) => l,
     variant: (l) => l.toUpperCase().replace(/e/g, 'é').replace(/ /g, ' - '),
     typo: (l) => (l.length > 6 ? typo(l) : l),
     partial: (l) => l.split(' ').slice(0, Math.max(1, l.split(' ').length - 1)).join(' '),
   };
-  console.log(`labels ${n}  build ${(buildMs / 1000).toFixed(1)} s (+ ${(warmMs / 1000).toFixed(1)} s typo tree)  heap ${mem.toFixed(0)} MiB  load average ${require('node:os').loadavg()[0].toFixed(1)}`);
+  console.log(`labels ${n}  build ${(buildMs / 1000).toFixed(1)} s (+ ${(warmMs / 1000).toFixed(1)} s typo tree)  heap ${mem.toFixed(0)} MiB  load average ${os.loadavg()[0]?.toFixed(1)}`);
   const all: number[] = [];
   const allCpu: number[] = [];
   for (const [kind, f] of Object.entries(kinds)) {
@@ -71,15 +74,15 @@ function main(): void {
     const cpu: number[] = [];
     let found = 0;
     for (let i = 0; i < q; i++) {
-      const target = Math.floor(rand() * n);
-      const query = f(labels[target]);
+      const target = pick(labels, 'labels');
+      const query = f(target);
       const c0 = process.cpuUsage();
       t = performance.now();
       const hits = index.search(query, { k: 10, threshold: 0 });
       times.push(performance.now() - t);
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1000);
-      if (hits.some((h) => h.label === labels[target])) found++; // synthetic labels repeat: any entity with the target label counts
+      if (hits.some((h) => h.label === target)) found++; // synthetic labels repeat: any entity with the target label counts
     }
     all.push(...times);
     allCpu.push(...cpu);

@@ -246,7 +246,10 @@ async function benchAsk(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (mode === 'index') return benchIndex();
+  if (mode === 'index') {
+    benchIndex();
+    return;
+  }
   if (mode === 'fulltext') return benchFulltext();
   if (mode === 'ask') return benchAsk();
   console.error('usage: bench-large index|fulltext|ask …');

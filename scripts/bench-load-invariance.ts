@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot, percentile, type Answer } from '../src/core';
+import { itemAt, packageRoot, percentile, type Answer } from '../src/core';
 import { createGateway, type AskOptions } from '../src/pipeline';
 
 const OWN = [
@@ -50,7 +50,7 @@ function metaqa(dir: string, perHop: number): string[] {
     const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
     const step = Math.max(1, Math.floor(lines.length / perHop));
     for (let i = 0; i < lines.length && out.length < perHop * (['1-hop', '2-hop', '3-hop'].indexOf(hop) + 1); i += step) {
-      out.push(lines[i].split('\t')[0].replace(/[[\]]/g, '').replace(/\s+/g, ' ').trim());
+      out.push(itemAt(itemAt(lines, i, `${hop} questions`).split('\t'), 0, 'question field').replace(/[[\]]/g, '').replace(/\s+/g, ' ').trim());
     }
   }
   return out;
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
         out.push({ sig, ms: Date.now() - t });
       }
       const ms = out.map((x) => x.ms).sort((a, b) => a - b);
-      console.log(`${label}: ${questions.length} questions in ${((Date.now() - t0) / 1000).toFixed(1)} s, p50 ${percentile(ms, 50)} ms, max ${ms[ms.length - 1]} ms, timed out ${out.filter((x) => x.sig === 'TIMED OUT').length}, load average ${os.loadavg()[0].toFixed(1)}`);
+      console.log(`${label}: ${questions.length} questions in ${((Date.now() - t0) / 1000).toFixed(1)} s, p50 ${percentile(ms, 50)} ms, max ${ms[ms.length - 1]} ms, timed out ${out.filter((x) => x.sig === 'TIMED OUT').length}, load average ${os.loadavg()[0]?.toFixed(1)}`);
       return out;
     };
     const quiet = await run('load 0');
@@ -101,11 +101,10 @@ async function main(): Promise<void> {
     } finally {
       for (const c of children) c.kill('SIGKILL');
     }
-    const differing = questions.flatMap((q, i) =>
-      quiet[i].sig !== loaded[i].sig && quiet[i].sig !== 'TIMED OUT' && loaded[i].sig !== 'TIMED OUT' ? [{ question: q, quiet: quiet[i].sig, loaded: loaded[i].sig }] : [],
-    );
+    const runs = questions.map((q, i) => ({ question: q, quiet: itemAt(quiet, i, 'quiet run').sig, loaded: itemAt(loaded, i, 'loaded run').sig }));
+    const differing = runs.filter((r) => r.quiet !== r.loaded && r.quiet !== 'TIMED OUT' && r.loaded !== 'TIMED OUT');
     for (const d of differing) console.log(`DIFFERENT: ${d.question}\n  load 0: ${d.quiet.slice(0, 300)}\n  loaded: ${d.loaded.slice(0, 300)}`);
-    const timedOut = questions.filter((_, i) => quiet[i].sig === 'TIMED OUT' || loaded[i].sig === 'TIMED OUT').length;
+    const timedOut = runs.filter((r) => r.quiet === 'TIMED OUT' || r.loaded === 'TIMED OUT').length;
     console.log(`differing answers: ${differing.length} of ${questions.length} (timed out in either run, explicitly: ${timedOut})`);
     if (flags.out) fs.writeFileSync(flags.out, JSON.stringify({ questions, quiet, loaded, differing }, null, 1));
   } finally {
@@ -113,7 +112,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot, percentile } from '../src/core';
+import { itemAt, packageRoot, percentile } from '../src/core';
 import { formsEqual, parseForm } from '../src/form';
 import { loadParser, readLabelsFile } from '../src/generate';
 
@@ -25,7 +25,7 @@ interface Example {
   id: string;
   question: string;
   form: string;
-  topic: string[];
+  topic?: string[];
   meta?: { hop?: number };
 }
 
@@ -47,6 +47,8 @@ const cli = new Command('bench-parse')
   .parse();
 const cliOpts = cli.opts<Record<string, string | boolean | undefined>>();
 /** A commander option value by its flag name (e.g. 'label-mode'). */
+function arg(name: string): string | undefined;
+function arg(name: string, fallback: string): string;
 function arg(name: string, fallback?: string): string | undefined {
   const v = cliOpts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
   return typeof v === 'string' ? v : fallback;
@@ -66,18 +68,18 @@ const quantile = (xs: number[], q: number): number => percentile(xs, 100 * q) ??
 async function main(): Promise<void> {
   const root = packageRoot();
   const modelDir = arg('model');
-  const beams = (arg('beam', '4') ?? '4').split(',').map((b) => Number(b));
-  const nArg = arg('n', '300')!;
+  const beams = arg('beam', '4').split(',').map((b) => Number(b));
+  const nArg = arg('n', '300');
   const threads = arg('threads') ? Number(arg('threads')) : undefined;
-  const data = readJsonl(arg('data', path.join(root, 'fixtures/metaqa/valid.jsonl'))!);
-  const train = readJsonl(arg('train', path.join(root, 'fixtures/metaqa/train.jsonl'))!);
+  const data = readJsonl(arg('data', path.join(root, 'fixtures/metaqa/valid.jsonl')));
+  const train = readJsonl(arg('train', path.join(root, 'fixtures/metaqa/train.jsonl')));
   const seenTopics = new Set(train.flatMap((e) => e.topic ?? []));
   const n = nArg === 'all' ? data.length : Math.min(data.length, Number(nArg));
   const stride = data.length / n;
-  const sample = Array.from({ length: n }, (_, i) => data[Math.floor(i * stride)]);
+  const sample = Array.from({ length: n }, (_, i) => itemAt(data, Math.floor(i * stride), 'questions'));
 
   const tLoad = performance.now();
-  const labelsArg = arg('labels', 'pack')!;
+  const labelsArg = arg('labels', 'pack');
   const labels = labelsArg === 'pack' || labelsArg === 'none' ? labelsArg : readLabelsFile(labelsArg);
   const labelMode = arg('label-mode') as 'soft' | 'hard' | undefined;
   const labelPenalty = arg('label-penalty') ? Number(arg('label-penalty')) : undefined;
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
     `model ${parser.id} (${parser.dir}) loaded in ${loadMs.toFixed(0)} ms; ${n} of ${data.length} questions; threads ${threads ?? 1}` +
       `; ${parser.labelCount} graph labels (--labels ${labelsArg}, ${labelMode ?? 'soft'}${labelMode === 'hard' ? '' : `, penalty ${labelPenalty ?? 8}`})`,
   );
-  for (let i = 0; i < 5; i++) await parser.generate(sample[i % n].question, { beam: beams[0] }); // warm-up
+  for (let i = 0; i < 5; i++) await parser.generate(itemAt(sample, i % n, 'sampled questions').question, { beam: beams[0] }); // warm-up
 
   const results: Record<string, unknown>[] = [];
   for (const beam of beams) {
@@ -125,7 +127,8 @@ async function main(): Promise<void> {
         }
       }
       if (allParse) parsed++;
-      const top = c.length > 0 && formsEqual(c[0].form, gold);
+      const first = c[0];
+      const top = first !== undefined && formsEqual(first.form, gold);
       const hit = c.some((x) => formsEqual(x.form, gold));
       if (top) em++;
       if (hit) inBeam++;
@@ -146,11 +149,11 @@ async function main(): Promise<void> {
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
     console.log(`\nbeam ${beam}: ${n} questions`);
     console.log(
-      `  latency ms: p50 ${quantile(times, 0.5).toFixed(1)}  p95 ${quantile(times, 0.95).toFixed(1)}  max ${times[times.length - 1].toFixed(1)}  mean ${mean.toFixed(1)}`,
+      `  latency ms: p50 ${quantile(times, 0.5).toFixed(1)}  p95 ${quantile(times, 0.95).toFixed(1)}  max ${itemAt(times, -1, 'latencies').toFixed(1)}  mean ${mean.toFixed(1)}`,
     );
     // CPU time of this process per parse: what the wall time would be on an otherwise idle machine
     // (1 intra-op thread, all work in this process); shown because other jobs share the 2 cores.
-    console.log(`  cpu ms:     p50 ${quantile(cpu, 0.5).toFixed(1)}  p95 ${quantile(cpu, 0.95).toFixed(1)}  max ${cpu[cpu.length - 1].toFixed(1)}   (load average ${os.loadavg()[0].toFixed(1)})`);
+    console.log(`  cpu ms:     p50 ${quantile(cpu, 0.5).toFixed(1)}  p95 ${quantile(cpu, 0.95).toFixed(1)}  max ${itemAt(cpu, -1, 'cpu times').toFixed(1)}   (load average ${os.loadavg()[0]?.toFixed(1)})`);
     console.log(`  top-1 EM ${pct(em, n)} (${em}/${n})   gold in beam ${pct(inBeam, n)} (${inBeam}/${n})`);
     console.log(`  beams that parse ${pct(parsed, n)} (${parsed}/${n}; ${n - nonEmpty} empty, ${dropped} dropped)`);
     console.log(
@@ -179,7 +182,7 @@ async function main(): Promise<void> {
   await parser.close();
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   console.error(e);
   process.exitCode = 1;
 });

@@ -15,7 +15,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import type { Executor } from '../src/core';
-import { packageRoot, percentile, readTriples, words } from '../src/core';
+import { AskgraphError, defined, getOrAdd, packageRoot, percentile, pushTo, readTriples, words } from '../src/core';
+import { parseJsonl } from '../src/eval';
 import { loadParser } from '../src/generate';
 import { parseForm } from '../src/form';
 import {
@@ -42,6 +43,16 @@ interface Example {
   topic?: string[];
 }
 
+/** A line of the MetaQA JSON Lines files. */
+interface MetaqaLine {
+  id: string;
+  question: string;
+  form: string;
+  answers: string[];
+  topic?: string[];
+  meta?: { hop?: number };
+}
+
 const cli = new Command('bench-readers')
   .option('--reader <name>', 'paths | triples | explore', 'paths')
   .option('--dataset <file|pq2|pq3>', 'data set', 'fixtures/metaqa/valid.jsonl')
@@ -56,6 +67,8 @@ const cli = new Command('bench-readers')
   .parse();
 const cliOpts = cli.opts<Record<string, unknown> & { set: string[]; verbose?: boolean }>();
 /** A commander option value by its flag name (e.g. 'write-vocabulary'). */
+function arg(name: string): string | undefined;
+function arg(name: string, dflt: string): string;
 function arg(name: string, dflt?: string): string | undefined {
   const v = cliOpts[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
   return typeof v === 'string' ? v : dflt;
@@ -64,8 +77,8 @@ function arg(name: string, dflt?: string): string | undefined {
 /** Answers are compared as their words (src/core/text.ts). */
 const norm = (s: string) => words(s).join(' ');
 
-function readJsonl(file: string): any[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+function readJsonl(file: string): MetaqaLine[] {
+  return parseJsonl<MetaqaLine>(fs.readFileSync(file, 'utf8'), file);
 }
 
 /** PathQuestion line: question \t answer(alias/alias/) \t e#r#e#r#…#<end>#answer */
@@ -76,13 +89,16 @@ function readPq(file: string, hop: number): { ex: Example; hops: { name: string;
     .filter(Boolean)
     .map((line, i) => {
       const [q, a, p] = line.split('\t');
+      if (q === undefined || a === undefined || p === undefined) throw new AskgraphError('DATA_FORMAT', `${file}:${i + 1}: expected question, answer and path separated by tabs`);
       const m = /^(.*?)\((.*)\)$/.exec(a.trim());
-      const answers = m ? [m[1], ...m[2].split('/').filter(Boolean)] : [a.trim()];
+      const answers = m ? [defined(m[1], 'answer'), ...defined(m[2], 'answer aliases').split('/').filter(Boolean)] : [a.trim()];
       const parts = p.split('#');
       const end = parts.indexOf('<end>');
       const chain = parts.slice(0, end);
       const hops = chain.filter((_, j) => j % 2 === 1).map((name) => ({ name, dir: '>' as const }));
-      return { ex: { id: `pq${hop}-${i}`, question: q.trim(), answers: [...new Set(answers)], hop, topic: [chain[0]] }, hops, topic: chain[0] };
+      const topic = chain[0];
+      if (topic === undefined) throw new AskgraphError('DATA_FORMAT', `${file}:${i + 1}: the path has no topic entity before <end>`);
+      return { ex: { id: `pq${hop}-${i}`, question: q.trim(), answers: [...new Set(answers)], hop, topic: [topic] }, hops, topic };
     });
 }
 
@@ -92,8 +108,8 @@ function pct(xs: number[], p: number): number {
 
 async function main(): Promise<void> {
   const root = packageRoot();
-  const readerName = arg('reader', 'paths')!;
-  const dataset = arg('dataset', 'fixtures/metaqa/valid.jsonl')!;
+  const readerName = arg('reader', 'paths');
+  const dataset = arg('dataset', 'fixtures/metaqa/valid.jsonl');
   const n = Number(arg('n', '0'));
   const vocabMode = arg('vocab', 'train');
   const budgetMs = Number(arg('time', String(DEFAULT_BUDGET.timeMs)));
@@ -123,7 +139,7 @@ async function main(): Promise<void> {
       const train: VocabExample[] = [];
       for (const d of readJsonl(path.join(root, 'fixtures', 'metaqa', 'train.jsonl'))) {
         const c = chainFromForm(parseForm(d.form));
-        if (c && c.hops.length) train.push({ terms: questionTerms(d.question, [c.topic]), hops: c.hops });
+        if (c?.hops.length) train.push({ terms: questionTerms(d.question, [c.topic]), hops: c.hops });
       }
       vocab = mineRelationVocabulary(train);
     }
@@ -135,7 +151,7 @@ async function main(): Promise<void> {
   }
   if (n > 0) {
     const byHop = new Map<number, Example[]>();
-    for (const e of examples) (byHop.get(e.hop) ?? byHop.set(e.hop, []).get(e.hop)!).push(e);
+    for (const e of examples) pushTo(byHop, e.hop, e);
     examples = [...byHop.values()].flatMap((xs) => xs.filter((_, i) => i % Math.max(1, Math.floor(xs.length / n)) === 0).slice(0, n));
   }
 
@@ -149,7 +165,7 @@ async function main(): Promise<void> {
     for (const l of [triple[0], triple[2]]) entries.set(l, { iri: mintEntity(baseIri, l), label: l });
   }
   const index = EntityIndex.build(entries.values());
-  const link = async (q: string): Promise<Topic[]> => linkEntities(q, index, { k: 3 }).map((h) => ({ iri: h.iri, label: h.label, score: h.score }));
+  const link = (q: string): Topic[] => linkEntities(q, index, { k: 3 }).map((h) => ({ iri: h.iri, label: h.label, score: h.score }));
   const linkNote = 'src/ground linkEntities (EntityIndex.build over the KB labels)';
   // --scorer model: the parser model scores chains as forms (paths reader), as in the pipeline.
   let scorer: ((q: string, forms: string[]) => Promise<number[]>) | undefined;
@@ -166,16 +182,24 @@ async function main(): Promise<void> {
   for (const setting of cliOpts.set) {
     const m = /^(\w+)\.(\w+)=(.*)$/.exec(setting);
     if (!m) throw new Error(`--set ${setting}: expected reader.option=value`);
-    (readerOpts[m[1]] ??= {})[m[2]] = Number(m[3]);
+    (readerOpts[defined(m[1], '--set reader')] ??= {})[defined(m[2], '--set option')] = Number(m[3]);
   }
-  const readers = readersByName([readerName], readerOpts as any);
-  type Acc = { n: number; hits1: number; hits: number; f1: number; answered: number; ms: number[]; linkOk: number };
+  const readers = readersByName([readerName], readerOpts);
+  interface Acc {
+    n: number;
+    hits1: number;
+    hits: number;
+    f1: number;
+    answered: number;
+    ms: number[];
+    linkOk: number;
+  }
   const acc = new Map<string, Acc>();
   const answerValues = new Map<string, { type: string; value: string; datatype?: string }>();
   let dropped = 0;
   const failures = new Map<string, number>();
   for (const [i, ex] of examples.entries()) {
-    const topics = await link(ex.question);
+    const topics = link(ex.question);
     const ctx: ReaderContext = {
       question: ex.question,
       topics,
@@ -195,18 +219,21 @@ async function main(): Promise<void> {
     const inter = new Set(got.filter((g) => gold.has(g))).size;
     const p = got.length ? inter / new Set(got).size : 0;
     const r = gold.size ? inter / gold.size : 0;
+    const hit1 = got[0] !== undefined && gold.has(got[0]);
+    const [topTopic] = topics;
+    const [goldTopic] = ex.topic ?? [];
     for (const key of [`hop${ex.hop}`, 'all']) {
-      const a = acc.get(key) ?? acc.set(key, { n: 0, hits1: 0, hits: 0, f1: 0, answered: 0, ms: [], linkOk: 0 }).get(key)!;
+      const a = getOrAdd(acc, key, (): Acc => ({ n: 0, hits1: 0, hits: 0, f1: 0, answered: 0, ms: [], linkOk: 0 }));
       a.n++;
-      a.hits1 += got.length && gold.has(got[0]) ? 1 : 0;
+      a.hits1 += hit1 ? 1 : 0;
       a.hits += inter > 0 ? 1 : 0;
       a.f1 += p + r > 0 ? (2 * p * r) / (p + r) : 0;
       a.answered += got.length ? 1 : 0;
       a.ms.push(ms);
-      a.linkOk += ex.topic && topics.length && norm(topics[0].label) === norm(ex.topic[0]) ? 1 : 0;
+      a.linkOk += topTopic !== undefined && goldTopic !== undefined && norm(topTopic.label) === norm(goldTopic) ? 1 : 0;
     }
     if (!res.result) for (const f of res.failures) failures.set(f.reason.replace(/\d+/g, 'N'), (failures.get(f.reason.replace(/\d+/g, 'N')) ?? 0) + 1);
-    if (cliOpts.verbose && !(got.length && gold.has(got[0]))) {
+    if (cliOpts.verbose && !hit1) {
       log(`MISS ${ex.id} ${ex.question} | topics=${topics.map((t) => t.label).join(';')} | got=${got.slice(0, 3).join(';')} | gold=${ex.answers.slice(0, 3).join(';')} | ${res.result?.note ?? res.failures.map((f) => f.reason).join(';')}`);
     }
     if ((i + 1) % 200 === 0) process.stderr.write(`${i + 1}/${examples.length}\n`);
@@ -229,7 +256,7 @@ async function main(): Promise<void> {
 }
 
 
-main().catch((e) => {
-  process.stderr.write(`bench-readers: ${(e as Error).stack ?? e}\n`);
+main().catch((e: unknown) => {
+  process.stderr.write(`bench-readers: ${e instanceof Error && e.stack !== undefined ? e.stack : String(e)}\n`);
   process.exit(1);
 });

@@ -17,8 +17,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot, percentile } from '../src/core';
-import { freePort, validationQuestions } from './loopback';
+import { defined, itemAt, packageRoot, percentile } from '../src/core';
+import { freePort, loadAutocannon, validationQuestions, type AutocannonResult } from './loopback';
 
 interface Args {
   endpoint: string;
@@ -60,8 +60,8 @@ function cpuOf(pid: number): number {
 /** A process and its descendants (via /proc/<pid>/task/<tid>/children). */
 function tree(pid: number): number[] {
   const out = [pid];
-  for (let i = 0; i < out.length; i++) {
-    const p = out[i]!;
+  // the loop also visits the children pushed while it runs
+  for (const p of out) {
     let tasks: string[] = [];
     try {
       tasks = fs.readdirSync(`/proc/${p}/task`);
@@ -81,7 +81,7 @@ function tree(pid: number): number[] {
 
 /** Busy CPU seconds of the whole machine (all cores) from /proc/stat. */
 function machineBusy(): number {
-  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const f = itemAt(fs.readFileSync('/proc/stat', 'utf8').split('\n'), 0, '/proc/stat lines').trim().split(/\s+/).slice(1).map(Number);
   const idle = (f[3] ?? 0) + (f[4] ?? 0);
   return (f.reduce((a, b) => a + b, 0) - idle) / TICK;
 }
@@ -144,26 +144,45 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
 `;
 }
 
+/** Whether the process still runs (read afresh each call: it changes while we wait). */
+function running(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
 async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  if (!child || !running(child)) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (running(child)) child.kill('SIGKILL');
+}
+
+/** One load run: n replicas behind nginx. */
+interface Row {
+  replicas: number;
+  rps: number;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+  responses: number;
+  non2xx: number;
+  errors: number;
+  cpuS: { replicas: number; nginx: number; virtuoso: number; bench: number; machine: number };
+  cores: number;
+  seconds: number;
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const counts = args.replicas.split(',').map(Number).filter((n) => n >= 1);
   const max = Math.max(...counts);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const autocannon = require('autocannon') as (opts: Record<string, unknown>, cb: (err: Error | null, result: any) => void) => NodeJS.EventEmitter;
+  const autocannon = loadAutocannon();
   const qs = validationQuestions().map((q) => q.question);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-bench-replicas-'));
   fs.chmodSync(dir, 0o755); // nginx's worker runs as nobody
   const replicas: { child: ChildProcess; port: number; url: string }[] = [];
   let nginx: ChildProcess | undefined;
-  const rows: Record<string, unknown>[] = [];
+  const rows: Row[] = [];
   try {
     for (let i = 0; i < max; i++) {
       const port = await freePort();
@@ -202,7 +221,7 @@ async function main(): Promise<void> {
         headers: { 'content-type': 'application/json' },
         setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ question: qs[next++ % qs.length] }) }),
       };
-      const parts = { replicas: replicas.slice(0, n).map((r) => r.child.pid!), nginx: [nginx.pid!], virtuoso: virtuosoPid() };
+      const parts = { replicas: replicas.slice(0, n).map((r) => defined(r.child.pid, 'replica pid')), nginx: [defined(nginx.pid, 'nginx pid')], virtuoso: virtuosoPid() };
       const cpu = () => ({
         replicas: parts.replicas.flatMap(tree).reduce((s, p) => s + cpuOf(p), 0),
         nginx: parts.nginx.flatMap(tree).reduce((s, p) => s + cpuOf(p), 0),
@@ -212,16 +231,19 @@ async function main(): Promise<void> {
       });
       const c0 = cpu();
       const times: number[] = [];
-      const r = await new Promise<any>((resolve, reject) => {
+      const r = await new Promise<AutocannonResult>((resolve, reject) => {
         const inst = autocannon({ url: lb, connections: args.connections, duration: args.duration, timeout: 60, requests: [ask] }, (err, result) => (err ? reject(err) : resolve(result)));
         inst.on('response', (_c: unknown, _s: number, _b: number, ms: number) => times.push(ms));
       });
       const c1 = cpu();
       times.sort((a, b) => a - b);
-      const pct = (p: number) => (times.length ? Math.round(percentile(times, p)!) : null);
+      const pct = (p: number) => {
+        const v = percentile(times, p);
+        return v === null ? null : Math.round(v);
+      };
       const d = (k: keyof ReturnType<typeof cpu>) => +(c1[k] - c0[k]).toFixed(1);
-      const secs = r.duration as number;
-      const row = {
+      const secs = r.duration;
+      const row: Row = {
         replicas: n,
         rps: +(r.requests.total / secs).toFixed(1),
         p50: pct(50),
@@ -239,14 +261,14 @@ async function main(): Promise<void> {
       await stop(nginx);
       nginx = undefined;
     }
-    const base = rows[0]?.rps as number | undefined;
+    const base = rows[0]?.rps;
     if (args.json) process.stdout.write(JSON.stringify({ endpoint: args.endpoint, connections: args.connections, cache: args.cache, rows }, null, 2) + '\n');
     else {
       const lines = [
         `endpoint ${args.endpoint}; ${args.connections} connections, ${args.duration} s each, answer cache ${args.cache ? 'on' : 'off'}; ${os.cpus().length} cores`,
         '| replicas | req/s | × | p50 ms | p95 ms | p99 ms | non-2xx | CPU s: replicas | nginx | Virtuoso | autocannon | machine (all processes) |',
         '|---|---|---|---|---|---|---|---|---|---|---|---|',
-        ...rows.map((w: any) =>
+        ...rows.map((w) =>
           [w.replicas, w.rps, base ? (w.rps / base).toFixed(2) : '', w.p50, w.p95, w.p99, w.non2xx + w.errors, w.cpuS.replicas, w.cpuS.nginx, w.cpuS.virtuoso, w.cpuS.bench, `${w.cpuS.machine} of ${w.cores * w.seconds}`].join(' | ').replace(/^/, '| ') + ' |',
         ),
       ];
@@ -259,7 +281,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(`bench-replicas: ${(e as Error).message}\n`);
   process.exitCode = 2;
 });

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as oxigraph from 'oxigraph';
-import { defaultPackDir, packageRoot, percentile } from '../src/core';
+import { defaultPackDir, itemAt, packageRoot, percentile } from '../src/core';
 import { compileForm, packCompileOptions } from '../src/compile';
 import { parseForm } from '../src/form';
 import { buildStore, loadPack, loadSnapshot, openExecutor, runCompiled, saveSnapshot } from '../src/execute';
@@ -38,7 +38,7 @@ function child(mode: string, file: string): void {
 
 function runChild(mode: string, file: string): Record<string, number | string> {
   const out = execFileSync(process.execPath, [...process.execArgv, __filename, '--child', mode, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out.trim().split('\n').pop()!);
+  return JSON.parse(itemAt(out.trim().split('\n'), -1, 'child output lines')) as Record<string, number | string>;
 }
 
 function pct(xs: number[], p: number): number {
@@ -52,7 +52,10 @@ async function main(): Promise<void> {
     .argument('[file]', '(internal) the file the child loads')
     .parse();
   const opts = o.opts<{ queries: string; child?: string }>();
-  if (opts.child) return child(opts.child, o.args[0]);
+  if (opts.child) {
+    child(opts.child, itemAt(o.args, 0, 'the file argument of --child'));
+    return;
+  }
   const nQueries = Number(opts.queries) || 300;
   const kb = path.join(defaultPackDir(), 'kb.txt');
   const snap = path.join(os.tmpdir(), `askgraph-bench-snapshot-${process.pid}.nq`);
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify(results, null, 2) + '\n');
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(String(e instanceof Error ? e.stack : e) + '\n');
   process.exitCode = 1;
 });

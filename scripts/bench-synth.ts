@@ -4,13 +4,18 @@
  *   npx tsx scripts/bench-synth.ts --store store/movies --schema fixtures/synth/movies.schema.json [--lexicon F] [--count 2000] [--seed 1] [--show 30]
  * (schema: a discovered schema.json; until discovery is merged, the hand-written ones in fixtures/synth/.)
  */
-import * as fs from 'node:fs';
+import { AskgraphError } from '../src/core';
 import { openExecutor } from '../src/execute';
-import { buildLexicon, mergeLexicon, readLexicon, synthesize } from '../src/synth';
+import { buildLexicon, mergeLexicon, readLexicon, readSchema, synthesize } from '../src/synth';
 
 function arg(name: string, def?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : def;
+}
+function required(name: string): string {
+  const value = arg(name);
+  if (value === undefined) throw new AskgraphError('BAD_REQUEST', `--${name} is required`);
+  return value;
 }
 
 function ngrams(qs: string[], n: number): number {
@@ -23,8 +28,8 @@ function ngrams(qs: string[], n: number): number {
 }
 
 async function main(): Promise<void> {
-  const store = arg('store') as string;
-  const schema = JSON.parse(fs.readFileSync(arg('schema') as string, 'utf8'));
+  const store = required('store');
+  const schema = readSchema(required('schema'));
   const count = Number(arg('count', '2000'));
   const seed = Number(arg('seed', '1'));
   const show = Number(arg('show', '0'));
@@ -57,7 +62,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

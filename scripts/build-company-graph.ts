@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import { Command } from 'commander';
-import { Rng } from '../src/core';
+import { itemAt, Rng } from '../src/core';
 
 const program = new Command()
   .option('--employees <n>', 'employees', '90')
@@ -55,7 +55,7 @@ const dec = (n: number, d = 2) => `"${n.toFixed(d)}"^^xsd:decimal`;
 const date = (y: number, m: number, d: number) => `"${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}"^^xsd:date`;
 const between = (a: number, b: number) => a + rng.next() * (b - a);
 
-for (const [c, l] of [['Employee', 'employee'], ['Department', 'department'], ['Office', 'office'], ['Country', 'country'], ['Product', 'product'], ['Category', 'category'], ['Supplier', 'supplier'], ['Project', 'project'], ['Role', 'role']]) cls(c!, l!);
+for (const [c, l] of [['Employee', 'employee'], ['Department', 'department'], ['Office', 'office'], ['Country', 'country'], ['Product', 'product'], ['Category', 'category'], ['Supplier', 'supplier'], ['Project', 'project'], ['Role', 'role']] as const) cls(c, l);
 prop('worksIn', 'works in', ['Employee'], ['Department']);
 prop('reportsTo', 'reports to', ['Employee'], ['Employee']);
 prop('basedIn', 'based in', ['Employee'], ['Office']);
@@ -90,7 +90,7 @@ const officeNames = ['Tallinn', 'Tartu', 'Lisbon', 'Porto', 'Toronto', 'Osaka', 
 const officeCountry = [0, 0, 1, 1, 2, 3, 4];
 const offices = officeNames.map((n, i) => {
   const k = entity('Office', `${n} office`);
-  t(k, ':inCountry', `:${countries[officeCountry[i]!]}`);
+  t(k, ':inCountry', `:${itemAt(countries, itemAt(officeCountry, i, 'office countries'), 'countries')}`);
   t(k, ':capacity', int(20 + 10 * rng.int(30)));
   t(k, ':openingYear', int(1995 + rng.int(28)));
   return k;
@@ -168,7 +168,7 @@ const PROD_B: string[][] = [['Kettle', 'Blender', 'Toaster'], ['Lamp', 'Bulb', '
 for (let i = 0; i < Number(o.products); i++) {
   const c = rng.int(categories.length);
   let name = '';
-  do name = `${rng.pick(PROD_A)} ${rng.pick(PROD_B[c]!)}${rng.chance(0.35) ? ' ' + rng.pick(['Pro', 'Mini', 'Max', 'Plus']) : ''}`;
+  do name = `${rng.pick(PROD_A)} ${rng.pick(itemAt(PROD_B, c, 'product names'))}${rng.chance(0.35) ? ' ' + rng.pick(['Pro', 'Mini', 'Max', 'Plus']) : ''}`;
   while (used.has(name));
   used.add(name);
   const k = entity('Product', name);

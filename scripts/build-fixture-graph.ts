@@ -91,7 +91,10 @@ function main(): void {
     if (!h || !r || t === undefined || !wanted.has(h) || SKIP_RELATIONS.has(r)) continue;
     const o = r === 'release_year' ? `${lit(t)}^^<${XSD}integer>` : movies.entity(t);
     const line = `${movies.entity(h)} ${movies.relation(r)} ${o} .`;
-    if (!seen.has(line)) lines.push(line), seen.add(line);
+    if (!seen.has(line)) {
+      lines.push(line);
+      seen.add(line);
+    }
   }
   lines.push('', '# ---- 2. Derived: heads of directed_by are films ----');
   for (const m of MOVIES) lines.push(`${movies.entity(m)} ${RDF_TYPE} <http://askgraph.dev/movies/class/film> .`);

@@ -277,7 +277,7 @@ export class World {
     const name = cjk ? (/[\u3040-\u9fff]/.test(last) ? last + first : `${first} ${last}`) : `${first}${middle} ${last}`;
     const out: { name: string; typo?: string; alt?: string; lang?: string } = { name };
     if (r.chance(0.02)) out.typo = typo(name, r);
-    if (r.chance(0.06)) out.alt = `${[...first][0] ?? ''}. ${last}`;
+    if (r.chance(0.06)) out.alt = `${Array.from(first)[0] ?? ''}. ${last}`;
     return out;
   }
 
@@ -483,7 +483,7 @@ function cityCountry(i: number): number {
 }
 
 function typo(s: string, r: R): string {
-  const chars = [...s];
+  const chars = Array.from(s);
   const letters = chars.map((c, k) => (/\p{L}/u.test(c) ? k : -1)).filter((k) => k > 0 && k < chars.length - 1);
   if (letters.length < 2) return s;
   const k = r.pick(letters);

@@ -25,27 +25,29 @@ const t0 = Date.now();
 const data = JSON.parse(fs.readFileSync(src, 'utf8')) as { dimensions: number; words: string[]; vectors: Record<string, number[] | undefined> };
 const dims = data.dimensions;
 const WORD = /^[a-z](?:[a-z'-]*[a-z])?$/;
-const words: string[] = [];
+const kept: { word: string; vector: number[] }[] = [];
 for (const w of data.words) {
-  if (words.length >= N) break;
-  if (WORD.test(w) && data.vectors[w]) words.push(w);
+  if (kept.length >= N) break;
+  const vector = data.vectors[w];
+  if (WORD.test(w) && vector) kept.push({ word: w, vector });
 }
+const words = kept.map((k) => k.word);
 const RECORD = 4 + dims;
 const buf = Buffer.alloc(12 + words.length * RECORD);
 buf.write('AGV1', 0, 'latin1');
 buf.writeUInt32LE(words.length, 4);
 buf.writeUInt32LE(dims, 8);
 let worst = 0;
-words.forEach((w, i) => {
-  const v = data.vectors[w]!.slice(0, dims);
+kept.forEach(({ vector }, i) => {
+  const v = vector.slice(0, dims);
   const max = v.reduce((a, x) => Math.max(a, Math.abs(x)), 0) || 1;
   const scale = max / 127;
   const off = 12 + i * RECORD;
   buf.writeFloatLE(scale, off);
-  for (let d = 0; d < dims; d++) {
-    const q = Math.round(v[d]! / scale);
+  for (const [d, x] of v.entries()) {
+    const q = Math.round(x / scale);
     buf.writeInt8(q, off + 4 + d);
-    worst = Math.max(worst, Math.abs(q * scale - v[d]!));
+    worst = Math.max(worst, Math.abs(q * scale - x));
   }
 });
 fs.mkdirSync(outDir, { recursive: true });

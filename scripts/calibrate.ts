@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   if (o.markdown) fs.writeFileSync(o.markdown, md + '\n');
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

@@ -20,8 +20,10 @@ if (!file) {
   process.exit(2);
 }
 const rows = (JSON.parse(fs.readFileSync(file, 'utf8')) as { examples: Row[] }).examples;
-const kindOf = (gold: string[]) =>
-  gold.length === 1 && /^(true|false)$/i.test(gold[0]) ? 'boolean' : gold.length === 1 && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(gold[0]) ? 'number' : 'entities';
+const kindOf = (gold: string[]) => {
+  const only = gold.length === 1 ? gold[0] : undefined;
+  return only !== undefined && /^(true|false)$/i.test(only) ? 'boolean' : only !== undefined && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(only) ? 'number' : 'entities';
+};
 const groups = new Map<string, Row[]>();
 const add = (k: string, r: Row) => groups.set(k, [...(groups.get(k) ?? []), r]);
 for (const r of rows) {

@@ -23,7 +23,7 @@ function name(rng: Rng): string {
   for (let w = 0; w < words; w++) {
     let s = '';
     for (let k = 0, n = 2 + rng.int(3); k < n; k++) s += rng.pick(SYLLABLES);
-    out.push(s[0]!.toUpperCase() + s.slice(1));
+    out.push(s.charAt(0).toUpperCase() + s.slice(1));
   }
   return out.join(' ');
 }

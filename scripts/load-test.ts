@@ -9,10 +9,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot, percentile } from '../src/core';
-import { checkLoopbackUrl, freePort, validationQuestions } from './loopback';
+import { defined, packageRoot, percentile } from '../src/core';
+import { checkLoopbackUrl, freePort, loadAutocannon, validationQuestions, type AutocannonResult } from './loopback';
 
 interface Args {
   connections: number;
@@ -68,7 +69,7 @@ function histogramMeans(text: string, name: string, label: string): Record<strin
   const out: Record<string, { sum: number; count: number }> = {};
   const re = new RegExp(`^${name}_(sum|count)\\{${label}="([^"]+)"\\} ([0-9.e+-]+)$`, 'gm');
   for (const m of text.matchAll(re)) {
-    const o = (out[m[2]] ??= { sum: 0, count: 0 });
+    const o = (out[defined(m[2], 'histogram label')] ??= { sum: 0, count: 0 });
     if (m[1] === 'sum') o.sum = Number(m[3]);
     else o.count = Number(m[3]);
   }
@@ -77,12 +78,11 @@ function histogramMeans(text: string, name: string, label: string): Record<strin
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const autocannon = require('autocannon') as (opts: Record<string, unknown>, cb: (err: Error | null, result: any) => void) => NodeJS.EventEmitter;
+  const autocannon = loadAutocannon();
   const qs = validationQuestions().map((q) => q.question);
   let child: ChildProcess | undefined;
   let url = args.url?.replace(/\/$/, '');
-  const logFile = path.join(require('node:os').tmpdir(), 'askgraph-load-server.log');
+  const logFile = path.join(os.tmpdir(), 'askgraph-load-server.log');
   if (!url) {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
     };
     process.stderr.write(`load-test: autocannon ${url}, ${args.connections} connections, ${args.duration} s, asks:health = 3:1, cache ${args.cache ? 'on' : 'off'}\n`);
     const times: number[] = [];
-    const r = await new Promise<any>((resolve, reject) => {
+    const r = await new Promise<AutocannonResult>((resolve, reject) => {
       const inst = autocannon(
         { url, connections: args.connections, duration: args.duration, timeout: args.timeout, requests: [{ method: 'GET', path: '/healthz' }, ask, ask, ask] },
         (err, result) => (err ? reject(err) : resolve(result)),
@@ -123,11 +123,14 @@ async function main(): Promise<void> {
       inst.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => times.push(ms));
     });
     times.sort((a, b) => a - b);
-    const pct = (p: number) => (times.length ? +percentile(times, p)!.toFixed(1) : null);
+    const pct = (p: number) => {
+      const v = percentile(times, p);
+      return v === null ? null : +v.toFixed(1);
+    };
     const metrics = await (await fetch(url + '/metrics')).text();
     const routeLatency = histogramMeans(metrics, 'askgraph_http_request_duration_seconds', 'route');
     const stages = histogramMeans(metrics, 'askgraph_stage_duration_seconds', 'stage');
-    const sources = Object.fromEntries([...metrics.matchAll(/^askgraph_answers_total\{source="([^"]+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+    const sources = Object.fromEntries([...metrics.matchAll(/^askgraph_answers_total\{source="([^"]+)"\} (\d+)$/gm)].map((m): [string, number] => [defined(m[1], 'answer source'), Number(m[2])]));
     const statuses = [...metrics.matchAll(/^askgraph_http_requests_total\{method="([A-Z]+)",route="([^"]+)",status="(\d+)"\} (\d+)$/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}: ${m[4]}`);
     const summary = {
       url,
@@ -165,14 +168,15 @@ async function main(): Promise<void> {
     }
     if (summary.errors + summary.non2xx + summary.timeouts > 0) process.exitCode = 1;
   } finally {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child!.once('exit', r));
+    const server = child;
+    if (server?.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
     }
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(`load-test: ${(e as Error).message}\n`);
   process.exitCode = 2;
 });

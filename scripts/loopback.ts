@@ -31,3 +31,20 @@ export function validationQuestions(): { question: string; answers: string[] }[]
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { question: string; answers: string[] });
 }
+
+/** What the scripts read of autocannon's result (the package has no typings). */
+export interface AutocannonResult {
+  duration: number;
+  requests: { total: number; average: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+export type Autocannon = (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => NodeJS.EventEmitter;
+
+/** autocannon, loaded when a script runs a load (a dev dependency, untyped). */
+export function loadAutocannon(): Autocannon {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- an untyped CommonJS dev dependency, loaded only by the load scripts
+  return require('autocannon') as Autocannon;
+}

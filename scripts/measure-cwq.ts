@@ -34,13 +34,16 @@ function dataDir(): string {
 }
 
 function reasonOf(e: unknown): string {
-  if (isAskgraphError(e)) return `${e.code}: ${String(e.details?.reason ?? e.message)}`;
+  if (isAskgraphError(e)) {
+    const reason = e.details?.reason;
+    return `${e.code}: ${typeof reason === 'string' ? reason : e.message}`;
+  }
   return `INTERNAL: ${e instanceof Error ? e.message : String(e)}`;
 }
 
 /** Dates compared without their timezone (GrailQA's SPARQL writes 2008-05-08-08:00 where the s_expression has 2008-05-08). */
 function dropTimezones(form: Form): Form {
-  return JSON.parse(JSON.stringify(form), (k, v) => (k === 'value' && typeof v === 'string' ? v.replace(/^(\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})$/, '$1') : v)) as Form;
+  return JSON.parse(JSON.stringify(form), (k: string, v: unknown) => (k === 'value' && typeof v === 'string' ? v.replace(/^(\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})$/, '$1') : v)) as Form;
 }
 
 function main(): void {

@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { itemAt } from '../src/core';
 
 const root = path.resolve(__dirname, '..');
 
@@ -59,7 +60,7 @@ function main(files: string[], withLoad: boolean): void {
   for (const file of files) {
     const dir = fs.mkdtempSync(path.join(path.dirname(file), 'store-'));
     try {
-      let nq = path.join(dir, 'data.nq');
+      const nq = path.join(dir, 'data.nq');
       let triples: number;
       if (withLoad) {
         const load = timed([process.execPath, path.join(root, 'bin/askgraph.js'), 'load', file, '--store', dir, '--json'], env);
@@ -88,5 +89,5 @@ function main(files: string[], withLoad: boolean): void {
 }
 
 const args = process.argv.slice(2);
-if (args[0] === '--child') child(args[1]!, args[2]!);
+if (args[0] === '--child') child(itemAt(args, 1, 'the mode argument of --child'), itemAt(args, 2, 'the file argument of --child'));
 else main(args.filter((a) => a !== '--with-load'), args.includes('--with-load'));

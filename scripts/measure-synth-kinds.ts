@@ -47,7 +47,7 @@ interface Q {
 function goldGenerator(gold: Map<string, string>): ScoringGenerator {
   return {
     id: 'given-forms',
-    async generate(question: string) {
+    generate(question: string) {
       const text = gold.get(question);
       const candidates: Candidate[] = [];
       try {
@@ -55,7 +55,7 @@ function goldGenerator(gold: Map<string, string>): ScoringGenerator {
       } catch {
         /* an unparsable prediction: no candidate */
       }
-      return { candidates, dropped: 0, timeMs: 0 };
+      return Promise.resolve({ candidates, dropped: 0, timeMs: 0 });
     },
   };
 }
@@ -159,7 +159,7 @@ async function main() {
   if (o.out) fs.writeFileSync(o.out, JSON.stringify(results, null, 1));
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

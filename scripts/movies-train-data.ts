@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { packageRoot, Rng } from '../src/core';
+import { itemAt, packageRoot, Rng } from '../src/core';
 
 interface Line {
   id?: string;
@@ -40,7 +40,7 @@ function shuffle<T>(xs: T[], rand: () => number): T[] {
   const a = [...xs];
   for (let i = a.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
+    [a[i], a[j]] = [itemAt(a, j, 'shuffled items'), itemAt(a, i, 'shuffled items')];
   }
   return a;
 }
@@ -69,8 +69,8 @@ const synth = shuffle(read(o.synth), rand);
 function varyYears(rows: Line[], lo: number, hi: number): Line[] {
   return rows.map((l) => {
     const years = [...new Set(l.form.replace(/\[[^\]]*\]/g, ' ').match(/(?<![\w.])\d{4}(?![\w.])/g) ?? [])];
-    if (years.length !== 1 || rand() >= 0.6) return l;
-    const y = years[0]!;
+    const [y] = years;
+    if (years.length !== 1 || y === undefined || rand() >= 0.6) return l;
     const inQuestion = l.question.split(y).length - 1;
     if (inQuestion !== 1 || new RegExp(`${y}'?s`).test(l.question)) return l;
     const n = String(lo + Math.floor(rand() * (hi - lo + 1)));
@@ -78,8 +78,8 @@ function varyYears(rows: Line[], lo: number, hi: number): Line[] {
   });
 }
 const schema = JSON.parse(fs.readFileSync(o.schema, 'utf8')) as { properties: { valueKind?: string; min?: number; max?: number }[] };
-const yearProp = schema.properties.find((p) => p.valueKind === 'year' && p.min !== undefined && p.max !== undefined);
-if (yearProp) synth.splice(0, synth.length, ...varyYears(synth, yearProp.min!, yearProp.max!));
+const yearProp = schema.properties.find((p): p is { valueKind: string; min: number; max: number } => p.valueKind === 'year' && p.min !== undefined && p.max !== undefined);
+if (yearProp) synth.splice(0, synth.length, ...varyYears(synth, yearProp.min, yearProp.max));
 const heldOut = synth.slice(0, Number(o.heldOut));
 const synthTrain = synth.slice(Number(o.heldOut));
 const heldQuestions = new Set(heldOut.map((l) => l.question.toLowerCase()));

@@ -23,7 +23,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot } from '../src/core';
+import { defined, itemAt, packageRoot } from '../src/core';
 import { checkLoopbackUrl, freePort, validationQuestions } from './loopback';
 
 const KEYS = { good1: 'soak-good-client-1', good2: 'soak-good-client-2', bad1: 'soak-hostile-client-1', bad2: 'soak-hostile-client-2' };
@@ -84,8 +84,21 @@ async function waitHealthy(url: string, ms: number, child?: ChildProcess): Promi
 
 interface Reply {
   status: number;
-  body: any;
+  /** The parsed JSON, or the text where it is not JSON (or the fetch error). */
+  body: unknown;
   ms: number;
+}
+
+/** What the script reads of a reply body. */
+interface ReplyFields {
+  answers?: { value: string; label: string | null }[];
+  error?: { code?: string };
+  status?: unknown;
+}
+
+/** The fields of a JSON object body; none for a text or null body. */
+function fieldsOf(body: unknown): ReplyFields {
+  return typeof body === 'object' && body !== null ? body : {};
 }
 
 async function call(url: string, key: string, init: RequestInit = {}): Promise<Reply> {
@@ -93,7 +106,7 @@ async function call(url: string, key: string, init: RequestInit = {}): Promise<R
   try {
     const r = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-api-key': key }, signal: AbortSignal.timeout(90_000) });
     const text = await r.text();
-    let body: any = text;
+    let body: unknown = text;
     try {
       body = JSON.parse(text);
     } catch {
@@ -113,8 +126,7 @@ function sparql(base: string, key: string, query: string): Promise<Reply> {
   return call(base + '/sparql', key, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/sparql-results+json' }, body: 'query=' + encodeURIComponent(query) });
 }
 
-const answerKey = (body: any): string =>
-  JSON.stringify(((body?.answers ?? []) as { value: string; label: string | null }[]).map((a) => `${a.value} ${a.label}`).sort());
+const answerKey = (body: unknown): string => JSON.stringify((fieldsOf(body).answers ?? []).map((a) => `${a.value} ${String(a.label)}`).sort());
 
 const nested = (depth: number) => 'SELECT * WHERE ' + '{ '.repeat(depth) + '?s ?p ?o' + ' }'.repeat(depth) + ' LIMIT 1';
 const HOSTILE_SPARQL: { name: string; query: string }[] = [
@@ -132,7 +144,7 @@ const ABUSIVE_OPTIONS: { name: string; options: Record<string, unknown> }[] = [
 function pct(xs: number[], p: number): number {
   if (xs.length === 0) return 0;
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return itemAt(s, Math.min(s.length - 1, Math.floor((p / 100) * s.length)), 'sorted latencies');
 }
 
 async function main(): Promise<void> {
@@ -157,6 +169,7 @@ async function main(): Promise<void> {
     });
     process.stderr.write(`soak-remote: server ${base} over ${args.endpoint} (log ${logFile})\n`);
   }
+  const baseUrl = base;
   let exitedDuring: string | undefined;
   child?.on('exit', (code, signal) => (exitedDuring = `exited (${signal ?? code})`));
   try {
@@ -186,38 +199,40 @@ async function main(): Promise<void> {
     const wellBehaved = async (key: string, offset: number) => {
       for (let i = offset; running(); i++) {
         const q = compared[i % compared.length];
-        const r = await ask(base!, key, q);
+        if (q === undefined) break; // no question was answered quietly: nothing to compare
+        const r = await ask(baseUrl, key, q);
         good.asks++;
         good.ms.push(r.ms);
         if (r.status === 200) {
           good.ok++;
           const got = answerKey(r.body);
-          if (got !== quiet.get(q)) wrong.push({ question: q, quiet: quiet.get(q)!, got, at: Math.round((Date.now() - t0) / 1000) });
+          const want = defined(quiet.get(q), 'the quiet answer of a compared question');
+          if (got !== want) wrong.push({ question: q, quiet: want, got, at: Math.round((Date.now() - t0) / 1000) });
         } else if (r.status === 504) {
           good.t504++;
           good.minutes504.add(Math.floor((Date.now() - t0) / 60_000));
         } else {
-          const code = `${r.status} ${r.body?.error?.code ?? ''}`.trim();
+          const code = `${r.status} ${fieldsOf(r.body).error?.code ?? ''}`.trim();
           good.other[code] = (good.other[code] ?? 0) + 1;
         }
       }
     };
     const hostileSparql = async (key: string, offset: number) => {
       for (let i = offset; running(); i++) {
-        const h = HOSTILE_SPARQL[i % HOSTILE_SPARQL.length];
-        tally('sparql:' + h.name, (await sparql(base!, key, h.query)).status);
+        const h = itemAt(HOSTILE_SPARQL, i % HOSTILE_SPARQL.length, 'hostile queries');
+        tally('sparql:' + h.name, (await sparql(baseUrl, key, h.query)).status);
       }
     };
     const abusiveAsks = async (key: string, offset: number) => {
       for (let i = offset; running(); i++) {
-        const a = ABUSIVE_OPTIONS[i % ABUSIVE_OPTIONS.length];
-        tally('ask:' + a.name, (await ask(base!, key, compared[i % compared.length] ?? 'who directed Jaws', a.options)).status);
+        const a = itemAt(ABUSIVE_OPTIONS, i % ABUSIVE_OPTIONS.length, 'abusive options');
+        tally('ask:' + a.name, (await ask(baseUrl, key, compared[i % compared.length] ?? 'who directed Jaws', a.options)).status);
       }
     };
     const probe = async () => {
       while (running()) {
-        const r = await call(base! + '/healthz', KEYS.good1);
-        const s = r.status === 200 ? String(r.body?.status) : `HTTP ${r.status}`;
+        const r = await call(baseUrl + '/healthz', KEYS.good1);
+        const s = r.status === 200 ? String(fieldsOf(r.body).status) : `HTTP ${r.status}`;
         health[s] = (health[s] ?? 0) + 1;
         await new Promise((res) => setTimeout(res, 1000));
       }
@@ -270,14 +285,15 @@ async function main(): Promise<void> {
     }
     if (!result.serverAlive) process.exitCode = 1;
   } finally {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child!.once('exit', r));
+    const server = child;
+    if (server?.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
     }
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(`soak-remote: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 1;
 });

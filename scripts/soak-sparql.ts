@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot, percentile } from '../src/core';
+import { itemAt, packageRoot, percentile } from '../src/core';
 import { checkLoopbackUrl, freePort, validationQuestions } from './loopback';
 
 interface Args {
@@ -70,7 +70,10 @@ let deepLong = 'SELECT * WHERE { ';
 while (deepLong.length < 31_000) deepLong += unit + ' UNION ';
 deepLong += unit + ' } LIMIT 1';
 
-type Attack = { name: string; send: (url: string) => Promise<number> };
+interface Attack {
+  name: string;
+  send: (url: string) => Promise<number>;
+}
 
 function form(query: string, extra: Record<string, string> = {}): RequestInit {
   return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...extra }, body: 'query=' + encodeURIComponent(query) };
@@ -151,7 +154,7 @@ async function main(): Promise<void> {
   child?.on('exit', (code, signal) => (exitedDuring = `exited (${signal ?? code})`));
   try {
     await waitHealthy(base, 180_000, child);
-    await fetch(base + '/v1/ask?question=' + encodeURIComponent(qs[0].question)); // warm-up
+    await fetch(base + '/v1/ask?question=' + encodeURIComponent(itemAt(qs, 0, 'validation questions').question)); // warm-up
     const end = Date.now() + args.duration * 1000;
     const hostile: Record<string, Record<string, number>> = {};
     const q = { n: 0, right: 0, wrongAnswer: 0, emptyOk: 0, errors: {} as Record<string, number>, ms: [] as number[] };
@@ -167,14 +170,15 @@ async function main(): Promise<void> {
       } catch {
         st = 'network error';
       }
-      (hostile[a.name] ??= {})[st] = (hostile[a.name][st] ?? 0) + 1;
+      const counts = (hostile[a.name] ??= {});
+      counts[st] = (counts[st] ?? 0) + 1;
     };
     // each loop keeps one cartesian query running (never waits for it) and sends the other attacks one after the other
     const pending: Promise<void>[] = [];
     const hostileLoop = async (offset: number) => {
       let cartesian: Promise<void> | undefined;
       for (let i = offset; Date.now() < end; i++) {
-        const a = ATTACKS[i % ATTACKS.length];
+        const a = itemAt(ATTACKS, i % ATTACKS.length, 'attacks');
         if (a === ATTACKS[0]) {
           if (!cartesian) {
             cartesian = record(a).finally(() => (cartesian = undefined));
@@ -187,7 +191,7 @@ async function main(): Promise<void> {
     };
     const askLoop = async () => {
       while (Date.now() < end) {
-        const item = qs[Math.floor(rand() * qs.length)];
+        const item = itemAt(qs, Math.floor(rand() * qs.length), 'validation questions');
         const t0 = performance.now();
         try {
           const r = await fetch(base + '/v1/ask', {
@@ -208,7 +212,7 @@ async function main(): Promise<void> {
             const k = `${r.status} ${body.error?.code ?? ''}`;
             q.errors[k] = (q.errors[k] ?? 0) + 1;
           }
-        } catch (e) {
+        } catch {
           q.n++;
           q.ms.push(performance.now() - t0);
           q.errors['network error'] = (q.errors['network error'] ?? 0) + 1;
@@ -236,9 +240,9 @@ async function main(): Promise<void> {
       healthLoop(),
     ]);
     await Promise.all(pending);
-    let final: any;
+    let final: { storeProcesses?: unknown } | null | undefined;
     try {
-      final = await (await fetch(base + '/healthz')).json();
+      final = (await (await fetch(base + '/healthz')).json()) as { storeProcesses?: unknown } | null;
     } catch {
       final = undefined;
     }
@@ -277,14 +281,15 @@ async function main(): Promise<void> {
     }
     if (!result.serverAlive) process.exitCode = 1;
   } finally {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child!.once('exit', r));
+    const server = child;
+    if (server?.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
     }
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   process.stderr.write(`soak: ${(e as Error).message}\n`);
   process.exitCode = 1;
 });

@@ -22,7 +22,8 @@ OPERATORS = ["(", ")", "[", "]", "JOIN", "R", "AND", "COUNT", "ARGMAX", "ARGMIN"
              "ASC", "DESC", "LIMIT", "OFFSET", "MORE", "LESS", "CONTAINS"]  # append only: new operators go last
 UNK, BOS, EOS, PAD = 0, 1, 2, 3
 
-# a quoted string ([16], e.g. the text of CONTAINS) is one token, spaces and escapes included
+# a quoted string ([16]) is one token, spaces and escapes included; `[ … ]` is a span copied from the question:
+# an entity label, or the text of CONTAINS ([38]), which the targets copy the same way
 _FORM_TOKEN = re.compile(r'\[ (.*?) \]|\(|\)|"(?:[^"\\]|\\.)*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^\S+)?|[^\s()\[\]]+')
 
 
@@ -145,12 +146,13 @@ def train_tokenizer(out_prefix, questions, labels, vocab_size, seed):
 
 
 def find_mention(question, label):
-    """Start of the label in the question, preferring an occurrence bounded by spaces / the ends."""
+    """Start of the label in the question, preferring an occurrence bounded by spaces / quotes / the ends
+    (the text of CONTAINS is often quoted: "with 'aero' in the name")."""
     first = question.find(label)
     a = first
     while a >= 0:
         b = a + len(label)
-        if (a == 0 or question[a - 1] == " ") and (b == len(question) or question[b] in " ?.,!'"):
+        if (a == 0 or question[a - 1] in " \"'") and (b == len(question) or question[b] in " ?.,!'\""):
             return a
         a = question.find(label, a + 1)
     return first

@@ -41,6 +41,18 @@ class FormTokens(unittest.TestCase):
         q = "which films are about s"
         self.assertEqual(find_mention(q, "s"), len(q) - 1)
         self.assertEqual(find_mention("who directed Up", "Up"), 13)
+        # a quoted CONTAINS text: the quotes bound it, a longer word earlier does not hold it
+        q = "aerox products with 'aero' in their name"
+        self.assertEqual(find_mention(q, "aero"), q.index("'aero'") + 1)
+        q = 'aerox products with "aero" in the name'
+        self.assertEqual(find_mention(q, "aero"), q.index('"aero"') + 1)
+
+    def test_contains_text_is_a_copied_span_without_a_role(self):
+        f = "(AND (JOIN directed_by [ Robert Zemeckis ]) (CONTAINS [ gump ]))"
+        self.assertEqual(form_tokens(f)[-4:], ["CONTAINS", ("ENT", "gump"), ")", ")"])
+        self.assertEqual(names_of(f), ["directed_by"])  # the text is no target symbol
+        self.assertEqual(entity_roles(f), [("tail", "directed_by"), None])  # never substituted from a role pool
+        self.assertEqual(entity_roles("(AND x (CONTAINS written_by [ gump ]))"), [None])
 
 
 class Encoding(unittest.TestCase):
@@ -69,6 +81,19 @@ class Encoding(unittest.TestCase):
             joined = ",".join(map(str, src))
             self.assertIn(",".join(map(str, ents)), joined)
             self.assertEqual(v.decode_target(tgt[1:]), f)
+
+    def test_contains_text_copies_source_pieces(self):
+        # the text of CONTAINS is copied like a label, also a word the tokenizer never saw as a whole
+        v = self.vocab
+        for q, f in [("films by Robert Zemeckis with 'bertha' in the name", "(AND (JOIN directed_by [ Robert Zemeckis ]) (CONTAINS [ bertha ]))"),
+                     ("films whose title contains rambet", "(CONTAINS [ rambet ])")]:
+            src, tgt, exact = v.encode_example(q, f)
+            self.assertTrue(exact, q)
+            self.assertEqual(v.decode_target(tgt[1:]), f)
+            i = tgt.index(v.sym_id["CONTAINS"])
+            self.assertEqual(tgt[i + 1], v.sym_id["["])
+            j = tgt.index(v.sym_id["]"], i)
+            self.assertIn(",".join(map(str, tgt[i + 2:j])), ",".join(map(str, src)))
 
     def test_missing_entity_is_skipped(self):
         self.assertIsNone(self.vocab.encode_example("who directed it", "(JOIN (R directed_by) [ Forrest Gump ])"))

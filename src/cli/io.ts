@@ -10,8 +10,11 @@ export interface CliIO {
 }
 
 /** Thrown by commands to end with a given exit code without an error message (e.g. diff: 1 = different). */
-export class ExitCode {
-  constructor(readonly code: number) {}
+export class ExitCode extends Error {
+  constructor(readonly code: number) {
+    super(`exit code ${code}`);
+    this.name = 'ExitCode';
+  }
 }
 
 export function writeLine(stream: NodeJS.WritableStream, text = ''): void {

@@ -5,6 +5,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError, packageRoot } from '../core';
 
+/** The version in the package's package.json. */
+function packageVersion(): string {
+  const pkg: unknown = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8'));
+  if (typeof pkg !== 'object' || pkg === null || !('version' in pkg) || typeof pkg.version !== 'string') throw new AskgraphError('INTERNAL', 'package.json has no version');
+  return pkg.version;
+}
+
 /**
  * The whole CLI as a function of argv and streams (the bin is two lines). Each command lives in
  * src/cli/commands/<name>.ts and registers itself on the program; commands are thin over the library.
@@ -12,7 +19,7 @@ import { AskgraphError, packageRoot } from '../core';
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const program = new Command('askgraph')
     .description('A natural-language gateway to RDF knowledge graphs')
-    .version(JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version)
+    .version(packageVersion())
     .addHelpText('after', '\nExit codes: 0 answered (or done), 1 no answer (ask) or different (diff), 2 an error (one line "askgraph: CODE: message" on stderr).')
     .exitOverride()
     // commander's own error lines ("error: unknown option …") are replaced by askgraph's format below

@@ -15,11 +15,11 @@ function terminalText(s: string): string {
 }
 
 function cut(s: string, max: number): string {
-  const chars = [...s];
+  const chars = Array.from(s); // code points, not UTF-16 units
   return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : s;
 }
 
-const width = (s: string) => [...s].length;
+const width = (s: string) => Array.from(s).length;
 
 /**
  * A table answer as aligned text lines for a terminal: a header of column labels, a rule, one line per row;

@@ -1,6 +1,6 @@
 import type * as RDF from '@rdfjs/types';
 import type * as S from 'sparqljs';
-import { AskgraphError, CompareOp, CompiledQuery, Form, GroupOp, Literal, Relation, TableColumn, XSD, localNameLabel, splitName } from '../core';
+import { AskgraphError, CompareOp, CompiledQuery, Form, GroupOp, Literal, Relation, TableColumn, XSD, defined, itemAt, localNameLabel, splitName } from '../core';
 import { answerTypeOf, printRelation, typeErrors } from '../form';
 import {
   CompileOptions,
@@ -51,14 +51,14 @@ type Term = RDF.NamedNode | RDF.Literal | RDF.Variable;
 const XSD_DATETIME = DF.namedNode(XSD + 'dateTime');
 
 function triple(s: Term, p: RDF.NamedNode | RDF.Variable, o: Term): S.Triple {
-  return { subject: s as S.Triple['subject'], predicate: p, object: o as S.Triple['object'] };
+  return { subject: s as S.Triple['subject'], predicate: p, object: o };
 }
 
 function bgp(...triples: S.Triple[]): S.BgpPattern {
   return { type: 'bgp', triples };
 }
 
-function op(operator: string, ...args: Array<S.Expression | S.Pattern>): S.OperationExpression {
+function op(operator: string, ...args: (S.Expression | S.Pattern)[]): S.OperationExpression {
   return { type: 'operation', operator, args };
 }
 
@@ -75,7 +75,7 @@ function mergeBgps(patterns: Pattern[]): Pattern[] {
   const out: Pattern[] = [];
   for (const p of patterns) {
     const last = out[out.length - 1];
-    if (p.type === 'bgp' && last && last.type === 'bgp') out[out.length - 1] = bgp(...last.triples, ...p.triples);
+    if (p.type === 'bgp' && last?.type === 'bgp') out[out.length - 1] = bgp(...last.triples, ...p.triples);
     else out.push(p);
   }
   return out;
@@ -199,7 +199,7 @@ class Compiler {
   fresh(prefix: string): RDF.Variable {
     const n = this.counters.get(prefix) ?? 0;
     this.counters.set(prefix, n + 1);
-    return DF.variable(prefix + n);
+    return DF.variable(`${prefix}${n}`);
   }
 
   private get local(): boolean {
@@ -227,7 +227,7 @@ class Compiler {
   /** The label predicate(s) as a term, with the VALUES pattern a variable needs (several predicates). */
   private labelPredicate(): { p: RDF.NamedNode | RDF.Variable; patterns: Pattern[] } {
     const preds = this.o.labelPredicates;
-    if (preds.length === 1) return { p: DF.namedNode(preds[0]!), patterns: [] };
+    if (preds.length === 1) return { p: DF.namedNode(itemAt(preds, 0, 'label predicates')), patterns: [] };
     const p = this.fresh('p');
     return { p, patterns: [{ type: 'values', values: preds.map((iri) => ({ [`?${p.value}`]: DF.namedNode(iri) })) }] };
   }
@@ -358,7 +358,7 @@ class Compiler {
    * substring test, so a text like `a.*(` matches only itself (no regular expression is ever built from it).
    */
   private contains(form: Extract<Form, { kind: 'contains' }>, v: RDF.Variable): Pattern[] {
-    const needle = DF.literal(form.value.value.toLowerCase());
+    const needle = DF.literal(form.text.toLowerCase());
     const test = (t: RDF.Variable): S.FilterPattern => filter(op('contains', op('lcase', op('str', t)), needle));
     if (form.relation) {
       const o = this.fresh('v');
@@ -377,7 +377,7 @@ class Compiler {
    */
   private conjunction(form: Extract<Form, { kind: 'and' }>, v: RDF.Variable): Pattern[] {
     const operands: Form[] = [];
-    const flat = (f: Form): void => (f.kind === 'and' ? (flat(f.args[0]), flat(f.args[1])) : void operands.push(f));
+    const flat = (f: Form): void => { if (f.kind === 'and') { flat(f.args[0]); flat(f.args[1]); } else operands.push(f); };
     flat(form);
     const ranges = new Map<string, Extract<Form, { kind: 'compare' }>[]>();
     for (const f of operands) {
@@ -388,7 +388,7 @@ class Compiler {
     const out: Pattern[] = [];
     const done = new Set<string>();
     for (const f of operands) {
-      if (f.kind !== 'compare' || ranges.get(printRelation(f.relation))!.length === 1) {
+      if (f.kind !== 'compare' || defined(ranges.get(printRelation(f.relation)), 'comparisons on a relation').length === 1) {
         out.push(...this.constrain(f, v));
         continue;
       }
@@ -397,7 +397,7 @@ class Compiler {
       done.add(key);
       const o = this.fresh('v');
       const value = this.valueOf(o);
-      out.push(bgp(...this.path(f.relation, v, o)), ...value.patterns, ...ranges.get(key)!.map((c) => filter(this.comparison(c.op, value.v, c.value))));
+      out.push(bgp(...this.path(f.relation, v, o)), ...value.patterns, ...defined(ranges.get(key), 'comparisons on a relation').map((c) => filter(this.comparison(c.op, value.v, c.value))));
     }
     return out;
   }
@@ -543,7 +543,7 @@ class Compiler {
     if (form.arg.kind === 'join' && form.arg.relation.kind === 'reverse') {
       for (const p of where) {
         if (p.type !== 'bgp') continue;
-        for (const t of p.triples) if (t.object.equals(x) && t.subject.termType === 'Variable') member = t.subject as RDF.Variable;
+        for (const t of p.triples) if (t.object.equals(x) && t.subject.termType === 'Variable') member = t.subject;
       }
     }
     const pairs: S.SelectQuery = {

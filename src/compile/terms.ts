@@ -1,5 +1,5 @@
 import type * as RDF from '@rdfjs/types';
-import { AskgraphError, DF, Literal, PackConfig, Ref, RDF_LANG_STRING, RDFS_LABEL, RDF_TYPE, XSD } from '../core';
+import { AskgraphError, DF, Literal, PackConfig, Ref, RDF_LANG_STRING, RDFS_LABEL, RDF_TYPE, XSD, defined } from '../core';
 import { checkIri } from '../sparql';
 
 /** RDF/JS terms for the sparqljs AST (core's data factory). Every user string enters the query only as a term value. */
@@ -121,7 +121,7 @@ export function resolveName(ref: Ref, namespace: string | undefined, what: strin
           { details: { name: ref.name, what } },
         );
       }
-      return DF.namedNode(checkIri(listed ?? namespace + encodeURIComponent(ref.name)));
+      return DF.namedNode(checkIri(listed ?? defined(namespace, 'namespace') + encodeURIComponent(ref.name)));
     }
     case 'label':
       throw new AskgraphError('UNSUPPORTED', `a ${what} given as a label ([ ${ref.label} ]) must be grounded to an IRI or name before compiling`);
@@ -160,9 +160,9 @@ export function yearOf(lit: Literal): number | null {
 export function dateTimeStart(lit: Literal): string {
   const v = lit.value.trim();
   let m: RegExpMatchArray | null;
-  if ((m = v.match(/^(-?\d{4})$/))) return `${m[1]}-01-01T00:00:00`;
-  if ((m = v.match(/^(-?\d{4}-\d{2})$/))) return `${m[1]}-01T00:00:00`;
-  if ((m = v.match(/^(-?\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})?$/))) return `${m[1]}T00:00:00${m[2] ?? ''}`;
+  if ((m = /^(-?\d{4})$/.exec(v))) return `${m[1]}-01-01T00:00:00`;
+  if ((m = /^(-?\d{4}-\d{2})$/.exec(v))) return `${m[1]}-01T00:00:00`;
+  if ((m = /^(-?\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})?$/.exec(v))) return `${m[1]}T00:00:00${m[2] ?? ''}`;
   if (/^-?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.test(v)) return v.length === 16 ? v + ':00' : v;
   throw new AskgraphError('UNSUPPORTED', `cannot read ${JSON.stringify(lit.value)} as a date`);
 }

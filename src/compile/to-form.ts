@@ -1,5 +1,5 @@
 import type * as S from 'sparqljs';
-import { AskgraphError, Column, CompareOp, Form, GroupOp, Literal, nameInNamespace, Ref, Relation, RDF_LANG_STRING, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
+import { AskgraphError, Column, Form, GroupOp, Literal, defined, itemAt, nameInNamespace, Ref, Relation, RDF_LANG_STRING, RDF_TYPE, RDFS_LABEL, XSD } from '../core';
 import { parseSparql } from '../sparql';
 import { isDateType } from './terms';
 import { toRelation } from './compile';
@@ -48,8 +48,8 @@ const KEYWORDS = new Set(['JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'TC', 'R',
 
 /** A dateTime at midnight (how compileForm writes a date bound, and how CWQ writes dates) read as that xsd:date. */
 function dateOnly(lit: Literal): Literal {
-  const m = lit.datatype === XSD + 'dateTime' ? lit.value.match(/^(\d{4}-\d{2}-\d{2})(T00:00:00)?$/) : null;
-  return m ? { kind: 'literal', value: m[1]!, datatype: XSD + 'date' } : lit;
+  const m = lit.datatype === XSD + 'dateTime' ? /^(\d{4}-\d{2}-\d{2})(T00:00:00)?$/.exec(lit.value) : null;
+  return m ? { kind: 'literal', value: defined(m[1], 'date group'), datatype: XSD + 'date' } : lit;
 }
 
 function unsupported(reason: string, detail?: string): never {
@@ -65,7 +65,7 @@ function key(t: NodeTerm | S.Term): string {
     case 'NamedNode':
       return '<' + t.value + '>';
     case 'Literal':
-      return JSON.stringify([t.value, t.datatype?.value ?? '', t.language ?? '']);
+      return JSON.stringify([t.value, t.datatype.value, t.language]);
     default:
       return unsupported('unsupported term', t.termType);
   }
@@ -80,7 +80,7 @@ function isTerm(e: unknown): e is S.Term {
 }
 
 function isOp(e: unknown, ...ops: string[]): e is S.OperationExpression {
-  return typeof e === 'object' && e !== null && (e as S.OperationExpression).type === 'operation' && (ops.length === 0 || ops.includes((e as S.OperationExpression).operator.toLowerCase()));
+  return typeof e === 'object' && e !== null && 'type' in e && e.type === 'operation' && (ops.length === 0 || ops.includes((e as S.OperationExpression).operator.toLowerCase()));
 }
 
 interface Edge {
@@ -125,12 +125,12 @@ function varsIn(e: unknown): string[] {
 
 /** The SELECT a pattern is, when it is a sub-select (bare or in a group of its own). */
 function subqueryOf(p: S.Pattern): S.SelectQuery | null {
-  const only = p.type === 'group' && p.patterns.length === 1 ? p.patterns[0]! : p;
-  return only.type === 'query' && only.queryType === 'SELECT' ? only : null;
+  const only = p.type === 'group' && p.patterns.length === 1 ? itemAt(p.patterns, 0, 'group patterns') : p;
+  return only.type === 'query' ? only : null;
 }
 
 function isAggregate(e: unknown): e is S.AggregateExpression {
-  return typeof e === 'object' && e !== null && (e as S.AggregateExpression).type === 'aggregate';
+  return typeof e === 'object' && e !== null && 'type' in e && e.type === 'aggregate';
 }
 
 /**
@@ -140,7 +140,7 @@ function isAggregate(e: unknown): e is S.AggregateExpression {
 export function plainTextOfRegex(pattern: string): string | null {
   let out = '';
   for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
+    const c = pattern.charAt(i);
     if (c === '\\') {
       const n = pattern[i + 1];
       if (n === undefined || /[A-Za-z0-9]/.test(n)) return null; // \d, \w, \b … are classes, not text
@@ -273,9 +273,9 @@ class Converter {
     if (q.order && q.order.length > 0) {
       if (q.order.length > 1) unsupported('ORDER BY with several keys');
       if (q.limit !== 1) unsupported('ORDER BY without LIMIT 1');
-      const v = this.valueVar(q.order[0]!.expression);
+      const v = this.valueVar(itemAt(q.order, 0, 'ORDER BY keys').expression);
       if (!v) unsupported('ORDER BY on an expression');
-      order = { v: '?' + v.value, op: q.order[0]!.descending ? 'ARGMAX' : 'ARGMIN' };
+      order = { v: '?' + v.value, op: itemAt(q.order, 0, 'ORDER BY keys').descending ? 'ARGMAX' : 'ARGMIN' };
     } else if (q.limit !== undefined) unsupported('LIMIT without ORDER BY');
     const root = '?' + answer;
     let form: Form;
@@ -314,8 +314,8 @@ class Converter {
     }
     const form = this.nodeForm(root, null);
     if (this.varCompares.some((c) => !c.done)) unsupported('comparison of two variables that are not two values of one node');
-    const unused = this.edges.filter((e) => !e.used);
-    if (unused.length > 0) unsupported('triple patterns not connected to the answer variable', `${unused[0]!.s} ${unused[0]!.p} ${unused[0]!.o}`);
+    const [unused] = this.edges.filter((e) => !e.used);
+    if (unused) unsupported('triple patterns not connected to the answer variable', `${unused.s} ${unused.p} ${unused.o}`);
     if (order && this.bestAt.get(order.v) !== root) unsupported('ORDER BY on a value that is not a property path of the answer variable');
     // A MAX/MIN subquery ranges over the whole pattern (GrailQA), which is an ARGMAX of the answer set only;
     // on an inner node the form's ARGMAX would range over that node's set alone — not the same query.
@@ -344,15 +344,15 @@ class Converter {
             for (const term of [t.subject, t.object] as NodeTerm[]) {
               if (term.termType !== 'Variable' && term.termType !== 'NamedNode') continue;
               const k = key(term);
-              if (!seen.has(k)) (seen.add(k), nodes.push({ key: k, term }));
+              if (!seen.has(k)) { seen.add(k); nodes.push({ key: k, term }); }
             }
           }
         } else if (p.type === 'group') visit(p.patterns);
-        else if (p.type === 'values') for (const name of Object.keys(p.values[0] ?? {})) if (!seen.has(name)) (seen.add(name), nodes.push({ key: name, term: { termType: 'Variable', value: name.slice(1) } as S.VariableTerm }));
+        else if (p.type === 'values') for (const name of Object.keys(p.values[0] ?? {})) if (!seen.has(name)) { seen.add(name); nodes.push({ key: name, term: { termType: 'Variable', value: name.slice(1) } as S.VariableTerm }); }
       }
     };
     visit(where);
-    for (const v of this.varsOf(where)) if (!seen.has(v)) (seen.add(v), nodes.push({ key: v, term: { termType: 'Variable', value: v.slice(1) } as S.VariableTerm }));
+    for (const v of this.varsOf(where)) if (!seen.has(v)) { seen.add(v); nodes.push({ key: v, term: { termType: 'Variable', value: v.slice(1) } as S.VariableTerm }); }
     const rank = (n: { key: string; term: NodeTerm }): number => (n.key === '?x' ? 0 : n.term.termType === 'NamedNode' ? 1 : 2);
     const candidates = [...nodes].sort((a, b) => rank(a) - rank(b));
     if (candidates.length === 0) unsupported('ASK without triple patterns');
@@ -388,7 +388,7 @@ class Converter {
       return null;
     }
     if (this.varCompares.length !== 1) return null;
-    const { a, b, sym } = this.varCompares[0]!;
+    const { a, b, sym } = itemAt(this.varCompares, 0, 'variable comparisons');
     const pa = this.pathToConstant(a);
     const pb = this.pathToConstant(b);
     if (!pa || !pb) return null;
@@ -419,7 +419,7 @@ class Converter {
     for (let i = 0; i < 32; i++) {
       const open = this.degree(cur).filter((e) => !e.used);
       if (open.length !== 1) return null;
-      const e = open[0]!;
+      const e = itemAt(open, 0, 'open edges');
       const other = e.s === cur ? e.o : e.s;
       steps.unshift(e.s === other ? this.rel(e.p) : { kind: 'reverse', of: this.rel(e.p) });
       e.used = true;
@@ -432,7 +432,7 @@ class Converter {
 
   /** Steps as a right-nested chain, without a final label step (a value is its label: see compileForm). */
   private chainOf(steps: Relation[]): Relation {
-    const last = steps[steps.length - 1]!;
+    const last = itemAt(steps, -1, 'path steps');
     if (steps.length > 1 && last.kind === 'rel' && last.ref.kind === 'iri' && this.labelPreds.has(last.ref.iri)) steps = steps.slice(0, -1);
     return steps.reduceRight((acc, r) => ({ kind: 'chain', first: r, then: acc }));
   }
@@ -444,9 +444,9 @@ class Converter {
    */
   private absdiffForm(q: S.SelectQuery): Form | null {
     if (q.variables.length !== 1) return null;
-    const v = q.variables[0]!;
+    const v = q.variables[0];
     if (isVar(v) || 'termType' in v) return null;
-    const e = (v as S.VariableExpression).expression;
+    const e = v.expression;
     if (!isOp(e, 'abs')) return null;
     const d = e.args[0];
     if (e.args.length !== 1 || !isOp(d, '-') || d.args.length !== 2 || !d.args.every(isVar)) return unsupported('arithmetic projection', 'ABS of something other than ?a - ?b');
@@ -455,24 +455,24 @@ class Converter {
     const one = new Set<string>(); // the ?n of the one-value filter (?n = 1)
     const conjuncts = (x: S.Expression): S.Expression[] => (isOp(x, '&&') ? x.args.flatMap((a) => conjuncts(a as S.Expression)) : [x]);
     for (const p0 of q.where ?? []) {
-      const p = p0.type === 'group' && p0.patterns.length === 1 ? p0.patterns[0]! : p0;
-      if (p.type === 'query' && p.queryType === 'SELECT' && p.variables.length === 2 && !p.group) {
+      const p = p0.type === 'group' && p0.patterns.length === 1 ? itemAt(p0.patterns, 0, 'group patterns') : p0;
+      if (p.type === 'query' && p.variables.length === 2 && !p.group) {
         const agg = (x: S.SelectQuery['variables'][number], fn: string, distinct: boolean): { out: string; arg: string } | null => {
           const ve = x as S.VariableExpression;
-          const a = ve.expression as S.AggregateExpression;
-          return typeof a === 'object' && a?.type === 'aggregate' && a.aggregation.toLowerCase() === fn && !!a.distinct === distinct && isVar(a.expression)
+          const a = ve.expression;
+          return isAggregate(a) && a.aggregation.toLowerCase() === fn && !!a.distinct === distinct && isVar(a.expression)
             ? { out: '?' + ve.variable.value, arg: '?' + a.expression.value }
             : null;
         };
-        const lo = agg(p.variables[0]!, 'min', false);
-        const n = agg(p.variables[1]!, 'count', true);
-        if (!lo || !n || lo.arg !== n.arg) unsupported('arithmetic projection', 'a side that is not the MIN and COUNT(DISTINCT) of one variable');
-        sides.set(lo!.out, { n: n!.out, num: lo!.arg, where: p.where ?? [] });
+        const lo = agg(itemAt(p.variables, 0, 'sub-select projection'), 'min', false);
+        const n = agg(itemAt(p.variables, 1, 'sub-select projection'), 'count', true);
+        if (!lo || lo.arg !== n?.arg) unsupported('arithmetic projection', 'a side that is not the MIN and COUNT(DISTINCT) of one variable');
+        sides.set(lo.out, { n: n.out, num: lo.arg, where: p.where ?? [] });
       } else if (p.type === 'filter') {
         for (const c of conjuncts(p.expression)) {
           const [a, b] = isOp(c, '=') ? c.args : [];
           if (!isVar(a) || !isTerm(b) || b.termType !== 'Literal' || Number(b.value) !== 1) unsupported('arithmetic projection', 'a filter other than the one-value check');
-          one.add('?' + (a as S.VariableTerm).value);
+          one.add('?' + a.value);
         }
       } else unsupported('arithmetic projection', `a ${p.type} pattern beside the two sides`);
     }
@@ -486,25 +486,28 @@ class Converter {
       const where = s.where.filter((p) => p !== bind);
       const probe = this.sub();
       probe.patterns(where);
-      return this.sub().tree(where, probe.aliasOf('?' + read[0]!));
+      return this.sub().tree(where, probe.aliasOf('?' + itemAt(read, 0, 'variables read')));
     };
-    return { kind: 'arith', op: 'ABSDIFF', args: [side(d.args[0] as S.VariableTerm), side(d.args[1] as S.VariableTerm)] };
+    return { kind: 'arith', op: 'ABSDIFF', args: [side(itemAt(d.args, 0, 'ABS operands')), side(itemAt(d.args, 1, 'ABS operands'))] };
   }
 
   /** SELECT ((?a / ?b) AS ?r) over two COUNT subqueries → RATIO; a factor 100 → PERCENT. */
   private ratioForm(q: S.SelectQuery): Form | null {
     if (q.variables.length !== 1) return null;
-    const v = q.variables[0]!;
+    const v = q.variables[0];
     if (isVar(v) || 'termType' in v) return null;
-    const e = (v as S.VariableExpression).expression;
+    const e = v.expression;
     if (!isOp(e, '/', '*', '-', '+', 'abs')) return null;
     if (e.operator !== '/' && e.operator !== '*') unsupported('arithmetic projection', e.operator);
-    let percent = false;
+    let hundreds = 0;
     const order: string[] = [];
     const walk = (x: unknown): void => {
-      if (isOp(x, '/', '*')) return x.args.forEach(walk);
+      if (isOp(x, '/', '*')) { x.args.forEach(walk); return; }
       if (isTerm(x) && x.termType === 'Literal') {
-        if (Number(x.value) === 100) return void (percent = true);
+        if (Number(x.value) === 100) {
+          hundreds++;
+          return;
+        }
         return unsupported('arithmetic projection', x.value);
       }
       const w = this.valueVar(x as S.Expression);
@@ -515,19 +518,19 @@ class Converter {
     this.patterns(q.where ?? []);
     if (order.length !== 2 || !order.every((n) => this.counts.has(n))) unsupported('arithmetic projection (not a ratio of two counts)');
     const [a, b] = order.map((n) => {
-      const c = this.counts.get(n)!;
+      const c = defined(this.counts.get(n), 'count subquery');
       return this.sub().tree(c.where, c.v);
     }) as [Form, Form];
-    return { kind: 'ratio', op: percent ? 'PERCENT' : 'RATIO', args: [a, b] };
+    return { kind: 'ratio', op: hundreds > 0 ? 'PERCENT' : 'RATIO', args: [a, b] };
   }
 
   /** SELECT (AVG(?v) AS ?a) … → (AVG x) with x the values ?v takes (also compileForm's own aggregate query). */
   private aggregateForm(q: S.SelectQuery): Form | null {
     if (q.variables.length !== 1) return null;
-    const v = q.variables[0]!;
+    const v = q.variables[0];
     if (isVar(v) || 'termType' in v) return null;
-    const agg = (v as S.VariableExpression).expression as S.AggregateExpression;
-    if (typeof agg !== 'object' || agg.type !== 'aggregate') return null;
+    const agg = v.expression;
+    if (!isAggregate(agg)) return null;
     const op = agg.aggregation.toUpperCase();
     if (op !== 'AVG' && op !== 'SUM' && op !== 'MAX' && op !== 'MIN') return null;
     if (q.group || q.having || q.order || q.limit !== undefined) unsupported('aggregate with GROUP BY / ORDER BY / LIMIT');
@@ -535,11 +538,11 @@ class Converter {
     if (!w) unsupported('aggregate of an expression');
     // compileForm's shape: SELECT (AVG(?val) AS ?value) { SELECT … (SAMPLE(?num) AS ?val) { { SELECT DISTINCT [?member] ?x { P } } value of ?x } GROUP BY … }
     const inner = this.wrapped(q);
-    if (inner && inner.group) {
-      const sample = inner.variables.find((x) => !isVar(x) && !('termType' in x) && (x as S.VariableExpression).variable.value === w.value) as S.VariableExpression | undefined;
+    if (inner?.group) {
+      const sample = inner.variables.find((x) => !isVar(x) && !('termType' in x) && x.variable.value === w.value) as S.VariableExpression | undefined;
       const distinct = (inner.where ?? []).map((p) => (p.type === 'group' && p.patterns.length === 1 ? p.patterns[0] : p)).find((p): p is S.SelectQuery => p?.type === 'query');
-      if (sample && distinct && distinct.distinct) {
-        const last = distinct.variables[distinct.variables.length - 1]!;
+      if (sample && distinct?.distinct) {
+        const last = distinct.variables.at(-1);
         if (!isVar(last)) unsupported('aggregate subquery shape');
         return { kind: 'aggregate', op, arg: this.tree(distinct.where ?? [], '?' + last.value) };
       }
@@ -550,13 +553,12 @@ class Converter {
   /** SELECT ?g [(COUNT(?c) AS ?n)] { P } GROUP BY ?g ORDER BY DESC(COUNT(?c)) LIMIT 1 → MOSTCOMMON / ARGMAXCOUNT. */
   private groupOrderForm(q: S.SelectQuery): Form | null {
     if (!q.group) return null;
-    if (q.group.length !== 1 || !isVar(q.group[0]!.expression)) unsupported('GROUP BY / HAVING');
-    const g = '?' + (q.group[0]!.expression as S.VariableTerm).value;
-    if (q.having || !q.order || q.order.length !== 1 || q.limit !== 1) unsupported('GROUP BY / HAVING');
+    if (q.group.length !== 1 || !isVar(q.group[0]?.expression)) unsupported('GROUP BY / HAVING');
+    const g = '?' + (itemAt(q.group, 0, 'GROUP BY keys').expression as S.VariableTerm).value;
+    if (q.having || q.order?.length !== 1 || q.limit !== 1) unsupported('GROUP BY / HAVING');
     let counted: string | null = null;
     const countOf = (e: unknown): string | null => {
-      const a = e as S.AggregateExpression;
-      return typeof a === 'object' && a !== null && a.type === 'aggregate' && a.aggregation.toLowerCase() === 'count' && isVar(a.expression) ? '?' + a.expression.value : null;
+      return isAggregate(e) && e.aggregation.toLowerCase() === 'count' && isVar(e.expression) ? '?' + e.expression.value : null;
     };
     for (const v of q.variables) {
       if (isVar(v)) {
@@ -565,16 +567,16 @@ class Converter {
       }
       const c = countOf((v as S.VariableExpression).expression);
       if (!c) unsupported('GROUP BY / HAVING');
-      if (isVar(q.order[0]!.expression) && q.order[0]!.expression.value === (v as S.VariableExpression).variable.value) counted = c;
+      if (isVar(q.order[0]?.expression) && q.order[0].expression.value === (v as S.VariableExpression).variable.value) counted = c;
     }
-    counted ??= countOf(q.order[0]!.expression);
+    counted ??= countOf(itemAt(q.order, 0, 'ORDER BY keys').expression);
     if (!counted) unsupported('GROUP BY / HAVING');
-    return this.groupCountForm({ key: g, counted, where: q.where ?? [] }, q.order[0]!.descending ? 'max' : 'min');
+    return this.groupCountForm({ key: g, counted, where: q.where ?? [] }, itemAt(q.order, 0, 'ORDER BY keys').descending ? 'max' : 'min');
   }
 
   /** The answer is the key of a group count equal to the MAX/MIN of the counts (the query has nothing else). */
   private groupBestQuery(where: S.Pattern[], root: string): { gc: GroupCount; op: 'max' | 'min' } | null {
-    const shape = where.every((p) => p.type === 'filter' || (p.type === 'group' && p.patterns.length === 1 && p.patterns[0]!.type === 'query'));
+    const shape = where.every((p) => p.type === 'filter' || (p.type === 'group' && p.patterns.length === 1 && p.patterns[0]?.type === 'query'));
     if (!shape || !where.some((p) => p.type === 'filter')) return null;
     const probe = this.sub();
     try {
@@ -584,7 +586,7 @@ class Converter {
       return null;
     }
     if (!probe.groupBest) return null;
-    const gc = probe.groupCounts.get(probe.groupBest.n)!;
+    const gc = defined(probe.groupCounts.get(probe.groupBest.n), 'group count');
     if (gc.key !== root) unsupported('group-count superlative on another variable than the answer');
     return { gc, op: probe.groupBest.op };
   }
@@ -626,7 +628,7 @@ class Converter {
     const filters: S.Expression[] = [];
     for (const p of q.where ?? []) {
       const sq = subqueryOf(p);
-      if (sq && sq.group && !inner) inner = sq;
+      if (sq?.group && !inner) inner = sq;
       else if (p.type === 'filter') filters.push(p.expression);
       else return q;
     }
@@ -634,10 +636,10 @@ class Converter {
     // an aggregate over the groups (compileForm's AVG over per-value samples) is not this shape
     if (q.variables.some((v) => !isVar(v) && !('termType' in v && (v as { termType: string }).termType === 'Wildcard'))) return q;
     const inn = inner;
-    const named = (v: S.Variable): string => (isVar(v) ? v.value : (v as S.VariableExpression).variable.value);
+    const named = (v: S.Variable): string => (isVar(v) ? v.value : v.variable.value);
     const alias = new Map<string, S.Expression>();
     for (const v of inn.variables) if (!isVar(v) && !('termType' in v)) alias.set(v.variable.value, v.expression);
-    const star = q.variables.length === 1 && 'termType' in q.variables[0]! && (q.variables[0] as { termType: string }).termType === 'Wildcard';
+    const star = q.variables.length === 1 && 'termType' in q.variables[0] && (q.variables[0] as { termType: string }).termType === 'Wildcard';
     const variables = star
       ? inn.variables
       : (q.variables as S.Variable[]).map((v) => {
@@ -645,7 +647,7 @@ class Converter {
           return (inn.variables as S.Variable[]).find((w) => named(w) === v.value) ?? unsupported('sub-select', `?${v.value} is not projected by the grouped sub-select`);
         });
     const subst = (e: S.Expression): S.Expression => {
-      if (isVar(e) && alias.has(e.value)) return alias.get(e.value)!;
+      if (isVar(e) && alias.has(e.value)) return defined(alias.get(e.value), 'projected expression');
       if (isOp(e)) return { ...e, args: e.args.map((a) => subst(a as S.Expression)) };
       return e;
     };
@@ -656,7 +658,7 @@ class Converter {
     const offset = q.offset ?? inn.offset;
     return {
       ...inn,
-      variables: variables as S.SelectQuery['variables'],
+      variables,
       ...(having.length ? { having } : {}),
       ...(order ? { order } : {}),
       ...(limit !== undefined ? { limit } : {}),
@@ -676,7 +678,7 @@ class Converter {
       const sq = subqueryOf(p);
       if (sq) {
         const v = sq.variables[0];
-        if (sq.variables.length !== 1 || !v || isVar(v) || 'termType' in v) return null;
+        if (sq.variables.length !== 1 || isVar(v) || 'termType' in v) return null;
         let f: Form;
         try {
           f = this.sub().select(sq);
@@ -684,7 +686,7 @@ class Converter {
           return null;
         }
         if (answerTypeOf(f) !== 'number') return null;
-        sides.set((v as S.VariableExpression).variable.value, f);
+        sides.set(v.variable.value, f);
       } else if (p.type === 'filter' && test === null) test = p.expression;
       else return null;
     }
@@ -701,7 +703,7 @@ class Converter {
   /** SELECT (IF(?a > ?b, true, false) AS ?r) { two number sub-selects } — or BIND(IF(…) AS ?r) and SELECT ?r. */
   private moreSelect(q: S.SelectQuery): Form | null {
     if (q.variables.length !== 1 || q.group || q.order) return null;
-    const v = q.variables[0]!;
+    const v = q.variables[0];
     const unIf = (e: unknown): S.Expression | null => {
       if (isOp(e, 'if') && e.args.length === 3) {
         const [c, t, f] = e.args;
@@ -717,7 +719,7 @@ class Converter {
       if (!bind) return null;
       test = unIf(bind.expression);
       where = where.filter((p) => p !== bind);
-    } else if (!('termType' in v)) test = unIf((v as S.VariableExpression).expression);
+    } else if (!('termType' in v)) test = unIf(v.expression);
     if (!test) return null;
     return this.moreForm(where, test);
   }
@@ -745,20 +747,21 @@ class Converter {
       try {
         const arg = conv.tree(where, root);
         const rels = leaves.map((l) => (conv.leafAt.get(l) === root ? conv.leafRel.get(l) : undefined));
-        if (rels.every((r) => r !== undefined)) return { arg, rels: rels as Relation[] };
+        if (rels.every((r) => r !== undefined)) return { arg, rels };
         first ??= new AskgraphError('CONVERSION_UNSUPPORTED', 'values of different members', { details: { reason: 'group key and value are not values of one member' } });
       } catch (e) {
         first ??= e;
       }
     }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows, unchanged, the first error a candidate member threw (a catch clause holds it as unknown)
     throw first ?? new AskgraphError('CONVERSION_UNSUPPORTED', 'no member variable', { details: { reason: 'no member variable' } });
   }
 
   /** [32]–[35] GROUP BY ?g with one aggregate (projected, or in HAVING / ORDER BY), HAVING, ORDER BY it, LIMIT / OFFSET. */
   private groupTableForm(q: S.SelectQuery): Form {
     const grouping = q.group ?? [];
-    if (grouping.length !== 1 || !isVar(grouping[0]!.expression)) unsupported('GROUP BY several keys or an expression');
-    const g = '?' + (grouping[0]!.expression as S.VariableTerm).value;
+    if (grouping.length !== 1 || !isVar(grouping[0]?.expression)) unsupported('GROUP BY several keys or an expression');
+    const g = '?' + (itemAt(grouping, 0, 'GROUP BY keys').expression as S.VariableTerm).value;
     if (q.values && q.values.length > 0) unsupported('trailing VALUES');
     let agg: S.AggregateExpression | null = null;
     let alias: string | null = null;
@@ -768,7 +771,7 @@ class Converter {
         continue;
       }
       if ('termType' in v) unsupported('SELECT * with GROUP BY');
-      const ve = v as S.VariableExpression;
+      const ve = v;
       if (!isAggregate(ve.expression)) unsupported('a projected expression that is not an aggregate');
       if (agg) unsupported('several aggregates per group');
       agg = ve.expression;
@@ -797,7 +800,7 @@ class Converter {
       form = { kind: 'group', op: groupOp, arg, by };
     } else {
       const { arg, rels } = this.memberWithLeaves(q.where ?? [], [g, counted]);
-      form = { kind: 'group', op: groupOp, arg, by: rels[0]!, value: rels[1]! };
+      form = { kind: 'group', op: groupOp, arg, by: itemAt(rels, 0, 'group relations'), value: itemAt(rels, 1, 'group relations') };
     }
     const sameAgg = (e: unknown): boolean => {
       if (isVar(e) && alias !== null) return e.value === alias;
@@ -807,8 +810,8 @@ class Converter {
     };
     for (const h of q.having ?? []) form = this.havingOf(form, h, sameAgg);
     if (q.order && q.order.length > 0) {
-      if (!sameAgg(q.order[0]!.expression)) unsupported('ORDER BY something other than the group aggregate');
-      form = { kind: 'order', op: q.order[0]!.descending ? 'DESC' : 'ASC', arg: form };
+      if (!sameAgg(itemAt(q.order, 0, 'ORDER BY keys').expression)) unsupported('ORDER BY something other than the group aggregate');
+      form = { kind: 'order', op: itemAt(q.order, 0, 'ORDER BY keys').descending ? 'DESC' : 'ASC', arg: form };
     }
     return this.windowOf(form, q);
   }
@@ -826,7 +829,7 @@ class Converter {
     if (!sameAgg(a) || !isTerm(b) || b.termType !== 'Literal') return unsupported('HAVING on something other than the group aggregate and a constant');
     const value = this.literal(b);
     if (sym === '=') return { kind: 'having', op: 'LE', value, arg: { kind: 'having', op: 'GE', value, arg: form } };
-    return { kind: 'having', op: CMP_OP[sym] as CompareOp, value, arg: form };
+    return { kind: 'having', op: defined(CMP_OP[sym], 'comparison operator'), value, arg: form };
   }
 
   /** LIMIT / OFFSET of an ordered form ([35]); a window without ORDER BY is refused (its rows would be arbitrary). */
@@ -852,7 +855,7 @@ class Converter {
         continue;
       }
       if ('termType' in v) unsupported('SELECT *');
-      const e = (v as S.VariableExpression).expression;
+      const e = v.expression;
       if (isVar(e)) {
         cols.push({ name: '?' + e.value });
         continue;
@@ -861,7 +864,7 @@ class Converter {
         const a = this.valueVar(e.args[0] as S.Expression);
         const b = this.valueVar(e.args[1] as S.Expression);
         if (a && b) {
-          cols.push({ name: '?' + (v as S.VariableExpression).variable.value, minus: ['?' + a.value, '?' + b.value] });
+          cols.push({ name: '?' + v.variable.value, minus: ['?' + a.value, '?' + b.value] });
           continue;
         }
       }
@@ -877,7 +880,7 @@ class Converter {
       const bgps = p.patterns.filter((x): x is S.BgpPattern => x.type === 'bgp');
       const t = bgps[0]?.triples[0];
       const pred = t?.predicate as S.Term | undefined;
-      return bgps.length === 1 && bgps[0]!.triples.length === 1 && p.patterns.every((x) => x.type === 'bgp' || x.type === 'values') && !!t && isVar(t.object) && !projected.has('?' + t.object.value) && !!pred && 'termType' in pred && (pred.termType === 'Variable' || this.labelPreds.has(pred.value));
+      return bgps.length === 1 && bgps[0]?.triples.length === 1 && p.patterns.every((x) => x.type === 'bgp' || x.type === 'values') && !!t && isVar(t.object) && !projected.has('?' + t.object.value) && !!pred && 'termType' in pred && (pred.termType === 'Variable' || this.labelPreds.has(pred.value));
     };
     const flatOptional = (ps: S.Pattern[]): S.Triple[] =>
       ps.flatMap((x): S.Triple[] => {
@@ -917,7 +920,7 @@ class Converter {
     }
     const resolve = (n: string): string => this.aliasOf(n);
     for (const c of cols) if (c.minus) c.minus = [resolve(c.minus[0]), resolve(c.minus[1])];
-    const first = cols[0]!;
+    const first = itemAt(cols, 0, 'table columns');
     if (first.minus) unsupported('a computed first column');
     // the row: the first variable, or the entity it is the label of
     let root = first.name;
@@ -937,7 +940,7 @@ class Converter {
       // the sort key through the top-level BIND / label lookups (compileForm's) and the OPTIONALs' aliases
       const probe = this.sub();
       for (const p of where) if (p.type === 'bind' || p.type === 'optional') try { probe.patterns([p]); } catch { /* not a value alias */ }
-      const v = probe.valueVar(q.order[0]!.expression);
+      const v = probe.valueVar(itemAt(q.order, 0, 'ORDER BY keys').expression);
       if (!v) unsupported('ORDER BY on an expression');
       orderVar = resolve('?' + v.value);
     } else if (q.limit !== undefined || q.offset) unsupported('LIMIT / OFFSET without ORDER BY');
@@ -972,7 +975,7 @@ class Converter {
       form = { kind: 'order', op: dir, arg };
     } else {
       const at = columns.findIndex((c) => c.name === orderVar);
-      const key: Relation | Column = at >= 0 ? columns[at]!.column : relOf(orderVar);
+      const key: Relation | Column = at >= 0 ? itemAt(columns, at, 'table columns').column : relOf(orderVar);
       const rest = columns.filter((_, i) => i !== at);
       if (rest.length === 0 && key.kind !== 'minus' && !optional.has(orderVar)) form = { kind: 'order', op: dir, arg, relation: key };
       else {
@@ -1002,21 +1005,21 @@ class Converter {
   private wrapped(q: S.SelectQuery): S.SelectQuery | null {
     const where = q.where ?? [];
     let only: S.Pattern | undefined = where.length === 1 ? where[0] : undefined;
-    if (only && only.type === 'group' && only.patterns.length === 1) only = only.patterns[0];
-    if (only && only.type === 'query' && only.queryType === 'SELECT') return only;
+    if (only?.type === 'group' && only.patterns.length === 1) only = only.patterns[0];
+    if (only?.type === 'query') return only;
     return null;
   }
 
   private projection(q: S.SelectQuery): { v: string; count: boolean } {
     const vars = q.variables;
     if (vars.length !== 1) unsupported('not exactly one projected variable', `${vars.length}`);
-    const v = vars[0]!;
+    const v = vars[0];
     if (isVar(v)) return { v: v.value, count: false };
     if ('termType' in v) unsupported('SELECT *');
-    const e = (v as S.VariableExpression).expression;
+    const e = v.expression;
     if (isVar(e)) return { v: e.value, count: false };
-    if (typeof e === 'object' && (e as S.AggregateExpression).type === 'aggregate') {
-      const agg = e as S.AggregateExpression;
+    if (isAggregate(e)) {
+      const agg = e;
       if (agg.aggregation.toLowerCase() === 'count' && isVar(agg.expression)) return { v: agg.expression.value, count: true };
       unsupported('projection aggregate', agg.aggregation);
     }
@@ -1030,11 +1033,11 @@ class Converter {
           for (const t of p.triples) this.pendingTriples.push(t);
           break;
         case 'group':
-          if (p.patterns.length === 1 && p.patterns[0]!.type === 'query') this.subquery(p.patterns[0] as S.SelectQuery);
+          if (p.patterns.length === 1 && p.patterns[0]?.type === 'query') this.subquery(p.patterns[0]);
           else this.patterns(p.patterns);
           break;
         case 'query':
-          this.subquery(p as S.SelectQuery);
+          this.subquery(p);
           break;
         case 'values':
           this.values(p);
@@ -1067,9 +1070,9 @@ class Converter {
     const t = triples[0];
     const pred = t?.predicate;
     const labelPred =
-      pred && 'termType' in pred && ((pred.termType === 'NamedNode' && this.labelPreds.has(pred.value)) || (pred.termType === 'Variable' && others.length === 1 && others[0]!.type === 'values'));
-    if (triples.length !== 1 || !labelPred || !isVar(t!.subject) || !isVar(t!.object) || others.some((x) => x.type !== 'values')) unsupported('OPTIONAL');
-    this.optLabels.set(key(t!.object), key(t!.subject));
+      pred && 'termType' in pred && ((pred.termType === 'NamedNode' && this.labelPreds.has(pred.value)) || (pred.termType === 'Variable' && others.length === 1 && others[0]?.type === 'values'));
+    if (triples.length !== 1 || !labelPred || !isVar(t.subject) || !isVar(t.object) || others.some((x) => x.type !== 'values')) unsupported('OPTIONAL');
+    this.optLabels.set(key(t.object), key(t.subject));
   }
 
   /** BIND(f(?o) AS ?v) where f keeps the value of ?o (COALESCE of its label, casts): ?v stands for ?o. */
@@ -1094,20 +1097,19 @@ class Converter {
    * one), { SELECT ?g (COUNT(?c) AS ?n) … GROUP BY ?g } (a group count) and { SELECT (COUNT(?c) AS ?n) … }.
    */
   private subquery(q: S.SelectQuery): void {
-    if (q.queryType !== 'SELECT') unsupported('subquery shape');
     // a plain projection (SELECT [DISTINCT] ?a ?b { … }: no aggregate, group or window) is its patterns
     if (q.variables.length > 0 && q.variables.every((v) => isVar(v)) && !q.group && !q.having && !q.order && q.limit === undefined && !q.offset) {
       this.patterns(q.where ?? []);
       return;
     }
     const exprs = q.variables.filter((v) => !isVar(v) && !('termType' in v)) as S.VariableExpression[];
-    const plain = q.variables.filter((v) => isVar(v)) as S.VariableTerm[];
-    const agg = exprs.length === 1 && typeof exprs[0]!.expression === 'object' && (exprs[0]!.expression as S.AggregateExpression).type === 'aggregate' ? (exprs[0]!.expression as S.AggregateExpression) : null;
+    const plain = q.variables.filter(isVar);
+    const agg = exprs.length === 1 && isAggregate(exprs[0]?.expression) ? exprs[0].expression : null;
     const kind = agg?.aggregation.toLowerCase();
     const out = exprs[0] ? '?' + exprs[0].variable.value : '';
     if (agg && kind === 'count' && isVar(agg.expression)) {
-      if (q.group && q.group.length === 1 && plain.length === 1 && isVar(q.group[0]!.expression) && q.group[0]!.expression.value === plain[0]!.value) {
-        this.groupCounts.set(out, { key: '?' + plain[0]!.value, counted: '?' + agg.expression.value, where: q.where ?? [] });
+      if (q.group?.length === 1 && plain.length === 1 && isVar(q.group[0]?.expression) && q.group[0].expression.value === plain[0]?.value) {
+        this.groupCounts.set(out, { key: '?' + itemAt(plain, 0, 'projected variables').value, counted: '?' + agg.expression.value, where: q.where ?? [] });
         return;
       }
       if (!q.group && plain.length === 0) {
@@ -1122,12 +1124,12 @@ class Converter {
   private values(p: S.ValuesPattern): void {
     const vars = new Set(p.values.flatMap((row) => Object.keys(row)));
     if (vars.size !== 1) unsupported('VALUES over several variables');
-    const name = [...vars][0]!;
+    const name = itemAt([...vars], 0, 'VALUES variables');
     const cells = p.values.map((row) => row[name as `?${string}`]);
     if (cells.some((c) => c === undefined)) unsupported('VALUES with UNDEF');
     const terms = cells as S.Term[];
     if (terms.every((t) => t.termType === 'Literal') && terms.length > 1 && new Set(terms.map((t) => t.value)).size === 1) {
-      this.literalSets.set(name, terms as S.LiteralTerm[]);
+      this.literalSets.set(name, terms);
       return;
     }
     if (terms.length > 1 && terms.every((t) => t.termType === 'NamedNode' && this.labelPreds.has(t.value))) {
@@ -1135,7 +1137,7 @@ class Converter {
       return;
     }
     if (terms.every((t) => t.termType === 'NamedNode' || t.termType === 'Literal')) {
-      for (const t of terms) this.terms.set(key(t as NodeTerm), t as NodeTerm);
+      for (const t of terms) this.terms.set(key(t), t);
       this.entityParts.set(name, [...(this.entityParts.get(name) ?? []), terms.map((t) => key(t as NodeTerm))]);
       return;
     }
@@ -1156,7 +1158,7 @@ class Converter {
       let sym = e.operator;
       if (isTerm(a) && a.termType === 'Literal') {
         [a, b] = [b, a];
-        sym = FLIP[sym]!;
+        sym = defined(FLIP[sym], 'flipped comparison');
       }
       const v = this.valueVar(a);
       if (!v) unsupported('comparison of an expression', e.operator);
@@ -1167,7 +1169,7 @@ class Converter {
         return;
       }
       const list = this.compares.get('?' + v.value) ?? [];
-      list.push({ op: CMP_OP[sym]!, value: dateOnly(this.literal(b)) });
+      list.push({ op: defined(CMP_OP[sym], 'comparison operator'), value: dateOnly(this.literal(b)) });
       this.compares.set('?' + v.value, list);
       return;
     }
@@ -1187,7 +1189,9 @@ class Converter {
       if (!isVar(h) || !isTerm(needle) || needle.termType !== 'Literal') unsupported('string matching filter', e.operator);
       const text = e.operator.toLowerCase() === 'regex' ? plainTextOfRegex(needle.value) : needle.value;
       if (text === null || text === '') unsupported('string matching filter', 'a regular expression that is not a plain text');
-      const name = this.aliasOf('?' + (h as S.VariableTerm).value);
+      // the form writes the text as a span of the question ([ … ], trimmed): a text with spaces at its ends cannot be said
+      if (text.trim() !== text) unsupported('string matching filter', 'a text with spaces at its start or end');
+      const name = this.aliasOf('?' + h.value);
       this.texts.set(name, [...(this.texts.get(name) ?? []), text]);
       return;
     }
@@ -1218,7 +1222,7 @@ class Converter {
       if (!bestSide || this.best.has(other)) unsupported('equality filter (language-agnostic or computed value match)');
       const target = this.aliasOf(other);
       if (this.best.has(target)) unsupported('two ARGMAX / ARGMIN on one value');
-      this.best.set(target, this.best.get(bestSide)!);
+      this.best.set(target, defined(this.best.get(bestSide), 'superlative'));
       this.best.delete(bestSide);
     }
     this.equalities = [];
@@ -1279,7 +1283,7 @@ class Converter {
     present.rest = present.rest.filter((p) => p.type !== 'optional' && p.type !== 'bind');
     if (present.rest.length !== 1) return false;
     if (missing.node !== present.node || missing.preds.join(' ') !== present.preds.join(' ')) return false;
-    const f = present.rest[0]!;
+    const f = itemAt(present.rest, 0, 'remaining patterns');
     if (f.type !== 'filter' || !isOp(f.expression, '<=', '>=')) return false;
     const [l, r] = f.expression.args as [S.Expression, S.Expression];
     const v = this.valueVar(l);
@@ -1305,20 +1309,20 @@ class Converter {
       if (isTerm(x)) return x.termType === 'Literal';
       if (typeof x !== 'object' || x === null) return false;
       const fc = x as S.FunctionCallExpression;
-      if (fc.type === 'functionCall') {
-        const fn = fc.function as S.IriTerm | string;
+      if ('type' in x && x.type === 'functionCall') {
+        const fn = fc.function;
         return typeof fn === 'object' && fn.value.toLowerCase().startsWith(XSD.toLowerCase()) && fc.args.every(ok);
       }
       if (isOp(x)) return VALUE_OPS.has(x.operator.toLowerCase()) && x.args.every(ok);
       return false;
     };
     if (!ok(e) || vars.size !== 1) return null;
-    return { termType: 'Variable', value: [...vars][0]!.slice(1) } as S.VariableTerm;
+    return { termType: 'Variable', value: itemAt([...vars], 0, 'variables read').slice(1) } as S.VariableTerm;
   }
 
   private literal(t: S.LiteralTerm): Literal {
     if (t.language) return { kind: 'literal', value: t.value, datatype: RDF_LANG_STRING, lang: t.language };
-    return { kind: 'literal', value: t.value, datatype: t.datatype?.value ?? XSD + 'string' };
+    return { kind: 'literal', value: t.value, datatype: t.datatype.value };
   }
 
   // ---------- the graph ----------
@@ -1331,13 +1335,13 @@ class Converter {
   private expand(t: S.Triple): S.Triple[] {
     const pred = t.predicate as S.PropertyPath | S.Term;
     if ('termType' in pred) return [t];
-    if (pred.pathType === '^' && pred.items.length === 1) return this.expand({ subject: t.object as S.Triple['subject'], predicate: pred.items[0] as S.Triple['predicate'], object: t.subject as S.Triple['object'] });
+    if (pred.pathType === '^' && pred.items.length === 1) return this.expand({ subject: t.object as S.Triple['subject'], predicate: pred.items[0] as S.Triple['predicate'], object: t.subject });
     if (pred.pathType === '/') {
       const out: S.Triple[] = [];
       let s: NodeTerm = t.subject;
       pred.items.forEach((item, i) => {
         const o: NodeTerm = i === pred.items.length - 1 ? t.object : ({ termType: 'Variable', value: `__path${this.counter++}` } as S.VariableTerm);
-        out.push(...this.expand({ subject: s as S.Triple['subject'], predicate: item as S.Triple['predicate'], object: o as S.Triple['object'] }));
+        out.push(...this.expand({ subject: s as S.Triple['subject'], predicate: item, object: o }));
         s = o;
       });
       return out;
@@ -1384,9 +1388,9 @@ class Converter {
   /** Aggregates over a label (?e r/rdfs:label ?l, AVG(?l)) range over the values of ?e: the root moves to ?e. */
   private unlabelRoot(root: string): string {
     const es = this.degree(root);
-    if (es.length !== 1 || es[0]!.o !== root || !this.labelPreds.has(es[0]!.p) || this.compares.has(root) || this.classes.has(root)) return root;
+    if (es.length !== 1 || es[0]?.o !== root || !this.labelPreds.has(itemAt(es, 0, 'label edges').p) || this.compares.has(root) || this.classes.has(root)) return root;
     this.edges = this.edges.filter((e) => e !== es[0]);
-    return es[0]!.s;
+    return itemAt(es, 0, 'label edges').s;
   }
 
   /** Variables of a group (triples, VALUES, BIND, nested groups) — to find where a UNION / NOT EXISTS attaches. */
@@ -1409,9 +1413,9 @@ class Converter {
   private anchorOf(groups: S.Pattern[][], what: string): string {
     const outer = new Set<string>([this.root, ...this.edges.flatMap((e) => [e.s, e.o]), ...this.classes.keys(), ...this.labels.keys(), ...this.entityParts.keys()]);
     const sets = groups.map((g) => this.varsOf(g));
-    const shared = [...sets[0]!].filter((v) => outer.has(v) && sets.every((s) => s.has(v)));
+    const shared = [...itemAt(sets, 0, 'group variables')].filter((v) => outer.has(v) && sets.every((s) => s.has(v)));
     if (shared.length !== 1) unsupported(`${what} that does not share exactly one variable with the query`, shared.join(' '));
-    return shared[0]!;
+    return itemAt(shared, 0, 'shared variables');
   }
 
   /** UNION branches → OR of their forms on the shared variable; NOT EXISTS / MINUS → DIFF. */
@@ -1419,7 +1423,7 @@ class Converter {
     for (const branches of this.unions) {
       const anchor = this.anchorOf(branches, 'UNION');
       const forms = branches.map((b) => this.sub().tree(b, anchor));
-      const or = forms.reduceRight((acc, f) => ({ kind: 'or', args: [f, acc] }) as Form);
+      const or = forms.reduceRight((acc, f) => ({ kind: 'or', args: [f, acc] }));
       this.extraParts.set(anchor, [...(this.extraParts.get(anchor) ?? []), or]);
     }
     for (const group of this.negations) {
@@ -1444,9 +1448,8 @@ class Converter {
     }
     if (probe.varCompares.length !== 1) return false;
     const outer = new Set(this.edges.flatMap((e) => [e.s, e.o]));
-    const { a, b, sym } = probe.varCompares[0]!;
-    const [mine, theirs, op] = outer.has(this.aliasOf(b)) && !outer.has(a) ? [this.aliasOf(b), a, sym] : outer.has(this.aliasOf(a)) && !outer.has(b) ? [this.aliasOf(a), b, FLIP[sym]!] : [null, null, null];
-    void theirs;
+    const { a, b, sym } = itemAt(probe.varCompares, 0, 'variable comparisons');
+    const [mine, , op] = outer.has(this.aliasOf(b)) && !outer.has(a) ? [this.aliasOf(b), a, sym] : outer.has(this.aliasOf(a)) && !outer.has(b) ? [this.aliasOf(a), b, defined(FLIP[sym], 'flipped comparison')] : [null, null, null];
     if (!mine || (op !== '>' && op !== '<')) return false;
     if (this.best.has(mine)) unsupported('two ARGMAX / ARGMIN on one value');
     this.best.set(mine, op === '>' ? 'ARGMAX' : 'ARGMIN');
@@ -1490,7 +1493,7 @@ class Converter {
       if (isLeaf(next)) return { leaf: next, rel: this.chainOf(steps), edges };
       if (!this.isPassThrough(next)) return null;
       const prev = edge;
-      edge = this.degree(next).find((x) => x !== prev)!;
+      edge = defined(this.degree(next).find((x) => x !== prev), 'next edge');
       cur = next;
     }
     return null;
@@ -1505,7 +1508,7 @@ class Converter {
 
   private ref(iri: string, ns: string | undefined, ok: (rest: string) => boolean): Ref {
     const rest = nameInNamespace(iri, ns);
-    if (rest !== undefined && encodeURIComponent(rest) === iri.slice(ns!.length) && ok(rest)) return { kind: 'name', name: rest };
+    if (rest !== undefined && ns !== undefined && encodeURIComponent(rest) === iri.slice(ns.length) && ok(rest)) return { kind: 'name', name: rest };
     return { kind: 'iri', iri };
   }
 
@@ -1527,7 +1530,7 @@ class Converter {
   private nodeForm(node: string, parent: Edge | null): Form {
     if (!node.startsWith('?')) return this.constantForm(node);
     const parts: Form[] = [];
-    for (const constants of this.entityParts.get(node) ?? []) parts.push(constants.map((k) => this.constantForm(k)).reduceRight((acc, f) => ({ kind: 'or', args: [f, acc] }) as Form));
+    for (const constants of this.entityParts.get(node) ?? []) parts.push(constants.map((k) => this.constantForm(k)).reduceRight((acc, f) => ({ kind: 'or', args: [f, acc] })));
     for (const c of this.classes.get(node) ?? []) parts.push(this.classForm(c));
     const label = this.labels.get(node);
     if (label !== undefined) parts.push({ kind: 'entity', ref: { kind: 'label', label } });
@@ -1547,9 +1550,8 @@ class Converter {
         for (const pe of leaf.edges) pe.used = true;
         for (const c of this.compares.get(leaf.leaf) ?? []) parts.push({ kind: 'compare', op: c.op, relation: leaf.rel, value: c.value });
         for (const t of this.texts.get(leaf.leaf) ?? []) {
-          const value: Literal = { kind: 'literal', value: t, datatype: XSD + 'string' };
           const onLabel = leaf.rel.kind === 'rel' && leaf.rel.ref.kind === 'iri' && this.labelPreds.has(leaf.rel.ref.iri);
-          parts.push(onLabel ? { kind: 'contains', value } : { kind: 'contains', relation: leaf.rel, value });
+          parts.push(onLabel ? { kind: 'contains', text: t } : { kind: 'contains', relation: leaf.rel, text: t });
         }
         this.consumedValues.add(leaf.leaf);
         if (this.extraLeaves.has(leaf.leaf)) {
@@ -1582,13 +1584,13 @@ class Converter {
       const rb = walked.get(c.b);
       if (c.done || !ra || !rb) continue;
       c.done = true;
-      parts.push({ kind: 'attrcompare', op: CMP_OP[c.sym]!, relation: ra, other: rb });
+      parts.push({ kind: 'attrcompare', op: defined(CMP_OP[c.sym], 'comparison operator'), relation: ra, other: rb });
     }
     // a member set that only carries its table's / group's values: the members with the first of them (HAS r)
     const firstWalked = [...walked.values()][0];
     if (parts.length === 0 && firstWalked && node === this.root) parts.push({ kind: 'has', relation: firstWalked });
     if (parts.length === 0) unsupported('unconstrained variable', node);
-    let form = parts.reduceRight((acc, p) => ({ kind: 'and', args: [p, acc] }) as Form);
+    let form = parts.reduceRight((acc, p) => ({ kind: 'and', args: [p, acc] }));
     this.consumed.add(node);
     for (const d of this.diffs.get(node) ?? []) form = { kind: 'diff', args: [form, d] };
     const bounds = this.bounds.get(node);
@@ -1613,9 +1615,9 @@ class Converter {
     const end = from.at.value;
     const start = to.at.value;
     let value: Literal;
-    const ys = start.match(/^(\d{4})-01-01(T00:00:00)?$/);
-    const ye = end.match(/^(\d{4})-12-31(T(00:00:00|23:59:59))?$/);
-    if (ys && ye && ys[1] === ye[1]) value = { kind: 'literal', value: ys[1]!, datatype: XSD + 'integer' };
+    const ys = /^(\d{4})-01-01(T00:00:00)?$/.exec(start);
+    const ye = /^(\d{4})-12-31(T(00:00:00|23:59:59))?$/.exec(end);
+    if (ys && ye && ys[1] === ye[1]) value = { kind: 'literal', value: defined(ys[1], 'year group'), datatype: XSD + 'integer' };
     else if (start === end && isDateType(from.at.datatype)) value = from.at;
     else return unsupported('time constraint bounds are not one year or one date', `${start} .. ${end}`);
     return { kind: 'tc', arg, relation: fromRel, value };

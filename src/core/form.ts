@@ -66,7 +66,7 @@ export type Form =
   | { kind: 'slice'; op: SliceOp; n: number; arg: Form } // (LIMIT 3 t) / (OFFSET 5 t): a window of an ordered table ([35])
   | { kind: 'attrcompare'; op: CompareOp; relation: Relation; other: Relation } // (GT r1 r2) = { s : v(s r1) op v(s r2) } ([36])
   | { kind: 'more'; op: MoreOp; args: [Form, Form] } // (MORE a b): is number a > number b — boolean ([37])
-  | { kind: 'contains'; relation?: Relation; value: Literal }; // (CONTAINS "word") / (CONTAINS r "word"): label / value contains, any case ([38])
+  | { kind: 'contains'; relation?: Relation; text: string }; // (CONTAINS [ word ]) / (CONTAINS r [ word ]): label / value contains the text, any case ([38]); the text is a span of the question, never an entity
 
 /**
  * What a form's answer is: a set of entities/values, one number, one boolean, or a table (rows of several

@@ -30,6 +30,30 @@ export {
 export { importQald, FREEBASE_NS, type ConversionStats, type QaldImport, type QaldOptions } from './importers/qald';
 export { importGrailqa } from './importers/grailqa';
 export {
+  type BaseGraph,
+  type BasePair,
+  type Conversion,
+  type Naming,
+  nameForm,
+  fromSexpr,
+  fromSparql,
+  questionSpan,
+  wordName,
+  splitOf,
+} from './importers/base-corpus';
+export {
+  buildBaseCorpus,
+  dataPath,
+  holdOutNames,
+  BASE_SOURCES,
+  DEV_ONLY_SETS,
+  DEFAULT_HOLD_OUT,
+  GROUPS,
+  type BaseCorpus,
+  type BaseCorpusOptions,
+  type SourceStat,
+} from './importers/base-sources';
+export {
   runExamples,
   scoreExample,
   oracleRunner,

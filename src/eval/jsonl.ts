@@ -24,6 +24,11 @@ export function pyJson(value: unknown): string {
   return '{' + entries.map(([k, v]) => JSON.stringify(k) + ': ' + pyJson(v)).join(', ') + '}';
 }
 
+/** The text of a JSON scalar read from a data set (an id, a name): a string as is, a number or boolean as String() writes it; null, a list or an object has none. */
+export function scalarText(value: unknown): string | undefined {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+}
+
 export function toJsonl(rows: readonly unknown[]): string {
   return rows.map((r) => pyJson(r) + '\n').join('');
 }
@@ -35,9 +40,8 @@ export function writeJsonl(file: string, rows: readonly unknown[]): void {
 /** Parses JSON Lines (blank lines ignored); a bad line throws DATA_FORMAT with its line number. */
 export function parseJsonl<T = unknown>(text: string, source = '<input>'): T[] {
   const out: T[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
     if (!line) continue;
     try {
       out.push(JSON.parse(line) as T);
@@ -52,13 +56,14 @@ export function parseJsonl<T = unknown>(text: string, source = '<input>'): T[] {
 
 /** Reads a data set in the JSON Lines format and checks each example's shape. */
 export function readExamples(file: string): Example[] {
-  const rows = parseJsonl<Record<string, unknown>>(readText(file), file);
+  const rows = parseJsonl(readText(file), file);
   return rows.map((r, i) => checkExample(r, `${file}: example ${i + 1}`));
 }
 
-export function checkExample(r: Record<string, unknown>, where: string): Example {
+export function checkExample(input: unknown, where: string): Example {
   const bad = (what: string) => new AskgraphError('DATA_FORMAT', `${where}: ${what}`);
-  if (typeof r !== 'object' || r === null || Array.isArray(r)) throw bad('not an object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw bad('not an object');
+  const r = input as Record<string, unknown>;
   if (typeof r.question !== 'string') throw bad('"question" must be a string');
   if (!Array.isArray(r.answers) || !r.answers.every((a) => typeof a === 'string')) throw bad('"answers" must be a list of strings');
   if (r.form !== undefined && r.form !== null && typeof r.form !== 'string') throw bad('"form" must be a string');
@@ -66,11 +71,11 @@ export function checkExample(r: Record<string, unknown>, where: string): Example
   if (r.sparql !== undefined && r.sparql !== null && typeof r.sparql !== 'string') throw bad('"sparql" must be a string');
   const meta = (typeof r.meta === 'object' && r.meta !== null ? r.meta : { dataset: 'unknown' }) as Example['meta'];
   return {
-    id: r.id === undefined ? where : String(r.id),
+    id: scalarText(r.id) ?? where,
     question: r.question,
     form: (r.form as string | null) ?? undefined,
     sparql: (r.sparql as string | null) ?? undefined,
-    answers: r.answers as string[],
+    answers: r.answers,
     ...(r.rows !== undefined ? { rows: r.rows as (string | null)[][] } : {}),
     topic: Array.isArray(r.topic) ? (r.topic as string[]) : undefined,
     meta,

@@ -93,7 +93,7 @@ export function scoreAnswers(predicted: readonly string[], gold: readonly string
     precision,
     recall,
     f1,
-    hits1: g.has(ranked[0]) ? 1 : 0,
+    hits1: ranked[0] !== undefined && g.has(ranked[0]) ? 1 : 0,
     hit: common > 0 ? 1 : 0,
     acc: common === p.size && common === g.size ? 1 : 0,
   };
@@ -102,7 +102,11 @@ export function scoreAnswers(predicted: readonly string[], gold: readonly string
 function dedupe(xs: string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const x of xs) if (!seen.has(x)) (seen.add(x), out.push(x));
+  for (const x of xs) {
+    if (seen.has(x)) continue;
+    seen.add(x);
+    out.push(x);
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
  * The scoreboard: one summary object (the `--json` output), breakdowns by question type and hop, and a markdown
  * report for people with the definitions of the metrics and the list of failures.
  */
+import { pushTo } from '../core';
 import { latencySummary, mean, percentile, rate, roundMs, type LatencySummary } from './metrics';
 import type { EvalMode, ExampleResult } from './run';
 
@@ -55,16 +56,15 @@ function groupBy(results: readonly ExampleResult[], key: (r: ExampleResult) => s
   for (const r of results) {
     const k = key(r);
     if (k === undefined) continue;
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k)!.push(r);
+    pushTo(groups, k, r);
   }
-  return Object.fromEntries([...groups.keys()].sort().map((k) => [k, group(groups.get(k)!)]));
+  return Object.fromEntries([...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, rs]) => [k, group(rs)]));
 }
 
 export function summarize(results: readonly ExampleResult[], wallMs: number, mode: EvalMode, dataset: string): EvalSummary {
   const all = group(results);
   const stage = (k: 'generate' | 'ground' | 'execute' | 'fallback'): StageSplit => {
-    const xs = results.map((r) => r.timings[k] ?? 0);
+    const xs = results.map((r) => r.timings[k]);
     return { mean: roundMs(mean(xs)), p50: roundMs(percentile(xs, 50)), p95: roundMs(percentile(xs, 95)) };
   };
   return {
@@ -111,8 +111,7 @@ function groupTable(title: string, groups: Record<string, GroupSummary>): string
   const keys = Object.keys(groups);
   if (keys.length === 0) return [];
   const lines = [`## By ${title}`, '', `| ${title} | n | F1 | Hits@1 | Hit | Acc | EM | no answer |`, '|---|---:|---:|---:|---:|---:|---:|---:|'];
-  for (const k of keys) {
-    const g = groups[k];
+  for (const [k, g] of Object.entries(groups)) {
     lines.push(`| ${cell(k)} | ${g.count} | ${pct(g.f1)} | ${pct(g.hits1)} | ${pct(g.hit)} | ${pct(g.acc)} | ${pct(g.em)} | ${pct(g.noAnswer)} |`);
   }
   lines.push('');

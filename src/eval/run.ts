@@ -3,7 +3,7 @@
  * gold forms directly (compileForm + runCompiled) — and scores every example. Examples run one after another so
  * the latencies are those of a single user.
  */
-import { noAnswer, Rng, type Answer, type AnswerItem, type Executor, type PackConfig, type Timings } from '../core';
+import { noAnswer, Rng, type Answer, type Executor, type PackConfig, type Timings } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { diffForms } from '../form';
@@ -147,15 +147,15 @@ function tryParse(text: string | null | undefined) {
 function setDelta(gold: readonly string[], predicted: readonly string[]): string {
   const g = new Map(gold.map((x) => [normalizeAnswer(x), x]));
   const p = new Map(predicted.map((x) => [normalizeAnswer(x), x]));
-  const missing = [...g.keys()].filter((k) => !p.has(k)).map((k) => g.get(k)!);
-  const extra = [...p.keys()].filter((k) => !g.has(k)).map((k) => p.get(k)!);
+  const missing = [...g].filter(([k]) => !p.has(k)).map(([, x]) => x);
+  const extra = [...p].filter(([k]) => !g.has(k)).map(([, x]) => x);
   const list = (xs: string[]) => xs.slice(0, 3).join(', ') + (xs.length > 3 ? ` … (+${xs.length - 3})` : '');
   return (missing.length ? `; missing: ${list(missing)}` : '') + (extra.length ? `; extra: ${list(extra)}` : '');
 }
 
 /** ChatKBQA's error analysis in words: skeleton / entity / relation errors, or where else it went wrong. */
 function explainFailure(r: Omit<ExampleResult, 'failure'>, answer: Answer, mode: EvalMode): string {
-  const errors = answer.trace.filter((t) => t.error).map((t) => `${t.stage}: ${t.error!.code}`);
+  const errors = answer.trace.flatMap((t) => (t.error ? [`${t.stage}: ${t.error.code}`] : []));
   const uniq = [...new Set(errors)].slice(0, 3).join('; ');
   const partial = r.scores.f1 > 0 ? ` (partial: F1 ${r.scores.f1.toFixed(2)}, ${r.predicted.length} predicted vs ${r.gold.length} gold${setDelta(r.gold, r.predicted)})` : '';
   if (mode === 'oracle') {
@@ -192,7 +192,7 @@ export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mod
   // other question scores the answers (of a table: its first column, the row keys).
   const goldCells = new Set(ex.answers.map(normalizeAnswer));
   const tableRows = ex.rows && answer.table ? answer.table.rows.map((row) => row.map((c) => cellKey(c, goldCells))) : undefined;
-  const predicted = tableRows ? tableRows.flat().filter((c): c is string => c !== null) : answerKeys(answer.answers as AnswerItem[], ex.answers);
+  const predicted = tableRows ? tableRows.flat().filter((c): c is string => c !== null) : answerKeys(answer.answers, ex.answers);
   const scores = scoreAnswers(predicted, ex.answers);
   const rowMatch = ex.rows ? (tableRows ? rowsMatch(tableRows, ex.rows) : false) : null;
   const beam = answer.beam.map((b) => b.form);
@@ -240,8 +240,7 @@ export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mod
 export async function runExamples(examples: readonly Example[], runner: ExampleRunner, opts: EvalRunOptions): Promise<{ results: ExampleResult[]; wallMs: number }> {
   const results: ExampleResult[] = [];
   const start = performance.now();
-  for (let i = 0; i < examples.length; i++) {
-    const ex = examples[i];
+  for (const [i, ex] of examples.entries()) {
     const t0 = performance.now();
     let answer: Answer;
     try {
@@ -261,9 +260,6 @@ export async function runExamples(examples: readonly Example[], runner: ExampleR
 /** Deterministic sample of n examples (Fisher–Yates with core's seeded Rng), in the original order. */
 export function sampleExamples<T>(items: readonly T[], n: number, seed: number): T[] {
   if (n >= items.length) return [...items];
-  const idx = new Rng(seed).shuffle(items.map((_, i) => i));
-  return idx
-    .slice(0, n)
-    .sort((a, b) => a - b)
-    .map((i) => items[i]);
+  const keep = new Set(new Rng(seed).shuffle(items.map((_, i) => i)).slice(0, n));
+  return items.filter((_, i) => keep.has(i));
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { AskgraphError, ERROR_STATUS, type ErrorCode } from '../core';
+import { AskgraphError, ERROR_STATUS, toAskgraphError, type ErrorCode } from '../core';
 import { type CheckedQuery, precheckQuery, type UserQueryLimits } from './user-query';
 
 /** A worker_threads Worker for a sibling module, compiled (…/x.js) or from the sources under tsx (…/x.ts). */
@@ -43,7 +43,7 @@ export class QueryChecker {
     try {
       precheckQuery(text, limits);
     } catch (e) {
-      return Promise.reject(e);
+      return Promise.reject(toAskgraphError(e));
     }
     if (this.queue.length >= this.opts.maxQueue) {
       return Promise.reject(new AskgraphError('SERVER_BUSY', `${this.queue.length} queries are waiting to be checked; retry later`));
@@ -57,14 +57,14 @@ export class QueryChecker {
   private spawn(): Worker {
     const w = siblingWorker('check-worker');
     w.unref();
-    w.on('message', (msg: { id: number; ok: boolean; checked?: CheckedQuery; error?: { code: string; message: string; details?: Record<string, unknown> } }) => {
+    w.on('message', (msg: { id: number; ok: true; checked: CheckedQuery } | { id: number; ok: false; error: { code: string; message: string; details?: Record<string, unknown> } }) => {
       const job = this.running;
-      if (w !== this.worker || !job || job.id !== msg.id) return;
+      if (w !== this.worker || job?.id !== msg.id) return;
       this.finish();
-      if (msg.ok) job.resolve(msg.checked!);
+      if (msg.ok) job.resolve(msg.checked);
       else {
-        const code = (msg.error!.code in ERROR_STATUS ? msg.error!.code : 'SPARQL_SYNTAX') as ErrorCode;
-        job.reject(new AskgraphError(code, msg.error!.message, msg.error!.details ? { details: msg.error!.details } : {}));
+        const code = (msg.error.code in ERROR_STATUS ? msg.error.code : 'SPARQL_SYNTAX') as ErrorCode;
+        job.reject(new AskgraphError(code, msg.error.message, msg.error.details ? { details: msg.error.details } : {}));
       }
       this.pump();
     });

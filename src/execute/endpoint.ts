@@ -209,10 +209,10 @@ export class EndpointExecutor implements Executor {
       // label fetch ended early at 3.76M of 5.0M labels): time ran out, so it is a timeout.
       if ((res.headers.get('x-sql-state') ?? '').trim().toUpperCase() === 'S1TAT') {
         const why = (res.headers.get('x-sql-message') ?? '').slice(0, 200);
-        await res.body?.cancel().catch(() => {});
+        await res.body?.cancel().catch(() => undefined);
         throw new AskgraphError('QUERY_TIMEOUT', `${this.url} cut the result at its own time limit (incomplete results${why ? `: ${why}` : ''})`, { details: { reason: 'endpoint-time-limit' } });
       }
-      const type = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+      const type = ((res.headers.get('content-type') ?? '').split(';')[0] ?? '').trim().toLowerCase();
       const out = use(await this.readBody(res, maxBytes, ac), type);
       this.record();
       return out;
@@ -303,7 +303,7 @@ export class EndpointExecutor implements Executor {
   private constructParsed(query: string, opts?: QueryOptions & { maxBytes?: number }): Promise<Triple[]> {
     return this.call(query, GRAPH_ACCEPT, opts, (body, type) => {
       if (type && type !== 'application/n-triples' && type !== 'text/plain') {
-        throw new AskgraphError('ENDPOINT_ERROR', `${this.url} answered a ${query.match(/DESCRIBE/i) ? 'DESCRIBE' : 'CONSTRUCT'} with ${type}; askgraph reads N-Triples (application/n-triples)`, {
+        throw new AskgraphError('ENDPOINT_ERROR', `${this.url} answered a ${/DESCRIBE/i.test(query) ? 'DESCRIBE' : 'CONSTRUCT'} with ${type}; askgraph reads N-Triples (application/n-triples)`, {
           details: { contentType: type },
         });
       }
@@ -324,7 +324,8 @@ export class EndpointExecutor implements Executor {
     return queryByForm(this, query, opts);
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.closed = true;
+    return Promise.resolve();
   }
 }

@@ -56,7 +56,8 @@ export class LabelPicker {
   offer(iri: string, predicate: string, label: Term): void {
     if (label.type !== 'literal') return;
     const r = Math.max(0, this.predicates.indexOf(predicate)) * 4 + (!label.lang ? 0 : /^en\b/i.test(label.lang) ? 1 : 2);
-    if (!this.rank.has(iri) || r < this.rank.get(iri)!) {
+    const seen = this.rank.get(iri);
+    if (seen === undefined || r < seen) {
       this.rank.set(iri, r);
       this.out.set(iri, label.value);
     }

@@ -2,8 +2,10 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { constants as bufferConstants } from 'node:buffer';
 import { pathToFileURL } from 'node:url';
 import type * as oxigraph from 'oxigraph';
+import { z } from 'zod';
 import { AskgraphError, readTriples } from '../core';
 import { isSafeIri } from '../sparql';
 import { RDFS_LABEL } from './terms';
@@ -152,7 +154,7 @@ export const WASM_BYTES_PER_TRIPLE = 500;
  * The longest JavaScript string (V8: 2^29 - 24 characters). Oxigraph's dump returns the whole N-Quads
  * text as one string, so `askgraph load` cannot write a data.nq longer than this.
  */
-export const MAX_DUMP_CHARS: number = require('node:buffer').constants.MAX_STRING_LENGTH as number;
+export const MAX_DUMP_CHARS: number = bufferConstants.MAX_STRING_LENGTH;
 /** N-Quads characters per triple of a dump when the input is not N-Triples / N-Quads (whose size is the dump's). */
 const DUMP_CHARS_PER_TRIPLE = 120;
 /** Bytes per triple by which files that are not line-based are estimated (Turtle / TriG are terse, RDF/XML is not). */
@@ -347,17 +349,19 @@ function cacheKey(source: StoreSource): string {
  * The snapshot's text when snapshot.key holds this source's key and the snapshot's own size and sha256
  * (written with it), else undefined: a snapshot that is empty, cut or changed is not loaded but rebuilt.
  */
+const SnapshotKeySchema = z.object({ key: z.string(), snapshot: z.object({ size: z.number(), sha256: z.string() }) });
 function verifiedSnapshot(snap: string, keyFile: string, key: string): string | undefined {
   if (!fs.existsSync(snap) || !fs.existsSync(keyFile)) return undefined;
-  let saved: { key?: unknown; snapshot?: Partial<FileDigest> };
+  let json: unknown;
   try {
-    saved = JSON.parse(fs.readFileSync(keyFile, 'utf8'));
+    json = JSON.parse(fs.readFileSync(keyFile, 'utf8'));
   } catch {
     return undefined;
   }
-  if (saved.key !== key || typeof saved.snapshot?.sha256 !== 'string' || fs.statSync(snap).size !== saved.snapshot.size) return undefined;
+  const saved = SnapshotKeySchema.safeParse(json);
+  if (!saved.success || saved.data.key !== key || fs.statSync(snap).size !== saved.data.snapshot.size) return undefined;
   const bytes = fs.readFileSync(snap);
-  if (digestOf(bytes).sha256 !== saved.snapshot.sha256) return undefined;
+  if (digestOf(bytes).sha256 !== saved.data.snapshot.sha256) return undefined;
   return bytes.toString('utf8');
 }
 
@@ -373,11 +377,12 @@ export function buildStore(source: StoreSource): { store: oxigraph.Store; info: 
   // required here, not at the top: the main thread of `askgraph ask` imports this module but never
   // builds a store (the worker does), so it does not compile Oxigraph's wasm for nothing
   const { Store } = require('oxigraph') as typeof oxigraph;
-  const useCache = source.cacheDir !== undefined && source.files.some((f) => detectFormat(f) !== 'nq');
+  // the cache folder, when the sources are not already one N-Quads dump
+  const cacheDir = source.files.some((f) => detectFormat(f) !== 'nq') ? source.cacheDir : undefined;
   let key: string | undefined;
-  if (useCache) {
-    const snap = path.join(source.cacheDir!, 'snapshot.nq');
-    const keyFile = path.join(source.cacheDir!, 'snapshot.key');
+  if (cacheDir !== undefined) {
+    const snap = path.join(cacheDir, 'snapshot.nq');
+    const keyFile = path.join(cacheDir, 'snapshot.key');
     key = cacheKey(source);
     try {
       const text = verifiedSnapshot(snap, keyFile, key);
@@ -393,9 +398,9 @@ export function buildStore(source: StoreSource): { store: oxigraph.Store; info: 
   const store = new Store();
   for (const f of source.files) loadFile(store, f, source.baseIri);
   const info: BuildInfo = { size: store.size, loadMs: Date.now() - t0, from: 'sources' };
-  if (useCache && key !== undefined) {
-    const snap = path.join(source.cacheDir!, 'snapshot.nq');
-    const keyFile = path.join(source.cacheDir!, 'snapshot.key');
+  if (cacheDir !== undefined && key !== undefined) {
+    const snap = path.join(cacheDir, 'snapshot.nq');
+    const keyFile = path.join(cacheDir, 'snapshot.key');
     try {
       fs.rmSync(keyFile, { force: true }); // never a new key next to an old snapshot, or the reverse
       const snapshot = saveSnapshot(store, snap);

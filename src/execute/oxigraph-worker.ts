@@ -73,8 +73,7 @@ function answer(req: WorkerRequest & { op: 'query' | 'labels' }): WorkerReply {
     if (req.form === 'CONSTRUCT' || req.form === 'DESCRIBE') {
       const quads = store.query(req.query, options) as oxigraph.Quad[];
       // (the process runs with --no-turbo-inline-js-wasm-calls: see spawnStoreProcess in oxigraph.ts)
-      const triples = new Array<ReturnType<typeof tripleFromRdfJs>>(quads.length);
-      for (let i = 0; i < quads.length; i++) triples[i] = tripleFromRdfJs(quads[i]);
+      const triples = quads.map((q) => tripleFromRdfJs(q));
       if (req.maxBytes !== undefined) {
         let bytes = 0;
         for (const t of triples) bytes += t.s.value.length + t.p.value.length + t.o.value.length + 12;

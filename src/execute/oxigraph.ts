@@ -146,7 +146,7 @@ class StoreProcess {
     });
     child.on('exit', (code, signal) => {
       if (child !== this.child || this.closed) return;
-      this.onCrash(`the store process exited (${signal ?? 'code ' + code})`);
+      this.onCrash(`the store process exited (${signal ?? `code ${String(code)}`})`);
     });
     child.send({ id: 0, op: 'init', source: this.source } satisfies WorkerRequest);
   }
@@ -169,7 +169,7 @@ class StoreProcess {
 
   private onReply(reply: WorkerReply): void {
     const job = this.running;
-    if (!job || job.id !== reply.id) return;
+    if (job?.id !== reply.id) return;
     this.running = undefined;
     clearTimeout(job.timer);
     if (job.abandoned && !(!reply.ok && reply.fatal)) {

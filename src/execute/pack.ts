@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { AskgraphError, defaultPackDir, PackConfig } from '../core';
+import { AskgraphError, defaultPackDir, itemAt, PackConfig } from '../core';
 import { EndpointExecutor } from './endpoint';
 import { DATA_EXTENSIONS, digestOf, StoreSource } from './loaders';
 import { OxigraphExecutor } from './oxigraph';
@@ -51,7 +51,7 @@ export function parsePackConfig(text: string, file: string): PackConfig {
   }
   const parsed = PackSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = itemAt(parsed.error.issues, 0, 'issues of a failed pack.json parse');
     throw new AskgraphError('DATA_FORMAT', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, { details: { issues: parsed.error.issues } });
   }
   return parsed.data;
@@ -123,8 +123,8 @@ export function verifyPack(dir: string, config: PackConfig): void {
 
 // ---------- store specs: the one place that says what a --store / ASKGRAPH_STORE value is ----------
 
-/** Is this store spec a SPARQL endpoint (an http(s) URL)? */
-export function isEndpointUrl(spec: string | undefined): spec is string {
+/** Is this store spec a SPARQL endpoint (an http(s) URL)? (Not a type guard: a string that is not one is still a string.) */
+export function isEndpointUrl(spec: string | undefined): boolean {
   return spec !== undefined && /^https?:\/\//i.test(spec);
 }
 
@@ -136,7 +136,7 @@ export function isEndpointUrl(spec: string | undefined): spec is string {
 export type StoreSpec = { kind: 'endpoint'; url: string } | { kind: 'pack' | 'dir' | 'file'; path: string };
 
 export function resolveStoreSpec(spec?: string): StoreSpec {
-  if (isEndpointUrl(spec)) return { kind: 'endpoint', url: spec };
+  if (spec !== undefined && isEndpointUrl(spec)) return { kind: 'endpoint', url: spec };
   const target = path.resolve(spec ?? defaultPackDir());
   let stat: fs.Stats;
   try {
@@ -229,7 +229,7 @@ export async function openExecutor(spec?: string, opts: OpenOptions = {}): Promi
   const oxOpts = { id: 'oxigraph:' + target, labelPredicates, localNameLabels, defaultTimeoutMs: opts.defaultTimeoutMs };
   if (!verify) return opts.background ? OxigraphExecutor.openInBackground(source, oxOpts) : OxigraphExecutor.open(source, oxOpts);
   // the pack's files are checked while the store's worker loads (the snapshot it may load is checked there)
-  const ex = await OxigraphExecutor.openInBackground(source, oxOpts);
+  const ex = OxigraphExecutor.openInBackground(source, oxOpts);
   try {
     verify();
     if (!opts.background) await ex.whenReady();

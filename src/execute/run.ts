@@ -110,7 +110,7 @@ async function runTable(executor: Executor, compiled: CompiledQuery, opts: RunOp
       return a;
     });
     const first = cells[0];
-    if (first && first.type === 'uri' && topics.has(first.value)) continue;
+    if (first?.type === 'uri' && topics.has(first.value)) continue;
     const key = cells.map(cellKey).join('\u0000');
     if (seen.has(key)) continue;
     seen.add(key);
@@ -153,7 +153,7 @@ async function runOnce(executor: Executor, compiled: CompiledQuery, opts: RunOpt
       // one literal (an aggregate or a ratio): an unbound result (MAX of nothing, a ratio over 0) is no answer
       const res = await executor.select(compiled.sparql, { timeoutMs: remaining() });
       const t = res.rows[0]?.[compiled.answerVar];
-      answers = t && t.type === 'literal' ? [{ value: canonicalNumber(t.value, t.datatype), label: null, type: 'literal', ...(t.datatype ? { datatype: t.datatype } : {}) }] : [];
+      answers = t?.type === 'literal' ? [{ value: canonicalNumber(t.value, t.datatype), label: null, type: 'literal', ...(t.datatype ? { datatype: t.datatype } : {}) }] : [];
     } else {
       const res = await executor.select(compiled.sparql, { timeoutMs: remaining() });
       const topics = new Set(compiled.topicEntities);

@@ -1,4 +1,4 @@
-import { RDF_LANG_STRING, XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
+import { defined, RDF_LANG_STRING, XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
 
 // The constants live in src/core/rdf.ts; re-exported for the stage's own modules.
 export { RDF_LANG_STRING, RDFS_LABEL, XSD, XSD_STRING } from '../core';
@@ -77,7 +77,10 @@ export function tripleFromRdfJs(q: { subject: RdfJsTerm; predicate: RdfJsTerm; o
 const NT_ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([tbnrf"'\\]))/g;
 const NT_CHAR: Record<string, string> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' };
 function ntUnescape(s: string): string {
-  return s.replace(NT_ESCAPE, (_, u4: string, u8: string, c: string) => (u4 || u8 ? String.fromCodePoint(parseInt(u4 || u8, 16)) : NT_CHAR[c]));
+  return s.replace(NT_ESCAPE, (all: string, u4?: string, u8?: string, c?: string) => {
+    const hex = u4 ?? u8;
+    return hex !== undefined ? String.fromCodePoint(parseInt(hex, 16)) : defined(NT_CHAR[c ?? ''], `the N-Triples escape ${all}`);
+  });
 }
 const NT_TERM = /\s*(?:<([^>]*)>|_:([^\s<"]+)|"((?:[^"\\]|\\.)*)"(?:@([A-Za-z]+(?:-[A-Za-z0-9]+)*)|\^\^<([^>]*)>)?)/y;
 
@@ -94,21 +97,21 @@ export function parseNTriples(text: string): Triple[] {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
     NT_TERM.lastIndex = 0;
-    const terms: Term[] = [];
-    for (let i = 0; i < 3; i++) {
+    const term = (): Term => {
       const m = NT_TERM.exec(line);
       if (!m) throw new Error(`N-Triples line ${lineNo}: not a triple`);
-      if (m[1] !== undefined) terms.push({ type: 'uri', value: ntUnescape(m[1]) });
-      else if (m[2] !== undefined) terms.push({ type: 'bnode', value: m[2] });
-      else {
-        const t: Term = { type: 'literal', value: ntUnescape(m[3]) };
-        if (m[4]) t.lang = m[4].toLowerCase();
-        else if (m[5] && m[5] !== XSD_STRING) t.datatype = ntUnescape(m[5]);
-        terms.push(t);
-      }
-    }
+      if (m[1] !== undefined) return { type: 'uri', value: ntUnescape(m[1]) };
+      if (m[2] !== undefined) return { type: 'bnode', value: m[2] };
+      const t: Term = { type: 'literal', value: ntUnescape(defined(m[3], 'the text of an N-Triples literal')) };
+      if (m[4]) t.lang = m[4].toLowerCase();
+      else if (m[5] && m[5] !== XSD_STRING) t.datatype = ntUnescape(m[5]);
+      return t;
+    };
+    const s = term();
+    const p = term();
+    const o = term();
     if (!/^\s*\.\s*(#.*)?$/.test(line.slice(NT_TERM.lastIndex))) throw new Error(`N-Triples line ${lineNo}: no final "."`);
-    out.push({ s: terms[0], p: terms[1], o: terms[2] });
+    out.push({ s, p, o });
   }
   return out;
 }

@@ -91,9 +91,9 @@ export function precheckQuery(text: string, limits: UserQueryLimits): void {
       i = j;
     } else if (c === 0x22 || c === 0x27) {
       // "…", '…', """…""", '''…''' (escapes skip the next character)
-      const q = text[i];
-      const long = text.startsWith(q + q + q, i);
-      const close = long ? q + q + q : q;
+      const q = c === 0x22 ? '"' : "'";
+      const long = text.startsWith(q.repeat(3), i);
+      const close = long ? q.repeat(3) : q;
       let j = i + close.length;
       while (j < n && !text.startsWith(close, j)) j += text[j] === '\\' ? 2 : 1;
       i = j + close.length - 1;
@@ -193,7 +193,7 @@ function usesService(node: unknown, depth = 0): boolean {
 export function analyseQuery(text: string, limits: UserQueryLimits): CheckedQuery {
   precheckQuery(text, limits);
   checkTokenDepth(text, limits);
-  const parsed = parseSparql(text) as SparqlQuery;
+  const parsed = parseSparql(text);
   if (parsed.type === 'update') {
     const ops = parsed.updates.map((u) => ('updateType' in u ? u.updateType : u.type)).join(', ');
     throw new AskgraphError('UPDATE_FORBIDDEN', `this endpoint is read-only: SPARQL updates are refused (${ops || 'update'})`);
@@ -213,7 +213,7 @@ export function analyseQuery(text: string, limits: UserQueryLimits): CheckedQuer
   const mod = parsed as { limit?: number; values?: unknown };
   if (form !== 'ASK' && (mod.limit === undefined || mod.limit > limits.maxRows)) {
     capped = true;
-    if (mod.limit === undefined && mod.values === undefined) run = text + '\nLIMIT ' + (limits.maxRows + 1);
+    if (mod.limit === undefined && mod.values === undefined) run = `${text}\nLIMIT ${limits.maxRows + 1}`;
     else run = generateSparql({ ...parsed, limit: limits.maxRows + 1 } as SparqlQuery);
   }
   return { form, run, capped, service: usesService(parsed.where ?? []), functions: [...extensionFunctions(parsed)], ...(dataset ? { dataset } : {}), patterns };

@@ -99,6 +99,6 @@ export function existsQuery(t: S.IriTerm | S.LiteralTerm): string {
   const where: S.Pattern[] =
     t.termType === 'Literal'
       ? [asObject]
-      : [{ type: 'union', patterns: [{ type: 'bgp', triples: [triple(t, v('p'), v('o'))] }, asObject] } as S.UnionPattern];
+      : [{ type: 'union', patterns: [{ type: 'bgp', triples: [triple(t, v('p'), v('o'))] }, asObject] }];
   return generateSparql({ type: 'query', queryType: 'ASK', prefixes: {}, where });
 }

@@ -7,8 +7,8 @@
  * around (a child of) the other — an added / removed hop, COUNT or AND operand — or, failing both, a whole
  * subtree is substituted. Forms are small (tens of nodes), so the search is cheap; pairs are memoised.
  */
-import { XSD, type Form, type Literal, type Relation } from '../core';
-import { printForm, printLiteral, printRelation } from './print';
+import { XSD, itemAt, type Form, type Literal, type Relation } from '../core';
+import { printForm, printLiteral, printRef, printRelation } from './print';
 import { canonicalText, normalizeForm, skeleton } from './transform';
 
 export type ChangeOp = 'added' | 'removed' | 'substituted';
@@ -93,7 +93,7 @@ function toTree(f: Form): TreeNode {
       const kind = f.kind;
       const flat: Form[] = [];
       const walk = (x: Form): void => {
-        if (x.kind === kind) (walk(x.args[0]), walk(x.args[1]));
+        if (x.kind === kind) { walk(x.args[0]); walk(x.args[1]); }
         else flat.push(x);
       };
       walk(f);
@@ -137,7 +137,8 @@ function toTree(f: Form): TreeNode {
     case 'more':
       return op(f.op, [], [], [toTree(f.args[0]), toTree(f.args[1])]);
     case 'contains':
-      return op('CONTAINS', f.relation ? [f.relation] : [], [f.value], []);
+      // the text is a leaf of its own (a copied span, printed `[ word ]`), compared like a literal
+      return op('CONTAINS', f.relation ? [f.relation] : [], [], [{ leaf: true, kind: 'literal', text: printRef({ kind: 'label', label: f.text }), size: 1 }]);
   }
 }
 
@@ -175,7 +176,7 @@ class Aligner {
 
   align(a: TreeNode, b: TreeNode): Aligned {
     let row = this.memo.get(a);
-    if (!row) this.memo.set(a, (row = new Map()));
+    if (!row) this.memo.set(a, (row = new Map<TreeNode, Aligned>()));
     const hit = row.get(b);
     if (hit) return hit;
     const result = this.compute(a, b);
@@ -193,7 +194,7 @@ class Aligner {
 
   /** b is a new operator around a (e.g. an added hop or COUNT); b's other children are added subtrees. */
   private wrapperAdded(a: TreeNode, b: OpNode, i: number): Aligned {
-    const inner = this.align(a, b.children[i]);
+    const inner = this.align(a, itemAt(b.children, i, 'diff children'));
     const changes: FormChange[] = [{ change: 'added', kind: 'operator', path: '', b: head(b) }];
     const kids: DiffNode[] = [];
     b.children.forEach((c, j) => {
@@ -207,7 +208,7 @@ class Aligner {
 
   /** a was an operator around (a child of) b: removed hop / COUNT / AND operands. */
   private wrapperRemoved(a: OpNode, b: TreeNode, i: number): Aligned {
-    const inner = this.align(a.children[i], b);
+    const inner = this.align(itemAt(a.children, i, 'diff children'), b);
     const changes: FormChange[] = [{ change: 'removed', kind: 'operator', path: '', a: head(a) }];
     const kids: DiffNode[] = [];
     a.children.forEach((c, j) => {
@@ -248,13 +249,13 @@ class Aligner {
       cost++;
     }
     a.rels.forEach((ra, i) => {
-      const c = relationChange(ra, b.rels[i]);
-      if (c) (changes.push(c), cost++);
+      const c = relationChange(ra, itemAt(b.rels, i, 'diff relations'));
+      if (c) { changes.push(c); cost++; }
     });
     a.lits.forEach((la, i) => {
       const ta = printLiteral(la);
-      const tb = printLiteral(b.lits[i]);
-      if (ta !== tb) (changes.push({ change: 'substituted', kind: 'literal', path: 'value', a: ta, b: tb }), cost++);
+      const tb = printLiteral(itemAt(b.lits, i, 'diff literals'));
+      if (ta !== tb) { changes.push({ change: 'substituted', kind: 'literal', path: 'value', a: ta, b: tb }); cost++; }
     });
     const kids: DiffNode[] = [];
     if (UNORDERED.has(a.op) && UNORDERED.has(b.op)) {
@@ -264,7 +265,7 @@ class Aligner {
       kids.push(...r.nodes);
     } else {
       a.children.forEach((ca, i) => {
-        const r = this.align(ca, b.children[i]);
+        const r = this.align(ca, itemAt(b.children, i, 'diff children'));
         cost += r.cost;
         changes.push(...prefix(r.changes, childSegment(a, i)));
         kids.push(...r.nodes);
@@ -285,7 +286,7 @@ class Aligner {
     const usedB = new Set<number>();
     as.forEach((x, i) => {
       const j = bs.findIndex((y, k) => !usedB.has(k) && y.text === x.text);
-      if (j >= 0) (pairOf.set(i, j), usedB.add(j));
+      if (j >= 0) { pairOf.set(i, j); usedB.add(j); }
     });
     const candidates: { i: number; j: number; cost: number }[] = [];
     as.forEach((x, i) => {
@@ -297,7 +298,7 @@ class Aligner {
       });
     });
     candidates.sort((p, q) => p.cost - q.cost || p.i - q.i || p.j - q.j);
-    for (const c of candidates) if (!pairOf.has(c.i) && !usedB.has(c.j)) (pairOf.set(c.i, c.j), usedB.add(c.j));
+    for (const c of candidates) if (!pairOf.has(c.i) && !usedB.has(c.j)) { pairOf.set(c.i, c.j); usedB.add(c.j); }
 
     const out: Aligned = { cost: 0, changes: [], nodes: [] };
     as.forEach((x, i) => {
@@ -308,7 +309,7 @@ class Aligner {
         out.changes.push({ change: 'removed', kind: 'subtree', path: seg, a: x.text });
         out.nodes.push(sameTree(x, 'removed'));
       } else {
-        const r = this.align(x, bs[j]);
+        const r = this.align(x, itemAt(bs, j, 'diff operands'));
         out.cost += r.cost;
         out.changes.push(...prefix(r.changes, seg));
         out.nodes.push(...r.nodes);
@@ -343,7 +344,7 @@ export function diffForms(a: Form, b: Form): FormDiff {
   const counts: Record<ChangeOp, number> = { added: 0, removed: 0, substituted: 0 };
   for (const c of changes) counts[c.change]++;
   const tree: DiffNode =
-    result.nodes.length === 1 ? result.nodes[0] : { status: 'changed', op: false, text: 'form', children: result.nodes };
+    result.nodes.length === 1 ? itemAt(result.nodes, 0, 'diff nodes') : { status: 'changed', op: false, text: 'form', children: result.nodes };
   const sa = skeleton(a);
   const sb = skeleton(b);
   return {

@@ -8,6 +8,7 @@ export {
   mapRefs,
   mapRelation,
   entityRefs,
+  containsTexts,
   relationRefs,
   classRefs,
   normalizeForm,

@@ -1,4 +1,4 @@
-import { AskgraphError } from '../core';
+import { AskgraphError, defined } from '../core';
 
 /** Tokens of the logical-form language (grammar/logical-form.ebnf). */
 export type Token =
@@ -50,7 +50,7 @@ export function tokenize(text: string): Token[] {
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (isSpace(c)) {
       i++;
       continue;
@@ -68,9 +68,9 @@ export function tokenize(text: string): Token[] {
       i++;
       for (;;) {
         if (i >= n) throw syntaxError(text, start, '[12] Label', "unclosed label: expected ']'");
-        const d = text[i]!;
+        const d = text.charAt(i);
         if (d === '\\' && i + 1 < n && (text[i + 1] === ']' || text[i + 1] === '\\')) {
-          out += text[i + 1];
+          out += text.charAt(i + 1);
           i += 2;
         } else if (d === ']') {
           i++;
@@ -100,7 +100,7 @@ export function tokenize(text: string): Token[] {
       i++;
       for (;;) {
         if (i >= n) throw syntaxError(text, start, '[16] String', 'unclosed string: expected \'"\'');
-        const d = text[i]!;
+        const d = text.charAt(i);
         if (d === '\\') {
           const e = text[i + 1];
           const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\', "'": "'" };
@@ -109,8 +109,9 @@ export function tokenize(text: string): Token[] {
             i += 6;
             continue;
           }
-          if (e === undefined || !(e in map)) throw syntaxError(text, i, '[16] String', 'invalid escape in string');
-          out += map[e];
+          const escaped = e === undefined ? undefined : map[e];
+          if (escaped === undefined) throw syntaxError(text, i, '[16] String', 'invalid escape in string');
+          out += escaped;
           i += 2;
         } else if (d === '"') {
           i++;
@@ -124,7 +125,7 @@ export function tokenize(text: string): Token[] {
       if (text[i] === '@') {
         const m = /^@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)/.exec(text.slice(i));
         if (!m) throw syntaxError(text, i, '[16] String', 'invalid language tag');
-        tok.lang = m[1]!.toLowerCase();
+        tok.lang = defined(m[1], 'language tag group').toLowerCase();
         i += m[0].length;
       } else if (text.startsWith('^^', i)) {
         i += 2;
@@ -135,7 +136,7 @@ export function tokenize(text: string): Token[] {
           i = end + 1;
         } else {
           let j = i;
-          while (j < n && !isSpace(text[j]!) && !DELIMITERS.has(text[j]!)) j++;
+          while (j < n && !isSpace(text.charAt(j)) && !DELIMITERS.has(text.charAt(j))) j++;
           if (j === i) throw syntaxError(text, i, '[16] String', 'expected a datatype after ^^');
           tok.datatype = text.slice(i, j);
           i = j;
@@ -144,7 +145,7 @@ export function tokenize(text: string): Token[] {
       tokens.push(tok);
     } else {
       let j = i;
-      while (j < n && !isSpace(text[j]!) && !DELIMITERS.has(text[j]!)) j++;
+      while (j < n && !isSpace(text.charAt(j)) && !DELIMITERS.has(text.charAt(j))) j++;
       tokens.push({ type: 'atom', text: text.slice(i, j), pos: start });
       i = j;
     }

@@ -1,4 +1,4 @@
-import { Column, Form, Literal, Ref, Relation, CompareOp, RDF_LANG_STRING, XSD } from '../core';
+import { Column, Form, Literal, Ref, Relation, CompareOp, RDF_LANG_STRING, XSD, itemAt } from '../core';
 import { Token, tokenize, syntaxError } from './lexer';
 
 /**
@@ -44,11 +44,11 @@ class Parser {
   ) {}
 
   private peek(offset = 0): Token {
-    return this.tokens[Math.min(this.i + offset, this.tokens.length - 1)]!;
+    return itemAt(this.tokens, Math.min(this.i + offset, this.tokens.length - 1), 'form tokens');
   }
 
   private next(): Token {
-    return this.tokens[this.i++]!;
+    return itemAt(this.tokens, this.i++, 'form tokens');
   }
 
   private fail(tok: Token, production: string, message: string): never {
@@ -225,11 +225,16 @@ class Parser {
         form = { kind: 'more', op: op.text, args: [this.form(), this.form()] };
         break;
       case 'CONTAINS': {
-        // [38] Contains ::= "CONTAINS" Relation? String
-        const relation = this.peek().type === 'string' ? undefined : this.relation('[38] Contains');
-        const value = this.literal('[38] Contains');
-        if (value.datatype !== XSD + 'string' && value.datatype !== RDF_LANG_STRING) this.fail(this.tokens[this.i - 1]!, '[38] Contains', 'CONTAINS needs a quoted string');
-        form = relation ? { kind: 'contains', relation, value } : { kind: 'contains', value };
+        // [38] Contains ::= "CONTAINS" Relation? Span — the text is the last token, a bracketed span of the question
+        // (a Relation may itself be a Label, so a label followed by ')' is the text)
+        const textNext = (this.peek().type === 'label' && this.peek(1).type === ')') || this.peek().type === 'string';
+        const relation = textNext ? undefined : this.relation('[38] Contains');
+        const span = this.next();
+        if (span.type !== 'label') {
+          const hint = span.type === 'string' ? `: write (CONTAINS ${relation ? '… ' : ''}[ ${span.text.replace(/\\/g, '\\\\').replace(/\]/g, '\\]')} ])` : '';
+          this.fail(span, '[38] Contains', `CONTAINS takes its text as a bracketed span of the question, found ${this.describe(span)}${hint}`);
+        }
+        form = relation ? { kind: 'contains', relation, text: span.text } : { kind: 'contains', text: span.text };
         break;
       }
       default: {

@@ -53,7 +53,7 @@ export function printForm(form: Form): string {
     case 'more':
       return `(${form.op} ${printForm(form.args[0])} ${printForm(form.args[1])})`;
     case 'contains':
-      return `(CONTAINS ${form.relation ? printRelation(form.relation) + ' ' : ''}${printLiteral(form.value)})`;
+      return `(CONTAINS ${form.relation ? printRelation(form.relation) + ' ' : ''}${printRef({ kind: 'label', label: form.text })})`;
   }
 }
 

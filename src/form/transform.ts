@@ -1,4 +1,4 @@
-import { AnswerType, Column, Form, Ref, Relation } from '../core';
+import { AnswerType, Column, Form, Ref, Relation, itemAt } from '../core';
 import { printForm } from './print';
 
 /** Rewrites of the refs in a form (grounding replaces labels by IRIs this way). */
@@ -203,6 +203,15 @@ export function entityRefs(form: Form): Ref[] {
   return out;
 }
 
+/**
+ * The texts of the form's CONTAINS ([38]) in left-to-right order: spans copied from the question like entity
+ * labels, but never entities — grounding leaves them as they are (a substring test on labels / values).
+ */
+export function containsTexts(form: Form): string[] {
+  if (form.kind === 'contains') return [form.text];
+  return children(form).flatMap(containsTexts);
+}
+
 /** Relation refs (the leaves of every relation, R and chains unfolded) in left-to-right order. */
 export function relationRefs(form: Form): Ref[] {
   const out: Ref[] = [];
@@ -310,8 +319,8 @@ function byText(fs: Form[]): Form[] {
 /** Operands ordered by their printed text, rebuilt right-nested. */
 function sortedChain(kind: 'and' | 'or', operands: Form[]): Form {
   const ops = byText(operands);
-  let acc = ops[ops.length - 1]!;
-  for (let i = ops.length - 2; i >= 0; i--) acc = { kind, args: [ops[i]!, acc] };
+  let acc = itemAt(ops, -1, 'chain operands');
+  for (let i = ops.length - 2; i >= 0; i--) acc = { kind, args: [itemAt(ops, i, 'chain operands'), acc] };
   return acc;
 }
 

@@ -16,10 +16,13 @@
  *   top  += '(' TABLE expr col col* ')' | '(' GROUPCOUNT expr rel ')' | '(' GROUPSUM|GROUPAVG|GROUPMAX|GROUPMIN expr rel rel ')'
  *         | '(' HAVING grouped GT|GE|LT|LE literal ')' | '(' ASC|DESC ordarg ')' | '(' LIMIT|OFFSET int ordered ')'
  *         | '(' MORE|LESS num num ')'
- *   expr += '(' CONTAINS rel? string ')' | '(' GT|GE|LT|LE rel rel ')'
+ *   expr += '(' CONTAINS rel? span ')' | '(' GT|GE|LT|LE rel rel ')'
  *   col  := rel | '(' MINUS rel rel ')';  grouped := '(' GROUP…|HAVING … ')';  ordered := '(' ASC|DESC|LIMIT|OFFSET … ')'
  *   ordarg := expr rel? | '(' TABLE|GROUP…|HAVING … ')' (a table is ordered by its last column: no relation after it)
- *   num  := '(' COUNT|AVG|SUM|MAX|MIN|RATIO|PERCENT|ABSDIFF … ')';  int: a non-negative integer symbol;  string: a quoted one
+ *   num  := '(' COUNT|AVG|SUM|MAX|MIN|RATIO|PERCENT|ABSDIFF … ')';  int: a non-negative integer symbol
+ *   span := '[' piece+ ']' — the text of CONTAINS is copied from the question exactly like an entity label (the
+ *           same copy state), so a word the model never saw in training can be written; the span filter (graph
+ *           labels) does not apply to it: a text is a part of a name, not a name
  *
  * It is data-driven: operators exist only if they are in config.symbols, relation slots admit
  * config.relations (optionally intersected with a caller-given set), literals are the symbols that
@@ -93,7 +96,7 @@ const INT = 11; // a row count (LIMIT / OFFSET)
 const CMP = 12; // GT / GE / LT / LE (HAVING)
 const NUM = 13; // a number form: '(' COUNT / AVG / … ')'
 const NUM_HEAD = 14;
-const STR = 15; // a quoted string (CONTAINS)
+const STR = 15; // the text of CONTAINS: '[' then a copied span of the question (any span, not only labels)
 const LIT_OR_REL = 16; // after GT r: a literal ([7]) or a second relation ([36])
 const ORDARG = 17; // the operand of ASC / DESC
 const ORDARG_HEAD = 18;
@@ -110,6 +113,8 @@ export interface ConstraintState {
    * start * SPAN_KEY + position ([] right after '[').
    */
   readonly copy: readonly number[] | null;
+  /** The open span is a CONTAINS text (its ends need no graph label); false outside `[ … ]` and in an entity. */
+  readonly text: boolean;
   /** eos was emitted. */
   readonly done: boolean;
   /** Tokens needed at least to complete the form, eos included. */
@@ -117,6 +122,22 @@ export interface ConstraintState {
 }
 
 const SPAN_KEY = 1 << 16;
+
+/**
+ * Where copied spans may start and end. Entity labels use the table the span filter shaped (hard filter: label
+ * spans only); CONTAINS texts use the table of every span (the same object when no hard filter applies).
+ */
+interface SpanTable {
+  /** endOk[start * n + end]: the span start..end may be closed with ']' (text, word boundaries, filter). */
+  readonly endOk: Uint8Array;
+  /** closeAt[start * n + p]: the nearest end >= p at which start..end may close, or -1. */
+  readonly closeAt: Int32Array;
+  /** Source pieces a span may start with, and the (start, position) keys each opens. */
+  readonly startIds: readonly number[];
+  readonly startPositions: ReadonlyMap<number, number[]>;
+  /** Tokens needed right after '[': the shortest closable span plus ']'. */
+  readonly startNeed: number;
+}
 
 const OPERATORS = [
   'JOIN', 'AND', 'COUNT', 'ARGMAX', 'ARGMIN', 'GT', 'GE', 'LT', 'LE', 'TC', 'R',
@@ -211,7 +232,6 @@ export class GrammarConstraint {
   readonly classIds: readonly number[];
   // ---- form language v3 ----
   private readonly intIds: readonly number[];
-  private readonly strIds: readonly number[];
   private readonly cmpIds: readonly number[];
   private readonly numHeads: readonly number[];
   private readonly ordHeads: readonly number[];
@@ -224,19 +244,14 @@ export class GrammarConstraint {
   private readonly cost: number[];
   private readonly src: readonly number[];
   private readonly copyable: readonly boolean[];
-  /** endOk[start * n + end]: the span start..end may be closed with ']' (text, word boundaries, filter). */
-  private readonly endOk: Uint8Array;
-  /** closeAt[start * n + p]: the nearest end >= p at which start..end may close, or -1. */
-  private readonly closeAt: Int32Array;
+  /** The spans of entity labels, and of CONTAINS texts ([38]: any span at word boundaries). */
+  private readonly spans: SpanTable;
+  private readonly textSpans: SpanTable;
   /** The span filter was applied (some span passed it). */
   readonly filtered: boolean;
   /** Soft filter: preferred[start * n + end] marks spans that pass it (closing others costs spanPenalty). */
   private readonly preferred?: Uint8Array;
   private readonly spanPenalty: number;
-  private readonly startIds: readonly number[];
-  private readonly startPositions = new Map<number, number[]>();
-  /** Tokens needed right after '[': the shortest closable span plus ']'. */
-  private readonly startNeed: number;
 
   constructor(
     readonly vocab: TargetVocabulary,
@@ -319,38 +334,41 @@ export class GrammarConstraint {
     this.filtered = opts.spanFilter !== undefined && endOk.some((x) => x === 1);
     if (soft && this.filtered) this.preferred = endOk;
     if (opts.spanFilter && (!this.filtered || soft)) endOk = table();
-    this.endOk = endOk;
-    const closeAt = new Int32Array(n * n).fill(-1);
-    for (let a = 0; a < n; a++) {
-      let next = -1;
-      for (let p = n - 1; p >= a; p--) {
-        if (endOk[a * n + p]) next = p;
-        closeAt[a * n + p] = next;
+    const spanTable = (ok: Uint8Array): SpanTable => {
+      const closeAt = new Int32Array(n * n).fill(-1);
+      for (let a = 0; a < n; a++) {
+        let next = -1;
+        for (let p = n - 1; p >= a; p--) {
+          if (ok[a * n + p]) next = p;
+          closeAt[a * n + p] = next;
+        }
       }
-    }
-    this.closeAt = closeAt;
-    let startNeed = 1e9;
-    for (let p = 0; p < n; p++) {
-      const e = closeAt[p * n + p] ?? -1;
-      if (e < 0) continue;
-      startNeed = Math.min(startNeed, 1 + (e - p) + 1);
-      const id = itemAt(sourceIds, p);
-      const list = this.startPositions.get(id);
-      if (list) list.push(p * SPAN_KEY + p);
-      else this.startPositions.set(id, [p * SPAN_KEY + p]);
-    }
-    this.startIds = [...this.startPositions.keys()].sort((a, b) => a - b);
-    this.startNeed = startNeed;
+      let startNeed = 1e9;
+      const startPositions = new Map<number, number[]>();
+      for (let p = 0; p < n; p++) {
+        const e = closeAt[p * n + p] ?? -1;
+        if (e < 0) continue;
+        startNeed = Math.min(startNeed, 1 + (e - p) + 1);
+        const id = itemAt(sourceIds, p);
+        const list = startPositions.get(id);
+        if (list) list.push(p * SPAN_KEY + p);
+        else startPositions.set(id, [p * SPAN_KEY + p]);
+      }
+      return { endOk: ok, closeAt, startIds: [...startPositions.keys()].sort((a, b) => a - b), startPositions, startNeed };
+    };
+    this.spans = spanTable(endOk);
+    // a hard filter shaped the entity table: the texts get their own table of every span
+    this.textSpans = opts.spanFilter && this.filtered && !soft ? spanTable(table()) : this.spans;
+    const startNeed = this.spans.startNeed;
 
     // Minimal completion costs. A relation needs 1 token if any relation is allowed (else it cannot complete).
     const INF = 1e9;
     const relCost = rels.length > 0 ? 1 : INF;
     const litCost = this.literalIds.length > 0 ? 1 : INF;
     // A form without operators: an entity span, or a class name. (Recursive forms only add to these.)
-    const exprCost = Math.min(this.startIds.length > 0 ? 1 + startNeed : INF, classIds.length > 0 ? 1 : INF);
+    const exprCost = Math.min(this.spans.startIds.length > 0 ? 1 + startNeed : INF, classIds.length > 0 ? 1 : INF);
     this.intIds = this.literalIds.filter((t) => /^\d+$/.test(vocab.symbols[t - S] ?? ''));
-    this.strIds = this.literalIds.filter((t) => (vocab.symbols[t - S] ?? '').startsWith('"'));
-    this.cmpIds = CMP_OPS.flatMap((o) => (this.op.has(o) ? [this.op.get(o)!] : []));
+    this.cmpIds = CMP_OPS.flatMap((o) => this.op.get(o) ?? []);
     const cost: number[] = new Array<number>(24).fill(INF);
     cost[EXPR] = exprCost;
     cost[TOP] = exprCost;
@@ -363,11 +381,11 @@ export class GrammarConstraint {
     cost[OPTREL] = 0;
     cost[INT] = this.intIds.length > 0 ? 1 : INF;
     cost[CMP] = this.cmpIds.length > 0 ? 1 : INF;
-    cost[STR] = this.strIds.length > 0 ? 1 : INF;
+    cost[STR] = this.textSpans.startIds.length > 0 ? 1 + this.textSpans.startNeed : INF;
     cost[LIT_OR_REL] = Math.min(litCost, relCost);
     cost[ORDARG] = exprCost;
-    cost[COL_HEAD] = Math.min(cost[REL_HEAD]!, this.op.has('MINUS') ? 1 + 2 * relCost : INF);
-    const headCost = (o: Operator): number => PUSH[o]!.reduce((sum, item) => sum + (cost[item] ?? INF), 0);
+    cost[COL_HEAD] = Math.min(itemAt(cost, REL_HEAD, 'cost'), this.op.has('MINUS') ? 1 + 2 * relCost : INF);
+    const headCost = (o: Operator): number => defined(PUSH[o], `PUSH ${o}`).reduce((sum, item) => sum + (cost[item] ?? INF), 0);
     const usable = (o: Operator): boolean => !NOT_A_FORM.has(o) && this.op.has(o) && headCost(o) < INF;
     const headNeed = (ops: readonly Operator[]): number => (ops.length ? 1 + Math.min(...ops.map(headCost)) : INF);
     // the operand items refer to each other (LIMIT of LIMIT, HAVING of HAVING): a few rounds reach the fixed point
@@ -376,15 +394,15 @@ export class GrammarConstraint {
       cost[EXPR_HEAD] = headNeed(ok.filter((o) => !TOP_ONLY.has(o)));
       cost[TOP_HEAD] = headNeed(ok);
       cost[NUM_HEAD] = headNeed(ok.filter((o) => NUMBER_OPS.has(o)));
-      cost[NUM] = cost[NUM_HEAD]! + 2;
+      cost[NUM] = itemAt(cost, NUM_HEAD, 'cost') + 2;
       cost[SLICED_HEAD] = headNeed(ok.filter((o) => SLICED_OPS.has(o)));
-      cost[SLICED] = cost[SLICED_HEAD]! + 2;
+      cost[SLICED] = itemAt(cost, SLICED_HEAD, 'cost') + 2;
       cost[GROUPED_HEAD] = headNeed(ok.filter((o) => GROUPED_OPS.has(o)));
-      cost[GROUPED] = cost[GROUPED_HEAD]! + 2;
-      cost[ORDARG_HEAD] = Math.min(cost[EXPR_HEAD]!, headNeed(ok.filter((o) => TABLE_ARG_OPS.has(o))));
+      cost[GROUPED] = itemAt(cost, GROUPED_HEAD, 'cost') + 2;
+      cost[ORDARG_HEAD] = Math.min(itemAt(cost, EXPR_HEAD, 'cost'), headNeed(ok.filter((o) => TABLE_ARG_OPS.has(o))));
     }
     const ok = OPERATORS.filter(usable);
-    const ids = (ops: readonly Operator[]): number[] => ops.map((o) => this.op.get(o)!);
+    const ids = (ops: readonly Operator[]): number[] => ops.map((o) => defined(this.op.get(o), `operator ${o}`));
     const exprOps = ok.filter((o) => !TOP_ONLY.has(o));
     this.exprHeads = ids(exprOps);
     this.topHeads = ids(ok);
@@ -393,13 +411,13 @@ export class GrammarConstraint {
     this.ordHeads = [...this.exprHeads, ...this.tableArgHeads];
     this.slicedHeads = ids(ok.filter((o) => SLICED_OPS.has(o)));
     this.groupedHeads = ids(ok.filter((o) => GROUPED_OPS.has(o)));
-    this.colHeads = [...(this.op.has('R') && rels.length ? [this.op.get('R')!] : []), ...(this.op.has('MINUS') && rels.length ? [this.op.get('MINUS')!] : [])];
+    this.colHeads = rels.length ? [this.op.get('R'), this.op.get('MINUS')].filter((id) => id !== undefined) : [];
     this.cost = cost;
   }
 
   /** The state before the first target token. */
   initial(): ConstraintState {
-    return { stack: [TOP], copy: null, done: false, need: itemAt(this.cost, TOP) + 1 };
+    return { stack: [TOP], copy: null, text: false, done: false, need: itemAt(this.cost, TOP) + 1 };
   }
 
   isComplete(s: ConstraintState): boolean {
@@ -419,16 +437,17 @@ export class GrammarConstraint {
   private allowedRaw(s: ConstraintState): number[] {
     if (s.done) return [];
     if (s.copy !== null) {
-      if (s.copy.length === 0) return this.startIds.slice();
+      const spans = s.text ? this.textSpans : this.spans;
+      if (s.copy.length === 0) return spans.startIds.slice();
       const n = this.src.length;
       const next = new Set<number>();
       let close = false;
       for (const key of s.copy) {
         const a = Math.floor(key / SPAN_KEY);
         const p = key % SPAN_KEY;
-        if (this.endOk[a * n + p]) close = true;
+        if (spans.endOk[a * n + p]) close = true;
         const src = this.src[p + 1];
-        if (src !== undefined && (this.closeAt[a * n + p + 1] ?? -1) >= 0) next.add(src);
+        if (src !== undefined && (spans.closeAt[a * n + p + 1] ?? -1) >= 0) next.add(src);
       }
       const out = [...next].sort((x, y) => x - y);
       if (close) out.push(this.rbrack);
@@ -440,7 +459,7 @@ export class GrammarConstraint {
       case EXPR:
       case TOP: {
         const out: number[] = [];
-        if (this.startIds.length) out.push(this.lbrack);
+        if (this.spans.startIds.length) out.push(this.lbrack);
         if ((top === TOP ? this.topHeads : this.exprHeads).length) out.push(this.open);
         out.push(...this.classIds);
         return out;
@@ -459,7 +478,7 @@ export class GrammarConstraint {
       case EXPR_HEAD:
         return this.exprHeads.slice();
       case REL_HEAD:
-        return [this.op.get('R')!];
+        return [defined(this.op.get('R'), 'operator R')];
       // ---- form language v3 ----
       case COL:
         return [...this.relationIds, ...(this.colHeads.length ? [this.open] : [])];
@@ -474,7 +493,7 @@ export class GrammarConstraint {
       case CMP:
         return this.cmpIds.slice();
       case STR:
-        return this.strIds.slice();
+        return this.textSpans.startIds.length ? [this.lbrack] : [];
       case LIT_OR_REL:
         return [...this.literalIds, ...this.relationIds, ...(this.op.has('R') && this.relationIds.length ? [this.open] : [])];
       case NUM:
@@ -489,7 +508,7 @@ export class GrammarConstraint {
         return this.groupedHeads.slice();
       case ORDARG: {
         const out: number[] = [];
-        if (this.startIds.length) out.push(this.lbrack);
+        if (this.spans.startIds.length) out.push(this.lbrack);
         if (this.ordHeads.length) out.push(this.open);
         out.push(...this.classIds);
         return out;
@@ -513,24 +532,25 @@ export class GrammarConstraint {
     };
     if (s.done) return bad();
     if (s.copy !== null) {
+      const spans = s.text ? this.textSpans : this.spans;
       const n = this.src.length;
       if (t === this.rbrack) {
-        if (!s.copy.some((key) => this.endOk[Math.floor(key / SPAN_KEY) * n + (key % SPAN_KEY)])) return bad();
+        if (!s.copy.some((key) => spans.endOk[Math.floor(key / SPAN_KEY) * n + (key % SPAN_KEY)])) return bad();
         return this.make(s.stack, null);
       }
       let keys: number[];
-      if (s.copy.length === 0) keys = this.startPositions.get(t) ?? [];
+      if (s.copy.length === 0) keys = spans.startPositions.get(t) ?? [];
       else
         keys = s.copy.flatMap((key) => {
           const a = Math.floor(key / SPAN_KEY);
           const q = (key % SPAN_KEY) + 1;
-          return q < n && this.src[q] === t && (this.closeAt[a * n + q] ?? -1) >= 0 ? [key + 1] : [];
+          return q < n && this.src[q] === t && (spans.closeAt[a * n + q] ?? -1) >= 0 ? [key + 1] : [];
         });
       if (keys.length === 0) return bad();
-      return this.make(s.stack, keys);
+      return this.make(s.stack, keys, s.text);
     }
     if (s.stack.length === 0) {
-      if (t === this.eos) return { stack: [], copy: null, done: true, need: 0 };
+      if (t === this.eos) return { stack: [], copy: null, text: false, done: true, need: 0 };
       return bad();
     }
     const rest = s.stack.slice(0, -1);
@@ -538,7 +558,7 @@ export class GrammarConstraint {
     switch (top) {
       case EXPR:
       case TOP:
-        if (t === this.lbrack && this.startIds.length) return this.make(rest, []);
+        if (t === this.lbrack && this.spans.startIds.length) return this.make(rest, []);
         if (this.classSet.has(t)) return this.make(rest, null);
         if (t === this.open && top === TOP && this.topHeads.length) return this.make([...rest, CLOSE, TOP_HEAD], null);
         if (t === this.open && this.exprHeads.length) return this.make([...rest, CLOSE, EXPR_HEAD], null);
@@ -582,7 +602,8 @@ export class GrammarConstraint {
       case CMP:
         return this.cmpIds.includes(t) ? this.make(rest, null) : bad();
       case STR:
-        return this.strIds.includes(t) ? this.make(rest, null) : bad();
+        // the text of CONTAINS opens a copy of the question, as an entity label does (any span: no label filter)
+        return t === this.lbrack && this.textSpans.startIds.length ? this.make(rest, [], true) : bad();
       case LIT_OR_REL:
         if (this.literalSet.has(t) || this.relationSet.has(t)) return this.make(rest, null);
         if (t === this.open && this.op.has('R') && this.relationIds.length) return this.make([...rest, CLOSE, REL_HEAD], null);
@@ -598,19 +619,19 @@ export class GrammarConstraint {
       case GROUPED_HEAD: {
         const heads = top === NUM_HEAD ? this.numHeads : top === SLICED_HEAD ? this.slicedHeads : this.groupedHeads;
         if (!heads.includes(t)) return bad();
-        return this.make([...rest, ...PUSH[this.opOf.get(t)!]!], null);
+        return this.make([...rest, ...defined(PUSH[defined(this.opOf.get(t), `operator of token ${t}`)], 'PUSH')], null);
       }
       case ORDARG:
         // a set operand may be followed by the relation it is ordered by
-        if (t === this.lbrack && this.startIds.length) return this.make([...rest, OPTREL], []);
+        if (t === this.lbrack && this.spans.startIds.length) return this.make([...rest, OPTREL], []);
         if (this.classSet.has(t)) return this.make([...rest, OPTREL], null);
         if (t === this.open && this.ordHeads.length) return this.make([...rest, ORDARG_HEAD], null);
         return bad();
       case ORDARG_HEAD: {
         if (!this.ordHeads.includes(t)) return bad();
-        const o = this.opOf.get(t)!;
+        const o = defined(this.opOf.get(t), `operator of token ${t}`);
         // a table is ordered by its last column: no relation after it
-        return this.make(this.tableArgHeads.has(t) ? [...rest, CLOSE, ...PUSH[o]!] : [...rest, OPTREL, CLOSE, ...PUSH[o]!], null);
+        return this.make(this.tableArgHeads.has(t) ? [...rest, CLOSE, ...defined(PUSH[o], `PUSH ${o}`)] : [...rest, OPTREL, CLOSE, ...defined(PUSH[o], `PUSH ${o}`)], null);
       }
       default:
         return bad();
@@ -622,11 +643,12 @@ export class GrammarConstraint {
    * span that does not pass it costs spanPenalty (the best reading of the span is taken).
    */
   tokenBonus(s: ConstraintState, t: number): number {
-    if (!this.preferred || t !== this.rbrack || s.copy === null) return 0;
+    // a CONTAINS text is no label: the label prior never costs it anything
+    if (!this.preferred || t !== this.rbrack || s.copy === null || s.text) return 0;
     const n = this.src.length;
     for (const key of s.copy) {
       const i = Math.floor(key / SPAN_KEY) * n + (key % SPAN_KEY);
-      if (this.endOk[i] && this.preferred[i]) return 0;
+      if (this.spans.endOk[i] && this.preferred[i]) return 0;
     }
     return -this.spanPenalty;
   }
@@ -638,22 +660,22 @@ export class GrammarConstraint {
     return s;
   }
 
-  private make(stack: readonly number[], copy: readonly number[] | null): ConstraintState {
+  private make(stack: readonly number[], copy: readonly number[] | null, text = false): ConstraintState {
     let need = 1; // eos
     for (const item of stack) need += this.cost[item] ?? 1e9;
-    if (copy !== null) need += this.copyNeed(copy);
-    return { stack, copy, done: false, need };
+    if (copy !== null) need += this.copyNeed(copy, text ? this.textSpans : this.spans);
+    return { stack, copy, text: copy !== null && text, done: false, need };
   }
 
   /** Tokens needed to close the span: the pieces up to its nearest possible end, then ']'. */
-  private copyNeed(copy: readonly number[]): number {
-    if (copy.length === 0) return this.startNeed;
+  private copyNeed(copy: readonly number[], spans: SpanTable): number {
+    if (copy.length === 0) return spans.startNeed;
     const n = this.src.length;
     let best = 1e9;
     for (const key of copy) {
       const a = Math.floor(key / SPAN_KEY);
       const p = key % SPAN_KEY;
-      const e = this.closeAt[a * n + p] ?? -1;
+      const e = spans.closeAt[a * n + p] ?? -1;
       if (e >= 0) best = Math.min(best, e - p + 1);
     }
     return best;

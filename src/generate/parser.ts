@@ -337,16 +337,17 @@ export class OnnxParser implements Generator {
       if (r.kind === 'reverse') return sym('(') && sym('R') && rel(r.of) && sym(')');
       return false;
     };
+    /** `[ … ]`: a label (or a CONTAINS text) as the question's pieces that spell it. */
+    const span = (label: string): boolean => {
+      const ids = this.labelPieces(question, src, label);
+      if (ids.length === 0 || !sym('[')) return false;
+      out.push(...ids);
+      return sym(']');
+    };
     const walk = (f: Form): boolean => {
       switch (f.kind) {
-        case 'entity': {
-          if (f.ref.kind !== 'label') return false;
-          const ids = this.labelPieces(question, src, f.ref.label);
-          if (ids.length === 0) return false;
-          if (!sym('[')) return false;
-          out.push(...ids);
-          return sym(']');
-        }
+        case 'entity':
+          return f.ref.kind === 'label' && span(f.ref.label);
         case 'literal':
           return sym(printLiteral(f));
         case 'class':
@@ -393,7 +394,8 @@ export class OnnxParser implements Generator {
         case 'more':
           return sym('(') && sym(f.op) && walk(f.args[0]) && walk(f.args[1]) && sym(')');
         case 'contains':
-          return sym('(') && sym('CONTAINS') && (!f.relation || rel(f.relation)) && sym(printLiteral(f.value)) && sym(')');
+          // the text is copied from the question like an entity label
+          return sym('(') && sym('CONTAINS') && (!f.relation || rel(f.relation)) && span(f.text) && sym(')');
       }
     };
     return walk(form) ? out : null;

@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError, isStopword, packageRoot, singularForms, verbBase, wordNet, type WnLink, type WnRelation } from '../core';
+import { AskgraphError, isStopword, itemAt, packageRoot, singularForms, verbBase, wordNet, type WnLink, type WnRelation } from '../core';
 
 const MAGIC = 'AGV1';
 
@@ -27,7 +27,7 @@ export class WordVectors {
     for (let i = 0; i < words.length; i++) {
       let s = 0;
       const o = i * dims;
-      for (let d = 0; d < dims; d++) s += data[o + d]! * data[o + d]!;
+      for (let d = 0; d < dims; d++) s += itemAt(data, o + d, 'word vectors') * itemAt(data, o + d, 'word vectors');
       this.norms[i] = Math.sqrt(s);
     }
   }
@@ -91,8 +91,8 @@ export class WordVectors {
     const i = this.row(word);
     if (i === undefined) return undefined;
     const out = new Float32Array(this.dims);
-    const s = this.scales[i]!;
-    for (let d = 0; d < this.dims; d++) out[d] = this.data[i * this.dims + d]! * s;
+    const s = itemAt(this.scales, i, 'word vectors');
+    for (let d = 0; d < this.dims; d++) out[d] = itemAt(this.data, i * this.dims + d, 'word vectors') * s;
     return out;
   }
 
@@ -113,17 +113,17 @@ export class WordVectors {
       const hv = new Float32Array(this.dims);
       let n = 0;
       for (let j = 100; j < Math.min(this.words.length, 2100); j++) {
-        const nrm = this.norms[j]!;
+        const nrm = itemAt(this.norms, j, 'word vectors');
         if (nrm === 0) continue;
-        for (let d = 0; d < this.dims; d++) hv[d]! += this.data[j * this.dims + d]! / nrm;
+        for (let d = 0; d < this.dims; d++) hv[d] = itemAt(hv, d, 'word vectors') + itemAt(this.data, j * this.dims + d, 'word vectors') / nrm;
         n++;
       }
-      for (let d = 0; d < this.dims; d++) hv[d]! /= Math.max(1, n);
+      for (let d = 0; d < this.dims; d++) hv[d] = itemAt(hv, d, 'word vectors') / Math.max(1, n);
       this.hubVector = hv;
     }
-    const nrm = this.norms[i]!;
+    const nrm = itemAt(this.norms, i, 'word vectors');
     let dot = 0;
-    for (let d = 0; d < this.dims; d++) dot += this.hubVector[d]! * this.data[i * this.dims + d]!;
+    for (let d = 0; d < this.dims; d++) dot += itemAt(this.hubVector, d, 'word vectors') * itemAt(this.data, i * this.dims + d, 'word vectors');
     const h = nrm === 0 ? 0 : dot / nrm;
     this.hubCache.set(i, h);
     return h;
@@ -147,13 +147,13 @@ export class WordVectors {
     const j = this.row(b);
     if (i === undefined || j === undefined) return undefined;
     if (i === j) return 1;
-    const ni = this.norms[i]!;
-    const nj = this.norms[j]!;
+    const ni = itemAt(this.norms, i, 'word vectors');
+    const nj = itemAt(this.norms, j, 'word vectors');
     if (ni === 0 || nj === 0) return 0;
     let dot = 0;
     const oi = i * this.dims;
     const oj = j * this.dims;
-    for (let d = 0; d < this.dims; d++) dot += this.data[oi + d]! * this.data[oj + d]!;
+    for (let d = 0; d < this.dims; d++) dot += itemAt(this.data, oi + d, 'word vectors') * itemAt(this.data, oj + d, 'word vectors');
     return dot / (ni * nj);
   }
 
@@ -165,8 +165,8 @@ export class WordVectors {
       for (const w of ws) {
         const i = this.row(w);
         if (i === undefined || this.norms[i] === 0) continue;
-        const nrm = this.norms[i]!;
-        for (let d = 0; d < this.dims; d++) out[d]! += this.data[i * this.dims + d]! / nrm;
+        const nrm = itemAt(this.norms, i, 'word vectors');
+        for (let d = 0; d < this.dims; d++) out[d] = itemAt(out, d, 'word vectors') + itemAt(this.data, i * this.dims + d, 'word vectors') / nrm;
         n++;
       }
       return n > 0 ? out : undefined;
@@ -178,9 +178,9 @@ export class WordVectors {
     let na = 0;
     let nb = 0;
     for (let d = 0; d < this.dims; d++) {
-      dot += va[d]! * vb[d]!;
-      na += va[d]! * va[d]!;
-      nb += vb[d]! * vb[d]!;
+      dot += itemAt(va, d, 'word vectors') * itemAt(vb, d, 'word vectors');
+      na += itemAt(va, d, 'word vectors') * itemAt(va, d, 'word vectors');
+      nb += itemAt(vb, d, 'word vectors') * itemAt(vb, d, 'word vectors');
     }
     return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
   }
@@ -238,7 +238,7 @@ export function wordnetLink(a: string, b: string): { link: WordLink; score: numb
   // hypernyms are one-way: "cello" is an "instrument", not the reverse
   const cands = [x, y?.kind === 'hypernym' ? undefined : y]
     .filter((k): k is WnLink => k !== undefined)
-    .map((k) => ({ link: k.kind as WordLink, score: linkScore(k.kind, k.steps) }));
+    .map((k) => ({ link: k.kind, score: linkScore(k.kind, k.steps) }));
   // a word of a multi-word synonym or derived form: "married" in "married person", "born" in "be born"
   if (cands.length === 0 && !isStopword(a) && !isStopword(b)) {
     const inLemma = (w: string, of: string) => [...relatedWords(of)].some(([l, k]) => (k.kind === 'synonym' || k.kind === 'derived') && l.includes(' ') && l.split(' ').includes(w));

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../core';
-import { isStopword, relationWords } from '../core';
+import { isStopword, itemAt, relationWords } from '../core';
 import { relatedWords, wordNearness, wordVectors, WORDNET_SCORES, type WordVectors } from './lexical';
 import { degreesQuery, neighbours1Query, neighbours2Query } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
@@ -135,7 +135,7 @@ export function phraseReading(phrase: string, candidate: RelationInfo, ctx: Phra
     const cover = (pick: (n: ReturnType<typeof near>) => number) => {
       const phraseSide = p.map((_, i) => Math.max(0, ...(pairs[i] ?? []).map(pick)));
       const nameSide = r.map((b, j) => {
-        let m = Math.max(0, ...p.map((_, i) => pick(pairs[i]![j]!)));
+        let m = Math.max(0, ...pairs.map((row) => pick(itemAt(row, j, 'word pairs'))));
         const from = objectWords.get(b);
         if (from !== undefined) {
           m = Math.max(m, WORDNET_SCORES.hypernym);

@@ -43,7 +43,7 @@ import {
   type SynthOperator,
   type SynthStats,
 } from '../synth';
-import { Rng } from '../core';
+import { Rng, defined, itemAt } from '../core';
 
 export const INIT_STATE_FILE = '.init-state.json';
 export const SCHEMA_FILE = 'schema.json';
@@ -159,9 +159,10 @@ function sha(text: string): string {
   return crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-function readJson<T>(file: string): T | undefined {
+/** A JSON file this command wrote on an earlier run (unknown: each reader says what it wrote there), or undefined when absent or unreadable. */
+function readJson(file: string): unknown {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }
@@ -176,7 +177,8 @@ function writeJson(file: string, value: unknown): void {
 
 /** The pack with its manifest (size and sha256 of its data and model files, see verifyPack) as they are now. */
 function withManifest(out: string, pack: PackConfig): PackConfig {
-  const { files: _old, ...rest } = pack;
+  const rest: PackConfig = { ...pack };
+  delete rest.files;
   const files = packManifest(out, rest);
   return Object.keys(files).length ? { ...rest, files } : rest;
 }
@@ -235,7 +237,7 @@ export async function vocabularyFromSynthetic(examples: { question: string; form
 function goldGenerator(gold: Map<string, string>): ScoringGenerator {
   return {
     id: 'gold-forms',
-    async generate(question: string) {
+    generate(question: string) {
       const text = gold.get(question);
       const candidates: Candidate[] = [];
       if (text) {
@@ -245,7 +247,7 @@ function goldGenerator(gold: Map<string, string>): ScoringGenerator {
           /* an unparsable gold form: no candidate */
         }
       }
-      return { candidates, dropped: 0, timeMs: 0 };
+      return Promise.resolve({ candidates, dropped: 0, timeMs: 0 });
     },
   };
 }
@@ -267,7 +269,8 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   const minutes = opts.minutes ?? 30;
   if (!(minutes > 0)) throw new AskgraphError('BAD_REQUEST', `--minutes must be > 0, got ${minutes}`);
   if (opts.sources.length === 0) throw new AskgraphError('BAD_REQUEST', 'init needs RDF files or a SPARQL endpoint URL');
-  const endpoint = opts.sources.length === 1 && isUrl(opts.sources[0]) ? opts.sources[0] : undefined;
+  const [first, ...more] = opts.sources;
+  const endpoint = first !== undefined && more.length === 0 && isUrl(first) ? first : undefined;
   if (!endpoint && opts.sources.some(isUrl)) throw new AskgraphError('BAD_REQUEST', 'give either one SPARQL endpoint URL or RDF files, not both');
   const files = endpoint ? [] : opts.sources.map((f) => path.resolve(f));
   for (const f of files) if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `no such file: ${f}`);
@@ -288,21 +291,22 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   const deadline = t0 + budgetMs;
   const REPORT_MS = 2_000;
   const selfEvalMs = Math.min(180_000, Math.max(10_000, 0.15 * budgetMs));
-  const timed = async <T>(phase: InitPhase, total: number | undefined, run: () => Promise<T>, note?: (r: T) => string): Promise<T> => {
+  const timed = async <T>(phase: InitPhase, total: number | undefined, run: () => T | Promise<T>, note?: (r: T) => string): Promise<T> => {
     const ts = Date.now();
     rep.start?.(phase, total);
     const r = await run();
-    phases[phase] = Date.now() - ts;
+    const ms = Date.now() - ts;
+    phases[phase] = ms;
     phaseRssMiB[phase] = Math.round(process.resourceUsage().maxRSS / 1024);
-    rep.end?.(phase, phases[phase]!, note?.(r));
+    rep.end?.(phase, ms, note?.(r));
     return r;
   };
 
   const stateFile = path.join(out, INIT_STATE_FILE);
-  const prev = readJson<InitState>(stateFile);
+  const prev = readJson(stateFile) as InitState | undefined;
   const fingerprint = endpoint ? 'endpoint:' + endpoint : filesFingerprint(files) + '|' + files.join('|');
   const dataFile = path.join('store', 'data.nq');
-  const sameSources = prev?.fingerprint === fingerprint && fs.existsSync(path.join(out, SCHEMA_FILE)) && (endpoint || fs.existsSync(path.join(out, dataFile)));
+  const sameSources = prev?.fingerprint === fingerprint && fs.existsSync(path.join(out, SCHEMA_FILE)) && (endpoint !== undefined || fs.existsSync(path.join(out, dataFile)));
   const state: InitState = { sources: endpoint ? [endpoint] : files, fingerprint };
 
   // 1. the store
@@ -310,7 +314,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     skipped.push('store');
     rep.info?.('store: sources unchanged, kept');
   } else if (!endpoint) {
-    await timed('store', files.length, async () => {
+    await timed('store', files.length, () => {
       const { store, info } = buildStore({ files, baseIri });
       saveSnapshot(store, path.join(out, dataFile));
       fs.rmSync(path.join(out, '.cache'), { recursive: true, force: true });
@@ -321,7 +325,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   // 2. discovery (a plain executor: discovery reads every label predicate itself)
   let schema: Schema;
   if (sameSources) {
-    schema = readJson<Schema>(path.join(out, SCHEMA_FILE))!;
+    schema = defined(readJson(path.join(out, SCHEMA_FILE)) as Schema | undefined, 'schema.json of unchanged sources');
     skipped.push('discover');
     rep.info?.('discovery: sources unchanged, schema.json kept');
   } else {
@@ -337,7 +341,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   rep.info?.(`labels: ${describeLabelSources(schema.labelSources)}`);
 
   // 3. pack.json (model added after training)
-  const previousPack = readJson<PackConfig>(path.join(out, PACK_FILE));
+  const previousPack = readJson(path.join(out, PACK_FILE)) as PackConfig | undefined;
   const names = namesOf(schema);
   const pack: PackConfig = {
     name,
@@ -366,11 +370,12 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   let oracle: Gateway | undefined;
   let parser: Gateway | undefined;
   try {
-    oracle = await timed('index', undefined, () => createGateway({ store: out, executor, generator: goldGenerator(new Map()) }), (g) => `${g.index.size.toLocaleString('en-US')} labels`);
+    const oracleGateway = await timed('index', undefined, () => createGateway({ store: out, executor, generator: goldGenerator(new Map()) }), (g) => `${g.index.size.toLocaleString('en-US')} labels`);
+    oracle = oracleGateway;
     // (the gold-form generator takes the parser's place here, so no model is loaded)
 
     // 5. lexicon
-    const lexicon = await timed('lexicon', undefined, async () => {
+    const lexicon = await timed('lexicon', undefined, () => {
       let lex: Lexicon = buildLexicon(schema);
       if (opts.lexicon) lex = mergeLexicon(lex, readLexicon(opts.lexicon));
       writeLexicon(path.join(out, LEXICON_FILE), lex);
@@ -391,7 +396,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       const read = (f: string) => fs.readFileSync(path.join(dataDir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SynthExample);
       trainSet = read('train.jsonl');
       validSet = read('valid.jsonl');
-      stats = readJson<SynthStats>(path.join(dataDir, 'stats.json'));
+      stats = readJson(path.join(dataDir, 'stats.json')) as SynthStats | undefined;
       skipped.push('synth');
       rep.info?.('synthetic data: schema, lexicon, count and seed unchanged, kept');
     } else {
@@ -442,15 +447,19 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       pack.model = 'model';
       rep.info?.('parser: data and settings unchanged, model kept');
     } else {
-      const trainFiles = await writeTrainerInputs(dataDir, schema, executor, oracle!);
+      const trainFiles = await writeTrainerInputs(dataDir, schema, executor, oracleGateway);
       // at least 6 s: the trainer reads its data and trains its tokenizer even on a spent budget (REPORT.md shows the overrun)
-      if (opts.epochs === undefined) trainMinutes = Math.max(0.1, (deadline - Date.now() - selfEvalMs - REPORT_MS) / 60_000);
+      let trainBudget: { epochs: number; minutes?: number };
+      if (opts.epochs === undefined) {
+        trainMinutes = Math.max(0.1, (deadline - Date.now() - selfEvalMs - REPORT_MS) / 60_000);
+        trainBudget = { epochs: 100, minutes: trainMinutes };
+      } else trainBudget = { epochs: opts.epochs };
       const res: TrainResult = await timed('train', undefined, () =>
         train({
           data: path.join(dataDir, 'train.jsonl'),
           valid: path.join(dataDir, 'valid.jsonl'),
           out: modelDir,
-          ...(opts.epochs !== undefined ? { epochs: opts.epochs } : { epochs: 100, minutes: trainMinutes! }),
+          ...trainBudget,
           seed,
           size: opts.size ?? 'base',
           labels: [trainFiles.labels],
@@ -472,8 +481,8 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       writeJson(path.join(out, 'data', 'training.json'), { seconds: res.seconds, curve, epochs: res.report.epochs });
     }
     if (!training && pack.model) {
-      const t = readJson<{ seconds: number; curve: { epoch: number; loss: number; validEm: number | null }[]; epochs: unknown }>(path.join(out, 'data', 'training.json'));
-      if (t) training = { ...t, report: readJson<Record<string, unknown>>(path.join(modelDir, 'report.json')) ?? {} };
+      const t = readJson(path.join(out, 'data', 'training.json')) as { seconds: number; curve: { epoch: number; loss: number; validEm: number | null }[]; epochs: unknown } | undefined;
+      if (t) training = { ...t, report: (readJson(path.join(modelDir, 'report.json')) as Record<string, unknown> | undefined) ?? {} };
     }
     writeJson(path.join(out, PACK_FILE), withManifest(out, pack));
 
@@ -485,10 +494,11 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
         const n = Math.min(opts.selfEval ?? 300, validSet.length);
         const step = validSet.length / n;
         // an even spread of the held-out set, in a seeded order: questions cut off by the budget are a random share
-        const picked = new Rng(seed).shuffle(Array.from({ length: n }, (_, i) => validSet[Math.floor(i * step)]));
+        const picked = new Rng(seed).shuffle(Array.from({ length: n }, (_, i) => itemAt(validSet, Math.floor(i * step), 'held-out examples')));
         const gold = new Map(picked.map((e) => [e.question, e.form]));
-        const goldGateway = await createGateway({ store: out, executor, index: oracle!.index, generator: goldGenerator(gold) });
-        parser = await createGateway({ store: out, executor, index: oracle!.index });
+        const goldGateway = await createGateway({ store: out, executor, index: oracleGateway.index, generator: goldGenerator(gold) });
+        const parserGateway = await createGateway({ store: out, executor, index: oracleGateway.index });
+        parser = parserGateway;
         const results: Awaited<ReturnType<typeof runExamples>>['results'] = [];
         let wallMs = 0;
         let asked = 0;
@@ -505,7 +515,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
           if (a.answers.length > 0) {
             oracleOk++;
             const ex: Example = { id: e.id, question: e.question, form: e.form, answers: answerValues(a), meta: { dataset: 'synthetic-valid', qtype: e.operator } };
-            const r = await runExamples([ex], (x) => parser!.ask(x.question), { mode: 'pipeline' });
+            const r = await runExamples([ex], (x) => parserGateway.ask(x.question), { mode: 'pipeline' });
             results.push(...r.results);
             wallMs += r.wallMs;
           }
@@ -513,7 +523,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
         }
         const summary: EvalSummary = summarize(results, wallMs, 'pipeline', 'synthetic-valid');
         const perOperator: Record<string, OperatorEval> = {};
-        for (const [op, g] of Object.entries(summary.byType ?? {})) perOperator[op] = opEval(g as { count: number; em: number | null; hits1: number | null; f1: number | null });
+        for (const [op, g] of Object.entries(summary.byType)) perOperator[op] = opEval(g);
         return {
           overall: opEval(summary),
           perOperator,
@@ -540,7 +550,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       totalMs: 0,
     };
     result.warnings = initWarnings(result, Date.now() - t0, opts);
-    await timed('report', undefined, async () => {
+    await timed('report', undefined, () => {
       result.totalMs = Date.now() - t0;
       result.packBytes = dirBytes(out);
       fs.writeFileSync(path.join(out, REPORT_FILE), renderReport(result));
@@ -634,10 +644,10 @@ export function renderReport(r: InitResult): string {
   L.push('', '## Synthetic data', '');
   L.push(`${r.data.train} training and ${r.data.valid} held-out examples (held out by form: no paraphrase of a held-out form is trained on).`, '');
   L.push('| operator | train | valid | sampled forms | failed samples |', '|---|---|---|---|---|');
-  const ops = Object.keys(r.data.perOperator).sort();
-  for (const op of ops) {
-    const st = r.data.stats?.perOperator?.[op as SynthOperator];
-    L.push(`| ${op} | ${r.data.perOperator[op].train} | ${r.data.perOperator[op].valid} | ${st?.forms ?? '—'} | ${st?.failures ?? '—'} |`);
+  const ops = Object.entries(r.data.perOperator).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [op, n] of ops) {
+    const st = r.data.stats?.perOperator[op as SynthOperator];
+    L.push(`| ${op} | ${n.train} | ${n.valid} | ${st?.forms ?? '—'} | ${st?.failures ?? '—'} |`);
   }
   if (r.data.stats?.stoppedAtBudget) {
     L.push(
@@ -650,7 +660,7 @@ export function renderReport(r: InitResult): string {
   L.push('', '## Training', '');
   L.push('Relation and class names are target tokens of the parser (one symbol each: the bare names of pack.json `names`); entity mentions are copied from the question and grounded on the entity index.', '');
   if (r.training) {
-    L.push(`${String(r.training.epochs)} epochs in ${r.training.seconds.toFixed(0)} s (model size ${String((r.training.report.size as string) ?? '')}).`, '');
+    L.push(`${String(r.training.epochs)} epochs in ${r.training.seconds.toFixed(0)} s (model size ${typeof r.training.report.size === 'string' ? r.training.report.size : ''}).`, '');
     L.push('| epoch | loss | valid EM (probe) |', '|---|---|---|');
     const curve = r.training.curve;
     const every = Math.max(1, Math.ceil(curve.length / 15)); // at most ~15 rows, the last epoch always
@@ -667,7 +677,7 @@ export function renderReport(r: InitResult): string {
   } else L.push('Not run (no parser).');
   if (r.warnings.length) L.splice(2, 0, '## Warnings', '', ...r.warnings.map((x) => `- **${x}**`), '');
   L.push('', '## Time per phase', '', `Budget: ${r.budget.minutes} minutes${r.budget.trainMinutes !== undefined ? ` (the trainer's share, tokenizer, evaluation and export included: ${r.budget.trainMinutes.toFixed(1)} minutes)` : ''}.`, '', '| phase | time | peak RSS |', '|---|---|---|');
-  for (const [ph, ms] of Object.entries(r.phases)) L.push(`| ${ph} | ${secs(ms)} | ${r.phaseRssMiB?.[ph as InitPhase] !== undefined ? `${r.phaseRssMiB[ph as InitPhase]} MiB` : '—'} |`);
+  for (const [ph, ms] of Object.entries(r.phases)) L.push(`| ${ph} | ${secs(ms)} | ${r.phaseRssMiB[ph as InitPhase] !== undefined ? `${r.phaseRssMiB[ph as InitPhase]} MiB` : '—'} |`);
   if (r.skipped.length) L.push(`| skipped (unchanged) | ${r.skipped.join(', ')} |`);
   L.push(`| **total** | ${secs(r.totalMs)} |`, '');
   L.push(`Pack size: ${mib(r.packBytes)}.`, '');

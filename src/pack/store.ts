@@ -50,7 +50,7 @@ export async function buildStorePack(opts: StorePackOptions): Promise<StorePack>
   const dataFile = 'data.nq';
   saveSnapshot(store, path.join(dir, dataFile));
   // Which label predicates the graph uses (and whether some entities only have their IRI to go by).
-  const select = async (q: string) => parseJsonSelect(store.query(q, { use_default_graph_as_union: true, results_format: 'application/sparql-results+json' }) as string);
+  const select = (q: string) => Promise.resolve(parseJsonSelect(store.query(q, { use_default_graph_as_union: true, results_format: 'application/sparql-results+json' }) as string));
   const labels = await discoverLabelSources({ select });
   let previous: Partial<PackConfig> = {};
   try {

@@ -1,5 +1,6 @@
 /** The parser's answer: its confidence (`parserConfidence`), the answer of the chosen reading (`parserAnswer`), the answer of a stopped question (`stopped`). */
 import {
+  defined,
   noAnswer,
   type Answer,
   type Candidate,
@@ -45,7 +46,7 @@ export function readingFields(win: Winner): Pick<Answer, 'answers' | 'answerType
 export function parserAnswer(gw: GatewayContext, q: string, c: Choice, run: AttemptRun): Answer {
   const { trace, timings, t0 } = run;
   const { beam, caveat, uncertain, signals } = c;
-  const win = c.win!;
+  const win = defined(c.win, 'the chosen reading');
   timings.total = performance.now() - t0;
   return {
     question: q,
@@ -66,7 +67,7 @@ export function parserAnswer(gw: GatewayContext, q: string, c: Choice, run: Atte
  * because another could not be finished. The trace ends with the step that stopped it.
  */
 export function stopped(gw: GatewayContext, q: string, run: AttemptRun, accepted: { win: Winner; signals?: Signals } | undefined, beam: Candidate[], t0: number): Answer {
-  const s = run.stopped!;
+  const s = defined(run.stopped, 'why the run stopped');
   const timedOut = s.code === 'QUERY_TIMEOUT' || s.code === 'REQUEST_TIMEOUT';
   run.trace.push({ stage: s.stage, outcome: timedOut ? 'timeout' : 'error', error: { code: s.code, message: s.message }, note: `stopped: ${s.message}`, timeMs: 0 });
   run.timings.total = performance.now() - t0;

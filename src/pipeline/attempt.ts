@@ -3,6 +3,7 @@
  * forms in order (`attempt`), the adaptive beam (`readings`: greedy form first, exact grounding, else the full beam).
  */
 import {
+  defined,
   noAnswer,
   AskgraphError,
   TRANSIENT_CODES,
@@ -20,7 +21,7 @@ import {
   type GroundAttempt,
   type GroundContext,
 } from '../ground';
-import { bestReading, halted, haltOn, stop, type AttemptRun, type Winner } from './run';
+import { bestReading, halted, haltOn, isStopped, stop, type AttemptRun, type Winner } from './run';
 import { subtracted, vacuousJoin } from './probes';
 import { farWords, nearGraph, type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
@@ -34,7 +35,6 @@ import { unexplainedQuestionWords } from './judge';
 export async function readings(gw: GatewayContext, q: string, run: AttemptRun, ctx: GroundContext): Promise<{ beam: Candidate[]; win?: Winner; answer?: Answer }> {
   const { o, trace, timings, t0 } = run;
   let beam: Candidate[] = [];
-  let win: Winner | undefined;
   // Adaptive beam: the greedy form first, exact grounding only (most questions end here); the
   // full beam and Algorithm 1 only when it does not answer. adaptiveBeam: false = always the full beam.
   const adaptive = o.adaptiveBeam && o.beam > 1;
@@ -67,12 +67,12 @@ export async function readings(gw: GatewayContext, q: string, run: AttemptRun, c
   }
   if (run.winners.length === 0 && !run.stopped) {
     const full = adaptive ? await generate(gw, q, o.beam, run) : first;
-    if (full.length > 0 && !run.stopped) {
+    if (full.length > 0 && !isStopped(run)) {
       beam = full;
       await attempt(gw, groundCandidates(fitting(full, run), ctx, o), run, full, true);
     }
   }
-  win = bestReading(run);
+  const win = bestReading(run);
   return { beam, ...(win ? { win } : {}) };
 }
 
@@ -105,7 +105,7 @@ export async function attempt(gw: GatewayContext, attempts: AsyncGenerator<Groun
     const shape = answerTypeOf(a.form);
     const fits = answerShape({ form: a.candidate.text, mentions: [], answerType: shape }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
     if (!fits.pass) {
-      trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: fits.reason!, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
+      trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: defined(fits.reason, 'reason of a failed answerShape'), check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
       continue;
     }
     if (run.n >= o.maxAttempts) {

@@ -1,5 +1,6 @@
 /** Which reading answers (`choose`): the decisions in the order src/pipeline/README.md "Decisions" lists them. */
 import {
+  defined,
   type Candidate,
 } from '../core';
 import { type Signals } from './calibration';
@@ -8,7 +9,7 @@ import {
   groundCandidates,
   type GroundContext,
 } from '../ground';
-import { bestReading, halted, type AttemptRun, type Winner } from './run';
+import { bestReading, halted, isStopped, type AttemptRun, type Winner } from './run';
 import { type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
 import { checkContext, judge, readingOf } from './judge';
@@ -66,9 +67,9 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
     let next = bestReading(run);
     if (!next) break;
     next = await gw.prior.relationPrior(q, next, run);
-    if (run.stopped) break;
+    if (isStopped(run)) break;
     const v = await judge(gw, q, next, beam, run);
-    if (run.stopped) break;
+    if (isStopped(run)) break;
     if (!v.rejected) {
       win = next;
       verdict = v;
@@ -92,17 +93,18 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   // a reading that reads the whole question beats one that drops part of it, though the parser was unsure of it
   const whole = caveated && complete && complete.win !== caveated.win ? unusedWords(readingOf(gw, complete.win), checkContext(gw, q, beam)) : undefined;
   if (win && verdict?.rejected && caveated && complete && whole?.pass) {
-    const dropped = caveated.verdict.caveat!;
+    const dropped = defined(caveated.verdict.caveat, 'caveat of the set-aside reading');
     win = complete.win;
-    verdict = { rejected: false, abstained: false, signals: complete.verdict.uncertain!.signals };
-    uncertain = complete.verdict.uncertain!.p;
-    caveat = `the reading ${caveated.win.attempt.candidate.text} leaves out ${dropped.words!.map((w) => `"${w}"`).join(', ')}; this reading uses ${dropped.words!.length > 1 ? 'them' : 'it'}, but the parser was unsure of it (confidence ${uncertain.toFixed(2)})`;
+    verdict = { rejected: false, abstained: false, signals: defined(complete.verdict.uncertain, 'uncertain verdict').signals };
+    uncertain = defined(complete.verdict.uncertain, 'uncertain verdict').p;
+    caveat = `the reading ${caveated.win.attempt.candidate.text} leaves out ${defined(dropped.words, 'words left out').map((w) => `"${w}"`).join(', ')}; this reading uses ${defined(dropped.words, 'words left out').length > 1 ? 'them' : 'it'}, but the parser was unsure of it (confidence ${uncertain.toFixed(2)})`;
     trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered: ${caveat}`, check: { name: dropped.check, code: dropped.code ?? '' }, timeMs: 0 });
   } else if (win && verdict?.rejected && caveated) {
     win = caveated.win;
     verdict = { ...caveated.verdict, rejected: false };
-    caveat = `${caveated.verdict.caveat!.reason}: no reading that uses ${caveated.verdict.caveat!.words!.length > 1 ? 'them' : 'it'} found an answer`;
-    trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered with a caveat: ${caveat}`, check: { name: caveated.verdict.caveat!.check, code: caveated.verdict.caveat!.code ?? '' }, timeMs: 0 });
+    const dropped = defined(caveated.verdict.caveat, 'caveat of the set-aside reading');
+    caveat = `${dropped.reason}: no reading that uses ${defined(dropped.words, 'words left out').length > 1 ? 'them' : 'it'} found an answer`;
+    trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', answerCount: win.answers.length, note: `answered with a caveat: ${caveat}`, check: { name: dropped.check, code: dropped.code ?? '' }, timeMs: 0 });
   }
   let doubt: string | undefined;
   let abstained = false;

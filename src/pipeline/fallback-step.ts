@@ -55,7 +55,8 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       timings.total = performance.now() - t0;
       return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
     }
-    const scorer = gw.generator?.score ? (question: string, forms: string[]) => gw.generator!.score!(question, forms) : undefined;
+    const score = gw.generator?.score?.bind(gw.generator);
+    const scorer = score ? (question: string, forms: string[]) => score(question, forms) : undefined;
     const chain = await runChain(readers, {
       question: q,
       topics,
@@ -77,7 +78,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       timings.total = performance.now() - t0;
       // the readers answer from evidence around the topics: a number or a graph name of the question their
       // evidence does not hold ("after 2013", "and Lucas") is left out, and the answer says so (checks.ts leftOut)
-      const held = JSON.stringify(chain.result.evidence ?? []) + trace.filter((t) => t.stage === 'fallback' && t.reader === chain.reader).map((t) => t.note ?? '').join(' ');
+      const held = JSON.stringify(chain.result.evidence) + trace.filter((t) => t.stage === 'fallback' && t.reader === chain.reader).map((t) => t.note ?? '').join(' ');
       const left = o.noAbstain ? [] : leftOut(q, held, (w) => gw.index.hasWord(w));
       const caveat = left.length ? `the fallback reader's answer leaves out ${left.map((n) => `"${n}"`).join(', ')} of the question: no reading of the whole question found an answer` : undefined;
       return {

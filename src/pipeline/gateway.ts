@@ -19,7 +19,7 @@ import {
   type Scorer,
 } from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
-import { type AttemptRun } from './run';
+import { isStopped, type AttemptRun } from './run';
 import { nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 import type { StartupPhase } from './startup';
@@ -116,7 +116,7 @@ class PipelineGateway implements Gateway {
     const trace: TraceEntry[] = [];
     const timings = { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 };
     const left = () => Math.max(1, Math.floor(deadline - performance.now()));
-    const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, t0, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain || yesNoWording(q) };
+    const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, t0, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain === true || yesNoWording(q) };
     const ctx = groundContext(this.gw, q);
 
     // 1. the parser's readings; 2. which of them answers (judged by the named checks, checks.ts)
@@ -132,7 +132,7 @@ class PipelineGateway implements Gateway {
     if (!doubt && run.expected) doubt = `no reading of the question as a ${run.expected === 'number' ? 'count or number' : 'yes/no question'} found an answer in the graph`;
     const fallback = await fallbackStep(this.gw, q, beam, run, readers, c.abstained);
     if (fallback) return fallback;
-    if (run.stopped) return stopped(this.gw, q, run, undefined, beam, t0);
+    if (isStopped(run)) return stopped(this.gw, q, run, undefined, beam, t0);
     timings.total = performance.now() - t0;
     // no doubt of the parser's readings: the reason is read off the trace itself (checks.ts)
     doubt ??= noAnswerReason(trace, (names) => nearLabels(this.index, names));

@@ -1,6 +1,7 @@
 /** The generate pass: the parser's beam for a question (`generate`), and the forms of it whose shape fits the wording (`fitting`). */
 import {
   AskgraphError,
+  defined,
   type Candidate,
 } from '../core';
 import { answerTypeOf } from '../form';
@@ -11,7 +12,7 @@ import { type GatewayContext } from './context';
 export async function generate(gw: GatewayContext, q: string, beam: number, run: AttemptRun): Promise<Candidate[]> {
   const tg = performance.now();
   try {
-    const res = await gw.generator!.generate(q, { beam });
+    const res = await defined(gw.generator, 'the parser').generate(q, { beam });
     const dropped = res.dropped ? `, ${res.dropped} dropped` : '';
     run.trace.push({ stage: 'generate', outcome: res.candidates.length ? 'answers' : 'empty', answerCount: res.candidates.length, note: `beam ${beam}: ${res.candidates.length} forms${dropped}`, timeMs: res.timeMs });
     for (const r of res.rejected ?? []) run.trace.push({ stage: 'generate', beamForm: r.text, outcome: 'empty', note: `dropped: ${r.reason}`, timeMs: 0 });
@@ -37,7 +38,7 @@ export function fitting(cands: Candidate[], run: AttemptRun): Candidate[] {
     const fits = answerShape({ form: c.text, mentions: [], answerType: answerTypeOf(c.form) }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
     if (fits.pass) return true;
     if (!run.trace.some((t) => t.beamForm === c.text && t.check?.code === fits.code)) {
-      run.trace.push({ stage: 'execute', beamForm: c.text, outcome: 'skipped', note: fits.reason!, check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
+      run.trace.push({ stage: 'execute', beamForm: c.text, outcome: 'skipped', note: defined(fits.reason, 'reason of a failed answerShape'), check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
     }
     return false;
   });

@@ -4,12 +4,13 @@
  * grounding (`unexplainedQuestionWords`); the calibration signals of a reading (`winnerSignals`).
  */
 import {
+  defined,
   type Candidate,
   relationWords,
   stem,
 } from '../core';
-import { entityRefs } from '../form';
-import { entityRefsOf } from './labels';
+import { containsTexts, entityRefs } from '../form';
+import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
 import { graphNames, nothingNear, ownValueMissing, setAsideRow, tooUncertain, unusedWords, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
@@ -68,8 +69,8 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   let sure = tooUncertain({ ...reading, signals }, checks);
   if (!sure.pass) {
     const withPrior = await gw.prior.priorSignals(q, win, beam, run);
-    const p = sure.confidence!;
-    const p2 = withPrior ? calibratedProbability(gw.calibration!, withPrior) : 0;
+    const p = defined(sure.confidence, 'confidence of tooUncertain');
+    const p2 = withPrior && gw.calibration ? calibratedProbability(gw.calibration, withPrior) : 0;
     if (withPrior && p2 > p + 0.005) {
       trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'answers', note: `graph prior: the graph supports this relation reading (confidence ${p.toFixed(2)} → ${p2.toFixed(2)})`, timeMs: 0 });
       signals = withPrior;
@@ -78,7 +79,7 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   }
   if (!sure.pass) {
     row(sure, `withheld: ${sure.reason}`);
-    return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: sure.confidence! } };
+    return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: defined(sure.confidence, 'confidence of tooUncertain') } };
   }
   // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat
   const unused = unusedWords(reading, checks);
@@ -97,11 +98,15 @@ export function readingOf(gw: GatewayContext, win: Winner): Reading {
     form: win.attempt.candidate.text,
     tree: win.attempt.candidate.form,
     ...(win.vacuous ? { vacuous: true } : {}),
-    mentions: texts.map((text, i) => {
-      const ref = refs[i];
-      const label = ref?.kind === 'iri' ? gw.index.labelsOf(ref.iri)[0] : undefined;
-      return { text, ...(label ? { label } : {}), match: win.attempt.entityMatches?.[i] ?? 'exact' };
-    }),
+    mentions: [
+      ...texts.map((text, i) => {
+        const ref = refs[i];
+        const label = ref?.kind === 'iri' ? gw.index.labelsOf(ref.iri)[0] : undefined;
+        return { text, ...(label ? { label } : {}), match: win.attempt.entityMatches?.[i] ?? 'exact' };
+      }),
+      // a CONTAINS text is copied like a mention but never grounded: it explains its own words (no label)
+      ...containsTexts(win.attempt.candidate.form).map((text) => ({ text, match: 'exact' as const })),
+    ],
   };
 }
 
@@ -110,7 +115,7 @@ export function checkContext(gw: GatewayContext, q: string, beam: Candidate[]): 
   const relWords = relationWordSet(gw);
   return {
     question: q,
-    beam: beam.map((c) => ({ form: c.text, mentions: entityRefsOf(c.form) })),
+    beam: beam.map((c) => ({ form: c.text, mentions: copiedTextsOf(c.form) })),
     graphWord: (w) => gw.index.hasWord(w),
     relationWord: (w) => relWords.has(w) || relWords.has(stem(w)) || gw.index.nonTopicWords.has(w),
     ...(gw.knownWords ? { knownWords: gw.knownWords } : {}),
@@ -140,7 +145,7 @@ export function unexplainedQuestionWords(gw: GatewayContext, q: string, beam: Ca
   const top = beam[0];
   if (!top) return [];
   // Before grounding: the words outside the mentions (the mentions' own words are checked on the winner).
-  const mentions = entityRefsOf(top.form).map((text) => ({ text }));
+  const mentions = copiedTextsOf(top.form).map((text) => ({ text }));
   // a name of the graph the parser left out ("Lucas") is not a question the graph cannot answer: the readings
   // are judged on whether they use it (checks.ts unusedWords)
   const words = unexplainedWords(q, mentions, gw.knownWords);

@@ -50,12 +50,12 @@ export function stop(run: AttemptRun, stage: TraceEntry['stage'], code: string, 
   run.stopped ??= { code, message, stage };
 }
 
-/** Whether the run is stopped; stops it when its time budget (timeoutMs) is spent. */
 /** Has the run stopped (a time budget ran out, or the store or parser is away)? No deadline check: see halted(). */
 export function isStopped(run: AttemptRun): boolean {
   return run.stopped !== undefined;
 }
 
+/** Whether the run is stopped; stops it when its time budget (timeoutMs) is spent. */
 export function halted(run: AttemptRun, stage: TraceEntry['stage'] = 'execute'): boolean {
   if (!run.stopped && performance.now() >= run.deadline) stop(run, stage, 'QUERY_TIMEOUT', `the time budget of ${run.o.timeoutMs} ms ran out`);
   return run.stopped !== undefined;

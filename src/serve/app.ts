@@ -40,6 +40,14 @@ function clientAddress(req: Request): string | undefined {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** A request's route for logs and metrics: the one a handler set in res.locals, else the matched Express route's path. */
+function routeOf(req: Request, res: Response): string {
+  const set: unknown = res.locals.route;
+  if (typeof set === 'string') return set;
+  const route: unknown = req.route; // Express types it any: a Route, or undefined when none matched
+  return typeof route === 'object' && route !== null && 'path' in route ? String(route.path) : '(unmatched)';
+}
+
 function digest(s: string): Buffer {
   return crypto.createHash('sha256').update(s).digest();
 }
@@ -67,7 +75,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   ctx.metrics.gauge('askgraph_asks_queued', 'Questions waiting for a pipeline slot now.', () => ctx.admission.queued);
   if (gateway.executor instanceof OxigraphExecutor) {
     const ex = gateway.executor;
-    const sum = (f: (h: StoreHealth) => number) => () => Object.values(ex.health()).reduce((n, h) => n + (h ? f(h) : 0), 0);
+    const sum = (f: (h: StoreHealth) => number) => () => Object.values(ex.health()).reduce((n, h) => n + f(h), 0);
     ctx.metrics.counter('askgraph_store_restarts_total', 'Store processes restarted since start (timeouts, traps, crashes), all lanes.', sum((h) => h.restarts));
     ctx.metrics.gauge('askgraph_store_processes_not_ready', 'Store processes starting, restarting or failed now.', sum((h) => (h.state === 'ready' ? 0 : 1)));
   }
@@ -91,14 +99,11 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
 
   // request id and access log (pino-http: one line per request at info, with only the fields below —
   // never the URL, its query string or headers, so neither the question text nor API keys)
-  const logFields = (req: Request, res: Response, ms: number) => ({
-    method: req.method,
-    route: res.locals.route ?? (req.route ? req.route.path : '(unmatched)'),
-    status: res.statusCode,
-    ms,
-    questionLength: res.locals.questionLength,
-    code: res.locals.errorCode,
-  });
+  const logFields = (req: Request, res: Response, ms: number) => {
+    const questionLength: unknown = res.locals.questionLength;
+    const code: unknown = res.locals.errorCode;
+    return { method: req.method, route: routeOf(req, res), status: res.statusCode, ms, questionLength, code };
+  };
   app.use(
     pinoHttp<Request, Response>({
       logger: log,
@@ -129,7 +134,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
     res.on('finish', () => {
       clearTimeout(timer);
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-      const route: string = res.locals.route ?? (req.route ? req.route.path : '(unmatched)');
+      const route = routeOf(req, res);
       ctx.metrics.requests.inc({ method: req.method, route, status: String(res.statusCode) });
       ctx.metrics.requestSeconds.observe({ route }, seconds);
     });
@@ -282,8 +287,8 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
 
   function sendError(req: Request, res: Response, e: unknown): void {
     const { status, body, internal } = toHttpError(e);
-    if (internal) req.log?.error({ err: e }, 'internal error');
-    ctx.metrics.errors.inc({ code: String(body.error.code) });
+    if (internal) req.log.error({ err: e }, 'internal error');
+    ctx.metrics.errors.inc({ code: body.error.code });
     res.locals.errorCode = body.error.code;
     if (res.headersSent) return;
     if (body.error.code === 'SERVER_BUSY') res.setHeader('Retry-After', '1');
@@ -294,7 +299,7 @@ export function createApp(gateway: ServeGateway, config: ServeConfigInput | Serv
   // The only place errors become responses: {error:{code,message}}, never a stack.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
-      req.log?.debug({ err }, 'error after the response was sent (e.g. request timeout)');
+      req.log.debug({ err }, 'error after the response was sent (e.g. request timeout)');
       return;
     }
     sendError(req, res, err);

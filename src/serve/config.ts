@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { z } from 'zod';
-import { AskgraphError } from '../core';
+import { AskgraphError, itemAt } from '../core';
 
 /**
  * Default pipeline concurrency: one question per core (at least 2). Measured on the 2-core box with
@@ -266,7 +266,7 @@ function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /** The ASKGRAPH_* variables of ENV_VARS as a partial config object. */
 export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const out: Record<string, any> = {};
+  const out: Record<string, unknown> = {};
   for (const v of ENV_VARS) {
     const raw = v.path ? envValue(env, v.name) : undefined;
     if (!v.path || raw === undefined) continue;
@@ -274,8 +274,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
     const r = kind.schema.safeParse(raw);
     if (!r.success) throw new AskgraphError('BAD_REQUEST', `config: ${v.name} must be ${kind.expect}, got "${raw}"`);
     let o = out;
-    for (const k of v.path.slice(0, -1)) o = o[k] ??= {};
-    o[v.path[v.path.length - 1]] = r.data;
+    for (const k of v.path.slice(0, -1)) {
+      const inner = o[k];
+      if (isPlainObject(inner)) o = inner;
+      else o = o[k] = {};
+    }
+    o[itemAt(v.path, -1, `config path of ${v.name}`)] = r.data;
   }
   return out;
 }
@@ -283,10 +287,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
 /** One line per variable of ENV_VARS, with the default taken from the schema. */
 export function envHelp(): string {
   const defaults: unknown = parseServeConfig({});
-  const at = (p: readonly string[]) => p.reduce<any>((o, k) => (o === undefined ? undefined : o[k]), defaults);
+  const at = (p: readonly string[]) => p.reduce<unknown>((o, k) => (isPlainObject(o) ? o[k] : undefined), defaults);
   return ENV_VARS.map((v) => {
     const d = v.path && v.showDefault !== false ? at(v.path) : undefined;
-    const shown = d === undefined || (Array.isArray(d) && d.length === 0) ? undefined : String(d);
+    const shown = d === undefined || (Array.isArray(d) && d.length === 0) ? undefined : typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' ? String(d) : JSON.stringify(d);
     const help = v.help.includes('%d') ? v.help.replace('%d', shown ?? 'none') : shown !== undefined ? `${v.help}; default ${shown}` : v.help;
     return `  ${v.name} (${help})`;
   }).join('\n');
@@ -314,7 +318,8 @@ export function mergeLayers(...layers: Record<string, unknown>[]): Record<string
   for (const layer of layers) {
     for (const [k, v] of Object.entries(layer)) {
       if (v === undefined) continue;
-      out[k] = isPlainObject(v) && isPlainObject(out[k]) ? mergeLayers(out[k] as Record<string, unknown>, v) : v;
+      const before = out[k];
+      out[k] = isPlainObject(v) && isPlainObject(before) ? mergeLayers(before, v) : v;
     }
   }
   return out;
@@ -324,7 +329,7 @@ export function mergeLayers(...layers: Record<string, unknown>[]): Record<string
 export function parseServeConfig(input: unknown): ServeConfig {
   const r = ServeConfigSchema.safeParse(input ?? {});
   if (!r.success) {
-    const first = r.error.issues[0];
+    const first = itemAt(r.error.issues, 0, 'issues of a failed config parse');
     const where = first.path.length ? first.path.join('.') : '(root)';
     throw new AskgraphError('BAD_REQUEST', `invalid server configuration at ${where}: ${first.message}`, {
       details: { issues: r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },

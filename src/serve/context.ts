@@ -38,7 +38,7 @@ export function withDeadline<T>(p: Promise<T>, ms: number, code: 'QUERY_TIMEOUT'
 
 function cacheable(a: Answer): boolean {
   // a partial answer (time ran out, the store was away) is the answer of this moment, not of the question
-  return !a.partial && !a.trace.some((t) => t.outcome === 'timeout' || (t.error && TRANSIENT_OUTCOMES.has(String(t.error.code))));
+  return !a.partial && !a.trace.some((t) => t.outcome === 'timeout' || (t.error && TRANSIENT_OUTCOMES.has(t.error.code)));
 }
 
 /**
@@ -81,9 +81,9 @@ export async function askCached(
 async function runAsk(ctx: ServeContext, req: Request, key: string, question: string, options: AskOptionsInput): Promise<Answer> {
   // the CLI's budget unless the request asks for another, never more than the request timeout
   const budget = Math.min(options.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS, ctx.config.timeouts.requestMs);
-  req.log?.debug({ question }, 'ask');
+  req.log.debug({ question }, 'ask');
   const answer = await withDeadline(ctx.gateway.ask(question, { ...options, timeoutMs: budget }), budget + 1000, 'REQUEST_TIMEOUT', 'answering the question');
-  for (const [stage, ms] of Object.entries(answer.timings ?? {})) {
+  for (const [stage, ms] of Object.entries(answer.timings)) {
     if (typeof ms === 'number') ctx.metrics.stageSeconds.observe({ stage }, ms / 1000);
   }
   const source = answer.source === 'parser' ? 'parser' : answer.source.startsWith('fallback') ? 'fallback' : 'none';

@@ -88,7 +88,7 @@ export function parseMultipart(body: Buffer, contentType: string, charset?: stri
       if (settled) return;
       settled = true;
       parser.removeAllListeners();
-      parser.on('error', () => {}); // late errors of an abandoned parse are of no interest
+      parser.on('error', () => undefined); // late errors of an abandoned parse are of no interest
       reject(e);
     };
     const set = (name: string | undefined, value: string) => {
@@ -97,7 +97,10 @@ export function parseMultipart(body: Buffer, contentType: string, charset?: stri
     const tooMany = () => fail(new AskgraphError('INPUT_TOO_LARGE', `multipart body with more than ${MULTIPART_MAX_PARTS} parts`));
     parser.on('field', (name, value) => {
       // busboy returns undefined for a declared charset it cannot decode
-      if (typeof value !== 'string') return fail(new AskgraphError('BAD_REQUEST', `multipart field ${JSON.stringify(name)}: unsupported charset`));
+      if (typeof value !== 'string') {
+        fail(new AskgraphError('BAD_REQUEST', `multipart field ${JSON.stringify(name)}: unsupported charset`));
+        return;
+      }
       set(name, LATIN1_ONLY.test(value) ? decodeText(Buffer.from(value, 'latin1'), charset) : value);
     });
     parser.on('file', (name, stream) => {

@@ -1,7 +1,8 @@
 import { AskgraphError, ErrorCode, isAskgraphError } from '../core';
 
 export interface ErrorBody {
-  error: { code: ErrorCode | string; message: string; details?: Record<string, unknown>; requestId?: string };
+  /** An ErrorCode, or a code passed on from elsewhere (a remote part). */
+  error: { code: string; message: string; details?: Record<string, unknown>; requestId?: string };
 }
 
 /** body-parser / raw-body error types → our codes (they carry `type` and `status`). */
@@ -58,7 +59,8 @@ export function toHttpError(e: unknown): { status: number; body: ErrorBody; inte
   // what its Content-Encoding says (zlib: "incorrect header check")
   const status = (e as { status?: unknown } | null)?.status;
   if ((e as { expose?: unknown } | null)?.expose === true && typeof status === 'number' && status >= 400 && status < 500) {
-    const zlib = /^Z_/.test(String((e as { code?: unknown }).code ?? ''));
+    const code = (e as { code?: unknown }).code;
+    const zlib = typeof code === 'string' && code.startsWith('Z_');
     const err =
       status === 413
         ? new AskgraphError('INPUT_TOO_LARGE', 'request body too large')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defined } from '../core';
 import type { ServeConfig } from './config';
 import { AskOptionsSchema, CompileBodySchema, DiffBodySchema, ParseBodySchema } from './schemas';
 
@@ -6,7 +7,8 @@ type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSc
 
 /** A request schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), generated from its zod schema. */
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+  const rest = { ...(z.toJSONSchema(schema, { io: 'input' }) as JsonSchema) };
+  delete rest.$schema; // the document's dialect is stated once, at its top
   return rest;
 }
 
@@ -33,7 +35,8 @@ export function openApiDocument(cfg: ServeConfig): Record<string, unknown> {
       'text/tab-separated-values': { schema: { type: 'string' } },
     },
   });
-  const option = (name: string) => askOptions.properties![name];
+  const options = defined(askOptions.properties, 'properties of the ask options schema');
+  const option = (name: string) => options[name];
   const askParams = [
     { name: 'question', in: 'query', required: true, schema: { type: 'string', maxLength: cfg.limits.questionChars } },
     askFormat,
@@ -183,7 +186,7 @@ function withOperationIds(doc: Record<string, unknown>): Record<string, unknown>
   const used = new Set<string>();
   for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>)) {
     for (const [method, op] of Object.entries(ops)) {
-      const words = p.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1));
+      const words = p.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w.charAt(0).toUpperCase() + w.slice(1));
       let id = (op.operationId as string | undefined) ?? OPERATION_IDS[`${method} ${p}`] ?? method + words.join('');
       while (used.has(id)) id += '_';
       used.add(id);

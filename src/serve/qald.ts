@@ -16,7 +16,7 @@ export interface QaldDocument {
     query: { sparql?: string };
     /** Only when this question of a whole file could not be answered (its error; answers are then empty). */
     error?: { code: string; message: string };
-    answers: ({ head: { vars: string[] }; results: { bindings: Record<string, Record<string, string>>[] } } | { head: {}; boolean: boolean })[];
+    answers: ({ head: { vars: string[] }; results: { bindings: Record<string, Record<string, string>>[] } } | { head: Record<string, never>; boolean: boolean })[];
   }[];
 }
 
@@ -52,7 +52,7 @@ export function toQald(answer: Answer, opts: { id?: string; lang?: string } = {}
   let result: QaldDocument['questions'][number]['answers'][number];
   if (answer.table) {
     result = tableResult(answer.table);
-  } else if (isBoolean && first) {
+  } else if (isBoolean) {
     result = { head: {}, boolean: first.value === 'true' || first.value === '1' };
   } else {
     const allUris = items.every((a) => a.type === 'uri');
@@ -68,7 +68,7 @@ export function toQald(answer: Answer, opts: { id?: string; lang?: string } = {}
     questions: [
       {
         id: opts.id ?? '1',
-        answertype: qaldAnswerType(answer, isBoolean === true),
+        answertype: qaldAnswerType(answer, isBoolean),
         question: [{ language: opts.lang ?? 'en', string: answer.question }],
         query: answer.sparql ? { sparql: answer.sparql } : {},
         answers: [result],
@@ -99,17 +99,22 @@ export interface QaldQuestion {
 
 /** The questions of a whole QALD-JSON document ({dataset?, questions: [{id, question: [{language, string}]}]}). */
 export function qaldQuestions(doc: unknown, maxQuestions: number): { dataset?: unknown; questions: QaldQuestion[] } {
-  const d = doc as { dataset?: unknown; questions?: unknown };
-  if (!Array.isArray(d?.questions)) throw new AskgraphError('BAD_REQUEST', 'a QALD document needs a "questions" array');
-  if (d.questions.length > maxQuestions) {
-    throw new AskgraphError('INPUT_TOO_LARGE', `the QALD document has ${d.questions.length} questions; at most ${maxQuestions} are answered per request`);
+  const d = typeof doc === 'object' && doc !== null ? doc : {};
+  const list = 'questions' in d ? d.questions : undefined;
+  if (!Array.isArray(list)) throw new AskgraphError('BAD_REQUEST', 'a QALD document needs a "questions" array');
+  if (list.length > maxQuestions) {
+    throw new AskgraphError('INPUT_TOO_LARGE', `the QALD document has ${list.length} questions; at most ${maxQuestions} are answered per request`);
   }
-  const questions = d.questions.map((q: unknown, i: number): QaldQuestion => {
+  const questions = list.map((q: unknown, i: number): QaldQuestion => {
     const e = (q ?? {}) as { id?: unknown; question?: unknown };
     const id = typeof e.id === 'string' || typeof e.id === 'number' ? String(e.id) : String(i + 1);
-    const langs = Array.isArray(e.question) ? (e.question as { language?: unknown; string?: unknown }[]) : [];
-    const en = langs.find((l) => typeof l?.language === 'string' && /^en(\b|[-_])/i.test(l.language) && typeof l.string === 'string');
-    return { id, text: en?.string as string | undefined };
+    const langs: unknown[] = Array.isArray(e.question) ? e.question : [];
+    const en = langs.find(
+      (l): l is { language: string; string: string } =>
+        typeof l === 'object' && l !== null && 'language' in l && typeof l.language === 'string' && /^en(\b|[-_])/i.test(l.language) && 'string' in l && typeof l.string === 'string',
+    );
+    return { id, text: en?.string };
   });
-  return { ...(d.dataset !== undefined ? { dataset: d.dataset } : {}), questions };
+  const dataset = 'dataset' in d ? d.dataset : undefined;
+  return { ...(dataset !== undefined ? { dataset } : {}), questions };
 }

@@ -6,7 +6,7 @@ import { askCached, type ServeContext, withDeadline } from './context';
 import { parseFormBody } from './form-body';
 import { redactPaths, toHttpError } from './http-errors';
 import { qaldQuestions, toQald, type QaldDocument } from './qald';
-import { answerToDelimited, DELIMITED_MEDIA } from '../core';
+import { answerToDelimited, DELIMITED_MEDIA, itemAt } from '../core';
 import {
   AskBodySchema,
   AskFormatParamSchema,
@@ -71,7 +71,7 @@ export function apiRouter(ctx: ServeContext): Router {
   const isTuned = (options: AskOptionsInput) => {
     const o = options as Record<string, unknown>;
     const d = ASK_OPTION_DEFAULTS;
-    const above = (k: keyof typeof d) => typeof o[k] === 'number' && (o[k] as number) > d[k];
+    const above = (k: keyof typeof d) => typeof o[k] === 'number' && o[k] > d[k];
     return (
       above('beam') ||
       above('maxAttempts') ||
@@ -181,7 +181,7 @@ export function apiRouter(ctx: ServeContext): Router {
     if (!res.headersSent) res.json({ sparql: c.sparql, kind: c.kind, answerVar: c.answerVar, topicEntities: c.topicEntities });
   });
 
-  r.post('/v1/diff', json, async (req, res) => {
+  r.post('/v1/diff', json, (req, res) => {
     const body = validate(DiffBodySchema, req.body, 'request body (expected JSON {a, b})');
     if (!ctx.diff) throw new AskgraphError('UNSUPPORTED', 'form diff is not available in this build');
     res.json(ctx.diff(body.a, body.b));
@@ -218,18 +218,18 @@ export function apiRouter(ctx: ServeContext): Router {
   // the file's order with its ids; a question that fails carries its error and no answers.
   const qaldFile = async (req: Request, res: Response, doc: unknown) => {
     const { dataset, questions } = qaldQuestions(doc, MAX_QALD_QUESTIONS);
-    const out: QaldDocument['questions'] = new Array(questions.length);
+    const out: QaldDocument['questions'] = [];
     const answerOne = async (q: (typeof questions)[number]): Promise<QaldDocument['questions'][number]> => {
       try {
         if (q.text === undefined) throw new AskgraphError('UNSUPPORTED', 'the question has no English text (only en is supported)');
         const question = checkQuestion(q.text, maxQ);
         const { answer } = await askCached(ctx, req, question, {}, () => !res.headersSent);
-        return toQald(answer, { id: q.id, lang: 'en' }).questions[0];
+        return itemAt(toQald(answer, { id: q.id, lang: 'en' }).questions, 0, 'the QALD document of one question');
       } catch (e) {
         // as the error handler would answer it alone (http-errors.ts)
         const { status, body, internal } = toHttpError(e);
-        if (internal) req.log?.error({ err: e }, 'internal error (a question of a QALD file)');
-        const error = { code: String(body.error.code), message: status >= 500 ? redactPaths(body.error.message) : body.error.message };
+        if (internal) req.log.error({ err: e }, 'internal error (a question of a QALD file)');
+        const error = { code: body.error.code, message: status >= 500 ? redactPaths(body.error.message) : body.error.message };
         return { id: q.id, answertype: 'resource', question: q.text === undefined ? [] : [{ language: 'en', string: q.text }], query: {}, answers: [], error };
       }
     };
@@ -237,7 +237,7 @@ export function apiRouter(ctx: ServeContext): Router {
     const worker = async () => {
       while (next < questions.length && !res.headersSent) {
         const i = next++;
-        out[i] = await answerOne(questions[i]);
+        out[i] = await answerOne(itemAt(questions, i, 'QALD questions'));
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.config.concurrency.asks, questions.length)) }, worker));

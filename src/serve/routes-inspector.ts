@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AskgraphError, iriLocalName, nameInNamespace, type PackConfig } from '../core';
 import type { ServeContext } from './context';
 import { parseSparql } from '../sparql';
+import type { IriTerm, NegatedPropertySet, Pattern, PropertyPath, Triple as SparqlTriple } from 'sparqljs';
 import { redactPaths } from './http-errors';
 import { validate } from './schemas';
 
@@ -31,35 +32,37 @@ export interface TriplePattern {
 /** At most this many patterns are drawn. */
 const MAX_DRAWN_PATTERNS = 200;
 
-function patternTerm(t: any): PatternTerm {
-  if (!t || typeof t !== 'object') return { type: 'literal', value: String(t) };
-  if (t.type === 'path') return { type: 'path', value: pathText(t) };
+type QueryTerm = SparqlTriple['subject'] | SparqlTriple['predicate'] | SparqlTriple['object'];
+/** A step of a property path: an IRI, a path, or the ^IRI inside a negated property set. */
+type PathStep = IriTerm | PropertyPath | NegatedPropertySet['items'][number];
+
+function patternTerm(t: QueryTerm): PatternTerm {
+  if ('type' in t) return { type: 'path', value: pathText(t) };
   switch (t.termType) {
     case 'Variable':
-      return { type: 'var', value: '?' + t.value };
+      return { type: 'var', value: `?${t.value}` };
     case 'NamedNode':
       return { type: 'uri', value: t.value };
     case 'BlankNode':
-      return { type: 'bnode', value: '_:' + t.value };
+      return { type: 'bnode', value: `_:${t.value}` };
     default:
-      return { type: 'literal', value: String(t.value) };
+      return { type: 'literal', value: t.value };
   }
 }
-function pathText(p: any): string {
-  if (p?.termType === 'NamedNode') return `<${p.value}>`;
-  if (p?.type !== 'path') return String(p?.value ?? '');
-  const items = (p.items ?? []).map(pathText);
-  if (p.pathType === '/' || p.pathType === '|') return '(' + items.join(p.pathType) + ')';
+function pathText(p: PathStep): string {
+  if ('termType' in p) return `<${p.value}>`;
+  const items = p.items.map((i: PathStep) => pathText(i));
+  if (p.pathType === '/' || p.pathType === '|') return `(${items.join(p.pathType)})`;
   if (p.pathType === '^' || p.pathType === '!') return p.pathType + items.join('');
   return items.join('') + p.pathType;
 }
 /** Every triple pattern of a parsed query, in groups, OPTIONAL, UNION, MINUS, GRAPH and subqueries alike. */
-function collectPatterns(patterns: any[] | undefined, out: TriplePattern[]): void {
+function collectPatterns(patterns: Pattern[] | undefined, out: TriplePattern[]): void {
   for (const w of patterns ?? []) {
     if (out.length >= MAX_DRAWN_PATTERNS) return;
-    if (w.type === 'bgp') for (const t of w.triples ?? []) out.push({ s: patternTerm(t.subject), p: patternTerm(t.predicate), o: patternTerm(t.object) });
+    if (w.type === 'bgp') for (const t of w.triples) out.push({ s: patternTerm(t.subject), p: patternTerm(t.predicate), o: patternTerm(t.object) });
     else if (w.type === 'query') collectPatterns(w.where, out);
-    else if (Array.isArray(w.patterns)) collectPatterns(w.patterns, out);
+    else if ('patterns' in w) collectPatterns(w.patterns, out);
   }
 }
 
@@ -72,10 +75,13 @@ export async function queryPatterns(ctx: ServeContext, sparql: string): Promise<
   const s = ctx.config.sparql;
   const checked = await ctx.checker.check(sparql, { maxQueryBytes: s.maxQueryBytes, maxDepth: s.maxDepth, maxPatterns: s.maxPatterns, maxRows: s.maxRows });
   // The checker parsed it already (a syntax error is its SPARQL_SYNTAX); this parse only reads the patterns.
-  const parsed: any = parseSparql(sparql);
+  const parsed = parseSparql(sparql);
   const patterns: TriplePattern[] = [];
-  if (parsed.queryType === 'CONSTRUCT' && !parsed.where) collectPatterns([{ type: 'bgp', triples: parsed.template }], patterns);
-  collectPatterns(parsed.where, patterns);
+  // (an update was refused by the checker: it has no patterns to draw)
+  if (parsed.type === 'query') {
+    if (parsed.queryType === 'CONSTRUCT' && !parsed.where) collectPatterns([{ type: 'bgp', triples: parsed.template ?? [] }], patterns);
+    collectPatterns(parsed.where, patterns);
+  }
   return { form: checked.form, patterns, truncated: patterns.length >= MAX_DRAWN_PATTERNS };
 }
 
@@ -108,20 +114,28 @@ export function modelCard(generator: { id: string; dir?: string; endpoint?: stri
   if (!generator) return null;
   if (generator.endpoint) return { id: generator.id, name: `HTTP generator (${generator.id.replace(/^http:.*#/, '')})`, kind: 'http', endpoint: generator.endpoint };
   if (!generator.dir) return { id: generator.id, name: generator.id, kind: 'other' };
-  let report: Record<string, any> = {};
+  let report: unknown;
   try {
     report = JSON.parse(fs.readFileSync(path.join(generator.dir, 'report.json'), 'utf8'));
   } catch {
     return { id: generator.id, name: generator.id, kind: 'seq2seq' };
   }
-  const data = /--data\s+(\S+)/.exec(String(report.command ?? ''))?.[1];
-  const card: ModelCard = { id: generator.id, name: `askgraph-${report.size ?? 'custom'} seq2seq`, kind: 'seq2seq' };
-  if (typeof report.params === 'number') card.parameters = report.params;
-  if (data && typeof report.data?.train === 'number') {
-    card.trainedOn = { data: path.basename(path.dirname(data)) + '/' + path.basename(data), questions: report.data.train };
-    if (typeof report.data.valid === 'number') card.trainedOn.validation = report.data.valid;
+  // the file is the trainer's, but read as any JSON: a field that is missing or of another type is left out
+  const field = (o: unknown, key: string): unknown => (typeof o === 'object' && o !== null ? Object.getOwnPropertyDescriptor(o, key)?.value : undefined);
+  const command = field(report, 'command');
+  const data = typeof command === 'string' ? /--data\s+(\S+)/.exec(command)?.[1] : undefined;
+  const size = field(report, 'size');
+  const card: ModelCard = { id: generator.id, name: `askgraph-${typeof size === 'string' || typeof size === 'number' ? String(size) : 'custom'} seq2seq`, kind: 'seq2seq' };
+  const params = field(report, 'params');
+  if (typeof params === 'number') card.parameters = params;
+  const train = field(field(report, 'data'), 'train');
+  if (data && typeof train === 'number') {
+    card.trainedOn = { data: `${path.basename(path.dirname(data))}/${path.basename(data)}`, questions: train };
+    const valid = field(field(report, 'data'), 'valid');
+    if (typeof valid === 'number') card.trainedOn.validation = valid;
   }
-  if (typeof report.trainSeconds === 'number') card.trainMinutes = Math.round(report.trainSeconds / 60);
+  const trainSeconds = field(report, 'trainSeconds');
+  if (typeof trainSeconds === 'number') card.trainMinutes = Math.round(trainSeconds / 60);
   return card;
 }
 
@@ -137,7 +151,7 @@ async function buildOverview(ctx: ServeContext): Promise<Overview> {
     examples: cfg?.examples ?? [],
     // the store id names its data folder or file: never the path (as /healthz)
     store: { id: redactPaths(ex.id), relations: [], classes: [] },
-    model: modelCard(g.generator as { id: string; dir?: string; endpoint?: string } | undefined),
+    model: modelCard(g.generator),
   };
   const labelPreds = (cfg?.labelPredicates ?? []).filter((p) => SAFE_IRI.test(p));
   // Each figure is best effort: a slow or limited endpoint leaves it out rather than failing the page.
@@ -147,14 +161,18 @@ async function buildOverview(ctx: ServeContext): Promise<Overview> {
       .select('SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p ORDER BY DESC(?n) LIMIT 200', { timeoutMs })
       .then((r) => {
         const skip = new Set([...(cfg?.labelPredicates ?? []), ...(cfg?.aliasPredicates ?? []), 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type']);
-        overview.store.relations = r.rows
-          .filter((row) => row.p?.type === 'uri' && !skip.has(row.p.value) && (!ns || row.p.value.startsWith(ns)))
-          .map((row) => ({ name: localName(row.p.value, ns), iri: row.p.value, count: Number(row.n?.value) }));
+        overview.store.relations = r.rows.flatMap((row) => {
+          const p = row.p;
+          return p?.type === 'uri' && !skip.has(p.value) && (!ns || p.value.startsWith(ns)) ? [{ name: localName(p.value, ns), iri: p.value, count: Number(row.n?.value) }] : [];
+        });
       }),
     ex
       .select('SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) LIMIT 30', { timeoutMs })
       .then((r) => {
-        overview.store.classes = r.rows.filter((row) => row.c?.type === 'uri').map((row) => ({ name: localName(row.c.value), iri: row.c.value, count: Number(row.n?.value) }));
+        overview.store.classes = r.rows.flatMap((row) => {
+          const c = row.c;
+          return c?.type === 'uri' ? [{ name: localName(c.value), iri: c.value, count: Number(row.n?.value) }] : [];
+        });
       }),
   ];
   if (labelPreds.length) {

@@ -58,7 +58,7 @@ export function sparqlRouter(ctx: ServeContext): Router {
   const parseParams = (known: Record<string, unknown>) => validate(SparqlParamsSchema, known, 'SPARQL protocol parameters');
 
   const handle = async (req: Request, res: Response) => {
-    const ct = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const ct = ((req.headers['content-type'] ?? '').split(';')[0] ?? '').trim().toLowerCase();
     const fromBody = req.method === 'POST' && ct === 'application/x-www-form-urlencoded' ? (req.body as Record<string, unknown>) : {};
     const all: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...fromBody };
     const known = Object.fromEntries(SPARQL_PARAM_KEYS.filter((k) => all[k] !== undefined).map((k) => [k, all[k]]));
@@ -77,7 +77,7 @@ export function sparqlRouter(ctx: ServeContext): Router {
     if (req.headers.accept) req.headers.accept = acceptWithoutParams(req.headers.accept);
     if (query === undefined && req.method !== 'POST') {
       // SPARQL 1.1 Service Description
-      const media = mediaForFormats(formats, 'graph') || req.accepts([...OFFERS.graph]);
+      const media = mediaForFormats(formats, 'graph') ?? req.accepts([...OFFERS.graph]);
       res.vary('Accept');
       if (!media) throw new AskgraphError('NOT_ACCEPTABLE', `no acceptable format for the service description; offered: ${OFFERS.graph.join(', ')}`);
       res.setHeader('Content-Type', media + '; charset=utf-8');
@@ -107,7 +107,7 @@ export function sparqlRouter(ctx: ServeContext): Router {
     const checked = await ctx.checker.check(query, limits);
     const kind = checked.form === 'SELECT' ? 'select' : checked.form === 'ASK' ? 'ask' : 'graph';
     const offers = OFFERS[kind];
-    const media = mediaForFormats(formats, kind) || negotiate((o) => req.accepts(o), kind);
+    const media = mediaForFormats(formats, kind) ?? negotiate((o) => req.accepts(o), kind);
     res.vary('Accept');
     if (!media) {
       throw new AskgraphError('NOT_ACCEPTABLE', `no acceptable result format for a ${checked.form} query; offered: ${offers.join(', ')}`);
@@ -149,7 +149,10 @@ export function sparqlRouter(ctx: ServeContext): Router {
   r.post('/sparql', form, text, handle);
   // any other method on /sparql (not a route of its own: OpenAPI has no "any method")
   r.use('/sparql', (req, res, next) => {
-    if (req.path !== '/') return next();
+    if (req.path !== '/') {
+      next();
+      return;
+    }
     res.setHeader('Allow', 'GET, HEAD, POST, OPTIONS');
     next(new AskgraphError('METHOD_NOT_ALLOWED', `the SPARQL endpoint takes GET and POST, not ${req.method}`));
   });

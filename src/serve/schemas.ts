@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AskgraphError } from '../core';
+import { AskgraphError, itemAt } from '../core';
 import { AskOptionsObject, AskOptionsSchema } from '../pipeline';
 
 /** zod schemas of every request the server accepts; `validate` turns failures into BAD_REQUEST / QUESTION_INVALID. */
@@ -66,10 +66,10 @@ export const QaldParamsSchema = z
     lang: z.string().max(16).optional(),
     id: z.string().max(128).optional(),
   })
-  .passthrough();
+  .loose();
 
 function describe(e: z.ZodError): string {
-  const i = e.issues[0];
+  const i = itemAt(e.issues, 0, 'issues of a failed validation');
   return `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`;
 }
 
@@ -88,6 +88,6 @@ export function checkQuestion(q: string, maxChars: number): string {
   const t = q.trim();
   if (t.length === 0) throw new AskgraphError('QUESTION_INVALID', 'question must not be empty');
   if (q.length > maxChars) throw new AskgraphError('INPUT_TOO_LARGE', `the question has ${q.length} characters; at most ${maxChars} are accepted`);
-  if (/\u0000/.test(t)) throw new AskgraphError('QUESTION_INVALID', 'question contains a NUL character');
+  if (t.includes('\u0000')) throw new AskgraphError('QUESTION_INVALID', 'question contains a NUL character');
   return t;
 }

@@ -1,4 +1,4 @@
-import { AskgraphError, XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
+import { AskgraphError, defined, XSD_STRING, type SelectResult, type Term, type Triple } from '../core';
 
 /**
  * SPARQL 1.1 result serialisations (JSON, XML, CSV, TSV) and graph serialisations (N-Triples, N-Quads,
@@ -51,8 +51,9 @@ function askToJson(value: boolean): string {
   return JSON.stringify({ head: {}, boolean: value });
 }
 
+const XML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 function xmlEscape(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return s.replace(/[&<>"']/g, (c) => defined(XML_ENTITIES[c], `the XML entity of ${c}`));
 }
 
 function xmlTerm(t: Term): string {
@@ -193,7 +194,7 @@ export function triplesToJsonLd(triples: Triple[]): string {
       o.type === 'literal'
         ? { '@value': o.value, ...(o.lang ? { '@language': o.lang } : o.datatype && o.datatype !== XSD_STRING ? { '@type': o.datatype } : {}) }
         : { '@id': id(o) };
-    ((n[p.value] ??= []) as unknown[]).push(value);
+    (n[p.value] ??= []).push(value);
   }
   return JSON.stringify([...nodes.values()]);
 }
@@ -289,7 +290,7 @@ export function acceptWithoutParams(accept: string): string {
   return accept
     .split(',')
     .map((range) => {
-      const [type, ...params] = range.split(';');
+      const [type = '', ...params] = range.split(';');
       return [type.trim(), ...params.map((p) => p.trim()).filter((p) => /^q\s*=/i.test(p))].join(';');
     })
     .join(', ');

@@ -18,7 +18,7 @@ export function parseSparql(text: string, opts: { implicitPrefixes?: boolean } =
   try {
     return parser.parse(text);
   } catch (e) {
-    const err = e as Error & { hash?: { line?: number; token?: string; text?: string; loc?: { first_line?: number; first_column?: number } } };
+    const err = e as { message?: unknown; hash?: { line?: number; token?: string; text?: string; loc?: { first_line?: number; first_column?: number } } };
     const loc = err.hash?.loc;
     const line = loc?.first_line ?? (err.hash?.line !== undefined ? err.hash.line + 1 : undefined);
     let column = loc?.first_column !== undefined ? loc.first_column + 1 : undefined;

@@ -11,7 +11,9 @@ import type * as S from 'sparqljs';
 import { DataFactory } from 'rdf-data-factory';
 import {
   ALIAS_PREDICATES,
+  defined,
   iriLocalName,
+  itemAt,
   LABEL_PREDICATES,
   LOCAL_NAME_SOURCE,
   localNameLabel,
@@ -113,7 +115,7 @@ function query(name: TemplateName, fill: { p?: string; type?: string; nodes?: st
     if (n.type === 'values' && Array.isArray(n.values)) {
       const rows = n.values as Record<string, { termType: string; value: string }>[];
       const v = Object.keys(rows[0] ?? {})[0];
-      if (v && rows[0][v]?.value === NODES) return { ...n, values: (fill.nodes ?? []).map((iri) => ({ [v]: DF.namedNode(iri) })) };
+      if (v && rows[0]?.[v]?.value === NODES) return { ...n, values: (fill.nodes ?? []).map((iri) => ({ [v]: DF.namedNode(iri) })) };
     }
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(n)) out[k] = walk(x);
@@ -197,7 +199,8 @@ function namespaceToken(iri: string): string {
     segs = ns.split(/[/:#]/).filter(Boolean);
   }
   const alpha = segs.filter((s) => /^[A-Za-z][A-Za-z0-9_-]*$/.test(s));
-  const pick = alpha.length ? alpha[alpha.length - 1] : host.split('.')[0] || 'ns';
+  const first = host.split('.')[0] ?? '';
+  const pick = alpha.at(-1) ?? (first === '' ? 'ns' : first);
   return nameToken(pick, 'ns').toLowerCase();
 }
 
@@ -211,7 +214,7 @@ export function assignNames(iris: string[], fallback: (iri: string) => string = 
   for (const iri of iris) base.set(iri, nameToken(iriLocalName(iri), fallback(iri)));
   const groups = new Map<string, string[]>();
   for (const iri of [...iris].sort()) {
-    const b = base.get(iri)!;
+    const b = defined(base.get(iri), 'base name');
     groups.set(b, [...(groups.get(b) ?? []), iri]);
   }
   const out = new Map<string, string>();
@@ -223,7 +226,7 @@ export function assignNames(iris: string[], fallback: (iri: string) => string = 
     out.set(iri, name);
   };
   // Unique local names first, so a prefixed name never takes a plain one.
-  for (const [b, members] of groups) if (members.length === 1) take(members[0], b);
+  for (const [b, [only, ...more]] of groups) if (only !== undefined && more.length === 0) take(only, b);
   for (const [b, members] of groups) if (members.length > 1) for (const iri of members) take(iri, `${namespaceToken(iri)}_${b}`);
   return out;
 }
@@ -240,7 +243,7 @@ async function rows(r: Reader, q: string): Promise<Record<string, Term>[] | unde
   try {
     return (await r.executor.select(q, { timeoutMs: r.timeoutMs })).rows;
   } catch (e) {
-    r.warnings.push((e as Error).message.split('\n')[0]);
+    r.warnings.push((e as Error).message.split('\n')[0] ?? '');
     return undefined;
   }
 }
@@ -269,7 +272,7 @@ async function labelsOf(r: Reader, iris: string[], predicates: string[]): Promis
     try {
       found = await lookupLabels((q, o) => r.executor.select(q, o), iris, predicates, { timeoutMs: r.timeoutMs });
     } catch (e) {
-      r.warnings.push((e as Error).message.split('\n')[0]);
+      r.warnings.push((e as Error).message.split('\n')[0] ?? '');
     }
   }
   return found;
@@ -317,7 +320,7 @@ async function labelSourcesOf(r: Reader, candidates: string[], present?: Set<str
   // a sample that found unlabelled entities does not know how many (-1); one that found none says 0
   if (unlabelled === undefined || unlabelled > 0) labelSources.push({ source: LOCAL_NAME_SOURCE, count: unlabelled === undefined || sampled ? -1 : unlabelled });
   return {
-    labelPredicates: labelPredicates.length ? labelPredicates : [LABEL_PREDICATES[0]],
+    labelPredicates: labelPredicates.length ? labelPredicates : LABEL_PREDICATES.slice(0, 1),
     aliasPredicates,
     labelSources,
     localNameLabels: unlabelled === undefined || unlabelled > 0,
@@ -392,7 +395,7 @@ export async function discoverSchema(executor: Pick<Executor, 'select' | 'id'>, 
   const typePredicate = opts.typePredicate ?? RDF_TYPE;
   const candidates = opts.labelPredicates ?? [...LABEL_PREDICATES];
   const exclude = [...META_NAMESPACES, ...(opts.excludeNamespaces ?? [])];
-  const progress = opts.onProgress ?? (() => {});
+  const progress = opts.onProgress ?? (() => undefined);
   let done = 0;
   let total = 6;
   const step = (what: string) => progress(++done, total, what);
@@ -407,7 +410,7 @@ export async function discoverSchema(executor: Pick<Executor, 'select' | 'id'>, 
   let predRows = await paged(r, (limit, offset) => query('predicates', { limit, offset }), pageSize, 20_000);
   let predicateCounts: [string, number][];
   if (predRows) {
-    predicateCounts = predRows.filter((x) => x.p?.type === 'uri').map((x) => [x.p.value, num(x.n) ?? 0]);
+    predicateCounts = predRows.flatMap((x): [string, number][] => (x.p?.type === 'uri' ? [[x.p.value, num(x.n) ?? 0]] : []));
   } else {
     predRows = (await paged(r, (limit, offset) => query('predicatesDistinct', { limit, offset }), pageSize, 20_000)) ?? [];
     predicateCounts = [];
@@ -428,7 +431,7 @@ export async function discoverSchema(executor: Pick<Executor, 'select' | 'id'>, 
 
   // 4. classes
   const classRows = (await paged(r, (limit, offset) => query('classes', { type: typePredicate, limit, offset }), pageSize, opts.maxClasses ?? 400)) ?? [];
-  const classCounts = classRows.filter((x) => x.c?.type === 'uri' && !inNamespaces(x.c.value, META_NAMESPACES)).map((x) => [x.c.value, num(x.n) ?? 0] as [string, number]);
+  const classCounts = classRows.flatMap((x): [string, number][] => (x.c?.type === 'uri' && !inNamespaces(x.c.value, META_NAMESPACES) ? [[x.c.value, num(x.n) ?? 0]] : []));
   step('classes');
 
   // 5. declared domains / ranges
@@ -459,7 +462,7 @@ export async function discoverSchema(executor: Pick<Executor, 'select' | 'id'>, 
     [...classCounts.map(([c]) => c), ...properties.map((p) => p.iri)],
     (iri) => (classCounts.some(([c]) => c === iri) ? 'class' : 'prop'),
   );
-  const classes: SchemaClass[] = classCounts.map(([iri, count]) => ({ iri, name: names.get(iri)!, label: phraseOf(schemaLabels.get(iri), iri), count }));
+  const classes: SchemaClass[] = classCounts.map(([iri, count]) => ({ iri, name: defined(names.get(iri), 'class name'), label: phraseOf(schemaLabels.get(iri), iri), count }));
   step('names');
   const schema: DiscoveryResult = {
     store: executor.id,
@@ -470,7 +473,7 @@ export async function discoverSchema(executor: Pick<Executor, 'select' | 'id'>, 
     labelPredicates,
     labelSources,
     classes,
-    properties: properties.map(({ iri, ...rest }) => ({ iri, name: names.get(iri)!, ...rest })),
+    properties: properties.map(({ iri, ...rest }) => ({ iri, name: defined(names.get(iri), 'property name'), ...rest })),
   };
   if (r.warnings.length) schema.warnings = r.warnings.slice(0, 50);
   return schema;
@@ -507,9 +510,10 @@ async function describeProperty(r: Reader, p: string, count: number, c: Property
   let objectsN: number | undefined;
   if (c.exact) {
     const st = await rows(r, query('stats', { p }));
-    if (st && st[0]) {
-      subjectsN = num(st[0].ns);
-      objectsN = num(st[0].no);
+    const counts = st?.[0];
+    if (counts) {
+      subjectsN = num(counts.ns);
+      objectsN = num(counts.no);
     }
   }
   const scale = sample.length ? count / sample.length : 1;
@@ -518,7 +522,7 @@ async function describeProperty(r: Reader, p: string, count: number, c: Property
 
   // functional: at most one object per subject
   let functional: boolean | undefined;
-  if (c.exact && subjectsN !== undefined) functional = subjectsN === count;
+  if (c.exact) functional = subjectsN === count;
   // (the whole-property GROUP BY only where exact counts are: on a large graph it runs into its timeout per property)
   if (functional === undefined && c.exact) {
     const multi = await rows(r, query('multi', { p, limit: 1 }));
@@ -537,9 +541,9 @@ async function describeProperty(r: Reader, p: string, count: number, c: Property
     const res = await rows(r, query('typesOf', { type: c.typePredicate, nodes: some }));
     if (!res) return [];
     return res
-      .filter((x) => x.c?.type === 'uri' && !inNamespaces(x.c.value, META_NAMESPACES) && (num(x.n) ?? 0) >= 0.2 * some.length)
-      .sort((a, b) => (num(b.n) ?? 0) - (num(a.n) ?? 0) || (a.c.value < b.c.value ? -1 : 1))
-      .map((x) => x.c.value);
+      .flatMap((x) => (x.c?.type === 'uri' && !inNamespaces(x.c.value, META_NAMESPACES) && (num(x.n) ?? 0) >= 0.2 * some.length ? [{ c: x.c.value, n: num(x.n) ?? 0 }] : []))
+      .sort((a, b) => b.n - a.n || (a.c < b.c ? -1 : 1))
+      .map((x) => x.c);
   };
   const domain = c.domains.get(p) ?? (await observed([...subjects.keys()]));
   const range = c.ranges.get(p) ?? (objectKind === 'literal' ? [] : await observed(entityObjects));
@@ -552,7 +556,7 @@ async function describeProperty(r: Reader, p: string, count: number, c: Property
       const dt = l.datatype ?? (l.lang ? 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString' : XSD + 'string');
       dts.set(dt, (dts.get(dt) ?? 0) + 1);
     }
-    const datatype = [...dts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0];
+    const [datatype] = itemAt([...dts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)), 0, 'datatypes of the literals');
     out.datatype = datatype;
     const kind = valueKindOf(literals.map((l) => l.value), datatype, label + ' ' + iriLocalName(p));
     if (kind) out.valueKind = kind;
@@ -610,5 +614,5 @@ export function namesOf(schema: Schema): Record<string, string> {
 /** Up to `limit` (subject, object) IRI pairs of a property (e.g. for the trainer's entity role pools). */
 export async function entityEdges(executor: Pick<Executor, 'select'>, p: string, limit: number, timeoutMs = 60_000): Promise<[string, string][]> {
   const res = await executor.select(query('edges', { p, limit }), { timeoutMs });
-  return res.rows.filter((r) => r.s && r.o).map((r) => [r.s.value, r.o.value]);
+  return res.rows.flatMap((r): [string, string][] => (r.s && r.o ? [[r.s.value, r.o.value]] : []));
 }

@@ -40,7 +40,7 @@ export type SForm =
   | { op: 'slice'; offset: boolean; n: number; arg: SForm } // (LIMIT 3 t) / (OFFSET 5 t)
   | { op: 'attrcmp'; cmp: CmpOp; rel: SRel; other: SRel } // (GT width height): members whose first value compares to their second
   | { op: 'more'; less: boolean; a: SForm; b: SForm } // (MORE n1 n2): number against number, a boolean
-  | { op: 'contains'; rel?: SRel; text: string }; // (CONTAINS "word"): members whose label (or r-value) contains the word
+  | { op: 'contains'; rel?: SRel; text: string }; // (CONTAINS [ word ]): members whose label (or r-value) contains the word
 
 export type CmpOp = 'GT' | 'GE' | 'LT' | 'LE';
 export type GroupFn = 'COUNT' | 'SUM' | 'AVG' | 'MAX' | 'MIN';
@@ -108,7 +108,8 @@ export function printSForm(f: SForm, mentions?: Mentions): string {
     case 'more':
       return `(${f.less ? 'LESS' : 'MORE'} ${p(f.a)} ${p(f.b)})`;
     case 'contains':
-      return `(CONTAINS ${f.rel ? rel(f.rel, exec) + ' ' : ''}${JSON.stringify(f.text)})`;
+      // [38] the text is a bracketed span in both forms: the decoder copies it from the question like a label
+      return `(CONTAINS ${f.rel ? rel(f.rel, exec) + ' ' : ''}${label(f.text)})`;
   }
 }
 
@@ -188,7 +189,7 @@ export function orderByMentions(f: SForm, position: (iri: string) => number): SF
       case 'having':
       case 'order':
       case 'slice':
-        return { ...g, arg: rec(g.arg, false) } as SForm;
+        return { ...g, arg: rec(g.arg, false) };
       case 'absdiff': {
         // |a − b| = |b − a|: the operand mentioned first goes first ("how much older is B than A" → (ABSDIFF B A))
         const a = rec(g.a, false);
@@ -203,7 +204,7 @@ export function orderByMentions(f: SForm, position: (iri: string) => number): SF
       case 'argcount':
       case 'agg':
       case 'common':
-        return { ...g, arg: rec(g.arg, false) } as SForm;
+        return { ...g, arg: rec(g.arg, false) };
     }
   };
   return rec(f, false);

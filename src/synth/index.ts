@@ -10,7 +10,7 @@ import type { CompileOptions } from '../compile';
 import { orderByMentions, printSForm } from './forms';
 import type { Lexicon } from './lexicon';
 import { renderQuestion } from './render';
-import { Rng } from '../core';
+import { Rng, defined } from '../core';
 import { OPERATOR_WEIGHTS, Sampler } from './sample';
 import { SynthStore } from './store';
 import type { Schema, SynthExample, SynthOperator } from './types';
@@ -83,7 +83,8 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
   const store = new SynthStore(executor, schema, { compile: opts.compile, timeoutMs: opts.timeoutMs });
   const sampler = new Sampler(store, rng, lexicon);
   const paraphrases = Math.max(1, opts.paraphrases ?? 2);
-  const weights = { ...OPERATOR_WEIGHTS, ...opts.weights };
+  // (a caller's weights may hold an explicit undefined: that operator weighs 0)
+  const weights: Partial<Record<SynthOperator, number>> = { ...OPERATOR_WEIGHTS, ...opts.weights };
   let ops = sampler.operators().filter((op) => (weights[op] ?? 0) > 0);
   const perOperator: Partial<Record<SynthOperator, OperatorStats>> = {};
   for (const op of ops) perOperator[op] = { examples: 0, forms: 0, attempts: 0, failures: 0 };
@@ -102,7 +103,7 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
       break;
     }
     const op = rng.weighted(ops, (o) => weights[o] ?? 0);
-    const st = perOperator[op] as OperatorStats;
+    const st = defined(perOperator[op], 'operator stats');
     st.attempts++;
     attempts++;
     const s = await sampler.sample(op);
@@ -164,17 +165,18 @@ export function readSchema(file: string): Schema {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
     throw new AskgraphError(missing ? 'NOT_FOUND' : 'DATA_FORMAT', missing ? `no schema file ${file}` : `${file}: ${(e as Error).message}`, { cause: e });
   }
-  const s = json as Partial<Schema>;
   const bad = (msg: string): never => {
     throw new AskgraphError('DATA_FORMAT', `${file}: ${msg}`);
   };
-  if (typeof s !== 'object' || s === null) bad('not a JSON object');
+  if (typeof json !== 'object' || json === null) return bad('not a JSON object');
+  const s = json as Partial<Schema>;
   if (!Array.isArray(s.properties)) bad('properties must be an array');
   if (!Array.isArray(s.classes)) bad('classes must be an array');
   if (!Array.isArray(s.labelPredicates)) bad('labelPredicates must be an array');
   for (const [i, p] of (s.properties as unknown[]).entries()) {
+    if (typeof p !== 'object' || p === null) return bad(`properties[${i}] needs iri and name`);
     const q = p as Record<string, unknown>;
-    if (typeof q?.iri !== 'string' || typeof q?.name !== 'string') bad(`properties[${i}] needs iri and name`);
+    if (typeof q.iri !== 'string' || typeof q.name !== 'string') bad(`properties[${i}] needs iri and name`);
     if (!Array.isArray(q.domain) || !Array.isArray(q.range)) bad(`properties[${i}] needs domain and range arrays`);
   }
   return s as Schema;

@@ -19,6 +19,8 @@
 import * as fs from 'node:fs';
 import {
   AskgraphError,
+  defined,
+  itemAt,
   conjugate,
   isParticiple,
   isPreposition,
@@ -33,7 +35,7 @@ import {
   type WnSynset,
 } from '../core';
 
-const PREPS = { has: (w: string) => w !== undefined && isPreposition(w) };
+const PREPS = { has: (w: string | undefined) => w !== undefined && isPreposition(w) };
 import type { Schema, SchemaProperty } from './types';
 
 export const LEXICON_FORMAT = 'askgraph-lexicon/1';
@@ -139,7 +141,7 @@ function synonymsOf(sense: WnSynset | undefined, word: string, max: number): str
 
 function whOfNoun(noun: string | undefined, ctx: Set<string>): Wh {
   if (!noun) return 'what';
-  const head = noun.split(' ').pop() as string;
+  const head = itemAt(noun.split(' '), -1, 'words of a noun');
   if (!/^\p{L}{3,}$/u.test(head)) return 'what';
   const base = wordNet().baseForms(head, 'n')[0] ?? head;
   const sense = bestSense(base, 'n', ctx);
@@ -153,16 +155,18 @@ function whOfNoun(noun: string | undefined, ctx: Set<string>): Wh {
 function nounEntry(nouns: string[], ctx?: Set<string>): NounEntry {
   const sing = [...new Set(nouns.map((n) => singular(n.toLowerCase())))];
   const entry: NounEntry = { singular: sing, plural: sing.map(plural) };
-  if (ctx && sing.length) {
-    const head = sing[0].split(' ').pop() as string;
+  const [first] = sing;
+  if (ctx && first !== undefined) {
+    const head = itemAt(first.split(' '), -1, 'words of a noun');
     const sense = bestSense(wordNet().baseForms(head, 'n')[0] ?? head, 'n', ctx);
     if (sense && (sense.lexFile === 'noun.artifact' || sense.lexFile === 'noun.location')) {
       entry.place = true;
       // people call establishments "places" ("good places for thai food"): one time in three; not cities and
       // regions, where "how many places" would name several classes at once
       if (sense.lexFile === 'noun.artifact' && !sing.includes('place')) {
-        entry.singular = [sing[0], sing[0], ...sing.slice(1), 'place'];
-        entry.plural = [entry.plural[0], entry.plural[0], ...entry.plural.slice(1), 'places'];
+        const firstPlural = itemAt(entry.plural, 0, 'plurals');
+        entry.singular = [first, first, ...sing.slice(1), 'place'];
+        entry.plural = [firstPlural, firstPlural, ...entry.plural.slice(1), 'places'];
       }
     }
   }
@@ -223,7 +227,7 @@ export function ratingThreshold(p: SchemaProperty): number | undefined {
 function scaleWords(p: SchemaProperty, noun: string): PropertyLexicon['scale'] {
   const threshold = ratingThreshold(p);
   if (threshold === undefined) return undefined;
-  const head = noun.split(' ').pop() as string;
+  const head = itemAt(noun.split(' '), -1, 'words of a noun');
   const base = verbBase(head);
   const part = base && base !== head ? conjugate(base).participle : undefined; // rating → rated
   return {
@@ -262,7 +266,8 @@ const SWAP: Record<string, string> = { S: 'O', O: 'S', s: 'o', o: 's', wh: 'swh'
 function inverseBase(label: string): string | undefined {
   const w = relationWords(label);
   const m = /^(.*\S) inverse$/.exec(w) ?? /^inverse (?:of )?(\S.*)$/.exec(w);
-  return m && /\p{L}{3,}/u.test(m[1]) && !m[1].split(' ').every((w) => PREPS.has(w)) ? m[1] : undefined;
+  const base = m?.[1];
+  return base !== undefined && /\p{L}{3,}/u.test(base) && !base.split(' ').every((w) => PREPS.has(w)) ? base : undefined;
 }
 
 function propertyLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts: Required<LexiconOptions>): PropertyLexicon {
@@ -292,12 +297,14 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
   const classLabel = (iris: string[]): string[] =>
     iris.map((iri) => schema.classes.find((c) => c.iri === iri)).filter((c): c is NonNullable<typeof c> => !!c).map((c) => c.label.toLowerCase());
   // a namespaced name ("people.person.nationality") is said by its last segment
-  const spoken = (p.label || p.name).includes('.') && !/\s/.test(p.label || p.name) ? (p.label || p.name).split('.').pop() || p.name : p.label || p.name;
+  const said = p.label || p.name;
+  const lastSegment = said.split('.').at(-1) ?? '';
+  const spoken = said.includes('.') && !/\s/.test(said) ? (lastSegment === '' ? p.name : lastSegment) : said;
   let words = relationWords(spoken).split(' ').filter((w) => w !== '');
   // "has genre", "is aged", "is in country": the copula/possession says nothing by itself
   let possessive = false;
-  while (words.length > 1 && COPULA.has(words[0])) {
-    if (/^ha/.test(words[0])) possessive = true;
+  for (let w = words[0]; words.length > 1 && w !== undefined && COPULA.has(w); w = words[0]) {
+    if (w.startsWith('ha')) possessive = true;
     words = words.slice(1);
   }
   const subjNouns = classLabel(p.domain);
@@ -307,10 +314,11 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
   let objNoun: string | undefined;
   let ofNoun: string | undefined;
   const first = words[0];
-  const last = words[words.length - 1];
-  if (words.length >= 2 && PREPS.has(last) && isParticiple(words[words.length - 2])) {
+  const last = words.at(-1);
+  const beforeLast = words.at(-2);
+  if (last !== undefined && beforeLast !== undefined && PREPS.has(last) && isParticiple(beforeLast)) {
     // "directed by", "located in", "written by"
-    const lemma = verbBase(words[words.length - 2]) as string;
+    const lemma = defined(verbBase(beforeLast), 'verb base of a participle');
     if (last === 'by') {
       shape = 'passive';
       verb = { ...conjugate(lemma), agent: 'object' };
@@ -325,27 +333,27 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     shape = 'nounOf';
     prep = 'of';
     ofNoun = singular(words.slice(0, -1).join(' '));
-  } else if (PREPS.has(first) && words.length >= 2) {
+  } else if (first !== undefined && PREPS.has(first) && words.length >= 2) {
     // "in city", "in language"
     shape = 'prep';
     prep = first;
     objNoun = words.slice(1).join(' ');
-  } else if (!possessive && words.length >= 2 && (isPresent3(first) || isParticiple(first)) && !wordNet().has(words.join(' '), 'n')) {
+  } else if (first !== undefined && !possessive && words.length >= 2 && (isPresent3(first) || isParticiple(first)) && !wordNet().has(words.join(' '), 'n')) {
     // "plays in club", "wears number", "starred actors"
-    const lemma = verbBase(first) as string;
+    const lemma = defined(verbBase(first), 'verb base of a verb form');
     const rest = words.slice(1);
-    const particle = rest.length && PREPS.has(rest[0]) ? rest[0] : undefined;
+    const particle = PREPS.has(rest[0]) ? rest[0] : undefined;
     const noun = rest.slice(particle ? 1 : 0).join(' ');
     shape = 'verb';
     verb = { ...conjugate(lemma), agent: isPresent3(first) ? 'subject' : 'object', ...(particle ? { particle } : {}) };
     objNoun = noun || undefined;
-  } else if (!possessive && words.length === 1 && !COPULA.has(first) && isPresent3(first) && !nounFirst(first)) {
+  } else if (first !== undefined && !possessive && words.length === 1 && !COPULA.has(first) && isPresent3(first) && !nounFirst(first)) {
     // "borders", "contains"
     shape = 'verb';
-    verb = { ...conjugate(verbBase(first) as string), agent: 'subject' };
-  } else if (words.length === 1 && isParticiple(first) && wordNet().has(verbBase(first) as string, 'n')) {
+    verb = { ...conjugate(defined(verbBase(first), 'verb base of a verb form')), agent: 'subject' };
+  } else if (first !== undefined && words.length === 1 && isParticiple(first) && wordNet().has(defined(verbBase(first), 'verb base of a participle'), 'n')) {
     // "is aged" → the value is an "age"
-    objNoun = verbBase(first) as string;
+    objNoun = defined(verbBase(first), 'verb base of a participle');
   } else {
     objNoun = words.join(' ');
   }
@@ -365,7 +373,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
   }
   if (objNouns.length === 0 && shape !== 'nounOf' && shape !== 'verb') objNouns.push(words.join(' '));
   const object = nounEntry(objNouns, ctx);
-  if (!subjNouns.length && verb && verb.agent === 'subject') {
+  if (!subjNouns.length && verb?.agent === 'subject') {
     // "plays in club": its subjects are players (the verb's agent noun, when it is a common word)
     const agent = agentNoun(verb.lemma, ctx, true);
     if (agent) subjNouns.push(agent);
@@ -398,7 +406,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
   const v = verb;
   switch (shape) {
     case 'passive': {
-      const V = v as NonNullable<typeof v>;
+      const V = defined(v, 'verb of a passive phrase');
       lex.subjects = [`{S} ${V.participle} by {x}`, '{S} by {x}', "{x}'s {S}", '{x} {S}'];
       lex.subjectQ = [`what did {x} ${V.lemma}`, `which {S} did {x} ${V.lemma}`, `what was ${V.participle} by {x}`, `what has {x} ${V.participle}`, `{S} ${V.participle} by {x}`];
       lex.objectQ = [`{wh} ${V.past} {x}`, `{wh} ${V.past} the {s} {x}`, `{x} was ${V.participle} by {wh}`, '{wh} is the {o} of {x}', "{x}'s {o}", '{o} of {x}'];
@@ -407,7 +415,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       break;
     }
     case 'verb': {
-      const V = v as NonNullable<typeof v>;
+      const V = defined(v, 'verb of a verb phrase');
       const prt = V.particle ? ' ' + V.particle : '';
       if (V.agent === 'subject') {
         lex.subjects = [`{S} that ${V.lemma}${prt} {x}`, `{S} ${V.gerund}${prt} {x}`];
@@ -423,7 +431,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       break;
     }
     case 'prep': {
-      const P = prep as string;
+      const P = defined(prep, 'preposition of a prepositional phrase');
       const part = v ? `${v.participle} ` : '';
       lex.subjects = [`{S} ${part}${P} {x}`, `{S} ${P} {x}`, '{x} {S}'];
       lex.subjectQ = [`what is ${part}${P} {x}`, `which {S} are ${part}${P} {x}`, `{S} ${P} {x}`];
@@ -442,7 +450,8 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
     }
     case 'noun': {
       const dated = p.valueKind === 'year' || p.valueKind === 'date';
-      const deverbal = dated && object.singular[0].split(' ').length > 1 ? verbBase(object.singular[0].split(' ')[0]) : undefined;
+      const objectWords = itemAt(object.singular, 0, 'object nouns').split(' ');
+      const deverbal = dated && objectWords.length > 1 ? verbBase(itemAt(objectWords, 0, 'object noun words')) : undefined;
       lex.subjects = ['{S} with {o} {x}', '{x} {S}', '{S} whose {o} is {x}'];
       lex.subjectQ = ['which {S} have {o} {x}', 'what has {o} {x}', '{S} with {o} {x}'];
       lex.ask = ['is the {o} of {a} {b}', "is {a}'s {o} {b}", 'does {a} have {o} {b}'];
@@ -450,14 +459,13 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
         const f = conjugate(deverbal);
         lex.subjects.push(`{S} ${f.participle} in {x}`);
         lex.subjectQ.push(`what was ${f.participle} in {x}`);
-        lex.objectQ.push(`when was {x} ${f.participle}`, `what year was {x} ${f.participle}`.replace('year', object.singular[0].split(' ').slice(1).join(' ') || 'year'));
+        lex.objectQ.push(`when was {x} ${f.participle}`, `what year was {x} ${f.participle}`.replace('year', objectWords.slice(1).join(' ') || 'year'));
         lex.ask.push(`was {a} ${f.participle} in {b}`);
       } else {
         lex.objectQ.push('what {o} is {x}', '{x} {o}');
         // "food type": a kind of something — "arabic food", "what kind of food is X"
-        const words = object.singular[0].split(' ');
-        if (words.length === 2 && isKindNoun(words[1])) {
-          const a = words[0];
+        const [a, kind, ...more] = objectWords;
+        if (a !== undefined && kind !== undefined && more.length === 0 && isKindNoun(kind)) {
           lex.subjects.push(`{S} with {x} ${a}`, `{S} for {x} ${a}`);
           lex.subjectQ.push(`{S} with {x} ${a}`, ...(subject.place ? [`where can i get {x} ${a}`, `where is there {x} ${a}`] : []));
           lex.objectQ.push(`what kind of ${a} is {x}`, `what kind of ${a} does {x} have`, `what type of ${a} is {x}`);
@@ -502,7 +510,7 @@ function deepMerge<T>(base: T, over: unknown): T {
 export function mergeLexicon(generated: Lexicon, user: unknown): Lexicon {
   const merged = deepMerge(generated, user);
   // a class renamed by the user renames the property roles that were named after it (unless those were edited too)
-  const u = (isObject(user) ? user : {}) as { classes?: Record<string, Partial<NounEntry>>; properties?: Record<string, Partial<PropertyLexicon>> };
+  const u = (isObject(user) ? user : {}) as { classes?: Record<string, Partial<NounEntry> | null>; properties?: Record<string, Partial<PropertyLexicon>> };
   for (const [name, c] of Object.entries(u.classes ?? {})) {
     const before = generated.classes[name];
     const after = merged.classes[name];

@@ -12,7 +12,7 @@ import type { Lexicon, NounEntry, PropertyLexicon } from './lexicon';
 import type { Mentions, SForm, SRel } from './forms';
 import { entitiesOf } from './forms';
 import type { Rng } from '../core';
-import { plural, wordNet } from '../core';
+import { defined, itemAt, plural, wordNet } from '../core';
 
 export interface Rendered {
   question: string;
@@ -44,12 +44,20 @@ interface NP {
 }
 
 /** `preFirst`: the next entity modifier is said before the noun if the relation allows ("Scorsese films with X"). */
-type Ctx = { lex: Lexicon; rng: Rng; ents: Map<string, number>; tags: string[]; preFirst?: boolean; preTaken?: boolean };
+interface Ctx {
+  lex: Lexicon;
+  rng: Rng;
+  ents: Map<string, number>;
+  tags: string[];
+  preFirst?: boolean;
+  preTaken?: boolean;
+}
 
 function nounOf(rng: Rng, e: NounEntry | undefined): Noun | undefined {
-  if (!e || !e.singular.length) return undefined;
+  if (!e?.singular.length) return undefined;
   const i = rng.int(e.singular.length);
-  return { sg: e.singular[i], pl: e.plural[i] ?? e.singular[i], ...(e.place ? { place: true } : {}) };
+  const sg = itemAt(e.singular, i, 'singular nouns');
+  return { sg, pl: e.plural[i] ?? sg, ...(e.place ? { place: true } : {}) };
 }
 
 function lexOf(ctx: Ctx, r: SRel): PropertyLexicon {
@@ -59,13 +67,13 @@ function lexOf(ctx: Ctx, r: SRel): PropertyLexicon {
 }
 
 function fill(t: string, slots: Record<string, string | undefined>): string | undefined {
-  let ok = true;
+  let missing = 0;
   const out = t.replace(/\{(\w+)\}/g, (_m, k: string) => {
     const v = slots[k];
-    if (v === undefined) ok = false;
+    if (v === undefined) missing++;
     return v ?? '';
   });
-  return ok ? out.replace(/\s+/g, ' ').trim() : undefined;
+  return missing === 0 ? out.replace(/\s+/g, ' ').trim() : undefined;
 }
 
 /** Picks one template that fills (all slots known), trying them in random order. */
@@ -79,7 +87,7 @@ function pickFill(ctx: Ctx, templates: string[], slots: Record<string, string | 
 }
 
 function entText(ctx: Ctx, f: SForm): string | undefined {
-  return f.op === 'ent' ? ph(ctx.ents.get(f.iri) as number) : undefined;
+  return f.op === 'ent' ? ph(defined(ctx.ents.get(f.iri), 'entity number')) : undefined;
 }
 
 /** The subject / object noun of one end of a relation. */
@@ -126,7 +134,7 @@ function joinMod(ctx: Ctx, r: SRel, x: string, nested: boolean, onlyPost = false
     if (nested && (kind !== 'post' || !rest.endsWith('{x}'))) continue;
     if ((onlyPost || preTaken) && kind !== 'post') continue;
     // plain: a modifier that can be negated or used as a predicate ("not directed by X"), not "that X directed" / "X was in"
-    if (plain && (/^that /.test(rest) || rest.startsWith('{x}'))) continue;
+    if (plain && (rest.startsWith('that ') || rest.startsWith('{x}'))) continue;
     const text = fill(rest, { x, wh: p.wh, swh: p.swh, o: o?.sg, O: o?.pl, s: sN?.sg, S: sN?.pl });
     if (text !== undefined) return { kind, text };
   }
@@ -175,7 +183,7 @@ function cmpMod(ctx: Ctx, f: Extract<SForm, { op: 'cmp' }>): Mod {
     if (participle && rng.chance(0.5)) return { kind: 'post', text: `${participle} ${text}` };
     return { kind: 'post', text };
   }
-  if (p.scale && Number(f.value.value) === p.scale.threshold && (f.cmp === 'GT' || f.cmp === 'LT') && rng.chance(0.7)) {
+  if (Number(f.value.value) === p.scale?.threshold && (f.cmp === 'GT' || f.cmp === 'LT') && rng.chance(0.7)) {
     return { kind: 'pre', text: rng.pick(f.cmp === 'GT' ? p.scale.good : p.scale.bad) }; // "good french restaurants"
   }
   const n = valueNoun(ctx, f.rel);
@@ -234,21 +242,22 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
       flat(f);
       const cls = parts.find((g) => g.op === 'cls');
       const np: NP = { mods: [], wh: 'what' };
-      if (cls && cls.op === 'cls') {
+      if (cls?.op === 'cls') {
         const c = ctx.lex.classes[cls.name];
         np.noun = nounOf(ctx.rng, c);
         np.wh = c?.wh ?? 'what';
       }
       // "actors of both Heat and Ronin", "movies starring Tom Hanks and Meg Ryan": one relation, two entities
       const joins = parts.filter((g): g is Extract<SForm, { op: 'join' }> => g.op === 'join' && g.arg.op === 'ent');
-      if (joins.length === 2 && parts.length === joins.length + (cls ? 1 : 0) && joins[0].rel.prop === joins[1].rel.prop && joins[0].rel.inv === joins[1].rel.inv && (joins[0].rel.inv || ctx.rng.chance(0.8))) {
-        const [x0, x1] = joins.map((j) => entText(ctx, j.arg) as string);
+      const [j0, j1] = joins;
+      if (j0 && j1 && joins.length === 2 && parts.length === joins.length + (cls ? 1 : 0) && j0.rel.prop === j1.rel.prop && j0.rel.inv === j1.rel.inv && (j0.rel.inv || ctx.rng.chance(0.8))) {
+        const [x0, x1] = joins.map((j) => defined(entText(ctx, j.arg), 'entity text'));
         const x = ctx.rng.pick([`${x0} and ${x1}`, `both ${x0} and ${x1}`, `${x0} and also ${x1}`]);
-        const mod = joinMod(ctx, joins[0].rel, x, false, true);
+        const mod = joinMod(ctx, j0.rel, x, false, true);
         if (!mod) return undefined;
         if (!np.noun) {
-          np.noun = endNoun(ctx, joins[0].rel, true);
-          np.wh = endWh(ctx, joins[0].rel);
+          np.noun = endNoun(ctx, j0.rel, true);
+          np.wh = endWh(ctx, j0.rel);
         }
         np.mods.push(mod);
         return np;
@@ -272,19 +281,19 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
         }
       }
       ctx.preFirst = ctx.preTaken = false;
-      const pres = np.mods.filter((m) => m.kind === 'pre' && /\u27e6/.test(m.text));
+      const pres = np.mods.filter((m) => m.kind === 'pre' && m.text.includes('\u27e6'));
       if (pres.length === 2 && np.noun && !np.mods.some((m) => m.kind === 'poss')) {
         // a person and a kind before the noun read when the kind is next to it: "Tom Hanks comedy movies" (→ "… comedies")
         const noun = np.noun;
         const kind = parts.find((g) => g.op === 'join' && g.arg.op === 'ent' && /^\p{L}{4,}$/u.test(g.arg.label) && sameKind(g.arg.label, noun.pl));
-        const at = kind && kind.op === 'join' ? ph(ctx.ents.get((kind.arg as { iri: string }).iri) ?? -1) : undefined;
+        const at = kind?.op === 'join' ? ph(ctx.ents.get((kind.arg as { iri: string }).iri) ?? -1) : undefined;
         const mod = pres.find((m) => m.text === at);
         if (mod) {
           np.mods = [...np.mods.filter((m) => m !== mod), mod];
           return np;
         }
       }
-      if (np.mods.filter((m) => m.kind === 'pre' && /\u27e6/.test(m.text)).length > 1 || np.mods.filter((m) => m.kind === 'poss').length > 1) {
+      if (np.mods.filter((m) => m.kind === 'pre' && m.text.includes('\u27e6')).length > 1 || np.mods.filter((m) => m.kind === 'poss').length > 1) {
         // "x's y's movies" does not read: make all but one post-modifiers where possible
         return ctx.tags.includes('retry') ? undefined : (ctx.tags.push('retry'), npOf(ctx, f));
       }
@@ -301,7 +310,7 @@ function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, 
     // containment chains say the outer place only: restaurants in (cities in) the bay area → "restaurants in the bay area"
     const po = lexOf(ctx, f.rel);
     const pi = lexOf(ctx, inner.rel);
-    const x = entText(ctx, inner.arg) as string;
+    const x = defined(entText(ctx, inner.arg), 'entity text');
     const place = ctx.rng.chance(0.4) ? `the ${x}` : x;
     if (po.shape === 'prep' && pi.shape === 'prep' && po.prep === pi.prep) {
       const mod = joinMod(ctx, f.rel, place, false, onlyPost, plain);
@@ -317,9 +326,9 @@ function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, 
   if (inner.op === 'join' && inner.arg.op === 'ent' && inner.rel.prop === f.rel.prop && inner.rel.inv && !f.rel.inv) {
     // (JOIN p (JOIN (R p) X)): "movies with the same director as X", "restaurants with the same food type as X"
     const p = lexOf(ctx, f.rel);
-    const n = nounOf(ctx.rng, f.rel.inv ? p.subject : p.object) ?? nounOf(ctx.rng, ctx.lex.thing);
+    const n = nounOf(ctx.rng, p.object) ?? nounOf(ctx.rng, ctx.lex.thing);
     if (!n) return undefined;
-    const x = entText(ctx, inner.arg) as string;
+    const x = defined(entText(ctx, inner.arg), 'entity text');
     const text = ctx.rng.pick([`with the same ${n.sg} as ${x}`, `sharing a ${n.sg} with ${x}`, `that share ${n.pl} with ${x}`, `with ${x}'s ${n.sg}`]);
     return { noun: endNoun(ctx, f.rel, true), mods: [{ kind: 'post', text }], wh: endWh(ctx, f.rel) };
   }
@@ -334,10 +343,10 @@ function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, 
 function innerText(ctx: Ctx, f: SForm): string | undefined {
   const np = npOf(ctx, f);
   if (!np) return undefined;
-  if (np.mods.some((m) => m.kind === 'pre' && /\u27e6/.test(m.text))) return undefined;
+  if (np.mods.some((m) => m.kind === 'pre' && m.text.includes('\u27e6'))) return undefined;
   // "the city of X" for a functional hop from one entity, "movies directed by X" otherwise
   const one = f.op === 'join' && f.arg.op === 'ent' && f.rel.inv && lexOf(ctx, f.rel).functional;
-  return npText(ctx, np, !one, one || ctx.rng.chance(0.3));
+  return npText(ctx, np, !one, one === true || ctx.rng.chance(0.3));
 }
 
 function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjective?: string): string | undefined {
@@ -345,7 +354,7 @@ function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjectiv
   if (!noun) return undefined;
   const poss = np.mods.filter((m) => m.kind === 'poss').map((m) => m.text);
   // "good sushi restaurants": adjectives before the entity modifiers
-  const pre = np.mods.filter((m) => m.kind === 'pre').sort((a, b) => Number(/\u27e6/.test(a.text)) - Number(/\u27e6/.test(b.text))).map((m) => m.text);
+  const pre = np.mods.filter((m) => m.kind === 'pre').sort((a, b) => Number(a.text.includes('\u27e6')) - Number(b.text.includes('\u27e6'))).map((m) => m.text);
   const post = np.mods.filter((m) => m.kind === 'post').map((m) => m.text);
   const head = [...poss, ...(adjective ? [adjective] : []), ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
   // comparisons follow without "and": "movies starring X released after 2000"
@@ -392,7 +401,7 @@ function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefine
     const inner = innerText(ctx, f.arg);
     const S = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
     const O = nounOf(ctx.rng, p.object);
-    const x = inner && (/^the /.test(inner) || /\u27e6\d+\u27e7's/.test(inner) ? inner : ctx.rng.chance(0.6) ? `the ${inner}` : inner);
+    const x = inner && (inner.startsWith('the ') || /\u27e6\d+\u27e7's/.test(inner) ? inner : ctx.rng.chance(0.6) ? `the ${inner}` : inner);
     const q = x && pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, { x, S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh }, (t) => t.endsWith('{x}') && !t.includes("{x}'s") && !/ (is|was) \{x\}$/.test(t) && /^(who|what|which|when|where)\b/.test(t));
     if (q) return { text: q.text, t: `nested:${q.t}` };
   }
@@ -518,10 +527,10 @@ function ratioQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ratio' }>): { text: st
     if (!wholeText || !mod) return undefined;
     const pred = mod.kind === 'post' ? mod.text.replace(/^with /, 'have ') : mod.kind === 'pre' ? mod.text : undefined;
     if (!pred) return undefined;
-    const frames = /^whose /.test(pred)
+    const frames = pred.startsWith('whose ')
       ? [`what percentage of {w} ${pred}`, `percentage of {w} ${pred}`, `what percent of {w} ${pred}`]
       : mod.kind === 'post'
-        ? /^have /.test(pred)
+        ? pred.startsWith('have ')
           ? [`what percentage of {w} ${pred}`, `what percent of {w} ${pred}`, `share of {w} that ${pred}`]
           : [`what percentage of {w} are ${pred}`, `what percent of {w} are ${pred}`, `percentage of {w} ${pred}`, `how many of {w} are ${pred} in percent`, `share of {w} ${pred}`, `% of {w} ${pred}`]
         : [`what percentage of {w} are ${pred}`, `what percent of {w} are ${pred}`, `percentage of ${pred} {w}`];
@@ -544,7 +553,7 @@ function commonQuestion(ctx: Ctx, f: Extract<SForm, { op: 'common' }>): { text: 
   const n = endNoun(ctx, { ...f.rel, inv: !f.rel.inv }, true);
   if (!n) return undefined;
   const p = lexOf(ctx, f.rel);
-  if (f.most && !f.rel.inv && p.verb && p.verb.agent === 'object' && ctx.rng.chance(0.6)) {
+  if (f.most && !f.rel.inv && p.verb?.agent === 'object' && ctx.rng.chance(0.6)) {
     // the value that acts: "who directed the most Tom Hanks movies", "who starred in the most Spielberg films"
     const particle = p.verb.particle ?? (p.shape === 'verb' ? 'in' : undefined);
     const verb = particle ? `${p.verb.past} ${particle}` : p.verb.past;
@@ -574,7 +583,7 @@ function argcountQuestion(ctx: Ctx, f: Extract<SForm, { op: 'argcount' }>): { te
   const pl = np && npText(ctx, np, true);
   if (!sg || !pl) return undefined;
   const pv = lexOf(ctx, f.rel).verb;
-  if (f.rel.inv && pv && pv.agent === 'object') {
+  if (f.rel.inv && pv?.agent === 'object') {
     // counted through a verb the members do: "which of Heat's actors starred in the most movies", "… wrote the most films"
     const particle = pv.particle ?? (lexOf(ctx, f.rel).shape === 'verb' ? 'in' : undefined); // "starred in", as the verb templates say
     const verb = particle ? `${pv.past} ${particle}` : pv.past;
@@ -591,7 +600,7 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
   const member = inner.a.op === 'ent' ? inner.a : inner.b.op === 'ent' ? inner.b : undefined;
   const set = member === inner.a ? inner.b : inner.a;
   if (!member) return undefined;
-  const m = entText(ctx, member) as string;
+  const m = defined(entText(ctx, member), 'entity text');
   if (set.op === 'arg' && set.arg.op === 'or') return askCompare2(ctx, m, member, set);
   if (set.op === 'cmp') {
     // "is X rated above 4", "was X released after 1990", "is the population of X over 1000000"
@@ -599,7 +608,7 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
     const rng = ctx.rng;
     const up = set.cmp === 'GT' || set.cmp === 'GE';
     const v0 = set.value.value;
-    if (p.scale && Number(v0) === p.scale.threshold && rng.chance(0.6)) {
+    if (Number(v0) === p.scale?.threshold && rng.chance(0.6)) {
       return { text: `is ${m} ${rng.pick(up ? p.scale.good : p.scale.bad)}`, t: 'ask:cmp:scale' };
     }
     const n = valueNoun(ctx, set.rel);
@@ -615,7 +624,7 @@ function askQuestion(ctx: Ctx, f: Extract<SForm, { op: 'ask' }>): { text: string
   }
   if (set.op === 'join' && set.arg.op === 'ent') {
     const p = lexOf(ctx, set.rel);
-    const x = entText(ctx, set.arg) as string;
+    const x = defined(entText(ctx, set.arg), 'entity text');
     // (a p b): a is the subject; the member is the subject unless the relation is inverted
     const [a, b] = set.rel.inv ? [x, m] : [m, x];
     const O = nounOf(ctx.rng, p.object);
@@ -688,7 +697,7 @@ function absdiffQuestion(ctx: Ctx, f: Extract<SForm, { op: 'absdiff' }>): { text
         ...(p.scale ? [`how much higher is ${a} rated than ${b}`, `how much better rated is ${a} than ${b}`] : [`how much more ${n} does ${a} have than ${b}`]),
       ];
   const i = rng.int(frames.length);
-  return { text: frames[i]!, t: `absdiff:${dated ? 'dated' : 'number'}:${i}` };
+  return { text: itemAt(frames, i, 'question frames'), t: `absdiff:${dated ? 'dated' : 'number'}:${i}` };
 }
 
 /** One entity in two roles, (JOIN p X) and (JOIN q X): the same entity, two relations to the same members. */
@@ -705,7 +714,7 @@ function roleVerbs(ctx: Ctx, r: SRel): { past: string; base: string } | undefine
   const pasts = p.subjects.map((t) => /^\{S\} (?:that )?\{x\} ([a-z][a-z ]*)$/.exec(t)?.[1]).filter((x): x is string => !!x);
   const bases = p.subjectQ.map((t) => /^(?:which|what) (?:\{S\} )?did \{x\} ([a-z][a-z ]*)$/.exec(t)?.[1]).filter((x): x is string => !!x);
   // the lexicon's verb, when the object is its agent ("X directed the movie")
-  if (p.verb && p.verb.agent === 'object' && (!pasts.length || !bases.length)) {
+  if (p.verb?.agent === 'object' && (!pasts.length || !bases.length)) {
     const particle = p.verb.particle ? ` ${p.verb.particle}` : '';
     pasts.push(p.verb.past + particle);
     bases.push(p.verb.lemma + particle);
@@ -722,7 +731,7 @@ function twoRolesQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | und
   const vb = roleVerbs(ctx, b.rel);
   const S = endNoun(ctx, a.rel, true);
   if (!va || !vb || !S) return undefined;
-  const x = entText(ctx, a.arg) as string;
+  const x = defined(entText(ctx, a.arg), 'entity text');
   const rng = ctx.rng;
   const pron = rng.pick(['he', 'she', ...(/^(was|is) /.test(va.past) ? [] : ['they'])]);
   // "movies written and directed by X": the participles of the two relations' passive phrasings
@@ -753,11 +762,11 @@ function bothChains(f: SForm): { outer: SRel; a: SForm; b: SForm } | undefined {
 /** An inner set said as one member ("a Spielberg movie", "a movie directed by X") or as all of them ("X's movies"). */
 function oneOf(ctx: Ctx, f: SForm): { one: string; all: string } | undefined {
   const np = npOf(ctx, f);
-  if (!np || np.mods.length !== 1) return undefined;
+  if (np?.mods.length !== 1) return undefined;
   const all = npText(ctx, np, true);
   const sg = npText(ctx, np, false);
   if (!all || !sg) return undefined;
-  return { one: np.mods[0].kind === 'poss' ? `one of ${all}` : `a ${sg}`, all };
+  return { one: itemAt(np.mods, 0, 'modifiers').kind === 'poss' ? `one of ${all}` : `a ${sg}`, all };
 }
 
 /**
@@ -809,7 +818,7 @@ function workedWithQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | u
   if (lexOf(ctx, f.arg.rel).wh !== 'who' || outer.valueKind) return undefined;
   const O = nounOf(ctx.rng, outer.object);
   if (!O) return undefined;
-  const x = entText(ctx, f.arg.arg) as string;
+  const x = defined(entText(ctx, f.arg.arg), 'entity text');
   const frames =
     outer.wh === 'who'
       ? [`which ${O.pl} has ${x} worked with`, `${O.pl} ${x} has worked with`, `${O.pl} who worked with ${x}`, `who are the ${O.pl} ${x} worked with`,
@@ -882,13 +891,13 @@ function setNP(ctx: Ctx, f: SForm): { pl: string; sg: string } | undefined {
 /** "a", "a and b", "a, b and c" (now and then with a serial comma, or "as well as"). */
 function andList(rng: Rng, xs: string[]): string {
   if (xs.length <= 1) return xs[0] ?? '';
-  const last = xs[xs.length - 1] as string;
+  const last = itemAt(xs, -1, 'list items');
   const head = xs.slice(0, -1).join(', ');
   return `${head}${xs.length > 2 && rng.chance(0.3) ? ',' : ''} ${rng.chance(0.1) ? 'as well as' : 'and'} ${last}`;
 }
 
 const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
-const numWord = (rng: Rng, n: number) => (n < NUMBER_WORDS.length && rng.chance(0.55) ? (NUMBER_WORDS[n] as string) : String(n));
+const numWord = (rng: Rng, n: number) => (n < NUMBER_WORDS.length && rng.chance(0.55) ? (NUMBER_WORDS[n] ?? String(n)) : String(n));
 function ordinal(n: number): string {
   const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
   return `${n}${s}`;
@@ -938,7 +947,7 @@ function tableQuestion(ctx: Ctx, f: Extract<SForm, { op: 'table' }>): { text: st
     `{pl}: ${list}`,
   ];
   const i = names.length === 1 && !withName ? rng.pick(rowsNamed) : rng.int(frames.length);
-  return { text: (frames[i] as string).replace('{pl}', s.pl).replace('{sg}', s.sg), t: `table:${i}` };
+  return { text: itemAt(frames, i, 'question frames').replace('{pl}', s.pl).replace('{sg}', s.sg), t: `table:${i}` };
 }
 
 /** Words of a group table: the members, the group noun, the aggregate ("average salary") — shared by GROUP, HAVING, top-k. */
@@ -965,7 +974,7 @@ function groupQuestion(ctx: Ctx, f: Extract<SForm, { op: 'group' }>): { text: st
        `how many {pl} does each ${g.sg} have`, `${g.pl} and their number of {pl}`, `number of {pl} per ${g.sg}`, `{pl} per ${g.sg}`,
        `how many {pl} in every ${g.sg}`, `break down the {pl} by ${g.sg}`, `${g.pl} with how many {pl} each`];
   const i = ctx.rng.int(frames.length);
-  return { text: (frames[i] as string).replace('{pl}', m.pl), t: `group:${agg ? 'agg' : 'count'}:${i}` };
+  return { text: itemAt(frames, i, 'question frames').replace('{pl}', m.pl), t: `group:${agg ? 'agg' : 'count'}:${i}` };
 }
 
 function cmpWords(rng: Rng, cmp: string, count: boolean): string {
@@ -991,7 +1000,7 @@ function havingQuestion(ctx: Ctx, f: Extract<SForm, { op: 'having' }>): { text: 
     : [`which ${g.pl} have ${c} ${n} {pl}`, `${g.pl} with ${c} ${n} {pl}`, `list the ${g.pl} having ${c} ${n} {pl}`, `${g.pl} that have ${c} ${n} {pl}`,
        `${g.pl} with ${c} ${n} {pl} and how many`, `which ${g.pl} count ${c} ${n} {pl}`, `show ${g.pl} with ${c} ${n} {pl} and their counts`];
   const i = rng.int(frames.length);
-  return { text: (frames[i] as string).replace('{pl}', m.pl), t: `having:${agg ? 'agg' : 'count'}:${i}` };
+  return { text: itemAt(frames, i, 'question frames').replace('{pl}', m.pl), t: `having:${agg ? 'agg' : 'count'}:${i}` };
 }
 
 /** Ordered answers: "the three … with the highest …", "the 6th to 10th … by …", "… sorted by …", "the … with the most …". */
@@ -1024,7 +1033,7 @@ function orderQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefi
          ...(bare ? [`the ${k} ${w.g.pl} with the ${hi} ${w.agg}`, `top ${limit} ${w.g.pl} by ${w.agg}`] : [])]
       : [`the ${k} ${w.g.pl} with ${most} {pl}`, `which ${k} ${w.g.pl} have ${most} {pl}`, `${desc ? 'top' : 'bottom'} ${limit} ${w.g.pl} by number of {pl}`, `${k} ${w.g.pl} with ${most} {pl}`, `the ${k} ${w.g.pl} that have ${most} {pl}`];
     const i = rng.int(frames.length);
-    return { text: (frames[i] as string).replace('{pl}', w.m.pl), t: `topk:group:${w.agg ? 'agg' : 'count'}:${i}` };
+    return { text: itemAt(frames, i, 'question frames').replace('{pl}', w.m.pl), t: `topk:group:${w.agg ? 'agg' : 'count'}:${i}` };
   }
   if (!g.rel) return undefined;
   const np = npOf(ctx, g.arg);
@@ -1041,7 +1050,7 @@ function orderQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefi
       ? [`list {pl} sorted by ${v} descending`, `{pl} by ${v}, ${hi} first`, `{pl} ordered from ${hi} to ${lo} ${v}`, `sort {pl} by ${v} in descending order`, `{pl} in descending order of ${v}`]
       : [`list {pl} sorted by ${v}`, `{pl} by ${v}, ${lo} first`, `{pl} ordered by ${v}`, `sort {pl} by ${v}`, `{pl} in order of ${v}`, `{pl} from ${lo} to ${hi} ${v}`];
     const i = rng.int(frames.length);
-    return { text: (frames[i] as string).replace('{pl}', pl), t: `order:${desc ? 'desc' : 'asc'}:${i}` };
+    return { text: itemAt(frames, i, 'question frames').replace('{pl}', pl), t: `order:${desc ? 'desc' : 'asc'}:${i}` };
   }
   const k = numWord(rng, limit);
   if (offset) {
@@ -1049,13 +1058,13 @@ function orderQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefi
     const frames = [`the ${ordinal(a)} to ${ordinal(b)} {pl} by ${v}, ${first} first`, `{pl} ranked ${a} to ${b} by ${sup}`, `the ${ordinal(a)} through ${ordinal(b)} {pl} with the ${sup}`,
       `{pl} in places ${a} to ${b} by ${sup}`, `the next ${k} {pl} after the top ${offset} by ${sup}`, `${ordinal(a)} to ${ordinal(b)} ${dated ? sup : `${first} ${v}`} {pl}`];
     const i = rng.int(frames.length);
-    return { text: (frames[i] as string).replace('{pl}', pl), t: `topk:offset:${i}` };
+    return { text: itemAt(frames, i, 'question frames').replace('{pl}', pl), t: `topk:offset:${i}` };
   }
   const frames = dated
     ? [`the ${k} ${sup} {pl}`, `${k} ${sup} {pl}`, `top ${limit} {pl} by ${v}`, `which are the ${k} ${sup} {pl}`, `the ${k} {pl} with the ${first} ${v}`]
     : [`the ${k} {pl} with the ${sup}`, `top ${limit} {pl} by ${v}`, `which ${k} {pl} have the ${sup}`, `${k} {pl} with the ${sup}`, `list the ${k} {pl} with the ${sup}`, `the ${k} ${first}-${v} {pl}`];
   const i = rng.int(frames.length);
-  return { text: (frames[i] as string).replace('{pl}', pl), t: `topk:${dated ? 'dated' : 'value'}:${i}` };
+  return { text: itemAt(frames, i, 'question frames').replace('{pl}', pl), t: `topk:${dated ? 'dated' : 'value'}:${i}` };
 }
 
 /**
@@ -1090,10 +1099,13 @@ function attrMod(ctx: Ctx, f: Extract<SForm, { op: 'attrcmp' }>): Mod {
   return { kind: 'post', text: rng.pick(frames) };
 }
 
-/** The word of a CONTAINS, kept out of the noise (no typo, no dropped word) until the question is done. */
+/**
+ * The word of a CONTAINS, kept out of the noise (no typo, no dropped word, no case change) until the question is
+ * done: the training form's `[ word ]` is copied from the question, so the question must carry it exactly.
+ */
 const protect = (w: string) => `\u27e8${w}\u27e9`;
 
-/** A modifier for (CONTAINS "w") / (CONTAINS r "w"): "whose name contains aero", "with 'aero' in their name". */
+/** A modifier for (CONTAINS [ w ]) / (CONTAINS r [ w ]): "whose name contains aero", "with 'aero' in their name". */
 function containsMod(ctx: Ctx, f: Extract<SForm, { op: 'contains' }>): Mod {
   const rng = ctx.rng;
   const w = rng.chance(0.2) ? `"${protect(f.text)}"` : rng.chance(0.1) ? `'${protect(f.text)}'` : protect(f.text);
@@ -1121,7 +1133,7 @@ function moreQuestion(ctx: Ctx, f: Extract<SForm, { op: 'more' }>): { text: stri
         const m = less ? rng.pick(['fewer', 'less']) : 'more';
         const frames = [`does ${x} have ${m} ${n.pl} than ${y}`, `has ${x} got ${m} ${n.pl} than ${y}`, `are there ${m} ${n.pl} for ${x} than for ${y}`, `does ${x} count ${m} ${n.pl} than ${y}`];
         const i = rng.int(frames.length);
-        return { text: frames[i] as string, t: `countcompare:entity:${i}` };
+        return { text: itemAt(frames, i, 'question frames'), t: `countcompare:entity:${i}` };
       }
     }
     const A = setNP(ctx, sa);
@@ -1131,7 +1143,7 @@ function moreQuestion(ctx: Ctx, f: Extract<SForm, { op: 'more' }>): { text: stri
       ? [`are there fewer ${A.pl} than ${B.pl}`, `is the number of ${A.pl} smaller than the number of ${B.pl}`, `are there less ${A.pl} than ${B.pl}`, `are ${A.pl} fewer than ${B.pl}`]
       : [`are there more ${A.pl} than ${B.pl}`, `is the number of ${A.pl} greater than the number of ${B.pl}`, `do ${A.pl} outnumber ${B.pl}`, `are ${A.pl} more numerous than ${B.pl}`];
     const i = rng.int(frames.length);
-    return { text: frames[i] as string, t: `countcompare:sets:${less ? 'less' : 'more'}:${i}` };
+    return { text: itemAt(frames, i, 'question frames'), t: `countcompare:sets:${less ? 'less' : 'more'}:${i}` };
   }
   if (a.op === 'agg' && b.op === 'agg' && a.arg.op === 'join' && b.arg.op === 'join' && a.arg.rel.inv) {
     const A = setNP(ctx, a.arg.arg);
@@ -1142,7 +1154,7 @@ function moreQuestion(ctx: Ctx, f: Extract<SForm, { op: 'more' }>): { text: stri
     const hi = less ? rng.pick(['lower', 'smaller']) : rng.pick(['higher', 'greater']);
     const frames = [`is the ${v} of ${A.pl} ${hi} than that of ${B.pl}`, `do ${A.pl} have ${article(hi)} ${hi} ${v} than ${B.pl}`, `is the ${v} ${hi} for ${A.pl} than for ${B.pl}`];
     const i = rng.int(frames.length);
-    return { text: frames[i] as string, t: `countcompare:agg:${i}` };
+    return { text: itemAt(frames, i, 'question frames'), t: `countcompare:agg:${i}` };
   }
   return undefined;
 }
@@ -1186,7 +1198,7 @@ function body(ctx: Ctx, f: SForm): { text: string; t: string } | undefined {
 
 // ---------- mentions and noise ----------
 
-const KEYBOARD_NEIGHBOURS = 'qwertyuiopasdfghjklzxcvbnm';
+const KEYBOARD_NEIGHBOURS = Array.from('qwertyuiopasdfghjklzxcvbnm');
 
 /** One typing error in a word of at least 5 letters: drop, double, swap or replace a letter. */
 export function typo(rng: Rng, text: string): string | undefined {
@@ -1201,13 +1213,13 @@ export function typo(rng: Rng, text: string): string | undefined {
       t = w.slice(0, k) + w.slice(k + 1);
       break;
     case 1:
-      t = w.slice(0, k) + w[k] + w.slice(k);
+      t = w.slice(0, k) + w.charAt(k) + w.slice(k);
       break;
     case 2:
-      t = k + 1 < w.length ? w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2) : w.slice(0, k) + w.slice(k + 1);
+      t = k + 1 < w.length ? w.slice(0, k) + w.charAt(k + 1) + w.charAt(k) + w.slice(k + 2) : w.slice(0, k) + w.slice(k + 1);
       break;
     default:
-      t = w.slice(0, k) + rng.pick([...KEYBOARD_NEIGHBOURS]) + w.slice(k + 1);
+      t = w.slice(0, k) + rng.pick(KEYBOARD_NEIGHBOURS) + w.slice(k + 1);
   }
   if (t === w) return undefined;
   const out = [...words];
@@ -1228,7 +1240,7 @@ function mention(rng: Rng, raw: string, lower: boolean, tags: string[], person: 
   const r = rng.next();
   if (person && looksLikeName(label) && r < 0.3) {
     const w = label.split(' ');
-    m = rng.chance(0.75) ? w[w.length - 1] : w[0];
+    m = rng.chance(0.75) ? itemAt(w, -1, 'words of a name') : itemAt(w, 0, 'words of a name');
     tags.push('partial-name');
   } else if (/^the /i.test(label) && label.split(' ').length > 2 && r < 0.3) {
     m = label.slice(4);
@@ -1366,7 +1378,7 @@ export function renderQuestion(f: SForm, lex: Lexicon, rng: Rng): Rendered | und
   }
   text = pluralHeads(text, entities, mentions, lex, rng, tags);
   text = text.replace(/\b(the|a) (\u27e6\d+\u27e7's)/g, '$2');
-  const mentionOf = (i: string) => mentions.get(entities[Number(i)].iri) as string;
+  const mentionOf = (i: string) => defined(mentions.get(itemAt(entities, Number(i), 'entities').iri), 'mention');
   // "the The Captive" → "The Captive"; "avatar's's" → "avatar's"
   text = text.replace(/\b(the|a) (\u27e6(\d+)\u27e7)/gi, (all, _art: string, p: string, i: string) => (/^the /i.test(mentionOf(i)) ? p : all));
   text = text.replace(/(\u27e6(\d+)\u27e7)'s\b/g, (all, p: string, i: string) => (/'s$/i.test(mentionOf(i)) ? p : all));

@@ -9,7 +9,7 @@ import type { Literal } from '../core';
 import { XSD } from '../core';
 import { entitiesOf, type CmpOp, type GroupFn, type SCol, type SForm, type SRel } from './forms';
 import type { Lexicon } from './lexicon';
-import { Rng } from '../core';
+import { Rng, defined } from '../core';
 import type { Edge, Item, PoolEntry, SynthStore, Value } from './store';
 import type { SchemaClass, SchemaProperty, SynthOperator } from './types';
 
@@ -49,7 +49,10 @@ export const OPERATOR_WEIGHTS: Record<SynthOperator, number> = {
   percent: 3,
 };
 
-type SetForm = { form: SForm; items: Item[] };
+interface SetForm {
+  form: SForm;
+  items: Item[];
+}
 
 const MAX_SET = 2000;
 
@@ -83,7 +86,7 @@ function isValued(p: SchemaProperty): boolean {
   return p.valueKind === 'number' || p.valueKind === 'year' || p.valueKind === 'date';
 }
 
-function lit(n: number, p: SchemaProperty): Literal {
+function lit(n: number): Literal {
   const integer = Number.isInteger(n);
   return { kind: 'literal', value: String(n), datatype: XSD + (integer ? 'integer' : 'decimal') };
 }
@@ -175,7 +178,7 @@ export class Sampler {
    */
   private async twoRoles(): Promise<[SForm, SForm] | undefined> {
     const b = await this.join1(2, true);
-    if (!b || b.form.op !== 'join' || b.form.arg.op !== 'ent' || b.form.rel.inv) return undefined;
+    if (b?.form.op !== 'join' || b.form.arg.op !== 'ent' || b.form.rel.inv) return undefined;
     const x = b.form.arg;
     const first = b.form.rel.prop;
     // two roles of one kind (both people: "who"), not a person and a tag named after them
@@ -193,7 +196,7 @@ export class Sampler {
   private async bothChains(): Promise<[SForm, SForm] | undefined> {
     const b = await this.join1(1, true);
     const c = b && (await this.extend(b, 300));
-    if (!c || c.form.op !== 'join' || c.form.arg.op !== 'join' || c.form.arg.arg.op !== 'ent') return undefined;
+    if (c?.form.op !== 'join' || c.form.arg.op !== 'join' || c.form.arg.arg.op !== 'ent') return undefined;
     const outer = c.form.rel;
     const inner = c.form.arg.rel;
     const x = c.form.arg.arg;
@@ -206,7 +209,7 @@ export class Sampler {
         (e) => e.prop.name === inner.prop && e.out === !inner.inv && e.other.type === 'uri' && e.other.value !== x.iri && !!e.other.label && e.other.label.toLowerCase() !== x.label.toLowerCase(),
       );
       if (!ys.length) continue;
-      const y = itemEnt(this.rng.pick(ys).other) as SForm;
+      const y = defined(itemEnt(this.rng.pick(ys).other), 'entity of a labelled item');
       return [c.form, { op: 'join', rel: outer, arg: { op: 'join', rel: inner, arg: y } }];
     }
     return undefined;
@@ -269,7 +272,7 @@ export class Sampler {
     const out = (await this.store.edges(from)).filter((e) => e.out && e.other.type === 'uri' && e.other.label && e.other.value !== from);
     if (!out.length) return c;
     const e = this.rng.pick(out);
-    return { op: 'join', rel: c.rel, arg: { op: 'join', rel: rel(e.prop, false), arg: itemEnt(e.other) as SForm } };
+    return { op: 'join', rel: c.rel, arg: { op: 'join', rel: rel(e.prop, false), arg: defined(itemEnt(e.other), 'entity of a labelled item') } };
   }
 
   /** Sometimes a second constraint from a member's own edges: "the best italian restaurant in palo alto". */
@@ -287,8 +290,9 @@ export class Sampler {
   private async threshold(base: SetForm, r: SchemaProperty): Promise<{ value: number; member: number } | undefined> {
     const m = this.rng.pick(base.items);
     const vals = (await this.store.valuesOf(m, rel(r, false))).map((x) => x.num).filter((n): n is number => n !== undefined);
-    if (!vals.length) return undefined;
-    return { value: vals[0], member: vals[0] };
+    const [v] = vals;
+    if (v === undefined) return undefined;
+    return { value: v, member: v };
   }
 
   private async compare(range: boolean): Promise<SetForm | undefined> {
@@ -301,7 +305,7 @@ export class Sampler {
     const good = this.lexicon?.properties[r.name]?.scale?.threshold;
     if (good !== undefined && !range && this.rng.chance(0.4)) {
       // "good" / "bad": the lexicon's threshold of a rating scale
-      const cond: SForm = { op: 'cmp', cmp: this.rng.chance(0.7) ? 'GT' : 'LT', rel: rel(r, false), value: lit(good, r) };
+      const cond: SForm = { op: 'cmp', cmp: this.rng.chance(0.7) ? 'GT' : 'LT', rel: rel(r, false), value: lit(good) };
       return this.set({ op: 'and', a: base.form, b: cond }, 1);
     }
     const step = roundStep(r, t.value);
@@ -309,12 +313,12 @@ export class Sampler {
     const round = (x: number) => Number(x.toFixed(6));
     let cond: SForm;
     if (range) {
-      cond = { op: 'and', a: { op: 'cmp', cmp: 'GE', rel: rel(r, false), value: lit(round(lo), r) }, b: { op: 'cmp', cmp: 'LT', rel: rel(r, false), value: lit(round(lo + step), r) } };
+      cond = { op: 'and', a: { op: 'cmp', cmp: 'GE', rel: rel(r, false), value: lit(round(lo)) }, b: { op: 'cmp', cmp: 'LT', rel: rel(r, false), value: lit(round(lo + step)) } };
     } else {
       const up = this.rng.chance(0.5);
       const op = up ? this.rng.pick(['GT', 'GE'] as const) : this.rng.pick(['LT', 'LE'] as const);
       const v = up ? (op === 'GT' ? lo - (lo === t.value ? step : 0) : lo) : op === 'LT' ? lo + step : lo + step;
-      cond = { op: 'cmp', cmp: op, rel: rel(r, false), value: lit(round(v), r) };
+      cond = { op: 'cmp', cmp: op, rel: rel(r, false), value: lit(round(v)) };
     }
     base = await this.set({ op: 'and', a: base.form, b: cond }, 1);
     return base;
@@ -333,7 +337,7 @@ export class Sampler {
     if (!a || !b || a.iri === b.iri) return undefined;
     const one = async (e: PoolEntry): Promise<number | undefined> => {
       const values = await this.store.valuesOf({ value: e.iri, label: e.label, type: 'uri' }, rel(r, false));
-      return values.length === 1 ? values[0]!.num : undefined;
+      return values.length === 1 ? values[0]?.num : undefined;
     };
     const va = await one(a);
     const vb = await one(b);
@@ -349,17 +353,19 @@ export class Sampler {
   /** Pairs of one-valued numeric / date properties of one kind on the same subjects, on one scale ("width" and "height"). */
   attrPairs(): [SchemaProperty, SchemaProperty][] {
     const out: [SchemaProperty, SchemaProperty][] = [];
-    const vs = this.valueProps.filter((p) => p.functional && p.min !== undefined && p.max !== undefined);
-    for (const [i, a] of vs.entries()) {
-      for (const b of vs.slice(i + 1)) {
+    const vs = this.valueProps.flatMap((p) => (p.functional && p.min !== undefined && p.max !== undefined ? [{ p, min: p.min, max: p.max }] : []));
+    for (const [i, ra] of vs.entries()) {
+      for (const rb of vs.slice(i + 1)) {
+        const { p: a } = ra;
+        const { p: b } = rb;
         const dated = (p: SchemaProperty) => p.valueKind === 'year' || p.valueKind === 'date';
         if (dated(a) !== dated(b)) continue;
         const shared = a.domain.length && b.domain.length ? a.domain.some((d) => b.domain.includes(d)) : true;
         if (!shared) continue;
         // values of one scale: spans within a factor 3, overlapping over half the smaller span (width and height, price and
         // cost — not width and price)
-        const [sa, sb] = [(a.max as number) - (a.min as number), (b.max as number) - (b.min as number)];
-        const overlap = Math.min(a.max as number, b.max as number) - Math.max(a.min as number, b.min as number);
+        const [sa, sb] = [ra.max - ra.min, rb.max - rb.min];
+        const overlap = Math.min(ra.max, rb.max) - Math.max(ra.min, rb.min);
         if (sa > 0 && sb > 0 && Math.max(sa, sb) <= 3 * Math.min(sa, sb) && overlap >= 0.5 * Math.min(sa, sb)) out.push([a, b]);
       }
     }
@@ -479,20 +485,23 @@ export class Sampler {
     const vals = g.rows.map((r) => r[r.length - 1]?.num).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
     if (vals.length < 3) return undefined;
     // a cut between two neighbouring distinct values, below the largest
-    const cuts = vals.slice(0, -1).filter((v, i) => v < (vals[i + 1] as number));
+    const cuts = vals.slice(0, -1).filter((v, i) => {
+      const next = vals[i + 1];
+      return next !== undefined && v < next;
+    });
     if (!cuts.length) return undefined;
     const at = this.rng.pick(cuts);
     let t: number;
     const up = this.rng.chance(0.75);
     if (g.form.fn === 'COUNT') t = at;
     else {
-      const p = this.store.prop((g.form.value as SRel).prop);
+      const p = this.store.prop(defined(g.form.value, 'aggregated relation').prop);
       const step = roundStep(p, at);
       t = Number((Math.floor(at / step) * step).toFixed(6));
     }
     const cmp: CmpOp = up ? (g.form.fn === 'COUNT' && this.rng.chance(0.3) ? 'GE' : 'GT') : 'LT';
     const value = cmp === 'GE' ? t + 1 : cmp === 'LT' ? (g.form.fn === 'COUNT' ? t + 1 : t) : t;
-    const form: SForm = { op: 'having', arg: g.form, cmp, value: lit(value, this.store.prop(g.form.by.prop)) };
+    const form: SForm = { op: 'having', arg: g.form, cmp, value: lit(value) };
     const rows = await this.tableRows(form);
     return rows && rows.length > 0 && rows.length < g.rows.length ? form : undefined;
   }
@@ -595,7 +604,7 @@ export class Sampler {
     return { op: 'more', less, a: { op: 'count', arg: sa }, b: { op: 'count', arg: sb } };
   }
 
-  /** A word of a member's label that some members share: (AND x (CONTAINS "word")). */
+  /** A word of a member's label that some members share: (AND x (CONTAINS [ word ])), the word as the label writes it, lower-cased. */
   private async containsForm(): Promise<SForm | undefined> {
     const base = await this.rowSet(3, 20000, 0.6);
     if (!base) return undefined;
@@ -623,12 +632,12 @@ export class Sampler {
     const edges = (await this.store.edges(m.value)).filter((e) => e.out && !own.has(e.prop.name));
     const r = this.rng.next();
     let cond: SForm | undefined;
-    const valued = edges.filter((e) => isValued(e.prop) && e.other.num !== undefined);
+    const valued = edges.flatMap((e) => (isValued(e.prop) && e.other.num !== undefined ? [{ e, num: e.other.num }] : []));
     if (r < 0.55 && valued.length) {
-      const e = this.rng.pick(valued);
-      const step = roundStep(e.prop, e.other.num as number);
-      const t = Number((Math.round((e.other.num as number) / step) * step).toFixed(6));
-      cond = { op: 'cmp', cmp: this.rng.pick(['GT', 'LT', 'GE', 'LE'] as const), rel: rel(e.prop, false), value: lit(t, e.prop) };
+      const { e, num } = this.rng.pick(valued);
+      const step = roundStep(e.prop, num);
+      const t = Number((Math.round(num / step) * step).toFixed(6));
+      cond = { op: 'cmp', cmp: this.rng.pick(['GT', 'LT', 'GE', 'LE'] as const), rel: rel(e.prop, false), value: lit(t) };
     } else if (r < 0.85) {
       const cs = await this.constraints(m, base.form, true);
       cond = cs.length ? this.rng.pick(cs) : undefined;
@@ -734,7 +743,7 @@ export class Sampler {
           b = a && (await this.extend(a));
         } else b = await this.compare(false); // "how many restaurants in X are rated above 4"
         // counts of things, not of distinct literal values, nor of a one-valued relation ("how many years of X")
-        if (!b || !b.items.every((i) => i.type === 'uri')) return undefined;
+        if (!b?.items.every((i) => i.type === 'uri')) return undefined;
         if (b.form.op === 'join' && b.form.rel.inv && this.store.prop(b.form.rel.prop).functional) return undefined;
         return { op: 'count', arg: b.form };
       }
@@ -760,10 +769,10 @@ export class Sampler {
           const step = roundStep(r, v);
           const t = Number((Math.round(v / step + (rng.chance(0.5) ? 0.5 : -0.5)) * step).toFixed(6));
           if (t === v) return undefined;
-          return { op: 'ask', arg: { op: 'and', a: ent(e), b: { op: 'cmp', cmp: rng.pick(['GT', 'LT'] as const), rel: rel(r, false), value: lit(t, r) } } };
+          return { op: 'ask', arg: { op: 'and', a: ent(e), b: { op: 'cmp', cmp: rng.pick(['GT', 'LT'] as const), rel: rel(r, false), value: lit(t) } } };
         }
         const b = await this.join1(1, true);
-        if (!b || b.form.op !== 'join') return undefined;
+        if (b?.form.op !== 'join') return undefined;
         let member: SForm | undefined;
         if (rng.chance(0.5)) {
           const m = rng.pick(b.items);
@@ -833,7 +842,7 @@ export class Sampler {
         // "most common genre among X's movies": forward relations to category-like values (few distinct objects)
         const usable = edges.filter(
           (e) =>
-            (!own || e.prop.name !== own.prop) &&
+            own?.prop !== e.prop.name &&
             (op === 'argmaxcount'
               ? !(e.out && (e.prop.functional || isValued(e.prop)))
               : // most common category ("genre"), or the person who acts most ("who directed the most of X's movies")

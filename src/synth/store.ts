@@ -6,7 +6,7 @@
  * what the pipeline would answer.
  */
 import type * as S from 'sparqljs';
-import { AnswerItem, DF, Executor } from '../core';
+import { AnswerItem, DF, Executor, defined } from '../core';
 import { CompileOptions, compileForm } from '../compile';
 import { runCompiled } from '../execute';
 import { countAll, generateSparql } from '../sparql';
@@ -223,15 +223,16 @@ export class SynthStore {
         where: [{ type: 'bgp', triples: [triple] }],
         limit,
       })).rows;
-      const iris = rows.filter((r) => r.o?.type === 'uri').map((r) => r.o.value);
+      const iris = rows.flatMap((r) => (r.o?.type === 'uri' ? [r.o.value] : []));
       const labels = iris.length ? await this.executor.labels(iris, { timeoutMs: this.timeoutMs }) : new Map<string, string>();
       for (const r of rows) {
-        if (!r.p || !r.o || !this.props.has(r.p.value) || r.o.type === 'bnode') continue;
-        const prop = this.schema.properties.find((x) => x.iri === r.p.value) as SchemaProperty;
-        const label = r.o.type === 'uri' ? labels.get(r.o.value) ?? null : null;
-        if (r.o.type === 'uri' && !label) continue;
-        const num = r.o.type === 'literal' ? numOf(r.o.value) : numOf(label);
-        out.push({ prop, out: dir === 'out', other: { value: r.o.value, label, type: r.o.type === 'uri' ? 'uri' : 'literal', ...(num !== undefined ? { num } : {}) } });
+        const { p, o } = r;
+        if (!p || !o || !this.props.has(p.value) || o.type === 'bnode') continue;
+        const prop = defined(this.schema.properties.find((x) => x.iri === p.value), 'schema property');
+        const label = o.type === 'uri' ? labels.get(o.value) ?? null : null;
+        if (o.type === 'uri' && !label) continue;
+        const num = o.type === 'literal' ? numOf(o.value) : numOf(label);
+        out.push({ prop, out: dir === 'out', other: { value: o.value, label, type: o.type === 'uri' ? 'uri' : 'literal', ...(num !== undefined ? { num } : {}) } });
       }
     }
     return out;

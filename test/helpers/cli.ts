@@ -9,8 +9,8 @@ export function captureIO(env: NodeJS.ProcessEnv = {}, opts: { tty?: boolean } =
   if (opts.tty) (stdout as unknown as { isTTY: boolean }).isTTY = true;
   let out = '';
   let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
   return { io: { stdout, stderr, env }, out: () => out, err: () => err };
 }
 

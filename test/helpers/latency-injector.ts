@@ -53,5 +53,7 @@ export class LatencyInjector implements Executor {
     return this.run('labels', opts, (o) => this.inner.labels(iris, o));
   }
   /** The injector does not own the store. */
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }

@@ -16,7 +16,7 @@ export async function standInLlm(replies: Record<string, string>): Promise<Stand
   const requests: StandIn['requests'] = [];
   const server = http.createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => (body += c));
+    req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
         res.writeHead(404).end();

@@ -71,7 +71,7 @@ describe('integration: askgraph ask on the embedded movies pack (real model)', f
       assert.ok(!/UNION|\?s \?p \?o/.test(q), q);
     }
     assert.ok(a.answers.length <= 1, `at most the director, got ${a.answers.length} answers`);
-    if (a.answers.length) assert.equal(a.answers[0].label, 'Robert Zemeckis');
+    if (a.answers.length) assert.equal(a.answers[0]!.label, 'Robert Zemeckis');
     assert.equal(r.code, a.answers.length ? 0 : 1);
   });
 

@@ -8,13 +8,14 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { CompiledQuery, Outcome, packageRoot } from '../../src/core';
+import { CompiledQuery, Outcome, packageRoot, pushTo } from '../../src/core';
 import { compileForm } from '../../src/compile';
 import { parseForm } from '../../src/form';
 import { EndpointExecutor, openExecutor, runCompiled, StoreExecutor } from '../../src/execute';
 import { fixtureGraph, loadCases } from '../unit/compile/cases-lib';
 import { ensureGraph, graphEndpoint, moviesNTriples } from './virtuoso-setup';
 import { MOVIES_NAMESPACES } from '../helpers/movies';
+import { closeAll } from '../helpers/close-all';
 
 const TIMEOUT = 30_000;
 
@@ -46,7 +47,7 @@ describe('differential: Oxigraph vs Virtuoso on the golden cases (fixture graph)
     await ensureGraph(fixtureGraph(), GRAPH, await ox.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'));
     vt = new EndpointExecutor(graphEndpoint(GRAPH));
   });
-  after(() => ox?.close());
+  after(() => closeAll(ox));
 
   const cases = loadCases();
   it('there are golden cases to compare', () => assert.ok(cases.length >= 20, `${cases.length} cases`));
@@ -67,7 +68,7 @@ describe('differential: Oxigraph vs Virtuoso on the movies graph', function () {
     await ensureGraph(moviesNTriples(), GRAPH, await ox.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }', { timeoutMs: 60_000 }));
     vt = new EndpointExecutor(graphEndpoint(GRAPH));
   });
-  after(() => ox?.close());
+  after(() => closeAll(ox));
 
   it('every 20th MetaQA validation form (1-, 2- and 3-hop) gives the same answers', async () => {
     const lines = fs.readFileSync(path.join(packageRoot(), 'fixtures', 'metaqa', 'valid.jsonl'), 'utf8').trim().split('\n');
@@ -118,10 +119,12 @@ describe('differential: Oxigraph vs Virtuoso on the movies graph', function () {
     const ok = (s: string) => !/[[\]()]/.test(s) && s.trim() === s;
     const out = new Map<string, [string, string][]>();
     const inc = new Map<string, [string, string][]>();
-    for (const [h, r, t] of kb) {
+    for (const line of kb) {
+      const [h, r, t] = line;
+      if (h === undefined || r === undefined || t === undefined) throw new Error(`kb.txt: a line without three fields: ${line.join('|')}`);
       if (!ok(h) || !ok(t)) continue;
-      (out.get(h) ?? out.set(h, []).get(h)!).push([r, t]);
-      (inc.get(t) ?? inc.set(t, []).get(t)!).push([r, h]);
+      pushTo(out, h, [r, t]);
+      pushTo(inc, t, [r, h]);
     }
     const heads = [...out.keys()];
     // A walk from a start entity: each step follows an edge forward ((JOIN (R r) x): objects) or backward ((JOIN r x): subjects).
@@ -133,19 +136,19 @@ describe('differential: Oxigraph vs Virtuoso on the movies graph', function () {
     });
     await fc.assert(
       fc.asyncProperty(walk, async ({ start, steps, count, and }) => {
-        let node = heads[start];
+        let node = heads[start]!;
         let form = `[ ${node} ]`;
         for (const [forward, pick] of steps) {
           const edges = forward ? out.get(node) : inc.get(node);
           if (!edges || edges.length === 0) break;
-          const [r, next] = edges[pick % edges.length];
+          const [r, next] = edges[pick % edges.length]!;
           form = forward ? `(JOIN (R ${r}) ${form})` : `(JOIN ${r} ${form})`;
           node = next;
         }
         if (and !== undefined) {
           const edges = out.get(node);
-          if (edges && edges.length) {
-            const [r, o] = edges[and % edges.length];
+          if (edges?.length) {
+            const [r, o] = edges[and % edges.length]!;
             form = `(AND (JOIN ${r} [ ${o} ]) ${form})`;
           }
         }

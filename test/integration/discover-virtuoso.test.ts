@@ -50,7 +50,7 @@ describe('Virtuoso: schema discovery over a real SPARQL endpoint', function () {
       const remote = await discoverSchema(vt, { timeoutMs: 20_000 });
       assert.ok(remote.store.startsWith('sparql:'));
       assert.deepEqual(comparable(remote), comparable(local));
-      if (file === 'creatures.ttl') assert.equal(remote.labelSources[0].source, LOCAL_NAME_SOURCE);
+      if (file === 'creatures.ttl') assert.equal(remote.labelSources[0]!.source, LOCAL_NAME_SOURCE);
       else assert.equal(remote.properties.find((p) => p.name === 'publicationYear')?.valueKind, 'year');
     });
   }

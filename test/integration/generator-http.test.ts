@@ -8,6 +8,7 @@ import { strict as assert } from 'node:assert';
 import { loadServeConfig, startServer, type RunningServer } from '../../src/serve';
 import { cli } from '../helpers/cli';
 import { standInLlm, type StandIn } from '../helpers/stand-in-llm';
+import { closeAll } from '../helpers/close-all';
 
 const REPLIES = {
   // a relation the graph does not have (dropped), a misspelt entity (dropped), then a good form
@@ -22,7 +23,7 @@ describe('--generator: an OpenAI-compatible server writes the forms (local stand
     llm = await standInLlm(REPLIES);
   });
   after(async () => {
-    await llm?.close();
+    await closeAll(llm);
   });
 
   it('askgraph ask --generator: forms from the stand-in, held to the graph relations and the question spans, grounded and executed; the trace says what was dropped', async () => {
@@ -34,7 +35,7 @@ describe('--generator: an OpenAI-compatible server writes the forms (local stand
     assert.equal(a.form, '(JOIN (R directed_by) [ Forrest Gump ])');
     assert.match(a.groundedForm, /relation\/directed_by>\) <http:\/\/askgraph\.dev\/movies\/entity\/Forrest%20Gump>/);
     assert.match(a.sparql, /^SELECT DISTINCT \?x WHERE/);
-    const dropped = a.trace.filter((t: { note?: string }) => /^dropped: /.test(t.note ?? ''));
+    const dropped = a.trace.filter((t: { note?: string }) => (t.note ?? '').startsWith('dropped: '));
     assert.deepEqual(
       dropped.map((t: { beamForm: string; note: string }) => [t.beamForm, t.note]),
       [
@@ -44,10 +45,10 @@ describe('--generator: an OpenAI-compatible server writes the forms (local stand
     );
     assert.ok(a.trace.some((t: { stage: string; outcome: string }) => t.stage === 'execute' && t.outcome === 'answers'));
     // what the stand-in was sent: the model name, the graph's relations, the question
-    const req = llm.requests[llm.requests.length - 1];
+    const req = llm.requests[llm.requests.length - 1]!;
     assert.equal(req.model, 'my-llm');
-    assert.match(req.messages[0].content, /Relations: .*directed_by.*starred_actors/);
-    assert.equal(req.messages[req.messages.length - 1].content, 'who directed Forrest Gump');
+    assert.match(req.messages[0]!.content, /Relations: .*directed_by.*starred_actors/);
+    assert.equal(req.messages[req.messages.length - 1]!.content, 'who directed Forrest Gump');
   });
 
   it('a question the stand-in cannot answer ends in the fallback readers or an honest no-answer, never a made-up answer', async () => {
@@ -56,7 +57,7 @@ describe('--generator: an OpenAI-compatible server writes the forms (local stand
     const a = JSON.parse(r.out);
     assert.equal(a.source, 'none');
     assert.deepEqual(a.answers, []);
-    assert.ok(a.trace.some((t: { stage: string; note?: string }) => t.stage === 'generate' && /dropped: does not parse/.test(t.note ?? '')), JSON.stringify(a.trace));
+    assert.ok(a.trace.some((t: { stage: string; note?: string }) => t.stage === 'generate' && (t.note ?? '').includes('dropped: does not parse')), JSON.stringify(a.trace));
   });
 
   it('--generator and --model together are a clear error; an unreachable generator is an ENDPOINT_DOWN error (exit 2), not a crash or "no answer"', async () => {
@@ -91,9 +92,9 @@ describe('--generator: an OpenAI-compatible server writes the forms (local stand
       assert.equal(a.form, '(JOIN starred_actors [ Tom Hanks ])');
       const h = await (await fetch(srv.url + '/healthz')).json();
       assert.match(h.model, /^http:http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions#served-llm$/);
-      assert.equal(llm.requests[llm.requests.length - 1].model, 'served-llm');
+      assert.equal(llm.requests[llm.requests.length - 1]!.model, 'served-llm');
     } finally {
-      await srv?.close();
+      await closeAll(srv);
     }
   });
 });

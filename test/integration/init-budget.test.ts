@@ -31,14 +31,14 @@ describe('askgraph init (a process): the time budget covers the whole run; a poo
     const pack = path.join(dir, 'short');
     const r = askgraph(['init', BOOKS, '--out', pack, '--minutes', '1.5', '--size', 'tiny', '--json', '--no-progress']);
     assert.equal(r.code, 0, r.err);
-    const res = JSON.parse(r.out);
+    const res: { data: { train: number; valid: number }; budget: { minutes: number; trainMinutes: number }; warnings: string[] } = JSON.parse(r.out);
     // no --count: a 1.5-minute budget gets the smallest default, not 16,000 examples
     assert.equal(res.data.train + res.data.valid, 1000);
     assert.equal(res.budget.minutes, 1.5);
     assert.ok(res.budget.trainMinutes > 0 && res.budget.trainMinutes < 1.5, JSON.stringify(res.budget));
     // the trainer's plan: what ran before its loop + the loop + the estimate of what follows = its budget
     const report = JSON.parse(fs.readFileSync(path.join(pack, 'model', 'report.json'), 'utf8'));
-    const plan = report.budget;
+    const plan: { minutes: number; beforeLoopSeconds: number; loopSeconds: number; afterLoopEstimateSeconds: number } | undefined = report.budget;
     assert.ok(plan, 'report.json records how the trainer shared out its budget');
     assert.equal(plan.minutes, res.budget.trainMinutes);
     assert.ok(plan.afterLoopEstimateSeconds > 0, JSON.stringify(plan));
@@ -78,8 +78,8 @@ describe('askgraph init (a process): the time budget covers the whole run; a poo
     assert.match(r.out, /self-evaluation on held-out synthetic questions: Hits@1 \d+\.\d%/);
     const warning = r.err.split('\n').find((l) => l.startsWith('askgraph: WARNING: the parser of this pack is poor'));
     assert.ok(warning, r.err);
-    assert.match(warning!, /Hits@1 \d+\.\d% on \d+ held-out synthetic questions \(below 50%\)/);
-    assert.match(warning!, /--minutes 30/, 'says what to do');
+    assert.match(warning, /Hits@1 \d+\.\d% on \d+ held-out synthetic questions \(below 50%\)/);
+    assert.match(warning, /--minutes 30/, 'says what to do');
     assert.match(fs.readFileSync(path.join(pack, 'REPORT.md'), 'utf8'), /## Warnings\n\n- \*\*the parser of this pack is poor/);
   });
 });

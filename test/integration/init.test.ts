@@ -14,6 +14,7 @@ import { openExecutor, packManifest, verifyPack, type StoreExecutor } from '../.
 import { clearParserCache } from '../../src/generate';
 import { createGateway, type Gateway } from '../../src/pipeline';
 import { cli } from '../helpers/cli';
+import { closeAll } from '../helpers/close-all';
 
 const root = packageRoot();
 const BOOKS = path.join(root, 'fixtures', 'graphs', 'books.ttl');
@@ -38,8 +39,7 @@ describe('askgraph init: a pack from a graph alone, end to end (real trainer, ON
   });
 
   after(async () => {
-    await gw?.close();
-    await store?.close();
+    await closeAll(gw, store);
     await clearParserCache();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -47,9 +47,9 @@ describe('askgraph init: a pack from a graph alone, end to end (real trainer, ON
   /** Labels of the IRIs (or literal values) a SPARQL query returns in ?x. */
   async function gold(query: string): Promise<string[]> {
     const res = await store.select(PREFIX + query);
-    const iris = res.rows.map((r) => r.x).filter((t) => t?.type === 'uri').map((t) => t.value);
+    const iris = res.rows.map((r) => r.x).filter((t) => t?.type === 'uri').map((t) => t!.value);
     const labels = await store.labels(iris);
-    return res.rows.map((r) => (r.x.type === 'uri' ? labels.get(r.x.value) ?? r.x.value : r.x.value)).sort();
+    return res.rows.map((r) => (r.x!.type === 'uri' ? labels.get(r.x!.value) ?? r.x!.value : r.x!.value)).sort();
   }
 
   async function ask(question: string) {

@@ -17,6 +17,7 @@ import { createGateway, type Gateway } from '../../src/pipeline';
 import { literal, World, writeGraph, type Manifest } from '../../scripts/build-large-graph';
 import { cli } from '../helpers/cli';
 import { ENDPOINT, ensureVirtuoso, graphEndpoint, virtuosoScript } from './virtuoso-setup';
+import { closeAll } from '../helpers/close-all';
 
 const GRAPH = 'http://askgraph.dev/test/large-graph';
 const SCALE = 0.001;
@@ -31,7 +32,7 @@ describe('large graph at a small scale: generate, bulk-load into Virtuoso, init 
   const world = new World(SCALE, SEED);
   const url = graphEndpoint(GRAPH);
 
-  before(async () => {
+  before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-large-'));
     manifest = writeGraph(path.join(dir, 'nt'), { scale: SCALE, seed: SEED, partTriples: 10_000 });
     ensureVirtuoso();
@@ -127,7 +128,7 @@ describe('large graph at a small scale: generate, bulk-load into Virtuoso, init 
       gw = await createGateway({ store: pack });
     });
     after(async () => {
-      await gw?.close();
+      await closeAll(gw);
     });
 
     /** Persons whose name no other entity has (the generator makes many collisions on purpose). */

@@ -67,8 +67,8 @@ describe('pack integrity: corrupt files are a coded start-up error naming the fi
   it('the shipped pack has a manifest of its data and model files, and it matches them', async () => {
     const { config, dir } = await loadPack(defaultPackDir());
     assert.ok(config.files, 'store/movies/pack.json has files');
-    assert.deepEqual(Object.keys(config.files!).sort(), Object.keys(packManifest(dir, config)).sort());
-    assert.ok(config.files!['kb.txt'] && config.files!['model/encoder.onnx'] && config.files!['model/calibration.json'] && config.files!['model/words.json']);
+    assert.deepEqual(Object.keys(config.files).sort(), Object.keys(packManifest(dir, config)).sort());
+    assert.ok(config.files['kb.txt'] && config.files['model/encoder.onnx'] && config.files['model/calibration.json'] && config.files['model/words.json']);
     assert.deepEqual(config.files, packManifest(dir, config));
   });
 

@@ -11,10 +11,11 @@ import { createGateway, type Gateway } from '../../src/pipeline';
 import type { RunningServer } from '../../src/serve';
 import { LatencyInjector } from '../helpers/latency-injector';
 import { postJson, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 interface Reply {
   status: number;
-  body: any;
+  body: Awaited<ReturnType<typeof postJson>>['body'];
   cache: string | null;
 }
 
@@ -24,8 +25,8 @@ async function ask(url: string, question: string, options: Record<string, unknow
 }
 
 /** What a quiet answer and a squeezed one must share: the reading that won and its answers, labels included. */
-function answerOf(body: any) {
-  return { source: body.source, form: body.form, answers: (body.answers ?? []).map((a: any) => [a.value, a.label]) };
+function answerOf(body: { source: string; form?: string; answers?: { value: string; label: string | null }[] }) {
+  return { source: body.source, form: body.form, answers: (body.answers ?? []).map((a) => [a.value, a.label]) };
 }
 
 /** A reply cut short by a budget: 504 QUERY_TIMEOUT, or 200 marked partial + timedOut. */
@@ -50,9 +51,7 @@ describe('time budgets end a question as timed out, never with another answer, a
     slow.delay = {};
   });
   after(async () => {
-    await srv?.close();
-    await g?.close();
-    await base?.close();
+    await closeAll(srv, g, base);
   });
 
   it('a label lookup that times out is a timeout (504 QUERY_TIMEOUT), not answers with null labels, and it is not cached', async () => {
@@ -62,7 +61,7 @@ describe('time budgets end a question as timed out, never with another answer, a
     for (let i = 0; i < 2; i++) {
       const r = await ask(srv.url, q, options);
       assert.ok(timedOut(r), `${r.status} ${JSON.stringify(r.body).slice(0, 400)}`);
-      if (r.status === 200) assert.ok(r.body.answers.every((a: any) => a.type !== 'uri' || a.label !== null), 'no null labels');
+      if (r.status === 200) assert.ok(r.body.answers.every((a: { type: string; label: string | null }) => a.type !== 'uri' || a.label !== null), 'no null labels');
       assert.notEqual(r.cache, 'hit', 'a timed-out answer is never served from the cache');
     }
     // the store is quick again: the same request is answered in full, computed afresh
@@ -71,7 +70,7 @@ describe('time budgets end a question as timed out, never with another answer, a
     assert.equal(ok.status, 200, JSON.stringify(ok.body).slice(0, 400));
     assert.equal(ok.cache, 'miss');
     assert.equal(ok.body.partial, undefined);
-    assert.deepEqual(ok.body.answers.map((a: any) => a.label), ['Robert Zemeckis']);
+    assert.deepEqual(ok.body.answers.map((a: { label: string | null }) => a.label), ['Robert Zemeckis']);
     assert.equal((await ask(srv.url, q, options)).cache, 'hit', 'a full answer is cached');
   });
 

@@ -13,8 +13,8 @@ function capture() {
   const err = new PassThrough();
   let stdout = '';
   let stderr = '';
-  out.on('data', (d) => (stdout += d));
-  err.on('data', (d) => (stderr += d));
+  out.on('data', (d: Buffer) => (stdout += d.toString()));
+  err.on('data', (d: Buffer) => (stderr += d.toString()));
   return { io: { stdout: out, stderr: err }, text: () => ({ stdout, stderr }) };
 }
 
@@ -64,8 +64,8 @@ describe('askgraph serve (CLI)', function () {
     });
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
       let url: string | undefined;

@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { Parser } from 'sparqljs';
+import { Parser, type Query } from 'sparqljs';
 import type { Gateway } from '../../src/pipeline';
 import type { RunningServer } from '../../src/serve';
 import { entity, getJson, moviesGatewayWithMockGenerator, postJson, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 const COUNT_ALL = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
 
@@ -18,8 +19,8 @@ function literals(node: unknown, out: string[] = []): string[] {
 }
 
 /** Parses a generated query; it must be exactly one read query (no update can hide in it). */
-function assertReadQuery(sparql: string): any {
-  const q = new Parser().parse(sparql) as any;
+function assertReadQuery(sparql: string): Query {
+  const q = new Parser().parse(sparql);
   assert.equal(q.type, 'query', sparql);
   assert.ok(['SELECT', 'ASK'].includes(q.queryType), sparql);
   return q;
@@ -49,21 +50,20 @@ describe('serve over the real pipeline (MOCK generator; real movies store, groun
     assert.ok(size0 > 100_000, `movies store has ${size0} triples`);
   });
   after(async () => {
-    await srv?.close();
-    await g?.close();
+    await closeAll(srv, g);
   });
 
   it('POST /v1/ask answers "who directed Forrest Gump" with Robert Zemeckis, with beam, trace and timings', async () => {
     const r = await postJson(srv.url + '/v1/ask', { question: 'who directed Forrest Gump', options: { adaptiveBeam: false } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(r.body.answers.map((a: any) => a.label), ['Robert Zemeckis']);
+    assert.deepEqual(r.body.answers.map((a: { label: string | null }) => a.label), ['Robert Zemeckis']);
     assert.equal(r.body.answers[0].value, entity('Robert Zemeckis'));
     assert.equal(r.body.source, 'parser');
     assert.equal(r.body.form, '(JOIN (R directed_by) [ Forrest Gump ])');
     assert.ok(r.body.beam.length >= 2, 'the whole beam (adaptiveBeam off)');
     const greedy = await postJson(srv.url + '/v1/ask', { question: 'who directed Forrest Gump' });
     assert.deepEqual(greedy.body.answers, r.body.answers);
-    assert.ok(r.body.trace.some((t: any) => t.stage === 'execute' && t.sparql));
+    assert.ok(r.body.trace.some((t: { stage: string; sparql?: string }) => t.stage === 'execute' && t.sparql));
     assert.equal(typeof r.body.timings.total, 'number');
     assertReadQuery(r.body.sparql);
   });
@@ -71,7 +71,7 @@ describe('serve over the real pipeline (MOCK generator; real movies store, groun
   it('POST /v1/parse returns the beam; /v1/compile the SPARQL of a form; /v1/diff the structural diff', async () => {
     const p = await postJson(srv.url + '/v1/parse', { question: 'who directed Heat', beam: 2 });
     assert.equal(p.status, 200, JSON.stringify(p.body));
-    assert.deepEqual(p.body.candidates.map((c: any) => c.form), ['(JOIN (R directed_by) [ Heat ])', '(JOIN (R written_by) [ Heat ])']);
+    assert.deepEqual(p.body.candidates.map((c: { form: string }) => c.form), ['(JOIN (R directed_by) [ Heat ])', '(JOIN (R written_by) [ Heat ])']);
     const c = await postJson(srv.url + '/v1/compile', { form: '(JOIN (R directed_by) [ Heat ])' });
     assert.equal(c.status, 200);
     assert.equal(c.body.kind, 'select');
@@ -83,7 +83,7 @@ describe('serve over the real pipeline (MOCK generator; real movies store, groun
     assert.equal(d.status, 200, JSON.stringify(d.body));
     assert.equal(d.body.equal, false);
     assert.equal(d.body.sameSkeleton, true);
-    assert.ok(d.body.changes.some((ch: any) => ch.kind === 'relation' && ch.change === 'substituted'), JSON.stringify(d.body.changes));
+    assert.ok(d.body.changes.some((ch: { kind: string; change: string }) => ch.kind === 'relation' && ch.change === 'substituted'), JSON.stringify(d.body.changes));
     const same = await postJson(srv.url + '/v1/diff', { a: '(AND [ a ] [ b ])', b: '(AND [ b ] [ a ])' });
     assert.equal(same.body.equalNormalized, true);
     const badDiff = await postJson(srv.url + '/v1/diff', { a: '(JOIN', b: '[ x ]' });
@@ -122,7 +122,7 @@ describe('serve over the real pipeline (MOCK generator; real movies store, groun
     it('the store still holds every triple and the Forrest Gump answer', async () => {
       assert.equal(await g.executor.count(COUNT_ALL), size0);
       const r = await getJson(srv.url + '/v1/ask?question=' + encodeURIComponent('who directed Forrest Gump'));
-      assert.deepEqual(r.body.answers.map((a: any) => a.label), ['Robert Zemeckis']);
+      assert.deepEqual(r.body.answers.map((a: { label: string | null }) => a.label), ['Robert Zemeckis']);
     });
   });
 

@@ -3,8 +3,9 @@
  * gateway. `standInGateway` is a STAND-IN for the pipeline's createGateway (tests using it say so in
  * their names): a real Oxigraph store in-process, a regex "parser" and the real SPARQL protocol path.
  */
-import { Generator } from 'sparqljs';
-import { Store } from 'oxigraph';
+import { DataFactory } from 'rdf-data-factory';
+import { Generator, type SelectQuery } from 'sparqljs';
+import { Store, type Quad, type Term as StoreTerm } from 'oxigraph';
 import { AskgraphError, RDFS_LABEL, type Answer, type Executor, type Form, type SelectResult, type Term, type Triple } from '../../src/core';
 import { printForm } from '../../src/form';
 import { createGateway, type Gateway, type ScoringGenerator } from '../../src/pipeline';
@@ -44,12 +45,14 @@ export function miniNTriples(extraTriples = 0): string {
   return lines.join('\n') + '\n';
 }
 
-function toTerm(t: any): Term {
+function toTerm(t: StoreTerm): Term {
   if (t.termType === 'NamedNode') return { type: 'uri', value: t.value };
   if (t.termType === 'BlankNode') return { type: 'bnode', value: t.value };
   const out: Term = { type: 'literal', value: t.value };
-  if (t.language) out.lang = t.language;
-  else if (t.datatype) out.datatype = t.datatype.value;
+  if (t.termType === 'Literal') {
+    if (t.language) out.lang = t.language;
+    else out.datatype = t.datatype.value;
+  }
   return out;
 }
 
@@ -61,7 +64,7 @@ export class InProcessExecutor implements Executor {
   constructor(ntriples = miniNTriples()) {
     this.store.load(ntriples, { format: 'application/n-triples' });
   }
-  private run(query: string): any {
+  private run(query: string): ReturnType<Store['query']> {
     if (this.down) throw new AskgraphError('ENDPOINT_DOWN', 'stand-in endpoint is down (connection refused)');
     // Deliberately NOT read-only: if the server let an update through, the store would change and
     // the read-only tests would see it.
@@ -71,11 +74,18 @@ export class InProcessExecutor implements Executor {
     }
     return this.store.query(query);
   }
-  async select(query: string): Promise<SelectResult> {
-    const rows = this.run(query) as Map<string, any>[];
+  /** Runs `work` now, as an async method would: what it throws becomes the rejection. */
+  private settle<T>(work: () => T): Promise<T> {
+    return new Promise((resolve) => resolve(work()));
+  }
+  select(query: string): Promise<SelectResult> {
+    return this.settle(() => this.selectNow(query));
+  }
+  private selectNow(query: string): SelectResult {
+    const rows = this.run(query) as Map<string, StoreTerm>[];
     const vars = new Set<string>();
     const m = /select\s+(distinct\s+)?((\?\w+\s*)+)/i.exec(query);
-    if (m) for (const v of m[2].trim().split(/\s+/)) vars.add(v.slice(1));
+    if (m) for (const v of m[2]!.trim().split(/\s+/)) vars.add(v.slice(1));
     const out = rows.map((row) => {
       const r: Record<string, Term> = {};
       for (const [k, v] of row) {
@@ -86,32 +96,38 @@ export class InProcessExecutor implements Executor {
     });
     return { vars: [...vars], rows: out };
   }
-  async ask(query: string): Promise<boolean> {
-    return this.run(query) as boolean;
+  ask(query: string): Promise<boolean> {
+    return this.settle(() => this.run(query) as boolean);
   }
   async count(query: string): Promise<number> {
     const r = await this.select(query);
     return Number(Object.values(r.rows[0] ?? {})[0]?.value ?? 0);
   }
-  async construct(query: string): Promise<Triple[]> {
-    return (this.run(query) as any[]).map((q) => ({ s: toTerm(q.subject), p: toTerm(q.predicate), o: toTerm(q.object) }));
+  construct(query: string): Promise<Triple[]> {
+    return this.settle(() => (this.run(query) as Quad[]).map((q) => ({ s: toTerm(q.subject), p: toTerm(q.predicate), o: toTerm(q.object) })));
   }
-  async labels(iris: string[]): Promise<Map<string, string>> {
-    const m = new Map<string, string>();
-    for (const iri of iris) {
-      const r = this.store.match(null, null, null) as any[];
-      for (const q of r) if (q.subject.value === iri && q.predicate.value === RDFS_LABEL) m.set(iri, q.object.value);
-    }
-    return m;
+  labels(iris: string[]): Promise<Map<string, string>> {
+    return this.settle(() => {
+      const m = new Map<string, string>();
+      for (const iri of iris) {
+        const r = this.store.match(null, null, null);
+        for (const q of r) if (q.subject.value === iri && q.predicate.value === RDFS_LABEL) m.set(iri, q.object.value);
+      }
+      return m;
+    });
   }
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
+
+const DF = new DataFactory();
 
 /** SPARQL for "who directed <label>" built as a sparqljs AST (the label is one literal term). */
 export function directorQuery(label: string): string {
-  const v = (n: string) => ({ termType: 'Variable', value: n });
-  const nn = (i: string) => ({ termType: 'NamedNode', value: i });
-  const ast: any = {
+  const v = (n: string) => DF.variable(n);
+  const nn = (i: string) => DF.namedNode(i);
+  const ast: SelectQuery = {
     type: 'query',
     queryType: 'SELECT',
     prefixes: {},
@@ -121,7 +137,7 @@ export function directorQuery(label: string): string {
       {
         type: 'bgp',
         triples: [
-          { subject: v('m'), predicate: nn(RDFS_LABEL), object: { termType: 'Literal', value: label, language: '', datatype: nn('http://www.w3.org/2001/XMLSchema#string') } },
+          { subject: v('m'), predicate: nn(RDFS_LABEL), object: DF.literal(label, nn('http://www.w3.org/2001/XMLSchema#string')) },
           { subject: v('m'), predicate: nn(relation('directed_by')), object: v('x') },
         ],
       },
@@ -138,7 +154,7 @@ export interface StandIn<E extends Executor = InProcessExecutor> extends ServeGa
 }
 
 /** STAND-IN gateway: regex "parser" for "who directed X", real store, Answer in the contract's shape. */
-export function standInGateway(): StandIn<InProcessExecutor>;
+export function standInGateway(): StandIn;
 export function standInGateway<E extends Executor>(executor: E): StandIn<E>;
 export function standInGateway(executor: Executor = new InProcessExecutor()): StandIn<Executor> {
   const g: StandIn<Executor> = {
@@ -151,11 +167,11 @@ export function standInGateway(executor: Executor = new InProcessExecutor()): St
       if (g.delayMs) await new Promise((r) => setTimeout(r, g.delayMs));
       const t0 = Date.now();
       const m = /directed\s+(.+?)\??$/i.exec(question);
-      const label = m ? m[1].trim() : question;
+      const label = m ? m[1]!.trim() : question;
       const form = `(JOIN (R directed_by) [ ${label} ])`;
       const sparql = directorQuery(label);
       const res = await executor.select(sparql);
-      const iris = res.rows.map((r) => r.x.value);
+      const iris = res.rows.map((r) => r.x!.value);
       const labels = await executor.labels(iris);
       const answers = iris.map((value) => ({ value, label: labels.get(value) ?? null, type: 'uri' as const }));
       const ms = Date.now() - t0;
@@ -172,23 +188,23 @@ export function standInGateway(executor: Executor = new InProcessExecutor()): St
           { form: `(JOIN (R starred_actors) [ ${label} ])`, logProb: -2.3 },
         ],
         trace: [
-          { stage: 'generate', outcome: 'answers', note: `beam=${opts.beam ?? 'default'}`, timeMs: 1 },
+          { stage: 'generate', outcome: 'answers', note: `beam=${typeof opts.beam === 'number' ? opts.beam : 'default'}`, timeMs: 1 },
           { stage: 'execute', beamForm: form, groundedForm: form, sparql, score: -0.1, outcome: answers.length ? 'answers' : 'empty', answerCount: answers.length, timeMs: ms },
         ],
         timings: { generate: 1, ground: 0, execute: ms, fallback: 0, total: ms + 1 },
       };
     },
-    async parse(question: string, opts: { beam?: number } = {}) {
+    parse(question: string, opts: { beam?: number } = {}) {
       const n = opts.beam ?? 4;
       const rels = ['directed_by', 'written_by', 'starred_actors'].slice(0, n);
-      return { question, timeMs: 0.5, candidates: rels.map((r, rank) => ({ form: `(JOIN (R ${r}) [ ${question} ])`, logProb: -0.1 - rank, rank })) };
+      return Promise.resolve({ question, timeMs: 0.5, candidates: rels.map((r, rank) => ({ form: `(JOIN (R ${r}) [ ${question} ])`, logProb: -0.1 - rank, rank })) });
     },
     compile(formText: string) {
       const m = /^\(JOIN \(R directed_by\) \[ (.*) \]\)$/s.exec(formText.trim());
       if (!m) throw new AskgraphError('FORM_SYNTAX', 'stand-in compiler only knows (JOIN (R directed_by) [ X ])', { details: { line: 1, column: 1 } });
-      return { sparql: directorQuery(m[1]), answerVar: 'x', kind: 'select' as const, topicEntities: [] };
+      return { sparql: directorQuery(m[1]!), answerVar: 'x', kind: 'select' as const, topicEntities: [] };
     },
-    async close() {},
+    close: () => Promise.resolve(),
   };
   return g;
 }
@@ -223,7 +239,7 @@ export function recordedGateway(real: Gateway): RecordedGateway {
     },
     parse: (question, opts) => real.parse(question, opts),
     compile: (formText) => real.compile(formText),
-    async close() {}, // the real gateway is shared; its owner closes it
+    close: () => Promise.resolve(), // the real gateway is shared; its owner closes it
   };
   return g;
 }
@@ -233,16 +249,19 @@ export async function startTestServer(gateway: ServeGateway, config: ServeConfig
   return startServer({ port: 0, host: '127.0.0.1', logLevel: 'silent', rateLimit: { perMinute: 0, burst: 1 }, ...config }, { gateway, logger });
 }
 
-export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+/** The body as JSON (typed `any`, as JSON.parse gives it: the tests check its shape), or its text where it is not JSON. */
+function jsonOrText(text: string) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // not JSON: keep the text
+  }
+}
+
+export async function getJson(url: string, init?: RequestInit) {
   const r = await fetch(url, init);
   const text = await r.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: r.status, body, headers: r.headers };
+  return { status: r.status, body: jsonOrText(text), headers: r.headers };
 }
 
 export function postJson(url: string, value: unknown, headers: Record<string, string> = {}) {
@@ -267,12 +286,12 @@ function labelForm(relationName: string, label: string): Form {
 export function mockGenerator(): ScoringGenerator {
   return {
     id: 'mock-generator',
-    async generate(question: string, opts: { beam?: number } = {}) {
+    generate(question: string, opts: { beam?: number } = {}) {
       const m = /(directed|starred in|wrote)\s+([\s\S]+?)\??$/.exec(question);
-      const label = m ? m[2] : question;
-      const rels = m && m[1] === 'starred in' ? ['starred_actors', 'directed_by'] : ['directed_by', 'written_by', 'starred_actors'];
+      const label = m ? m[2]! : question;
+      const rels = m?.[1] === 'starred in' ? ['starred_actors', 'directed_by'] : ['directed_by', 'written_by', 'starred_actors'];
       const forms = rels.slice(0, opts.beam ?? 4).map((r) => labelForm(r, label));
-      return { candidates: forms.map((form, rank) => ({ form, text: printForm(form), logProb: -0.05 - 1.5 * rank, rank })), dropped: 0, timeMs: 0.1 };
+      return Promise.resolve({ candidates: forms.map((form, rank) => ({ form, text: printForm(form), logProb: -0.05 - 1.5 * rank, rank })), dropped: 0, timeMs: 0.1 });
     },
   };
 }
@@ -283,6 +302,6 @@ export async function moviesGatewayWithMockGenerator(): Promise<Gateway> {
 }
 
 /** The answers of a /v1/ask body as sorted "IRI label" keys, to compare one answer with another. */
-export function answersOf(body: any): string[] {
-  return (body.answers as { value: string; label: string | null }[]).map((a) => `${a.value} ${a.label}`).sort();
+export function answersOf(body: { answers: { value: string; label: string | null }[] }): string[] {
+  return body.answers.map((a) => `${a.value} ${String(a.label)}`).sort();
 }

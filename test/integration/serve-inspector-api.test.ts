@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { RunningServer } from '../../src/serve';
 import { modelCard } from '../../src/serve/routes-inspector';
 import { entity, getJson, postJson, relation, standInGateway, startTestServer, type StandIn } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 describe('serve: /v1/overview, /v1/labels and /v1/query-graph for the inspector (stand-in gateway: real in-process Oxigraph, mini graph)', () => {
   let g: StandIn;
@@ -23,7 +24,7 @@ describe('serve: /v1/overview, /v1/labels and /v1/query-graph for the inspector 
     srv = await startTestServer(g);
   });
   after(async () => {
-    await srv?.close();
+    await closeAll(srv);
   });
 
   it('GET /v1/overview: title, description, examples from the pack; triples, labelled entities and relations with counts from the store', async () => {

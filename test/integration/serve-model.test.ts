@@ -3,6 +3,7 @@ import { Parser } from 'sparqljs';
 import { createGateway, type Gateway } from '../../src/pipeline';
 import type { RunningServer } from '../../src/serve';
 import { entity, getJson, postJson, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 const COUNT_ALL = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
 
@@ -23,8 +24,7 @@ describe('serve over the real pipeline with the shipped parser model (store/movi
     size0 = await g.executor.count(COUNT_ALL);
   });
   after(async () => {
-    await srv?.close();
-    await g?.close();
+    await closeAll(srv, g);
   });
 
   it('/v1/ask answers 1-, 2- and 3-hop MetaQA questions with the parser', async () => {

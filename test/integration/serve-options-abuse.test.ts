@@ -7,10 +7,11 @@
  * parser model is trained separately).
  */
 import { strict as assert } from 'node:assert';
-import type { OxigraphExecutor } from '../../src/execute';
+import { OxigraphExecutor } from '../../src/execute';
 import type { Gateway } from '../../src/pipeline';
 import type { RunningServer } from '../../src/serve';
 import { answersOf, moviesGatewayWithMockGenerator, postJson, recordedGateway, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 const QUESTIONS = ['who directed Jaws', 'who starred in Big', 'who directed Alien', 'who starred in Heat'];
 const GOOD = { 'x-api-key': 'good-client-key-1' };
@@ -34,15 +35,15 @@ describe('serve: per-request options cannot restart the shared store or take mor
     }
   });
   after(async () => {
-    await server?.close();
-    await gateway?.close();
+    await closeAll(server, gateway);
   });
 
   it('asks with queryTimeoutMs 1 from two clients do not restart the pipeline store; a well-behaved client gets its quiet answers meanwhile', async () => {
-    const ex = gateway.executor as OxigraphExecutor;
+    const ex = gateway.executor;
+    assert.ok(ex instanceof OxigraphExecutor, 'the gateway runs the embedded store in its worker');
     await ex.whenReady();
     const gen0 = ex.generation;
-    let abusing = true;
+    const attack = { running: true };
     let timedOut = 0;
     const abuse = async (headers: Record<string, string>) => {
       const statuses: number[] = [];
@@ -50,19 +51,19 @@ describe('serve: per-request options cannot restart the shared store or take mor
         const q = QUESTIONS[i % QUESTIONS.length];
         const r = await postJson(server.url + '/v1/ask', { question: q, options: { queryTimeoutMs: 1, adaptiveBeam: false } }, headers);
         statuses.push(r.status);
-        const trace: any[] = r.body.trace ?? r.body.error?.details?.trace ?? [];
+        const trace: { stage: string; code?: string; error?: { code?: string } }[] = r.body.trace ?? r.body.error?.details?.trace ?? [];
         timedOut += trace.filter((t) => t.stage === 'execute' && (t.error?.code ?? t.code) === 'QUERY_TIMEOUT').length;
       }
       return statuses;
     };
-    const attackers = Promise.all([abuse(BAD1), abuse(BAD1), abuse(BAD2), abuse(BAD2)]).finally(() => (abusing = false));
+    const attackers = Promise.all([abuse(BAD1), abuse(BAD1), abuse(BAD2), abuse(BAD2)]).finally(() => (attack.running = false));
     const good: { q: string; status: number; answers?: string[]; body: string }[] = [];
     do {
       for (const q of QUESTIONS) {
         const r = await postJson(server.url + '/v1/ask', { question: q }, GOOD);
         good.push({ q, status: r.status, answers: r.status === 200 ? answersOf(r.body) : undefined, body: JSON.stringify(r.body).slice(0, 300) });
       }
-    } while (abusing);
+    } while (attack.running);
     const statuses = (await attackers).flat();
     // the attackers' own questions time out (or are answered): never a server failure of another kind
     assert.ok(statuses.every((s) => s === 504 || s === 200), statuses.join(','));
@@ -91,7 +92,7 @@ describe('serve: per-request options cannot restart the shared store or take mor
       const plain = await postJson(one.url + '/v1/ask', { question: QUESTIONS[3] }, GOOD);
       done.push('default');
       assert.equal(plain.status, 200, JSON.stringify(plain.body));
-      assert.deepEqual(answersOf(plain.body), quiet.get(QUESTIONS[3]));
+      assert.deepEqual(answersOf(plain.body), quiet.get(QUESTIONS[3]!));
       const rs = await Promise.all(tunedAsks);
       assert.deepEqual(rs.map((r) => r.status), [200, 200, 200]);
       // with 2 slots shared first come first served, the default ask waited for the third tuned one
@@ -124,7 +125,7 @@ describe('serve: per-request options cannot restart the shared store or take mor
       assert.equal(second.body.error.code, 'RATE_LIMITED');
       const other = await postJson(one.url + '/v1/ask', { question: QUESTIONS[1] }, GOOD);
       assert.equal(other.status, 200, JSON.stringify(other.body));
-      assert.deepEqual(answersOf(other.body), quiet.get(QUESTIONS[1]));
+      assert.deepEqual(answersOf(other.body), quiet.get(QUESTIONS[1]!));
       assert.equal((await first).status, 200);
     } finally {
       await one.close();

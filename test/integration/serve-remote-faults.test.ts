@@ -17,6 +17,7 @@ import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 import { answersOf, getJson, mockGenerator, postJson, startTestServer } from './serve-helpers';
 import { ensureGraph, graphEndpoint, moviesNTriples } from './virtuoso-setup';
 import { openExecutor } from '../../src/execute';
+import { closeAll } from '../helpers/close-all';
 
 const GRAPH = 'http://askgraph.dev/test/movies';
 const QUESTIONS = ['who directed Jaws', 'who starred in Big', 'who directed Alien'];
@@ -53,9 +54,7 @@ describe('serve in remote mode over REAL Virtuoso through a FAULT-INJECTING prox
     }
   });
   after(async () => {
-    await server?.close();
-    await gateway?.close();
-    await proxy?.close();
+    await closeAll(server, gateway, proxy);
   });
 
   async function sameAnswersAsQuiet(): Promise<void> {

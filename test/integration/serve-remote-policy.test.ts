@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { EndpointExecutor, openExecutor, type OxigraphExecutor } from '../../src/execute';
 import type { RunningServer } from '../../src/serve';
 import { entity, getJson, miniNTriples, relation, standInGateway, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 const SELECT = `SELECT ?m WHERE { ?m <${relation('directed_by')}> <${entity('Robert Zemeckis')}> }`;
 
@@ -41,9 +42,8 @@ describe('serve with a remote store: SERVICE and FROM are not relayed unless all
     open = await startTestServer(standInGateway(new EndpointExecutor(upstream.url + '/sparql')), { sparql: { allowService: true, allowDataset: true } });
   });
   after(async () => {
-    await Promise.all([strict?.close(), open?.close()]);
-    await upstream?.close();
-    await store?.close();
+    await Promise.all([closeAll(strict), closeAll(open)]);
+    await closeAll(upstream, store);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

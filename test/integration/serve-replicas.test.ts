@@ -15,6 +15,7 @@ import { createGateway, type Gateway } from '../../src/pipeline';
 import type { RunningServer } from '../../src/serve';
 import { startRoundRobin, type RoundRobin } from '../helpers/round-robin';
 import { answersOf, entity, getJson, miniNTriples, mockGenerator, postJson, standInGateway, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 /** An answer without what may differ between two runs of the same question: timings and the cache flag. */
 function comparable(value: unknown): unknown {
@@ -55,11 +56,10 @@ describe('two gateways behind a round-robin balancer (REAL servers and pipelines
     lb = await startRoundRobin(replicas.map((r) => r.url));
   });
   after(async () => {
-    await lb?.close();
+    await closeAll(lb);
     for (const r of replicas) await r.close();
     for (const g of gateways) await g.close();
-    await endpoint?.close();
-    await store?.close();
+    await closeAll(endpoint, store);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -98,7 +98,7 @@ describe('two gateways behind a round-robin balancer (REAL servers and pipelines
     assert.equal(labels[0].labels[entity('Robert Zemeckis')], 'Robert Zemeckis');
     // paging a /sparql result: each page from the other replica, together the whole ordered result
     const q = (page: string) => `SELECT ?s ?o WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?o } ORDER BY ?s ?o ${page}`;
-    const rows = (body: any) => (body.results.bindings as Record<string, { value: string }>[]).map((b) => `${b.s?.value} ${b.o?.value}`);
+    const rows = (body: { results: { bindings: Record<string, { value: string } | undefined>[] } }) => body.results.bindings.map((b) => `${b.s?.value} ${b.o?.value}`);
     const whole = await getJson(lb.url + '/sparql?query=' + encodeURIComponent(q('')), { headers: { accept: 'application/sparql-results+json' } });
     assert.equal(whole.status, 200);
     const paged: string[] = [];
@@ -132,7 +132,7 @@ describe('two gateways behind a round-robin balancer (REAL servers and pipelines
       assert.equal(other.status, 200, 'another client is not refused for the first one');
       assert.deepEqual(answersOf(other.body), [`${entity('Michael Mann')} Michael Mann`]);
     } finally {
-      await lb2?.close();
+      await closeAll(lb2);
       for (const r of limited) await r.close();
     }
   });

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { openExecutor, type OxigraphExecutor } from '../../src/execute';
 import type { RunningServer } from '../../src/serve';
 import { entity, getJson, miniNTriples, relation, standInGateway, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 const NORMAL = `SELECT ?m WHERE { ?m <${relation('directed_by')}> <${entity('Robert Zemeckis')}> }`;
 // a cross product over 3,000 filler triples: 2.7e10 rows, never finishes on its own
@@ -23,8 +24,7 @@ describe('serve: a runaway /sparql query is killed while other requests are serv
     srv = await startTestServer(standInGateway(ex), { timeouts: { requestMs: 30_000, queryMs: 15_000, maxQueryMs: 20_000 } });
   });
   after(async () => {
-    await srv?.close();
-    await ex?.close();
+    await closeAll(srv, ex);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -47,7 +47,7 @@ describe('serve: a runaway /sparql query is killed while other requests are serv
     assert.equal(n.status, 200, JSON.stringify(n.body));
     assert.equal(n.body.results.bindings.length, 3);
     assert.equal(a.status, 200);
-    assert.deepEqual(a.body.answers.map((x: any) => x.label), ['Michael Mann']);
+    assert.deepEqual(a.body.answers.map((x: { label: string | null }) => x.label), ['Michael Mann']);
     assert.ok(ex.userGeneration > generation0, 'the executor killed the user store process and started a new one');
     assert.equal(ex.generation, pipelineGeneration0, 'the pipeline store process was not touched');
     // and the server keeps serving queries afterwards

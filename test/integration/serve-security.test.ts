@@ -154,9 +154,9 @@ describe('serve: API keys, rate limiting, CORS, request timeout (real gateway; l
       const qs = ['who directed Heat', 'who directed Cast Away', 'who directed Forrest Gump'];
       const rs = await Promise.all(qs.map((q, i) => new Promise((r) => setTimeout(r, 30 * i)).then(() => getJson(srv.url + '/v1/ask?question=' + encodeURIComponent(q)))));
       assert.deepEqual(rs.map((r) => r.status), [200, 200, 503]);
-      assert.equal(rs[2].body.error.code, 'SERVER_BUSY');
-      assert.equal(rs[2].headers.get('retry-after'), '1');
-      assert.deepEqual(rs[1].body.answers.map((a: any) => a.label), ['Robert Zemeckis']);
+      assert.equal(rs[2]!.body.error.code, 'SERVER_BUSY');
+      assert.equal(rs[2]!.headers.get('retry-after'), '1');
+      assert.deepEqual(rs[1]!.body.answers.map((a: { label: string }) => a.label), ['Robert Zemeckis']);
       assert.equal(g.askCalls.length, 2);
       const m = await (await fetch(srv.url + '/metrics')).text();
       assert.match(m, /^askgraph_asks_running 0$/m);

@@ -22,7 +22,7 @@ describe('serve: SPARQL 1.1 Protocol on /sparql (stand-in gateway, real Oxigraph
     assert.match(r.headers.get('content-type') ?? '', /^application\/sparql-results\+json/);
     assert.deepEqual(r.body.head.vars, ['m']);
     assert.deepEqual(
-      r.body.results.bindings.map((b: any) => b.m.value),
+      r.body.results.bindings.map((b: { m: { value: string } }) => b.m.value),
       ['Back to the Future', 'Cast Away', 'Forrest Gump'].map(entity),
     );
   });

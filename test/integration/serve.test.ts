@@ -11,7 +11,7 @@ function noStack(body: unknown): void {
   assert.ok(!/\bat .+\(.+:\d+:\d+\)|node_modules|\.ts:\d+/.test(s), 'response leaks a stack: ' + s.slice(0, 300));
 }
 
-function assertError(r: { status: number; body: any }, status: number, code: string): void {
+function assertError(r: Awaited<ReturnType<typeof getJson>>, status: number, code: string): void {
   assert.equal(r.status, status, JSON.stringify(r.body));
   assert.equal(r.body?.error?.code, code, JSON.stringify(r.body));
   assert.equal(typeof r.body.error.message, 'string');
@@ -56,7 +56,7 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     const post = await postJson(srv.url + '/v1/ask', { question: 'who directed Forrest Gump', options: { noParser: false } });
     assert.equal(post.status, 200, JSON.stringify(post.body));
     assert.deepEqual(
-      post.body.answers.map((a: any) => a.label),
+      post.body.answers.map((a: { label: string | null }) => a.label),
       ['Robert Zemeckis'],
     );
     assert.equal(post.body.answers[0].value, entity('Robert Zemeckis'));
@@ -66,7 +66,7 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     assert.deepEqual(get.body, post.body);
     // query parameters become the same options as the JSON body
     await getJson(srv.url + '/v1/ask?question=' + encodeURIComponent('who directed Heat') + '&beam=2&adaptiveBeam=false&fallback=paths,types&timeoutMs=5000');
-    const last = g.askCalls[g.askCalls.length - 1].opts;
+    const last = g.askCalls[g.askCalls.length - 1]!.opts;
     assert.deepEqual({ beam: last.beam, adaptiveBeam: last.adaptiveBeam, fallback: last.fallback, timeoutMs: last.timeoutMs }, { beam: 2, adaptiveBeam: false, fallback: ['paths', 'types'], timeoutMs: 5000 });
   });
 
@@ -79,7 +79,7 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
       assert.match(q.query.sparql, /SELECT/);
       assert.deepEqual(q.answers[0].head.vars, ['uri']);
       // MetaQA has two films titled Heat
-      assert.deepEqual(q.answers[0].results.bindings.map((b: any) => b.uri.value).sort(), [entity('Michael Mann'), entity('Paul Morrissey')]);
+      assert.deepEqual(q.answers[0].results.bindings.map((b: { uri: { value: string } }) => b.uri.value).sort(), [entity('Michael Mann'), entity('Paul Morrissey')]);
     }
   });
 
@@ -95,12 +95,12 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     const r = await postJson(srv.url + '/qald', file);
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 400));
     assert.deepEqual(r.body.dataset, { id: 'askgraph-own-questions' });
-    assert.deepEqual(r.body.questions.map((q: any) => q.id), ['11', '12', '13']);
+    assert.deepEqual(r.body.questions.map((q: { id: string }) => q.id), ['11', '12', '13']);
     const [heat, gump, french] = r.body.questions;
-    assert.deepEqual(heat.answers[0].results.bindings.map((b: any) => b.uri.value).sort(), [entity('Michael Mann'), entity('Paul Morrissey')]);
+    assert.deepEqual(heat.answers[0].results.bindings.map((b: { uri: { value: string } }) => b.uri.value).sort(), [entity('Michael Mann'), entity('Paul Morrissey')]);
     assert.equal(heat.answertype, 'resource');
     assert.deepEqual(heat.question, [{ language: 'en', string: 'who directed Heat' }]);
-    assert.deepEqual(gump.answers[0].results.bindings.map((b: any) => b.uri.value), [entity('Robert Zemeckis')]);
+    assert.deepEqual(gump.answers[0].results.bindings.map((b: { uri: { value: string } }) => b.uri.value), [entity('Robert Zemeckis')]);
     assert.equal(french.error.code, 'UNSUPPORTED');
     assert.deepEqual(french.answers, []);
     // one question alone still answers as before, now with answertype
@@ -147,7 +147,7 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     assert.deepEqual(Object.keys(p.body), ['question', 'model', 'beam', 'timeMs', 'candidates']);
     assert.equal(p.body.candidates.length, 3);
     assert.deepEqual(p.body.candidates[0].form, '(JOIN (R directed_by) [ Heat ])');
-    p.body.candidates.forEach((c: any, i: number) => {
+    p.body.candidates.forEach((c: { rank: number; logProb: number }, i: number) => {
       assert.equal(c.rank, i);
       if (i > 0) assert.ok(p.body.candidates[i - 1].logProb >= c.logProb);
     });
@@ -211,7 +211,7 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
       const c = await postJson(srv.url + '/v1/ask', { question: q, options: { beam: 3 } });
       assert.equal(c.headers.get('x-cache'), 'miss');
       assert.equal(g.askCalls.length, before + 2);
-      assert.equal(g.askCalls[g.askCalls.length - 1].opts.beam, 3);
+      assert.equal(g.askCalls[g.askCalls.length - 1]!.opts.beam, 3);
       const d = await postJson(srv.url + '/v1/ask', { question: q, options: { beam: 3 } });
       assert.equal(d.headers.get('x-cache'), 'hit');
       const e = await postJson(srv.url + '/v1/ask', { question: q, options: { beam: 4 } });
@@ -295,24 +295,32 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     assert.equal(r.status, 200);
     assert.equal(r.body.openapi, '3.1.0');
     const documented = new Set<string>();
-    for (const [p, ops] of Object.entries<any>(r.body.paths)) for (const m of Object.keys(ops)) documented.add(`${m.toUpperCase()} ${p}`);
-    // the routes express actually has (routers included)
+    const paths: Record<string, Record<string, { operationId?: string }>> = r.body.paths;
+    for (const [p, ops] of Object.entries(paths)) for (const m of Object.keys(ops)) documented.add(`${m.toUpperCase()} ${p}`);
+    // the routes express actually has (routers included): its typings leave out what the walk reads at run time, a
+    // route's `methods` and a mounted router's `stack` (on its handle function)
     const found: string[] = [];
-    const walk = (stack: any[]) => {
+    type ExpressLayer = RunningServer['app']['router']['stack'][number];
+    type Layer = ExpressLayer & {
+      route?: NonNullable<ExpressLayer['route']> & { methods: Record<string, boolean> };
+      handle: ExpressLayer['handle'] & { stack?: Layer[] };
+    };
+    const walk = (stack: Layer[]) => {
       for (const layer of stack) {
         if (layer.route) for (const m of Object.keys(layer.route.methods)) found.push(`${m.toUpperCase()} ${layer.route.path}`);
-        else if (layer.handle?.stack) walk(layer.handle.stack);
+        else if (layer.handle.stack) walk(layer.handle.stack);
       }
     };
-    walk((srv.app as any).router.stack);
+    walk(srv.app.router.stack as Layer[]);
     assert.ok(found.length >= 12, found.join(', '));
     for (const route of found) assert.ok(documented.has(route), `undocumented route ${route}`);
     assert.ok(documented.has('GET /'));
     // every operation has an operationId, none twice
     const ids: string[] = [];
-    for (const [p, ops] of Object.entries<any>(r.body.paths)) for (const [m, op] of Object.entries<any>(ops)) {
-      assert.match(op.operationId ?? '', /^[A-Za-z][A-Za-z0-9_]*$/, `${m} ${p}`);
-      ids.push(op.operationId);
+    for (const [p, ops] of Object.entries(paths)) for (const [m, op] of Object.entries(ops)) {
+      const id = op.operationId ?? '';
+      assert.match(id, /^[A-Za-z][A-Za-z0-9_]*$/, `${m} ${p}`);
+      ids.push(id);
     }
     assert.equal(new Set(ids).size, ids.length, ids.join(', '));
     assert.equal(r.body.paths['/sparql'].post.operationId, 'sparqlQuery');
@@ -328,7 +336,7 @@ describe('serve: real server on 127.0.0.1 (real gateway: movies store, parser, g
     assert.ok(!/<script>[^<]/.test(html), 'no inline script');
     const js = await fetch(srv.url + '/app.js');
     assert.equal(js.status, 200);
-    assert.ok(!/innerHTML/.test(await js.text()), 'the inspector never uses innerHTML');
+    assert.ok(!(await js.text()).includes('innerHTML'), 'the inspector never uses innerHTML');
   });
 
   it('logs one JSON line per request with id, route, status, duration and question length — not the question text', async () => {

@@ -5,23 +5,27 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import * as path from 'node:path';
 import { packageRoot } from '../../src/core';
 import { openExecutor, type OxigraphExecutor } from '../../src/execute';
 import type { RunningServer } from '../../src/serve';
 import { entity, getJson, relation, standInGateway, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 const GUMP = entity('Forrest Gump');
 const ZEMECKIS = entity('Robert Zemeckis');
 
-function python(script: string, url: string, ...args: string[]): Promise<any> {
+/** Runs a client script; what it printed, read as JSON (the tests check its shape). */
+async function python(script: string, url: string, ...args: string[]) {
   const file = path.join(packageRoot(), 'test', 'integration', 'clients', script);
-  return new Promise((resolve, reject) => {
-    execFile('/usr/bin/python3', [file, url, ...args], { timeout: 90_000 }, (err, stdout, stderr) => {
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile('/usr/bin/python3', [file, url, ...args], { timeout: 90_000 }, (err, out, stderr) => {
       if (err) reject(new Error(`${script} failed (${err.message}):\n${stderr}`));
-      else resolve(JSON.parse(stdout));
+      else resolve(out);
     });
   });
+  return JSON.parse(stdout);
 }
 
 describe('real SPARQL clients with default settings: SPARQLWrapper, rdflib SPARQLStore, Comunica (REAL server, embedded movies store)', function () {
@@ -39,8 +43,7 @@ describe('real SPARQL clients with default settings: SPARQLWrapper, rdflib SPARQ
     assert.ok(gumpTriples > 10);
   });
   after(async () => {
-    await srv?.close();
-    await ex?.close();
+    await closeAll(srv, ex);
   });
 
   it('SPARQLWrapper: SELECT (XML default, JSON, POST), ASK (XML, JSON), CONSTRUCT as RDF/XML (its default) and Turtle', async () => {
@@ -71,7 +74,7 @@ describe('real SPARQL clients with default settings: SPARQLWrapper, rdflib SPARQ
     const engine = new QueryEngine();
     const ctx = { sources: [{ type: 'sparql', value: url }] };
     const bindings = await (await engine.queryBindings(`SELECT ?d WHERE { <${GUMP}> <${relation('directed_by')}> ?d }`, ctx)).toArray();
-    assert.deepEqual(bindings.map((b: any) => b.get('d').value), [ZEMECKIS]);
+    assert.deepEqual(bindings.map((b: { get(name: string): { value: string } }) => b.get('d').value), [ZEMECKIS]);
     assert.equal(await engine.queryBoolean(`ASK { <${GUMP}> <${relation('directed_by')}> <${ZEMECKIS}> }`, ctx), true);
     const quads = await (await engine.queryQuads(`CONSTRUCT { <${GUMP}> ?p ?o } WHERE { <${GUMP}> ?p ?o }`, ctx)).toArray();
     assert.equal(quads.length, gumpTriples);
@@ -112,12 +115,10 @@ describe('real SPARQL clients with default settings: SPARQLWrapper, rdflib SPARQ
   it('one analyst: SPARQLWrapper in 4 threads, 8 queries at once, all answered with the defaults (a client waits its turn); the limit is in serve --help', async () => {
     // a query that keeps the store busy for a while, so the 8 overlap
     const q = `SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?b ?q ?c . FILTER(?a != <http://example.org/#I>) }`;
-    const out: any[] = await python('sparqlwrapper_threads.py', url, q);
+    const out = await python('sparqlwrapper_threads.py', url, q);
     assert.equal(out.length, 8);
     assert.deepEqual(out, Array(8).fill({ rows: 1 }), JSON.stringify(out));
-    const help = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [path.join(packageRoot(), 'bin', 'askgraph.js'), 'serve', '--help'], { timeout: 60_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
-    );
+    const { stdout: help } = await promisify(execFile)(process.execPath, [path.join(packageRoot(), 'bin', 'askgraph.js'), 'serve', '--help'], { timeout: 60_000 });
     assert.match(help, /ASKGRAPH_SPARQL_PER_CLIENT \(queries of one client[^)]*default 4\)/);
     assert.match(help, /ASKGRAPH_SPARQL_PER_CLIENT_QUEUE \(more\s+that wait their turn; default 64; beyond: 429 with Retry-After\)/);
   });
@@ -174,7 +175,7 @@ describe('real SPARQL clients with default settings: SPARQLWrapper, rdflib SPARQ
         const body = await r.json();
         assert.deepEqual(body.head.vars, ['s', 'p', 'o']);
         assert.equal(body.results.bindings.length, gumpTriples);
-        assert.ok(body.results.bindings.some((b: any) => b.s.value === GUMP && b.p.value === relation('directed_by') && b.o.value === ZEMECKIS));
+        assert.ok(body.results.bindings.some((b: { s: { value: string }; p: { value: string }; o: { value: string } }) => b.s.value === GUMP && b.p.value === relation('directed_by') && b.o.value === ZEMECKIS));
       }
       // roqet's Accept (results XML only), read by an XML parser
       const out = await python('sparql_xml_rows.py', url, q);

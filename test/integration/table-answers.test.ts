@@ -12,6 +12,7 @@ import type { RunningServer } from '../../src/serve';
 import { cli } from '../helpers/cli';
 import { standInLlm, type StandIn } from '../helpers/stand-in-llm';
 import { entity, getJson, postJson, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 const FILMS_Q = 'list the films Michael Mann directed with their release year and language';
 const TOP_Q = 'which three directors made the most films with Tom Hanks';
@@ -52,9 +53,7 @@ describe('table answers through the real pipeline (stand-in LLM writes the forms
     srv = await startTestServer(g);
   });
   after(async () => {
-    await srv?.close();
-    await g?.close();
-    await llm?.close();
+    await closeAll(srv, g, llm);
   });
 
   it('ask --json: answerType "table", the columns and rows (null = an absent language), answers = the first column; the trace shows the table SPARQL', async () => {

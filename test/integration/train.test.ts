@@ -103,7 +103,7 @@ describe('train → export → Node inference (integration, real python + torch)
         assert.doesNotThrow(() => parseForm(c.text), c.text);
         assert.ok(Number.isFinite(c.logProb) && c.logProb <= 0);
         // entity mentions are copied from the question
-        for (const m of c.text.matchAll(/\[ (.*?) \]/g)) assert.ok(q.includes(m[1]), `${m[1]} not in "${q}"`);
+        for (const m of c.text.matchAll(/\[ (.*?) \]/g)) assert.ok(q.includes(m[1]!), `${m[1]} not in "${q}"`);
         total++;
       }
     }
@@ -137,7 +137,7 @@ describe('train → export → Node inference (integration, real python + torch)
       assert.equal(code, 0, c.err());
     }
     for (const f of ['tokenizer.model', 'encoder.onnx', 'decoder.onnx', 'golden.json']) {
-      assert.equal(sha(path.join(runs[0], f)), sha(path.join(runs[1], f)), f);
+      assert.equal(sha(path.join(runs[0]!, f)), sha(path.join(runs[1]!, f)), f);
     }
   });
 });

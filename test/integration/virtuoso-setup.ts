@@ -19,7 +19,7 @@ export function virtuosoScript(...args: string[]): string {
     return execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
   } catch (e) {
     const err = e as { stderr?: string; stdout?: string; message: string };
-    throw new Error(`scripts/virtuoso.sh ${args.join(' ')} failed: ${err.stderr || err.stdout || err.message}`);
+    throw new Error(`scripts/virtuoso.sh ${args.join(' ')} failed: ${[err.stderr, err.stdout].find((s) => s !== undefined && s !== '') ?? err.message}`);
   }
 }
 

@@ -12,6 +12,7 @@ import { fixtureGraph } from '../unit/compile/cases-lib';
 import { ensureGraph, graphEndpoint } from './virtuoso-setup';
 import { MOVIES_NAMESPACES } from '../helpers/movies';
 import { getJson, standInGateway, startTestServer } from './serve-helpers';
+import { closeAll } from '../helpers/close-all';
 
 const GRAPH = 'http://askgraph.dev/test/movies-small';
 const M = 'http://askgraph.dev/movies/';
@@ -30,14 +31,14 @@ describe('Virtuoso: EndpointExecutor (real server)', function () {
     vt = new EndpointExecutor(graphEndpoint(GRAPH));
   });
   after(async () => {
-    await ox?.close();
+    await closeAll(ox);
   });
 
   it('select / ask / count / construct / labels', async () => {
     const res = await vt.select(`SELECT ?m WHERE { ?m <${M}relation/directed_by> <${M}entity/Ron%20Howard> } ORDER BY ?m`);
     assert.deepEqual(res.vars, ['m']);
     assert.ok(res.rows.length >= 2);
-    assert.ok(res.rows.every((r) => r.m.type === 'uri' && r.m.value.startsWith(M + 'entity/')));
+    assert.ok(res.rows.every((r) => r.m!.type === 'uri' && r.m!.value.startsWith(M + 'entity/')));
     assert.equal(await vt.ask(`ASK { <${M}entity/Big> <${M}relation/starred_actors> <${M}entity/Tom%20Hanks> }`), true);
     assert.equal(await vt.ask(`ASK { <${M}entity/Big> <${M}relation/starred_actors> <${M}entity/Nobody> }`), false);
     assert.equal(await vt.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'), size);
@@ -126,7 +127,7 @@ describe('Virtuoso: EndpointExecutor (real server)', function () {
   it('askgraph run --store <endpoint URL>', async () => {
     const stdout = new PassThrough();
     let out = '';
-    stdout.on('data', (c) => (out += c));
+    stdout.on('data', (c: Buffer) => (out += c.toString()));
     const rc = await main(['run', '(JOIN (R directed_by) [ Apollo 13 ])', '--store', graphEndpoint(GRAPH)], { stdout, stderr: new PassThrough(), env: {} });
     assert.equal(rc, 0);
     assert.equal(out, `Ron Howard\t<${M}entity/Ron%20Howard>\n`);

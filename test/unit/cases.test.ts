@@ -15,7 +15,7 @@ const cases = loadCases();
 
 describe('golden compiler cases (fixtures/cases, embedded Oxigraph)', function () {
   this.timeout(60000);
-  let executor: Executor & { close(): Promise<void> };
+  let executor: (Executor & { close(): Promise<void> }) | undefined;
 
   before(async () => {
     executor = await openExecutor(fixtureGraph());
@@ -31,7 +31,7 @@ describe('golden compiler cases (fixtures/cases, embedded Oxigraph)', function (
     for (const op of ['(JOIN (R ', '(JOIN ', '(AND ', '(COUNT ', '(ARGMAX ', '(ARGMIN ', '(GT ', '(GE ', '(LT ', '(LE ', '(TC ', ...v2, ...v3]) {
       assert.ok(all.includes(op), `no golden case uses ${op}`);
     }
-    assert.ok(cases.some((c) => /\(AND film /.test(c.form)), 'no class-constraint case');
+    assert.ok(cases.some((c) => c.form.includes('(AND film ')), 'no class-constraint case');
     assert.ok(cases.some((c) => /\((GT|GE|LT|LE) [a-z_]+ [a-z_]+\)/.test(c.form)), 'no attribute-comparison case ([36])');
     assert.ok(cases.length >= 20);
   });
@@ -50,7 +50,7 @@ describe('golden compiler cases (fixtures/cases, embedded Oxigraph)', function (
 
       it('returns answers.json', async () => {
         assert.ok(c.answers !== undefined, `${c.dir}/answers.json is missing`);
-        const outcome = await runCompiled(executor, compileForm(parseForm(c.form), c.options), { timeoutMs: 20000 });
+        const outcome = await runCompiled(executor!, compileForm(parseForm(c.form), c.options), { timeoutMs: 20000 });
         assert.ok(outcome.status === 'answers' || outcome.status === 'empty', `${outcome.status}: ${JSON.stringify(outcome.error)}`);
         assert.deepEqual(outcomeStrings(outcome), c.answers);
       });

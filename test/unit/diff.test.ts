@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../../src/core';
 import { parseForm } from '../../src/form';
@@ -88,6 +89,21 @@ describe('askgraph diff (CLI)', () => {
     const mixed = await cli(['diff', a, path.join(root, 'files', 'a.jsonl')]);
     assert.equal(mixed.code, 2);
     assert.match(mixed.err, /BAD_REQUEST/);
+  });
+
+  it('exit 2 (DATA_FORMAT) for a prediction line whose "id" is an object, not a string or number', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-diff-'));
+    try {
+      const bad = path.join(dir, 'bad.jsonl');
+      const good = path.join(dir, 'good.jsonl');
+      fs.writeFileSync(bad, '{"id": {"n": 1}, "form": "(R a)"}\n{"id": {"n": 2}, "form": "(R b)"}\n');
+      fs.writeFileSync(good, '{"id": "x", "form": "(R a)"}\n');
+      const r = await cli(['diff', bad, good]);
+      assert.equal(r.code, 2);
+      assert.match(r.err, /DATA_FORMAT: .*bad\.jsonl:1: "id" must be a string or a number/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lists the changed examples of two prediction files', async () => {

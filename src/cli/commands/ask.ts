@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as readline from 'node:readline';
 import { Option } from 'commander';
 import { Readable } from 'node:stream';
-import { AskgraphError, DEFAULT_BEAM, toAskgraphError, type Answer, type AnswerItem } from '../../core';
+import { AskgraphError, DEFAULT_BEAM, defined, toAskgraphError, type Answer, type AnswerItem } from '../../core';
 import { cpuMs, createGateway, failureOf, validateQuestion, type AskOptions, type Gateway, type StartupPhase } from '../../pipeline';
 import { ExitCode, printJson, writeLine, type CliIO } from '../io';
 import { intArg } from '../options';
@@ -214,13 +214,14 @@ export const register: RegisterCommand = (program, io) => {
       // no question and no --file: at a terminal an interactive loop; piped in (`echo "…" | askgraph ask`), the questions on standard input
       const fromStdin = question === undefined && opts.file === undefined;
       if (fromStdin && !io.stdin) throw noQuestion();
-      const interactive = fromStdin && (io.stdin as { isTTY?: boolean }).isTTY === true;
+      const stdin = fromStdin ? io.stdin : undefined;
+      const interactive = stdin !== undefined && (stdin as { isTTY?: boolean }).isTTY === true;
       // reject bad input before loading the store and the model
       if (question !== undefined) validateQuestion(question);
-      let input = interactive ? io.stdin! : opts.file !== undefined ? openQuestions(opts.file, io) : undefined;
-      if (fromStdin && !interactive) {
+      let input = stdin && interactive ? stdin : opts.file !== undefined ? openQuestions(opts.file, io) : undefined;
+      if (stdin && !interactive) {
         // piped questions are read to their end first: none at all is an error before the store and the model load
-        const text = await readAll(io.stdin!);
+        const text = await readAll(stdin);
         if (!text.split('\n').some((l) => l.trim() && !l.trim().startsWith('#'))) throw noQuestion();
         input = Readable.from([text]);
       }
@@ -247,7 +248,7 @@ export const register: RegisterCommand = (program, io) => {
         }
         const t0 = performance.now();
         const c0 = cpuMs();
-        const answer = await gateway.ask(question!, askOpts);
+        const answer = await gateway.ask(defined(question, 'the question'), askOpts);
         // a question stopped by a failure (time ran out, the store was away) is an error (exit 2), not "no answer"
         const failure = failureOf(answer);
         if (failure) throw failure;

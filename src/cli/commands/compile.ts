@@ -38,11 +38,17 @@ export const register: RegisterCommand = (program, io) => {
     .option('--json', 'print {sparql, kind, answerVar, topicEntities} as JSON')
     .action(async (formText: string, opts: CompileOpts) => {
       // namespaces not given come from the embedded pack (the compiler has no graph of its own)
-      const pack = opts.ns === undefined || opts.entityNs === undefined ? packCompileOptions((await loadPack()).config) : undefined;
+      let vocabularyNamespace = opts.ns;
+      let entityNamespace = opts.entityNs;
+      if (vocabularyNamespace === undefined || entityNamespace === undefined) {
+        const pack = packCompileOptions((await loadPack()).config);
+        vocabularyNamespace ??= pack.vocabularyNamespace;
+        entityNamespace ??= pack.entityNamespace;
+      }
       const options: CompileOptions = {
         excludeTopic: opts.excludeTopic,
-        vocabularyNamespace: opts.ns ?? pack!.vocabularyNamespace,
-        entityNamespace: opts.entityNs ?? pack!.entityNamespace,
+        vocabularyNamespace,
+        entityNamespace,
         ...(opts.classNs !== undefined ? { classNamespace: opts.classNs } : {}),
         ...(opts.typePredicate !== undefined ? { typePredicate: opts.typePredicate } : {}),
         ...(opts.labelPredicate !== undefined ? { labelPredicates: opts.labelPredicate } : {}),

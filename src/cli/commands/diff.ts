@@ -31,13 +31,15 @@ function readInput(arg: string): Input {
     } catch (e) {
       throw new AskgraphError('DATA_FORMAT', `${arg}:${i + 1}: not valid JSON (${(e as Error).message})`);
     }
-    const o = r as Record<string, unknown>;
-    if (typeof o !== 'object' || o === null || o.id === undefined || o.id === null) {
+    if (typeof r !== 'object' || r === null || !('id' in r) || r.id === undefined || r.id === null) {
       throw new AskgraphError('DATA_FORMAT', `${arg}:${i + 1}: each line needs an "id" (and a "form")`);
     }
-    const form = o.form ?? o.predicted ?? null;
+    const id = r.id;
+    // an object or a list is no id (its text would be "[object Object]", the same for every one)
+    if (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'boolean') throw new AskgraphError('DATA_FORMAT', `${arg}:${i + 1}: "id" must be a string or a number`);
+    const form = ('form' in r ? r.form : undefined) ?? ('predicted' in r ? r.predicted : undefined) ?? null;
     if (form !== null && typeof form !== 'string') throw new AskgraphError('DATA_FORMAT', `${arg}:${i + 1}: "form" must be a string or null`);
-    rows.push({ id: String(o.id), form });
+    rows.push({ id: String(id), form });
   });
   return { kind: 'file', rows, source: arg };
 }

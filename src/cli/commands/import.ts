@@ -55,7 +55,7 @@ export const register: RegisterCommand = (program, io) => {
       if (!(KINDS as readonly string[]).includes(kindArg)) throw new AskgraphError('BAD_REQUEST', `unknown kind ${kindArg} (${KINDS.join(', ')})`);
       const kind = kindArg as Kind;
       const name = flags.name ?? path.basename(input, path.extname(input)).toLowerCase();
-      const report: Record<string, unknown> = { kind, input };
+      const report: Record<string, string | number | object> = { kind, input };
       let examples: Example[] | undefined;
       let stats: ConversionStats | undefined;
       switch (kind) {

@@ -41,37 +41,39 @@ function reporter(io: CliIO, show: boolean): InitReporter & { stop(): void } {
     bar?.stop();
     bar = undefined;
   };
+  const start = (phase: InitPhase, total?: number): void => {
+    if (!show) return;
+    stopBar();
+    if (phase === 'train') {
+      writeLine(io.stderr, 'init: train…');
+      return;
+    }
+    if (total === undefined || phase === 'store') {
+      writeLine(io.stderr, `init: ${phase}…`);
+      return;
+    }
+    bar = new SingleBar({
+      stream: io.stderr,
+      format: `init: ${phase.padEnd(9)} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted}`,
+      hideCursor: false,
+      clearOnComplete: false,
+      noTTYOutput: true,
+      notTTYSchedule: 5000,
+      etaBuffer: 50,
+    });
+    bar.start(total, 0);
+  };
   return {
-    start(phase: InitPhase, total?: number) {
-      if (!show) return;
-      stopBar();
-      if (phase === 'train') {
-        writeLine(io.stderr, 'init: train…');
-        return;
-      }
-      if (total === undefined || phase === 'store') {
-        writeLine(io.stderr, `init: ${phase}…`);
-        return;
-      }
-      bar = new SingleBar({
-        stream: io.stderr,
-        format: `init: ${phase.padEnd(9)} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted}`,
-        hideCursor: false,
-        clearOnComplete: false,
-        noTTYOutput: true,
-        notTTYSchedule: 5000,
-        etaBuffer: 50,
-      });
-      bar.start(total, 0);
-    },
+    start,
     progress(phase: InitPhase, done: number, total?: number) {
       if (!show) return;
       if (!bar) {
         if (total === undefined) return;
-        this.start!(phase, total);
+        start(phase, total);
       }
-      if (total !== undefined) bar!.setTotal(total);
-      bar!.update(done);
+      // (a phase without a bar has a line instead: nothing to update)
+      if (total !== undefined) bar?.setTotal(total);
+      bar?.update(done);
     },
     end(phase: InitPhase, ms: number, note?: string) {
       if (phase === 'train') trainBar.stop();

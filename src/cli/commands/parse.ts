@@ -24,7 +24,7 @@ export const register: RegisterCommand = (program, io) => {
       if (opts.labelMode !== undefined && opts.labelMode !== 'soft' && opts.labelMode !== 'hard') {
         throw new AskgraphError('BAD_REQUEST', `--label-mode must be soft or hard, got "${opts.labelMode}"`);
       }
-      const labelMode = opts.labelMode as 'soft' | 'hard' | undefined;
+      const labelMode = opts.labelMode;
       const parser = await loadParser(opts.model ?? io.env.ASKGRAPH_MODEL, { labels, labelMode });
       const r = await parser.generate(question, { beam, maxLength });
       if (opts.json) {

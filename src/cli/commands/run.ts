@@ -1,4 +1,4 @@
-import { AnswerItem, AskgraphError, SelectResult, Term, Triple } from '../../core';
+import { AnswerItem, AskgraphError, defined, Term } from '../../core';
 import { compileForm, packCompileOptions, packNamespaces, type CompileOptions } from '../../compile';
 import { parseForm, printForm } from '../../form';
 import { loadPack, openExecutor, packOfStore, runCompiled } from '../../execute';
@@ -58,14 +58,15 @@ export const register: RegisterCommand = (program, io) => {
       }
       const store = opts.store ?? io.env.ASKGRAPH_STORE;
       // parse and compile before opening the store: a bad form fails fast
-      const compiled = formText !== undefined ? compileForm(parseForm(formText), await compileOptions(store, opts.ns)) : undefined;
+      const form = formText !== undefined ? { text: formText, compiled: compileForm(parseForm(formText), await compileOptions(store, opts.ns)) } : undefined;
       const executor = await openExecutor(store, { defaultTimeoutMs: timeoutMs });
       try {
-        if (compiled) {
+        if (form) {
+          const { compiled } = form;
           const outcome = await runCompiled(executor, compiled, { timeoutMs });
           if (outcome.error) throw new AskgraphError(outcome.error.code as never, outcome.error.message);
           if (opts.json) {
-            printJson(io, { store: executor.id, form: printForm(parseForm(formText!)), sparql: compiled.sparql, ...outcome });
+            printJson(io, { store: executor.id, form: printForm(parseForm(form.text)), sparql: compiled.sparql, ...outcome });
             return;
           }
           if (outcome.answers.length === 0) writeLine(io.stdout, '(no answers)');
@@ -73,7 +74,7 @@ export const register: RegisterCommand = (program, io) => {
           return;
         }
         const t0 = Date.now();
-        const result = await executor.query(opts.sparql!, { timeoutMs });
+        const result = await executor.query(defined(opts.sparql, 'the --sparql query'), { timeoutMs });
         const timeMs = Date.now() - t0;
         if (typeof result === 'boolean') {
           if (opts.json) printJson(io, { store: executor.id, boolean: result, timeMs });
@@ -82,10 +83,10 @@ export const register: RegisterCommand = (program, io) => {
         }
         if (Array.isArray(result)) {
           if (opts.json) printJson(io, { store: executor.id, triples: result, timeMs });
-          else for (const t of result as Triple[]) writeLine(io.stdout, `${showTerm(t.s, new Map())} ${showTerm(t.p, new Map())} ${showTerm(t.o, new Map())} .`);
+          else for (const t of result) writeLine(io.stdout, `${showTerm(t.s, new Map())} ${showTerm(t.p, new Map())} ${showTerm(t.o, new Map())} .`);
           return;
         }
-        const sel = result as SelectResult;
+        const sel = result;
         const iris = sel.rows.flatMap((r) => Object.values(r).filter((t) => t.type === 'uri').map((t) => t.value));
         const labels = iris.length ? await executor.labels(iris, { timeoutMs }).catch(() => new Map<string, string>()) : new Map<string, string>();
         if (opts.json) {

@@ -5,6 +5,7 @@
  */
 import { AskgraphError } from '../../core';
 import { parseForm, printForm } from '../../form';
+import { scalarText } from '../jsonl';
 import type { Example } from '../types';
 import type { ConversionStats } from './qald';
 
@@ -27,10 +28,10 @@ export function importGrailqa(data: unknown, dataset = 'grailqa'): { examples: E
         stats.reasons[code] = (stats.reasons[code] ?? 0) + 1;
       }
     }
-    const answers = (Array.isArray(r.answer) ? (r.answer as Json[]) : []).map((a) => String(a.entity_name ?? a.answer_argument ?? ''));
+    const answers = (Array.isArray(r.answer) ? (r.answer as Json[]) : []).map((a) => scalarText(a.entity_name ?? a.answer_argument) ?? '');
     const topic = r.topic_entity && typeof r.topic_entity === 'object' ? Object.values(r.topic_entity as Record<string, string>) : undefined;
     const ex: Example = {
-      id: `${dataset}-${r.qid ?? i}`,
+      id: `${dataset}-${scalarText(r.qid) ?? i}`,
       question: r.question,
       form,
       sparql: typeof r.sparql_query === 'string' ? r.sparql_query : undefined,

@@ -54,11 +54,9 @@ export function importMetaqaLines(qaText: string, qtypeText: string | undefined,
   }
   const prefix = opts.idPrefix ?? (opts.hop ? `metaqa-${opts.hop}hop` : 'metaqa');
   return qs.map((line, i) => {
-    const cols = line.split('\t');
-    if (cols.length !== 2) throw new AskgraphError('DATA_FORMAT', `MetaQA line ${i + 1}: expected question<TAB>answers`, { details: { line: i + 1 } });
-    const [q, ans] = cols;
-    const m = /\[([^\]]+)\]/.exec(q);
-    const entity = m ? m[1] : undefined;
+    const [q, ans, ...more] = line.split('\t');
+    if (q === undefined || ans === undefined || more.length > 0) throw new AskgraphError('DATA_FORMAT', `MetaQA line ${i + 1}: expected question<TAB>answers`, { details: { line: i + 1 } });
+    const entity = /\[([^\]]+)\]/.exec(q)?.[1];
     const qtype = ts?.[i];
     const hop = opts.hop ?? (qtype ? qtype.split('_to_').length - 1 : undefined);
     const ex: Example = {

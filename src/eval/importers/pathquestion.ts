@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError, Form, RDFS_LABEL, Relation, readTriples, type TripleFields } from '../../core';
+import { AskgraphError, Form, RDFS_LABEL, Relation, itemAt, readTriples, type TripleFields } from '../../core';
 import { printForm } from '../../form';
 import { readText, splitLines } from '../jsonl';
 import type { Example } from '../types';
@@ -32,12 +32,12 @@ export function parseGoldPath(gold: string, resolveInverse: boolean): { topic: s
   if (parts.length < 3 || parts.length % 2 === 0) throw new AskgraphError('DATA_FORMAT', `bad gold path: ${gold}`);
   const steps: PathStep[] = [];
   for (let i = 1; i < parts.length; i += 2) {
-    const r = parts[i];
+    const r = itemAt(parts, i, 'gold path parts');
     if (resolveInverse && r.endsWith(INVERSE_SUFFIX) && r.length > INVERSE_SUFFIX.length) {
       steps.push({ relation: r.slice(0, -INVERSE_SUFFIX.length), reverse: true });
     } else steps.push({ relation: r, reverse: false });
   }
-  return { topic: parts[0], steps, end: parts[parts.length - 1] };
+  return { topic: itemAt(parts, 0, 'gold path parts'), steps, end: itemAt(parts, -1, 'gold path parts') };
 }
 
 /** Form of a path from its topic: forward hop (s r o) from s is (JOIN (R r) x); a reversed hop is (JOIN r x). */
@@ -65,7 +65,8 @@ export function parseAnswerField(field: string): string[] {
   return f.split('/').filter((x) => x !== '');
 }
 
-export type PathDataset = 'pq-2h' | 'pq-3h' | 'pql-2h' | 'pql-3h' | 'wc-p2' | string;
+/** A data set name used in example ids: pq-2h, pq-3h, pql-2h, pql-3h, wc-p2 or another. */
+export type PathDataset = string;
 
 /** PQ / PQL: `question<TAB>answer(set/)<TAB>path`. */
 export function importPathQuestion(text: string, dataset: PathDataset): Example[] {
@@ -73,10 +74,10 @@ export function importPathQuestion(text: string, dataset: PathDataset): Example[
     .map((l, i) => ({ l, i }))
     .filter(({ l }) => l.trim() !== '')
     .map(({ l, i }) => {
-      const cols = l.split('\t');
-      if (cols.length < 3) throw new AskgraphError('DATA_FORMAT', `${dataset} line ${i + 1}: expected question<TAB>answers<TAB>path`);
-      const p = parseGoldPath(cols[2], false);
-      return pathExample(`${dataset}-${i}`, cols[0], parseAnswerField(cols[1]), p, dataset);
+      const [question, answers, gold] = l.split('\t');
+      if (question === undefined || answers === undefined || gold === undefined) throw new AskgraphError('DATA_FORMAT', `${dataset} line ${i + 1}: expected question<TAB>answers<TAB>path`);
+      const p = parseGoldPath(gold, false);
+      return pathExample(`${dataset}-${i}`, question, parseAnswerField(answers), p, dataset);
     });
 }
 
@@ -86,10 +87,10 @@ export function importWc2014(text: string, dataset: PathDataset = 'wc-p2'): Exam
     .map((l, i) => ({ l, i }))
     .filter(({ l }) => l.trim() !== '')
     .map(({ l, i }) => {
-      const cols = l.split('\t');
-      if (cols.length < 4) throw new AskgraphError('DATA_FORMAT', `${dataset} line ${i + 1}: expected question<TAB>answer<TAB>path<TAB>answers`);
-      const p = parseGoldPath(cols[2], true);
-      return pathExample(`${dataset}-${i}`, cols[0], cols[3].split('/').filter((x) => x !== ''), p, dataset);
+      const [question, , gold, answers] = l.split('\t');
+      if (question === undefined || gold === undefined || answers === undefined) throw new AskgraphError('DATA_FORMAT', `${dataset} line ${i + 1}: expected question<TAB>answer<TAB>path<TAB>answers`);
+      const p = parseGoldPath(gold, true);
+      return pathExample(`${dataset}-${i}`, question, answers.split('/').filter((x) => x !== ''), p, dataset);
     });
 }
 

@@ -7,6 +7,7 @@
 import { AskgraphError } from '../../core';
 import { sparqlToForm, type ToFormOptions } from '../../compile';
 import { printForm } from '../../form';
+import { scalarText } from '../jsonl';
 import type { Example } from '../types';
 
 export const FREEBASE_NS = 'http://rdf.freebase.com/ns/';
@@ -51,7 +52,7 @@ export function qaldAnswers(answers: unknown): { answers: string[]; rows?: (stri
     if (typeof o.boolean === 'boolean') out.push(String(o.boolean));
     const bindings = ((o.results as Json | undefined)?.bindings ?? []) as Json[];
     const headVars = (o.head as Json | undefined)?.vars;
-    const vars = Array.isArray(headVars) && headVars.every((v) => typeof v === 'string') ? (headVars as string[]) : [...new Set(bindings.flatMap((b) => Object.keys(b)))];
+    const vars = Array.isArray(headVars) && headVars.every((v) => typeof v === 'string') ? headVars : [...new Set(bindings.flatMap((b) => Object.keys(b)))];
     if (vars.length > 1) several = true;
     for (const b of bindings) {
       const cell = (v: unknown): string | null => (v && typeof v === 'object' && 'value' in v ? String((v as Json).value) : null);
@@ -120,7 +121,7 @@ export function importQald(data: unknown, opts: QaldOptions = {}): QaldImport {
       }
     }
     examples.push({
-      id: String(r.id ?? r.ID ?? `${dataset}-${i}`),
+      id: scalarText(r.id ?? r.ID) ?? `${dataset}-${i}`,
       question,
       form,
       sparql,

@@ -35,7 +35,7 @@ e:Jaws r:directed_by e:Spielberg .
 describe('compile: ABSDIFF on the embedded store', function () {
   this.timeout(60_000);
   let dir: string;
-  let ex: OxigraphExecutor;
+  let ex: OxigraphExecutor | undefined;
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-arith-'));
     fs.writeFileSync(path.join(dir, 'kb.ttl'), TTL);
@@ -50,7 +50,7 @@ describe('compile: ABSDIFF on the embedded store', function () {
     const compiled = compileForm(parseForm(text), OPTS);
     assert.equal(compiled.kind, 'value');
     assert.equal(compiled.answerType, 'number');
-    const out = await runCompiled(ex, compiled, { timeoutMs: 30_000 });
+    const out = await runCompiled(ex!, compiled, { timeoutMs: 30_000 });
     assert.ok(out.status === 'answers' || out.status === 'empty', `${text}: ${out.status} ${JSON.stringify(out.error)}`);
     return out.answers;
   };

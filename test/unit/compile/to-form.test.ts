@@ -68,7 +68,7 @@ describe('compile: sparqlToForm', () => {
     }
 
     it('UNION of two paths → OR', () => {
-      const form = sparqlToForm(CWQ['union']!, FB_OPTS);
+      const form = sparqlToForm(CWQ.union!, FB_OPTS);
       assert.equal(form.kind, 'and', printForm(form));
       assert.match(printForm(form), /^\(AND \(OR \(JOIN \(R location\.imports_and_exports\.exported_to\)/);
     });
@@ -286,7 +286,7 @@ describe('compile: sparqlToForm', () => {
       ordered,
       windowed,
       fc.record({ op: fc.constantFrom('MORE' as const, 'LESS' as const), a: set, b: set }).map(({ op, a, b }): Form => ({ kind: 'more', op, args: [{ kind: 'count', arg: a }, { kind: 'count', arg: b }] })),
-      fc.record({ a: joined, text: fc.constantFrom('war', 'a.*(', 'st.') }).map(({ a, text }): Form => ({ kind: 'and', args: [a, { kind: 'contains', relation: { kind: 'rel', ref: { kind: 'name', name: 'written_by' } }, value: { kind: 'literal', value: text, datatype: XSD + 'string' } }] })),
+      fc.record({ a: joined, text: fc.constantFrom('war', 'a.*(', 'st.', 'x] "y"', 'new york') }).map(({ a, text }): Form => ({ kind: 'and', args: [a, { kind: 'contains', relation: { kind: 'rel', ref: { kind: 'name', name: 'written_by' } }, text }] })),
       fc.record({ a: joined, op: fc.constantFrom('GT' as const, 'LE' as const) }).map(({ a, op }): Form => ({ kind: 'and', args: [a, { kind: 'attrcompare', op, relation: { kind: 'rel', ref: { kind: 'name', name: 'release_year' } }, other: { kind: 'rel', ref: { kind: 'name', name: 'has_imdb_rating' } } }] })),
     ];
   }

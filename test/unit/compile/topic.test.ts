@@ -53,7 +53,7 @@ describe('compile: a pack\'s names (pack.json "names": bare name → IRI)', () =
     );
     assert.deepEqual((await loadPack(dir)).config.names, names);
     // no parser is needed to compile: a stand-in generator with an empty beam
-    const generator = { id: 'empty-beam', generate: async () => ({ candidates: [], dropped: 0, timeMs: 0 }) };
+    const generator = { id: 'empty-beam', generate: () => Promise.resolve({ candidates: [], dropped: 0, timeMs: 0 }) };
     const gateway = await createGateway({ store: dir, cacheDir: path.join(dir, '.cache'), generator });
     try {
       const compiled = gateway.compile('(COUNT (AND film (JOIN made_by [ Robert Zemeckis ])))');

@@ -31,11 +31,11 @@ describe('eval data formats', () => {
   it('QALD JSON: English question, SPARQL, IRI answers; converts where sparqlToForm can and counts the rest', () => {
     const { examples, stats } = importQald(qald);
     assert.equal(examples.length, 2);
-    assert.equal(examples[0].question, "which nationality is frederica 's couple ?");
-    assert.deepEqual(examples[0].answers, [`${PQ}entity/united_kingdom`]);
-    assert.ok(examples[0].form && examples[0].form.includes(`<${PQ}relation/nationality>`), examples[0].form);
-    assert.equal(examples[1].form, undefined);
-    assert.ok(examples[1].sparql);
+    assert.equal(examples[0]!.question, "which nationality is frederica 's couple ?");
+    assert.deepEqual(examples[0]!.answers, [`${PQ}entity/united_kingdom`]);
+    assert.ok(examples[0]!.form?.includes(`<${PQ}relation/nationality>`), examples[0]!.form);
+    assert.equal(examples[1]!.form, undefined);
+    assert.ok(examples[1]!.sparql);
     assert.equal(stats.total, 2);
     assert.equal(stats.converted, 1);
     assert.equal(stats.failed, 1);
@@ -54,10 +54,10 @@ describe('eval data formats', () => {
       },
     ]);
     assert.equal(stats.converted, 1);
-    assert.equal(examples[0].form, '(JOIN (R location.country.capital) m.0abc)');
-    assert.deepEqual(examples[0].answers, ['Y']);
-    assert.deepEqual(examples[0].topic, ['X']);
-    assert.equal(examples[0].meta.qtype, 'composition');
+    assert.equal(examples[0]!.form, '(JOIN (R location.country.capital) m.0abc)');
+    assert.deepEqual(examples[0]!.answers, ['Y']);
+    assert.deepEqual(examples[0]!.topic, ['X']);
+    assert.equal(examples[0]!.meta.qtype, 'composition');
   });
 
   it('GrailQA: s_expression → canonical form, answers by name, hop = edges', () => {
@@ -69,9 +69,9 @@ describe('eval data formats', () => {
       },
       { qid: 8, question: 'broken', s_expression: '(AND theater.play', answer: [] },
     ]);
-    assert.equal(examples[0].form, '(AND theater.play (JOIN theater.play.productions m.0yrlqjm))');
-    assert.deepEqual(examples[0].answers, ['The Illusion']);
-    assert.equal(examples[0].meta.hop, 1);
+    assert.equal(examples[0]!.form, '(AND theater.play (JOIN theater.play.productions m.0yrlqjm))');
+    assert.deepEqual(examples[0]!.answers, ['The Illusion']);
+    assert.equal(examples[0]!.meta.hop, 1);
     assert.deepEqual(stats, { total: 2, converted: 1, failed: 1, reasons: { FORM_SYNTAX: 1 } });
   });
 
@@ -81,9 +81,9 @@ describe('eval data formats', () => {
     fs.writeFileSync(path.join(dir, '2-hop', 'qa_test.txt'), 'who co-starred with [Tom Hanks]\tMeg Ryan|Sally Field\n');
     fs.writeFileSync(path.join(dir, '2-hop', 'qa_test_qtype.txt'), 'actor_to_movie_to_actor\n');
     const ex = loadDataset(path.join(dir, '2-hop', 'qa_test.txt'), 'metaqa');
-    assert.equal(ex[0].question, 'who co-starred with Tom Hanks');
-    assert.equal(ex[0].form, '(JOIN (R starred_actors) (JOIN starred_actors [ Tom Hanks ]))');
-    assert.equal(ex[0].meta.hop, 2);
+    assert.equal(ex[0]!.question, 'who co-starred with Tom Hanks');
+    assert.equal(ex[0]!.form, '(JOIN (R starred_actors) (JOIN starred_actors [ Tom Hanks ]))');
+    assert.equal(ex[0]!.meta.hop, 2);
   });
 
   it('askgraph eval --format qald --oracle on the PathQuestion pack scores IRI answers', async function () {

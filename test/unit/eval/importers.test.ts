@@ -24,14 +24,14 @@ describe('eval importers: MetaQA', () => {
   it('native lines: bracketed and bracket-free questions', () => {
     const ex = importMetaqaLines('what films did [Tom Hanks] act in\tBig|Splash\nwho directed Jaws\tSteven Spielberg\n', undefined, { hop: 1 });
     assert.equal(ex.length, 2);
-    assert.equal(ex[0].question, 'what films did Tom Hanks act in');
-    assert.deepEqual(ex[0].topic, ['Tom Hanks']);
-    assert.deepEqual(ex[0].answers, ['Big', 'Splash']);
-    assert.equal(ex[0].meta.bracketed, 'what films did [Tom Hanks] act in');
-    assert.equal(ex[0].form, undefined, 'no qtype file, no form');
-    assert.equal(ex[1].topic, undefined);
+    assert.equal(ex[0]!.question, 'what films did Tom Hanks act in');
+    assert.deepEqual(ex[0]!.topic, ['Tom Hanks']);
+    assert.deepEqual(ex[0]!.answers, ['Big', 'Splash']);
+    assert.equal(ex[0]!.meta.bracketed, 'what films did [Tom Hanks] act in');
+    assert.equal(ex[0]!.form, undefined, 'no qtype file, no form');
+    assert.equal(ex[1]!.topic, undefined);
     const typed = importMetaqaLines('what films did [Tom Hanks] act in\tBig\n', 'actor_to_movie\n', { hop: 1 });
-    assert.equal(typed[0].form, '(JOIN starred_actors [ Tom Hanks ])');
+    assert.equal(typed[0]!.form, '(JOIN starred_actors [ Tom Hanks ])');
     assert.throws(() => importMetaqaLines('a\tb\n', 'x\ny\n'), /1 questions but 2 qtype lines/);
   });
 
@@ -74,9 +74,9 @@ describe('eval importers: PathQuestion / PQL / WC2014', () => {
     const p = parseGoldPath('Mexico#plays_for_country_inverse#Alan_PULIDO#plays_in_club#Tigres_UANL', true);
     assert.equal(pathForm(p.topic, p.steps), '(JOIN (R plays_in_club) (JOIN plays_for_country [ Mexico ]))');
     const ex = importWc2014('name a club ?\tTigres_UANL\tMexico#plays_for_country_inverse#Alan_PULIDO#plays_in_club#Tigres_UANL\tCF_Monterrey/Tigres_UANL/\tsub\n');
-    assert.deepEqual(ex[0].answers, ['CF_Monterrey', 'Tigres_UANL']);
-    assert.equal(ex[0].meta.qtype, '~plays_for_country>plays_in_club');
-    assert.equal(ex[0].meta.hop, 2);
+    assert.deepEqual(ex[0]!.answers, ['CF_Monterrey', 'Tigres_UANL']);
+    assert.equal(ex[0]!.meta.qtype, '~plays_for_country>plays_in_club');
+    assert.equal(ex[0]!.meta.hop, 2);
   });
 
   it('answer sets, also with parentheses in names', () => {
@@ -87,10 +87,10 @@ describe('eval importers: PathQuestion / PQL / WC2014', () => {
 
   it('PQ lines → examples; labels that need escaping print through the form printer', () => {
     const ex = importPathQuestion(' what is the x of David_\\"Buck\\"_Wheat ?\ta(a/b/)\tDavid_\\"Buck\\"_Wheat#r1#m#r2#a\n', 'pql-2h');
-    assert.equal(ex[0].question, 'what is the x of David_\\"Buck\\"_Wheat ?');
-    assert.deepEqual(ex[0].answers, ['a', 'b']);
-    const form = parseForm(ex[0].form!);
-    assert.equal(printForm(form), ex[0].form);
+    assert.equal(ex[0]!.question, 'what is the x of David_\\"Buck\\"_Wheat ?');
+    assert.deepEqual(ex[0]!.answers, ['a', 'b']);
+    const form = parseForm(ex[0]!.form!);
+    assert.equal(printForm(form), ex[0]!.form);
     assert.equal(form.kind === 'join' && form.arg.kind === 'join' && form.arg.arg.kind === 'entity' && form.arg.arg.ref.kind === 'label' && form.arg.arg.ref.label, 'David_\\"Buck\\"_Wheat');
   });
 

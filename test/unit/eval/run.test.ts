@@ -24,36 +24,36 @@ const examples: Example[] = [
 /** A stand-in for the pipeline's gateway with canned answers (mock gateway). */
 const mockGateway = {
   seen: [] as unknown[],
-  async ask(question: string, opts?: unknown): Promise<Answer> {
+  ask(question: string, opts?: unknown): Promise<Answer> {
     this.seen.push(opts);
-    if (question === 'boom') throw Object.assign(new Error('store down'), { code: 'STORE_UNAVAILABLE' });
+    if (question === 'boom') return Promise.reject(Object.assign(new Error('store down'), { code: 'STORE_UNAVAILABLE' }));
     if (question.startsWith('who directed'))
-      return answer(question, {
+      return Promise.resolve(answer(question, {
         answers: [item('Robert Zemeckis')],
         form: GOLD,
         source: 'parser',
         beam: [{ form: GOLD, logProb: -0.1 }],
         trace: [{ stage: 'execute', outcome: 'answers', timeMs: 3 }],
         timings: { generate: 10, ground: 5, execute: 3, fallback: 0, total: 18 },
-      });
+      }));
     if (question.startsWith('who wrote'))
       // top form has the wrong relation; the gold form is second in the beam; answers: one right, one wrong, wrong one first
-      return answer(question, {
+      return Promise.resolve(answer(question, {
         answers: [item('Tom Hanks'), item('eric  ROTH')],
         form: '(JOIN (R starred_actors) [ Forrest Gump ])',
         source: 'parser',
         beam: [{ form: '(JOIN (R starred_actors) [ Forrest Gump ])', logProb: -0.5 }, { form: '(JOIN (R written_by) [ Forrest Gump ])', logProb: -0.9 }],
         trace: [{ stage: 'execute', outcome: 'answers', timeMs: 2 }],
         timings: { generate: 10, ground: 5, execute: 2, fallback: 0, total: 17 },
-      });
+      }));
     // wrong skeleton, nothing executes, a fallback reader answers correctly
-    return answer(question, {
+    return Promise.resolve(answer(question, {
       answers: [item('A')],
       source: 'fallback:paths',
       beam: [{ form: '(JOIN (R starred_actors) [ X ])', logProb: -1 }],
       trace: [{ stage: 'execute', outcome: 'empty', timeMs: 1 }, { stage: 'fallback', reader: 'paths', outcome: 'answers', timeMs: 40 }],
       timings: { generate: 10, ground: 5, execute: 1, fallback: 40, total: 56 },
-    });
+    }));
   },
 };
 
@@ -62,6 +62,7 @@ describe('eval runner (mock gateway)', () => {
     const { results } = await runExamples(examples, pipelineRunner(mockGateway, { beam: 3, noParser: false }), { mode: 'pipeline' });
     assert.deepEqual(mockGateway.seen[0], { beam: 3, noParser: false }, 'ask options pass through unchanged');
     const [a, b, c, d] = results;
+    assert.ok(a && b && c && d, 'four results');
     assert.deepEqual([a.scores.f1, a.scores.hits1, a.em, a.bm, a.sm, a.executable, a.fallback, a.failure], [1, 1, true, true, true, true, false, undefined]);
     // b: P = 1/2, R = 1/2, F1 = 1/2; first answer wrong → Hits@1 0, Hit 1
     assert.deepEqual([b.scores.f1, b.scores.hits1, b.scores.hit, b.scores.acc], [0.5, 0, 1, 0]);
@@ -88,8 +89,8 @@ describe('eval runner (mock gateway)', () => {
     assert.equal(s.noAnswer, 1 / 4);
     assert.equal(s.qps, 2);
     assert.deepEqual(Object.keys(s.byHop), ['1', '3']);
-    assert.equal(s.byHop['1'].count, 3);
-    assert.equal(s.byType['movie_to_director'].acc, 0.5);
+    assert.equal(s.byHop['1']!.count, 3);
+    assert.equal(s.byType.movie_to_director!.acc, 0.5);
     assert.equal(s.stages.fallback.mean, 10);
     const md = markdownReport(s, results);
     assert.match(md, /## Failures \(2\)/);
@@ -99,7 +100,7 @@ describe('eval runner (mock gateway)', () => {
 
   it('--no-parser: form metrics and the executable rate do not apply', async () => {
     const { results } = await runExamples(examples.slice(2, 3), pipelineRunner(mockGateway, { noParser: true }), { mode: 'pipeline', noParser: true });
-    assert.deepEqual([results[0].em, results[0].bm, results[0].sm, results[0].executable, results[0].fallback], [null, null, null, null, true]);
+    assert.deepEqual([results[0]!.em, results[0]!.bm, results[0]!.sm, results[0]!.executable, results[0]!.fallback], [null, null, null, null, true]);
     const s = summarize(results, 100, 'pipeline', 't');
     assert.deepEqual([s.em, s.bm, s.sm, s.executable, s.fallback], [null, null, null, null, 1]);
   });

@@ -47,8 +47,8 @@ describe('eval: table answers', () => {
       [ENT + 'Big', '1988'],
       [ENT + 'Splash', null],
     ]);
-    assert.deepEqual(examples[0]?.answers, [ENT + 'Big', '1988', ENT + 'Splash']);
-    assert.equal(examples[0]?.form, '(TABLE (JOIN directed_by <http://askgraph.dev/movies/entity/X>) release_year)');
+    assert.deepEqual(examples[0].answers, [ENT + 'Big', '1988', ENT + 'Splash']);
+    assert.equal(examples[0].form, '(TABLE (JOIN directed_by <http://askgraph.dev/movies/entity/X>) release_year)');
     assert.equal(examples[1]?.rows, undefined, 'one variable: a set, no rows');
   });
 
@@ -95,7 +95,7 @@ describe('eval: table answers', () => {
       };
       const { results } = await runExamples([ex], oracleRunner({ executor, pack: { vocabularyNamespace: 'http://askgraph.dev/movies/relation/', labelPredicates: ['http://www.w3.org/2000/01/rdf-schema#label'] } }), { mode: 'oracle' });
       assert.equal(results[0]?.rowMatch, true, JSON.stringify(results[0]));
-      assert.equal(results[0]?.scores.acc, 1);
+      assert.equal(results[0].scores.acc, 1);
     } finally {
       await executor.close();
     }

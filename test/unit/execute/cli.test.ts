@@ -10,7 +10,7 @@ describe('execute: askgraph load / run (CLI in-process)', function () {
   let dir: string;
   let store: string;
 
-  before(async () => {
+  before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-cli-'));
     fs.writeFileSync(path.join(dir, 'kb.txt'), 'Forrest Gump|directed_by|Robert Zemeckis\nCast Away|directed_by|Robert Zemeckis\nBig|directed_by|Penny Marshall\n');
     fs.writeFileSync(path.join(dir, 'extra.ttl'), '@prefix m: <http://askgraph.dev/films/relation/> .\n<http://askgraph.dev/films/entity/Big> m:release_year "1988" .\n');

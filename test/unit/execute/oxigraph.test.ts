@@ -32,7 +32,7 @@ function code(c: string) {
 describe('execute: OxigraphExecutor (worker)', function () {
   this.timeout(60000);
   let dir: string;
-  let ex: StoreExecutor;
+  let ex: StoreExecutor | undefined;
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-ox-'));
@@ -51,8 +51,8 @@ describe('execute: OxigraphExecutor (worker)', function () {
     assert.ok(ex instanceof OxigraphExecutor);
     const res = await ex.select(`SELECT ?m WHERE { ?m <${R('starred_actors')}> <${E('Tom Hanks')}> } ORDER BY ?m`);
     assert.deepEqual(res.vars, ['m']);
-    assert.deepEqual(res.rows.map((r) => r.m.value), [E('Big'), E('Cast Away'), E('Forrest Gump')]);
-    assert.equal(res.rows[0].m.type, 'uri');
+    assert.deepEqual(res.rows.map((r) => r.m!.value), [E('Big'), E('Cast Away'), E('Forrest Gump')]);
+    assert.equal(res.rows[0]!.m!.type, 'uri');
     assert.equal(await ex.ask(`ASK { <${E('Big')}> <${R('directed_by')}> <${E('Penny Marshall')}> }`), true);
     assert.equal(await ex.ask(`ASK { <${E('Big')}> <${R('directed_by')}> <${E('Robert Zemeckis')}> }`), false);
     assert.equal(await ex.count(`SELECT (COUNT(DISTINCT ?m) AS ?c) WHERE { ?m <${R('directed_by')}> ?d }`), 3);
@@ -62,13 +62,13 @@ describe('execute: OxigraphExecutor (worker)', function () {
   });
 
   it('literals come back typed', async () => {
-    const res = await ex.select(`SELECT ?l ?n WHERE { <${E('Big')}> <${LABEL}> ?l BIND(42 AS ?n) }`);
-    assert.deepEqual(res.rows[0].l, { type: 'literal', value: 'Big' });
-    assert.deepEqual(res.rows[0].n, { type: 'literal', value: '42', datatype: 'http://www.w3.org/2001/XMLSchema#integer' });
+    const res = await ex!.select(`SELECT ?l ?n WHERE { <${E('Big')}> <${LABEL}> ?l BIND(42 AS ?n) }`);
+    assert.deepEqual(res.rows[0]!.l, { type: 'literal', value: 'Big' });
+    assert.deepEqual(res.rows[0]!.n, { type: 'literal', value: '42', datatype: 'http://www.w3.org/2001/XMLSchema#integer' });
   });
 
   it('labels: one batched lookup, unknown IRIs absent', async () => {
-    const labels = await ex.labels([E('Tom Hanks'), E('1994'), R('directed_by'), 'http://nowhere.test/x', 'not an iri']);
+    const labels = await ex!.labels([E('Tom Hanks'), E('1994'), R('directed_by'), 'http://nowhere.test/x', 'not an iri']);
     assert.equal(labels.get(E('Tom Hanks')), 'Tom Hanks');
     assert.equal(labels.get(E('1994')), '1994');
     assert.equal(labels.get(R('directed_by')), 'directed_by');
@@ -77,41 +77,41 @@ describe('execute: OxigraphExecutor (worker)', function () {
   });
 
   it('updates are refused with UPDATE_FORBIDDEN and the store is unchanged', async () => {
-    const before = await ex.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }');
-    await assert.rejects(ex.select(`INSERT DATA { <${E('Big')}> <${R('directed_by')}> <${E('X')}> }`), code('UPDATE_FORBIDDEN'));
-    await assert.rejects(ex.query('DELETE WHERE { ?s ?p ?o }'), code('UPDATE_FORBIDDEN'));
-    await assert.rejects(ex.query('CLEAR ALL'), code('UPDATE_FORBIDDEN'));
-    assert.equal(await ex.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'), before);
+    const before = await ex!.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }');
+    await assert.rejects(ex!.select(`INSERT DATA { <${E('Big')}> <${R('directed_by')}> <${E('X')}> }`), code('UPDATE_FORBIDDEN'));
+    await assert.rejects(ex!.query('DELETE WHERE { ?s ?p ?o }'), code('UPDATE_FORBIDDEN'));
+    await assert.rejects(ex!.query('CLEAR ALL'), code('UPDATE_FORBIDDEN'));
+    assert.equal(await ex!.count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'), before);
     assert.ok(before > 9);
   });
 
   it('bad SPARQL is SPARQL_SYNTAX; the wrong form for the method is BAD_REQUEST', async () => {
-    await assert.rejects(ex.select('SELECT ?x WHERE { ?x '), code('SPARQL_SYNTAX'));
-    await assert.rejects(ex.select('ASK { ?s ?p ?o }'), code('BAD_REQUEST'));
+    await assert.rejects(ex!.select('SELECT ?x WHERE { ?x '), code('SPARQL_SYNTAX'));
+    await assert.rejects(ex!.select('ASK { ?s ?p ?o }'), code('BAD_REQUEST'));
   });
 
   it('a runaway query times out for its caller at its timeout; the worker is killed at the floor (minKillMs, 3 s), restarts and answers the next query', async () => {
     const ox = ex as OxigraphExecutor;
     const gen = ox.generation;
     const t0 = Date.now();
-    await assert.rejects(ex.count(RUNAWAY, { timeoutMs: 500 }), code('QUERY_TIMEOUT'));
+    await assert.rejects(ex!.count(RUNAWAY, { timeoutMs: 500 }), code('QUERY_TIMEOUT'));
     const took = Date.now() - t0;
     assert.ok(took >= 490 && took < 1500, `timeout took ${took} ms`);
     assert.equal(ox.generation, gen, 'a caller timeout below the floor does not kill the shared process');
     // queued behind the abandoned runaway: waits for its kill at the floor and the reload, then runs
-    assert.equal(await ex.ask(`ASK { <${E('Big')}> <${R('directed_by')}> <${E('Penny Marshall')}> }`, { timeoutMs: 20000 }), true);
+    assert.equal(await ex!.ask(`ASK { <${E('Big')}> <${R('directed_by')}> <${E('Penny Marshall')}> }`, { timeoutMs: 20000 }), true);
     assert.equal(ox.generation, gen + 1);
     // a timeout at or above the floor kills at the timeout itself
-    await assert.rejects(ex.count(RUNAWAY, { timeoutMs: 3000 }), code('QUERY_TIMEOUT'));
+    await assert.rejects(ex!.count(RUNAWAY, { timeoutMs: 3000 }), code('QUERY_TIMEOUT'));
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(ox.generation, gen + 2);
   });
 
   it('queries queued behind a runaway keep their own deadlines and run after the restart', async () => {
-    const runaway = assert.rejects(ex.count(RUNAWAY, { timeoutMs: 400 }), code('QUERY_TIMEOUT'));
+    const runaway = assert.rejects(ex!.count(RUNAWAY, { timeoutMs: 400 }), code('QUERY_TIMEOUT'));
     // times out while still waiting in the queue
-    const queuedShort = assert.rejects(ex.count(RUNAWAY, { timeoutMs: 200 }), code('QUERY_TIMEOUT'));
-    const queuedOk = ex.count(`SELECT (COUNT(*) AS ?n) WHERE { ?m <${R('directed_by')}> ?d }`, { timeoutMs: 20000 });
+    const queuedShort = assert.rejects(ex!.count(RUNAWAY, { timeoutMs: 200 }), code('QUERY_TIMEOUT'));
+    const queuedOk = ex!.count(`SELECT (COUNT(*) AS ?n) WHERE { ?m <${R('directed_by')}> ?d }`, { timeoutMs: 20000 });
     await runaway;
     await queuedShort;
     assert.equal(await queuedOk, 3);

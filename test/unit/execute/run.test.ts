@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AskgraphError, CompiledQuery, Executor, QueryOptions, SelectResult } from '../../../src/core';
+import { AskgraphError, CompiledQuery, Executor, SelectResult } from '../../../src/core';
 import { compileForm } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
 import { mintEntity, openExecutor, runCompiled, StoreExecutor } from '../../../src/execute';
@@ -19,24 +19,26 @@ class FakeExecutor implements Executor {
     private rows: SelectResult,
     private failWith?: AskgraphError,
   ) {}
-  async select(_q: string, _o?: QueryOptions): Promise<SelectResult> {
-    if (this.failWith) throw this.failWith;
-    return this.rows;
+  select(): Promise<SelectResult> {
+    if (this.failWith) return Promise.reject(this.failWith);
+    return Promise.resolve(this.rows);
   }
-  async ask(): Promise<boolean> {
-    return true;
+  ask(): Promise<boolean> {
+    return Promise.resolve(true);
   }
-  async count(): Promise<number> {
-    return 7;
+  count(): Promise<number> {
+    return Promise.resolve(7);
   }
-  async construct() {
-    return [];
+  construct() {
+    return Promise.resolve([]);
   }
-  async labels(iris: string[]): Promise<Map<string, string>> {
+  labels(iris: string[]): Promise<Map<string, string>> {
     this.labelCalls.push(iris);
-    return new Map(iris.filter((i) => i !== E('NoLabel')).map((i) => [i, decodeURIComponent(i.slice(i.lastIndexOf('/') + 1))]));
+    return Promise.resolve(new Map(iris.filter((i) => i !== E('NoLabel')).map((i) => [i, decodeURIComponent(i.slice(i.lastIndexOf('/') + 1))])));
   }
-  async close() {}
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 const uri = (value: string) => ({ type: 'uri' as const, value });
@@ -49,8 +51,8 @@ class FailingLabels extends FakeExecutor {
   ) {
     super(rows);
   }
-  override async labels(): Promise<Map<string, string>> {
-    throw this.labelError;
+  override labels(): Promise<Map<string, string>> {
+    return Promise.reject(this.labelError);
   }
 }
 
@@ -62,7 +64,7 @@ describe('execute: runCompiled (fake executor)', () => {
     assert.equal(timedOut.status, 'timeout');
     assert.deepEqual(timedOut.answers, []);
     assert.equal(timedOut.error?.code, 'QUERY_TIMEOUT');
-    assert.match(timedOut.error!.message, /label lookup/);
+    assert.match(timedOut.error.message, /label lookup/);
     const down = await runCompiled(new FailingLabels(rows, new AskgraphError('ENDPOINT_DOWN', 'connection refused')), compiled);
     assert.equal(down.status, 'error');
     assert.equal(down.error?.code, 'ENDPOINT_DOWN');
@@ -120,18 +122,18 @@ describe('execute: runCompiled retries once when the store process died under th
     const rows: SelectResult = { vars: ['x'], rows: [{ x: { type: 'uri', value: E('Robert Zemeckis') } }] };
     let calls = 0;
     const flaky = new FakeExecutor(rows);
-    flaky.select = async () => {
-      if (calls++ === 0) throw new AskgraphError('STORE_UNAVAILABLE', 'the store process exited (SIGKILL); the store is being restarted');
-      return rows;
+    flaky.select = () => {
+      if (calls++ === 0) return Promise.reject(new AskgraphError('STORE_UNAVAILABLE', 'the store process exited (SIGKILL); the store is being restarted'));
+      return Promise.resolve(rows);
     };
     const out = await runCompiled(flaky, compiled, { timeoutMs: 5000 });
     assert.equal(out.status, 'answers');
     assert.equal(calls, 2);
     let downCalls = 0;
     const down = new FakeExecutor(rows);
-    down.select = async () => {
+    down.select = () => {
       downCalls++;
-      throw new AskgraphError('STORE_UNAVAILABLE', 'closed');
+      return Promise.reject(new AskgraphError('STORE_UNAVAILABLE', 'closed'));
     };
     const d = await runCompiled(down, compiled);
     assert.equal(d.status, 'error');
@@ -139,9 +141,9 @@ describe('execute: runCompiled retries once when the store process died under th
     assert.equal(downCalls, 2);
     let syntaxCalls = 0;
     const bad = new FakeExecutor(rows);
-    bad.select = async () => {
+    bad.select = () => {
       syntaxCalls++;
-      throw new AskgraphError('SPARQL_SYNTAX', 'x');
+      return Promise.reject(new AskgraphError('SPARQL_SYNTAX', 'x'));
     };
     assert.equal((await runCompiled(bad, compiled)).status, 'error');
     assert.equal(syntaxCalls, 1);
@@ -150,7 +152,7 @@ describe('execute: runCompiled retries once when the store process died under th
 
 describe('execute: runCompiled on Oxigraph with compiled forms', function () {
   this.timeout(60000);
-  let ex: StoreExecutor;
+  let ex: StoreExecutor | undefined;
   before(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-run-'));
     fs.writeFileSync(
@@ -163,10 +165,10 @@ describe('execute: runCompiled on Oxigraph with compiled forms', function () {
 
   it('label-matched topic excluded: movies sharing a director with Forrest Gump', async () => {
     const form = parseForm('(JOIN directed_by (JOIN (R directed_by) [ Forrest Gump ]))');
-    const out = await runCompiled(ex, compileForm(form, MOVIES_NAMESPACES));
+    const out = await runCompiled(ex!, compileForm(form, MOVIES_NAMESPACES));
     assert.equal(out.status, 'answers');
     assert.deepEqual(out.answers.map((a) => a.label), ['Cast Away']);
-    const kept = await runCompiled(ex, compileForm(form, { ...MOVIES_NAMESPACES, excludeTopic: false }));
+    const kept = await runCompiled(ex!, compileForm(form, { ...MOVIES_NAMESPACES, excludeTopic: false }));
     assert.deepEqual(kept.answers.map((a) => a.label).sort(), ['Cast Away', 'Forrest Gump']);
   });
 
@@ -174,9 +176,9 @@ describe('execute: runCompiled on Oxigraph with compiled forms', function () {
     const form = parseForm(`(JOIN starred_actors (JOIN (R starred_actors) <${E('Big')}>))`);
     const compiled = compileForm(form, MOVIES_NAMESPACES);
     assert.ok(compiled.topicEntities.includes(E('Big')));
-    const out = await runCompiled(ex, compiled);
+    const out = await runCompiled(ex!, compiled);
     assert.deepEqual(out.answers.map((a) => a.label).sort(), ['Cast Away', 'Forrest Gump']);
-    const count = await runCompiled(ex, compileForm(parseForm('(COUNT (JOIN starred_actors [ Tom Hanks ]))'), MOVIES_NAMESPACES));
+    const count = await runCompiled(ex!, compileForm(parseForm('(COUNT (JOIN starred_actors [ Tom Hanks ]))'), MOVIES_NAMESPACES));
     assert.deepEqual(count.answers.map((a) => a.value), ['3']);
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { AskgraphError, type AnswerItem, type Evidence } from '../../../src/core';
+import { AskgraphError, type AnswerItem, type Evidence, type Executor } from '../../../src/core';
 import {
   BudgetExhausted,
   BudgetGuard,
@@ -21,13 +21,13 @@ function scripted(name: string, result: ReaderResult | Error, applicable: true |
   return {
     name,
     calls: 0,
-    async test() {
-      return applicable;
+    test() {
+      return Promise.resolve(applicable);
     },
-    async read(this: { calls: number }) {
+    read(this: { calls: number }) {
       this.calls++;
-      if (result instanceof Error) throw result;
-      return result;
+      if (result instanceof Error) return Promise.reject(result);
+      return Promise.resolve(result);
     },
   };
 }
@@ -97,7 +97,7 @@ describe('runChain (mock readers)', () => {
     const res = await runChain([liar, honest], c());
     assert.equal(res.reader, 'honest');
     assert.equal(res.dropped, 1);
-    assert.match(res.failures[0]?.reason, /outside the reader's evidence/);
+    assert.match(res.failures[0]!.reason, /outside the reader's evidence/);
   });
 
   it('caps the confidence below a parsed answer (fallback scale)', async () => {
@@ -112,10 +112,10 @@ describe('runChain (mock readers)', () => {
     const seen: unknown[] = [];
     const probe: Reader = {
       name: 'probe',
-      test: async () => true,
-      read: async (x) => {
+      test: () => Promise.resolve(true),
+      read: (x) => {
         seen.push(x.executor);
-        return { reason: 'probe' };
+        return Promise.resolve({ reason: 'probe' });
       },
     };
     await runChain([probe, probe], c());
@@ -157,7 +157,9 @@ describe('BudgetGuard (real Oxigraph store)', () => {
     await assert.rejects(g.select(q), (e: unknown) => e instanceof BudgetExhausted && e.kind === 'triples');
   });
   it('stops a call that outlives the deadline even if the executor ignores its timeout', async () => {
-    const never = { ...moviesStore(), id: 'hang', select: () => new Promise<never>(() => {}) } as never;
+    // stand-in executor whose every call hangs (the fault under test)
+    const hanging = new Promise<never>(() => undefined);
+    const never: Executor = { id: 'hang', select: () => hanging, ask: () => hanging, count: () => hanging, construct: () => hanging, labels: () => hanging, close: () => Promise.resolve() };
     const g = new BudgetGuard(never, { timeMs: 40, maxQueries: 10, maxTriples: 100 });
     const t = Date.now();
     await assert.rejects(g.select(q), (e: unknown) => e instanceof BudgetExhausted && e.kind === 'time');

@@ -82,7 +82,9 @@ export class SlowExecutorStandIn implements Executor {
     this.spend();
     return this.inner.labels(iris, opts);
   }
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 let vocab: RelationVocabulary | undefined;

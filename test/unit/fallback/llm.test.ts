@@ -5,13 +5,22 @@ import { isFailure, LlmReader, parseAnswerList, runChain, type ReaderSuccess } f
 import { ctx, MOVIES, topic } from './helpers';
 
 /** A local node:http stand-in for an OpenAI-compatible endpoint that replies with a fixed content. */
-async function standIn(reply: (body: any) => string | null): Promise<{ url: string; requests: any[]; close: () => Promise<void> }> {
-  const requests: any[] = [];
+interface ChatRequest {
+  messages: { role: string; content: string }[];
+}
+interface SeenRequest {
+  path: string | undefined;
+  body: ChatRequest;
+  auth: string | undefined;
+}
+
+async function standIn(reply: (body: unknown) => string | null): Promise<{ url: string; requests: SeenRequest[]; close: () => Promise<void> }> {
+  const requests: SeenRequest[] = [];
   const server = http.createServer((req, res) => {
     let data = '';
-    req.on('data', (c) => (data += c));
+    req.on('data', (c: Buffer) => (data += c.toString()));
     req.on('end', () => {
-      const body = JSON.parse(data);
+      const body: ChatRequest = JSON.parse(data);
       requests.push({ path: req.url, body, auth: req.headers.authorization });
       const content = reply(body);
       if (content === null) return; // hang: never answer
@@ -39,9 +48,9 @@ describe('LLM reader (local node:http stand-in server for the OpenAI-compatible 
       assert.ok(!isFailure(r));
       assert.deepEqual(r.answers.map((a) => a.label), ['Robert Zemeckis']);
       assert.equal(r.dropped, 1);
-      assert.equal(s.requests[0].path, '/v1/chat/completions');
-      assert.equal(s.requests[0].auth, 'Bearer k');
-      assert.match(s.requests[0].body.messages[1].content, /Cast Away \| directed_by \| Robert Zemeckis/);
+      assert.equal(s.requests[0]!.path, '/v1/chat/completions');
+      assert.equal(s.requests[0]!.auth, 'Bearer k');
+      assert.match(s.requests[0]!.body.messages[1]!.content, /Cast Away \| directed_by \| Robert Zemeckis/);
       // The chain counts the reader's own drops too.
       const chained = await runChain([reader], ctx('who directed Cast Away', [topic(MOVIES, 'Cast Away')]));
       assert.equal(chained.dropped, 1);

@@ -72,7 +72,7 @@ describe('relation vocabulary', () => {
     const chains = [[Dm, Y], [Dm], [Y], [D]];
     const scores = chains.map((c) => m.scoreChain(q, c));
     assert.equal(scores.indexOf(Math.max(...scores)), 0, scores.join(' '));
-    assert.ok(v.keyCounts && v.keyCounts['release_year>L'] === 40);
+    assert.ok(v.keyCounts?.['release_year>L'] === 40);
   });
 
   it('without a vocabulary falls back to the relation label words', () => {

@@ -24,8 +24,10 @@ const EXAMPLES: [string, string, 'table' | 'boolean' | 'entities'][] = [
   ['[36] AttrCompare', '(AND Restaurant (GT rating houseNumber))', 'entities'],
   ['[37] More', '(MORE (COUNT (JOIN directed_by [ Steven Spielberg ])) (COUNT (JOIN directed_by [ Stanley Kubrick ])))', 'boolean'],
   ['[37] Less', '(LESS (AVG (JOIN (R rating) (JOIN inCity [ a ]))) (AVG (JOIN (R rating) (JOIN inCity [ b ]))))', 'boolean'],
-  ['[38] Contains', '(AND Restaurant (CONTAINS "pizza"))', 'entities'],
-  ['[38] Contains on a relation', '(AND Restaurant (CONTAINS streetName "main"))', 'entities'],
+  ['[38] Contains', '(AND Restaurant (CONTAINS [ pizza ]))', 'entities'],
+  ['[38] Contains on a relation', '(AND Restaurant (CONTAINS streetName [ main ]))', 'entities'],
+  ['[38] Contains on a relation named by a label', '(AND Restaurant (CONTAINS [ street name ] [ main st ]))', 'entities'],
+  ['[38] Contains of an escaped text', '(CONTAINS [ a\\]b\\\\c ])', 'entities'],
 ];
 
 describe('form language v3: tables, order, windows, value comparisons, text containment', () => {
@@ -63,8 +65,11 @@ describe('form language v3: tables, order, windows, value comparisons, text cont
     assert.equal(parseForm('(GT r1 1990)').kind, 'compare');
     assert.equal(parseForm('(GE r1 "x")').kind, 'compare');
     assert.equal(parseForm('(LT r1 (R r2))').kind, 'attrcompare');
-    const c = parseForm('(CONTAINS "a.*(")');
-    assert.ok(c.kind === 'contains' && c.value.value === 'a.*(' && c.relation === undefined);
+    const c = parseForm('(CONTAINS [ a.*( ])');
+    assert.deepEqual(c, { kind: 'contains', text: 'a.*(' });
+    // the text is never an entity: the bracket after CONTAINS is its text, a bracket before it a relation label
+    assert.deepEqual(parseForm('(CONTAINS name [ new york ])'), { kind: 'contains', relation: { kind: 'rel', ref: { kind: 'name', name: 'name' } }, text: 'new york' });
+    assert.deepEqual(parseForm('(CONTAINS [ street ] [ main ])'), { kind: 'contains', relation: { kind: 'rel', ref: { kind: 'label', label: 'street' } }, text: 'main' });
     assert.equal(parseForm('(MORE (COUNT a) (COUNT b))').kind, 'more');
   });
 
@@ -77,7 +82,12 @@ describe('form language v3: tables, order, windows, value comparisons, text cont
       ['(HAVING (GROUPCOUNT c r) EQ 3)', /\[33\] Having/],
       ['(HAVING (GROUPCOUNT c r) GT r)', /\[13\] Literal/],
       ['(CONTAINS 12)', /\[38\] Contains/],
-      ['(CONTAINS r)', /\[13\] Literal/],
+      ['(CONTAINS r)', /bracketed span.*\[38\] Contains/],
+      ['(CONTAINS [ x ] r)', /bracketed span.*\[38\] Contains/],
+      // one way to write the text: the quoted string of the first v3 forms is refused, naming the bracket form
+      ['(CONTAINS "pizza")', /write \(CONTAINS \[ pizza \]\) \(production \[38\] Contains\)/],
+      ['(CONTAINS name "a]b")', /write \(CONTAINS … \[ a\\\]b \]\)/],
+      ['(CONTAINS [ ])', /empty label/],
       ['(GROUPAVG c r)', /\[10\] Relation|\[32\]/],
       ['(TABLE c (MINUS r))', /\[10\] Relation|\[31\]/],
     ];
@@ -122,7 +132,7 @@ describe('form language v3: tables, order, windows, value comparisons, text cont
     assert.equal(skeleton(parseForm('(LIMIT 3 (DESC (GROUPCOUNT (JOIN a [ X ]) (R b))))')), '(LIMIT [] (DESC (GROUPCOUNT (JOIN [] []) (R []))))');
     assert.equal(skeleton(parseForm('(TABLE c r (MINUS a b))')), '(TABLE [] [] (MINUS [] []))');
     assert.equal(skeleton(parseForm('(LESS (COUNT a) (AVG b))')), skeleton(parseForm('(MORE (AVG b) (COUNT a))')));
-    assert.equal(skeleton(parseForm('(CONTAINS r "x")')), '(CONTAINS [] [])');
+    assert.equal(skeleton(parseForm('(CONTAINS r [ x ])')), '(CONTAINS [] [])');
     assert.equal(skeleton(parseForm('(HAVING (GROUPCOUNT c r) GT 3)')), '(HAVING (GROUPCOUNT [] []) GT [])');
   });
 
@@ -131,8 +141,8 @@ describe('form language v3: tables, order, windows, value comparisons, text cont
     assert.ok(d1.sameSkeleton && d1.changes.some((c) => c.kind === 'literal' && c.a === '3' && c.b === '5'), JSON.stringify(d1.changes));
     const d2 = diffForms(parseForm('(TABLE c r1 r2)'), parseForm('(TABLE c r1 r3)'));
     assert.ok(d2.changes.some((c) => c.kind === 'relation' && c.a === 'r2' && c.b === 'r3'), JSON.stringify(d2.changes));
-    const d3 = diffForms(parseForm('(CONTAINS "a")'), parseForm('(CONTAINS "b")'));
-    assert.ok(d3.changes.some((c) => c.kind === 'literal'), JSON.stringify(d3.changes));
+    const d3 = diffForms(parseForm('(CONTAINS [ a ])'), parseForm('(CONTAINS [ b ])'));
+    assert.ok(d3.changes.some((c) => c.kind === 'literal' && c.a === '[ a ]' && c.b === '[ b ]'), JSON.stringify(d3.changes));
     assert.ok(diffForms(parseForm('(LESS (COUNT a) (COUNT b))'), parseForm('(MORE (COUNT b) (COUNT a))')).equalNormalized);
   });
 });

@@ -20,20 +20,20 @@ class MockDecoder implements StepDecoder {
   reorders: number[][] = [];
   steps = 0;
   constructor(private readonly table: (prefix: number[]) => Map<number, number>) {}
-  async step(tokens: readonly number[], position: number): Promise<Float32Array> {
+  step(tokens: readonly number[], position: number): Promise<Float32Array> {
     this.steps++;
     if (position === 0) this.prefixes = tokens.map(() => []);
-    else this.prefixes = this.prefixes.map((p, b) => [...p, tokens[b]]);
+    else this.prefixes = this.prefixes.map((p, b) => [...p, tokens[b]!]);
     assert.equal(this.prefixes.length, tokens.length);
     const out = new Float32Array(tokens.length * V).fill(-30);
     this.prefixes.forEach((p, b) => {
       for (const [t, lp] of this.table(p)) out[b * V + t] = lp;
     });
-    return out;
+    return Promise.resolve(out);
   }
   reorder(order: readonly number[]): void {
     this.reorders.push([...order]);
-    this.prefixes = order.map((o) => this.prefixes[o]);
+    this.prefixes = order.map((o) => this.prefixes[o]!);
   }
 }
 
@@ -58,9 +58,9 @@ describe('generate/beam: constrained beam search (mock decoder)', () => {
     assert.equal(greedy.length, 1);
     assert.equal(greedy[0]?.tokens[0], sym('('));
     const beam = await beamSearch(new MockDecoder(table), c, { beam: 3, maxLength: 12, bos: 1, eos: 2 });
-    assert.equal(tokensToFormText(beam[0]?.tokens, vocab, decode), '[ w5 ]');
-    assert.ok(Math.abs(beam[0]?.logProb - (-0.5 - 0.05 - 0.01 - 0.01)) < 1e-5);
-    assert.ok(beam[0]?.logProb > greedy[0]?.logProb);
+    assert.equal(tokensToFormText(beam[0]!.tokens, vocab, decode), '[ w5 ]');
+    assert.ok(Math.abs(beam[0]!.logProb - (-0.5 - 0.05 - 0.01 - 0.01)) < 1e-5);
+    assert.ok(beam[0]!.logProb > greedy[0].logProb);
   });
 
   it('(mock decoder) returns distinct hypotheses sorted by score, all parseable, and masks "[ ]"', async () => {
@@ -69,7 +69,7 @@ describe('generate/beam: constrained beam search (mock decoder)', () => {
     assert.ok(hyps.length >= 3);
     const texts = hyps.map((h) => tokensToFormText(h.tokens, vocab, decode));
     assert.equal(new Set(texts).size, texts.length);
-    for (let i = 1; i < hyps.length; i++) assert.ok(hyps[i - 1]?.score >= hyps[i]?.score);
+    for (let i = 1; i < hyps.length; i++) assert.ok(hyps[i - 1]!.score >= hyps[i]!.score);
     for (const t of texts) parseForm(t);
     // "]" right after "[" had the best raw log-prob (-0.01) but is not allowed by the grammar
     assert.ok(!texts.some((t) => t.includes('[ ]')));
@@ -108,7 +108,7 @@ describe('generate/beam: constrained beam search (mock decoder)', () => {
   it('(mock decoder) renormalised scores: forced tokens cost nothing, sums equal renormalised teacher forcing', async () => {
     const c = new GrammarConstraint(vocab, SRC);
     const hyps = await beamSearch(new MockDecoder(table), c, { beam: 3, maxLength: 12, bos: 1, eos: 2, renormalize: true });
-    const best = hyps[0];
+    const best = hyps[0]!;
     assert.equal(tokensToFormText(best.tokens, vocab, decode), '[ w5 ]');
     // step 0: allowed {'(' -0.1, '[' -0.5}; step 1: allowed pieces {5,6,7}; step 2: {']', 6}; step 3: eos only → 0
     const lse = (xs: number[]) => Math.log(xs.reduce((a, x) => a + Math.exp(x), 0));
@@ -119,8 +119,8 @@ describe('generate/beam: constrained beam search (mock decoder)', () => {
   it('(mock decoder) teacher forcing sums the log-probs of each sequence plus eos', async () => {
     const seqs = [[sym('['), 5, sym(']')], [sym('['), 6, sym(']')]];
     const scores = await teacherForce(new MockDecoder(table), seqs, 1, 2);
-    assert.ok(Math.abs(scores[0] - (-0.5 - 0.05 - 0.01 - 0.01)) < 1e-5);
-    assert.ok(Math.abs(scores[1] - (-0.5 - 0.4 - 0.02 - 0.01)) < 1e-5);
+    assert.ok(Math.abs(scores[0]! - (-0.5 - 0.05 - 0.01 - 0.01)) < 1e-5);
+    assert.ok(Math.abs(scores[1]! - (-0.5 - 0.4 - 0.02 - 0.01)) < 1e-5);
   });
 
   it('gatherBatch gathers cache blocks along the batch axis', () => {

@@ -14,7 +14,7 @@ const id = (sym: string, v: TargetVocabulary = vocab): number => {
   return v.pieces + i;
 };
 const names = (ids: number[], v: TargetVocabulary = vocab): string[] =>
-  ids.map((t) => (t === v.eos ? '<eos>' : t >= v.pieces ? v.symbols[t - v.pieces] : `p${t}`)).sort();
+  ids.map((t) => (t === v.eos ? '<eos>' : t >= v.pieces ? v.symbols[t - v.pieces]! : `p${t}`)).sort();
 // source: piece ids 5 6 7 8 6 7 9 (6 7 occurs twice)
 const SRC = [5, 6, 7, 8, 6, 7, 9];
 const decode = (ids: number[]): string => ids.map((i) => `p${i}`).join(' ');
@@ -164,7 +164,7 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
           for (let step = 0; step < budget; step++) {
             const allowed = k.allowed(s, budget - step);
             assert.ok(allowed.length > 0, 'dead end');
-            const t = allowed[choices[step % choices.length] % allowed.length];
+            const t = allowed[choices[step % choices.length]! % allowed.length]!;
             s = k.advance(s, t);
             if (t === k.eos) break;
             out.push(t);
@@ -173,7 +173,7 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
           const text = tokensToFormText(out, vocab, decode);
           const form = parseForm(text);
           assert.ok(form);
-          for (const m of text.matchAll(/\[ (.*?) \]/g)) assert.ok(sourceText.includes(m[1]), `${m[1]} not a source span`);
+          for (const m of text.matchAll(/\[ (.*?) \]/g)) assert.ok(sourceText.includes(m[1]!), `${m[1]!} not a source span`);
           if (restrict) for (const r of ['directed_by', 'starred_actors']) assert.ok(!text.includes(r));
         },
       ),
@@ -277,18 +277,54 @@ describe('generate/constraint: form language v3 ([31]–[38])', () => {
     assert.ok(allowed('( DESC (').includes('TABLE') && allowed('( DESC (').includes('JOIN'));
   });
 
-  it('MORE / LESS compare two number forms; CONTAINS takes an optional relation and a quoted text', () => {
+  it('MORE / LESS compare two number forms; CONTAINS takes an optional relation and a text copied from the question', () => {
     assert.deepEqual(allowed('( MORE'), ['(']);
     assert.deepEqual(allowed('( MORE ('), ['ABSDIFF', 'AVG', 'COUNT', 'MAX', 'MIN', 'PERCENT', 'RATIO', 'SUM']);
-    assert.deepEqual(allowed('( CONTAINS'), ['"war"', '(', ...RELS].sort());
-    assert.deepEqual(allowed('( CONTAINS release_year'), ['"war"']);
+    assert.deepEqual(allowed('( CONTAINS'), ['(', '[', ...RELS].sort());
+    assert.deepEqual(allowed('( CONTAINS release_year'), ['[']);
+    assert.deepEqual(allowed('( CONTAINS release_year ['), ['p5', 'p6', 'p7', 'p8', 'p9']);
+    assert.deepEqual(allowed('( CONTAINS release_year [ p6 p7'), [']', 'p8', 'p9']);
+    assert.deepEqual(allowed('( CONTAINS release_year [ p6 p7 ]'), [')']);
+  });
+
+  it('CONTAINS copies a word that has no symbol of its own: any span at word boundaries, never shaped by the label filter or prior', () => {
+    const P = 20;
+    const vv: TargetVocabulary = { pieces: P, symbols: [...OPS, ...RELS, ...V3], relations: RELS, eos: 2, special: [1, 2, 3] };
+    // "products with aero in the name": "aero" is no symbol and no label; pieces ▁a + ero make one word
+    const pieces = ['▁products', '▁with', '▁a', 'ero', '▁in', '▁the', '▁name'];
+    const src = [10, 11, 12, 13, 14, 15, 16];
+    const dec = (ids: number[]): string => ids.map((i) => pieces[src.indexOf(i)] ?? '?').join('').replace(/▁/g, ' ').trim();
+    const onlyProducts = (a: number, e: number): boolean => a === 0 && e === 0;
+    const hard = new GrammarConstraint(vv, src, { sourcePieces: pieces, spanFilter: onlyProducts });
+    const at = (k: GrammarConstraint, prefix: string): string[] => names(k.allowed(k.run(toks(k, prefix))), vv);
+    assert.ok(hard.filtered);
+    assert.deepEqual(at(hard, '['), ['p10'], 'an entity copies only the label span');
+    assert.ok(at(hard, '(').includes('CONTAINS'), 'CONTAINS is offered though the vocabulary has no quoted string');
+    assert.deepEqual(at(hard, '( AND [ p10 ] ( CONTAINS ['), ['p10', 'p11', 'p12', 'p14', 'p15', 'p16'], 'a text starts at any word, not inside one');
+    assert.deepEqual(at(hard, '( AND [ p10 ] ( CONTAINS [ p12'), ['p13'], '"a" is not a word of its own here');
+    assert.deepEqual(at(hard, '( AND [ p10 ] ( CONTAINS [ p12 p13'), [']', 'p14']);
+    const form = toks(hard, '( AND [ p10 ] ( CONTAINS [ p12 p13 ] ) )');
+    assert.ok(hard.isComplete(hard.run([...form, hard.eos])));
+    const text = tokensToFormText(form, vv, dec);
+    assert.equal(text, '(AND [ products ] (CONTAINS [ aero ]))');
+    assert.deepEqual(parseForm(text), { kind: 'and', args: [{ kind: 'entity', ref: { kind: 'label', label: 'products' } }, { kind: 'contains', text: 'aero' }] });
+    // the shortest completion after CONTAINS counts the copy: '[' piece ']' ')' ')' eos
+    assert.deepEqual(at(hard, '( AND [ p10 ] ( CONTAINS'), ['(', '[', ...RELS].sort());
+    assert.ok(hard.allowed(hard.run(toks(hard, '( AND [ p10 ] ( CONTAINS')), 6).includes(hard.lbrack));
+    assert.ok(!hard.allowed(hard.run(toks(hard, '( AND [ p10 ] ( CONTAINS')), 5).includes(hard.lbrack));
+    // soft label prior: closing a non-label entity costs the penalty, closing a text never does
+    const soft = new GrammarConstraint(vv, src, { sourcePieces: pieces, spanFilter: onlyProducts, spanPenalty: 8 });
+    assert.equal(soft.tokenBonus(soft.run(toks(soft, '( AND [ p11')), soft.rbrack), -8);
+    assert.equal(soft.tokenBonus(soft.run(toks(soft, '( AND [ p10 ] ( CONTAINS [ p11')), soft.rbrack), 0);
+    assert.equal(soft.tokenBonus(soft.run(toks(soft, '( AND [ p10')), soft.rbrack), 0);
   });
 
   it('every complete v3 form the automaton accepts parses, and the texts print back', () => {
     for (const form of [
       '( LIMIT 3 ( OFFSET 10 ( DESC ( HAVING ( GROUPAVG [ p5 ] directed_by release_year ) GT 1990 ) ) ) )',
       '( TABLE [ p6 p7 ] release_year ( MINUS release_year ( R directed_by ) ) )',
-      '( ASC ( AND [ p5 ] ( CONTAINS "war" ) ) release_year )',
+      '( ASC ( AND [ p5 ] ( CONTAINS [ p8 ] ) ) release_year )',
+      '( AND [ p5 ] ( CONTAINS directed_by [ p6 p7 ] ) )',
       '( MORE ( COUNT [ p5 ] ) ( AVG ( JOIN ( R release_year ) [ p9 ] ) ) )',
       '( AND [ p5 ] ( GT release_year starred_actors ) )',
     ]) {

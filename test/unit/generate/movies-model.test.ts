@@ -18,9 +18,9 @@ describe('generate/movies-model: the shipped movies parser', function () {
     assert.equal(parser.dir, dir);
     const r = await parser.generate('who directed Forrest Gump', { beam: 4 });
     assert.ok(r.candidates.length >= 1);
-    const top = r.candidates[0]?.text;
+    const top = r.candidates[0]!.text;
     assert.ok(top.includes('[ Forrest Gump ]') && top.includes('directed_by'), top);
-    assert.ok(formsEqual(r.candidates[0]?.form, parseForm('(JOIN (R directed_by) [ Forrest Gump ])')), top);
+    assert.ok(formsEqual(r.candidates[0]!.form, parseForm('(JOIN (R directed_by) [ Forrest Gump ])')), top);
   });
 
   it('keeps its accuracy: greedy top-1 exact match >= 98% on every 10th MetaQA validation question (196; measured 100% on 2026-11-23)', async () => {

@@ -60,15 +60,15 @@ describe('ground: partial names and plural mentions (made-up graph)', function (
   });
 
   after(async () => {
-    await executor?.close();
+    await executor.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('a first name alone that starts one label grounds to it, marked partial and scored below an exact match', () => {
     const [hit] = index.search('trudo');
     assert.equal(hit?.iri, `${B}Vessaly`);
-    assert.equal(hit?.match, 'partial');
-    assert.equal(hit?.score, PARTIAL_UNIQUE_SCORE * 0.99);
+    assert.equal(hit.match, 'partial');
+    assert.equal(hit.score, PARTIAL_UNIQUE_SCORE * 0.99);
   });
 
   it('a surname alone takes the same path ("vessaly" → Trudo Vessaly)', () => {
@@ -80,8 +80,8 @@ describe('ground: partial names and plural mentions (made-up graph)', function (
     const got = await attempts('(JOIN painted_by [ zorbalt ])', 'paintings by zorbalt', index, relations);
     assert.ok(got.length > 0);
     assert.equal(got[0]?.text, `(JOIN <${REL}painted_by> <${B}Zorbalt>)`);
-    assert.deepEqual(got[0]?.entityMatches, ['partial']);
-    assert.ok(got[0]?.entityScores[0] < PARTIAL_UNIQUE_SCORE);
+    assert.deepEqual(got[0].entityMatches, ['partial']);
+    assert.ok(got[0].entityScores[0]! < PARTIAL_UNIQUE_SCORE);
   });
 
   it('an ambiguous name with no dominant namesake stays ungrounded', async () => {
@@ -97,7 +97,7 @@ describe('ground: partial names and plural mentions (made-up graph)', function (
   it('a plural mention grounds to the singular label ("nocturnes" → Nocturne)', async () => {
     const got = await attempts('(JOIN has_style [ nocturnes ])', 'show me nocturnes', index, relations);
     assert.equal(got[0]?.text, `(JOIN <${REL}has_style> <${B}Nocturne>)`);
-    assert.deepEqual(got[0]?.entityMatches, ['inflected']);
+    assert.deepEqual(got[0].entityMatches, ['inflected']);
   });
 
   it('a common noun is no partial name, and an unrelated word grounds to nothing', async () => {

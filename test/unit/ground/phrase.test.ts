@@ -92,7 +92,7 @@ describe('phrase-level grounding of relation and class phrases (ground/relations
     const retriever = new RelationRetriever({} as Executor);
     const hits = retriever.rank('how old', rels('birthPlace', 'age', 'spouse'));
     assert.equal(hits[0]?.name, 'age');
-    assert.equal(hits[0]?.reading?.name, 'age');
-    assert.ok((hits[0]?.reading?.wordnet ?? 0) > 0.8);
+    assert.equal(hits[0].reading?.name, 'age');
+    assert.ok(hits[0].reading.wordnet > 0.8);
   });
 });

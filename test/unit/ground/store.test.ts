@@ -33,7 +33,7 @@ async function collect(gen: AsyncGenerator<GroundAttempt>): Promise<GroundAttemp
 
 describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl)', function () {
   this.timeout(60000);
-  let executor: Executor;
+  let executor: Executor | undefined;
   let index: EntityIndex;
   let relations: RelationRetriever;
   let vocabulary: Set<string>;
@@ -49,8 +49,8 @@ describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl
   });
 
   it('fetches labels page by page (same set as one page) and skips the vocabulary namespace', async () => {
-    const paged = await fetchLabels(executor, { pageSize: 7, excludeNamespaces: [NS] });
-    const whole = await fetchLabels(executor, { pageSize: 100000, excludeNamespaces: [NS] });
+    const paged = await fetchLabels(executor!, { pageSize: 7, excludeNamespaces: [NS] });
+    const whole = await fetchLabels(executor!, { pageSize: 100000, excludeNamespaces: [NS] });
     assert.ok(whole.length > 20);
     assert.deepEqual(new Set(paged.map((e) => e.iri + '|' + e.label)), new Set(whole.map((e) => e.iri + '|' + e.label)));
     assert.ok(!whole.some((e) => e.iri.startsWith(NS)));
@@ -93,9 +93,9 @@ describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl
     const two = (await relations.neighbourhood([ENT + 'Robert%20Zemeckis'], 2)).map((r) => r.name);
     assert.ok(two.includes('starred_actors'), '2 hops: relations of the films he directed');
     const around = await relations.neighbourhood([ENT + 'Forrest%20Gump'], 1);
-    assert.equal(relations.rank('directed_by', around)[0].name, 'directed_by');
-    assert.equal(relations.rank('director', around)[0].name, 'directed_by');
-    assert.equal(relations.rank('actors', around)[0].name, 'starred_actors');
+    assert.equal(relations.rank('directed_by', around)[0]!.name, 'directed_by');
+    assert.equal(relations.rank('director', around)[0]!.name, 'directed_by');
+    assert.equal(relations.rank('actors', around)[0]!.name, 'starred_actors');
     assert.deepEqual(relations.rank('zzzz', around, 3, 0.5), []);
     assert.equal(relationSimilarity('directed_by', { iri: NS + 'directed_by', name: 'directed_by' }), 1);
     assert.ok(relationSimilarity('film.directed_by', { iri: NS + 'directed_by', name: 'directed_by' }) > 0.7);
@@ -125,10 +125,10 @@ describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl
     // exact: beams 0 and 3 (beam 1 misspelt, beam 2 has a relation not in the vocabulary)
     assert.deepEqual(attempts.slice(0, 2).map((a) => [a.phase, a.candidate.rank]), [['exact', 0], ['exact', 3]]);
     assert.equal(attempts[0]?.text, `(JOIN (R <${NS}written_by>) <${ENT}Forrest%20Gump>)`);
-    assert.equal(attempts[0]?.score, -0.1);
+    assert.equal(attempts[0].score, -0.1);
     // phases never go back
     const order = ['exact', 'entity', 'relation'];
-    for (let i = 1; i < phases.length; i++) assert.ok(order.indexOf(phases[i]) >= order.indexOf(phases[i - 1]), phases.join(','));
+    for (let i = 1; i < phases.length; i++) assert.ok(order.indexOf(phases[i]!) >= order.indexOf(phases[i - 1]!), phases.join(','));
     // no grounded form twice
     assert.equal(new Set(attempts.map((a) => a.text)).size, attempts.length);
     // the misspelt beam 1 grounds to Forrest Gump in the entity phase with a combined score < its log-prob
@@ -144,14 +144,14 @@ describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl
     const rel = attempts.find((a) => a.phase === 'relation' && a.candidate.rank === 2);
     assert.ok(rel, 'relation phase reached for beam 2');
     assert.equal(rel.text, `(JOIN (R <${NS}directed_by>) <${ENT}Cast%20Away>)`);
-    assert.equal(attempts.filter((a) => a.phase === 'relation')[0], rel, 'the best relation variant comes first: ' + attempts.filter((a) => a.phase === 'relation').map((a) => a.text.replace(/<[^>]*\//g, '<') + ' ' + a.score.toFixed(3)).join(' ; '));
+    assert.equal(attempts.find((a) => a.phase === 'relation'), rel, 'the best relation variant comes first: ' + attempts.filter((a) => a.phase === 'relation').map((a) => a.text.replace(/<[^>]*\//g, '<') + ' ' + a.score.toFixed(3)).join(' ; '));
   });
 
   it('Algorithm 1 with the question: a cut copy ("Forre") grounds to the linked span (fixed-beam generator)', async () => {
     const cands = beam(['(JOIN (R directed_by) [ Forre ])', -0.2]);
     const attempts = await collect(groundCandidates(cands, { index, relations, vocabulary, vocabularyNamespace: NS, question: 'who directed Forrest Gump' }));
     assert.equal(attempts[0]?.phase, 'entity');
-    assert.ok(attempts[0]?.text.includes('Forrest%20Gump'), attempts[0]?.text);
+    assert.ok(attempts[0].text.includes('Forrest%20Gump'), attempts[0].text);
   });
 
   it('ablations (fixed-beam generator): without entity retrieval the beam forms come as generated; without relation retrieval no relation phase', async () => {

@@ -21,20 +21,22 @@ function newRun(): AttemptRun {
 /** A stand-in store that fails every query with a code of the caller's choosing (the fault injected). */
 function failingStore(code: string): Executor & { queries: string[] } {
   const queries: string[] = [];
-  const fail = async (q: string): Promise<never> => {
+  const fail = (q: string): Promise<never> => {
     queries.push(q);
-    throw new AskgraphError(code as never, `injected ${code}`);
+    return Promise.reject(new AskgraphError(code as never, `injected ${code}`));
   };
-  return { id: 'failing-store', queries, select: fail, ask: fail, count: fail, construct: fail, labels: async () => fail('labels'), close: async () => undefined };
+  return { id: 'failing-store', queries, select: fail, ask: fail, count: fail, construct: fail, labels: () => fail('labels'), close: () => Promise.resolve() };
 }
 
 /** A store answering ASK with a fixed truth value, and counting the questions asked. */
 function askStore(answer: boolean): Executor & { asked: string[] } {
   const asked: string[] = [];
-  const none = async (): Promise<never> => {
-    throw new Error('not used');
+  const none = (): Promise<never> => Promise.reject(new Error('not used'));
+  const ask = (q: string): Promise<boolean> => {
+    asked.push(q);
+    return Promise.resolve(answer);
   };
-  return { id: 'ask-store', asked, ask: async (q) => (asked.push(q), answer), select: none, count: none, construct: none, labels: none, close: async () => undefined };
+  return { id: 'ask-store', asked, ask, select: none, count: none, construct: none, labels: none, close: () => Promise.resolve() };
 }
 
 function winner(form: string): Winner {
@@ -55,7 +57,7 @@ describe('pipeline probes (probes.ts) and graph prior (prior.ts), alone', () => 
   it('vacuousJoin: a join that cannot be checked is kept (not vacuous) and the trace says why, with the code', async () => {
     const run = newRun();
     // a bare relation name with a pack of no namespace does not compile
-    const vacuous = await vacuousJoin(askStore(false), { ...config, vocabularyNamespace: '' } as PackConfig, parseForm('(COUNT (JOIN painted_by <http://example.org/ent/Blue_Hour>))'), run);
+    const vacuous = await vacuousJoin(askStore(false), { ...config, vocabularyNamespace: '' }, parseForm('(COUNT (JOIN painted_by <http://example.org/ent/Blue_Hour>))'), run);
     assert.equal(vacuous, false);
     const row = run.trace.find((t) => t.outcome === 'error');
     assert.ok(row, JSON.stringify(run.trace));
@@ -73,7 +75,7 @@ describe('pipeline probes (probes.ts) and graph prior (prior.ts), alone', () => 
   it('graph prior: a relation count the store refuses (not transient) keeps the reading, with a trace row and its code', async () => {
     const store = failingStore('QUERY_INVALID');
     const index = { labelsOf: () => ['Blue Hour'], search: () => [] } as unknown as EntityIndex;
-    const generator = { id: 'scorer', generate: async () => ({ candidates: [], dropped: 0, timeMs: 0 }), score: async (_q: string, forms: string[]) => forms.map(() => -1) };
+    const generator = { id: 'scorer', generate: () => Promise.resolve({ candidates: [], dropped: 0, timeMs: 0 }), score: (_q: string, forms: string[]) => Promise.resolve(forms.map(() => -1)) };
     const prior = new GraphPrior({ executor: store, index, vocabulary: new Set([`${NS}painted_by`]), generator, config, relationName: (iri) => iri.slice(NS.length) });
     const run = newRun();
     const win = winner('(JOIN painted_by [ Blue Hour ])');
@@ -89,7 +91,7 @@ describe('pipeline probes (probes.ts) and graph prior (prior.ts), alone', () => 
   it('graph prior: a count that times out stops the question instead (the next reading would win by the load)', async () => {
     const store = failingStore('QUERY_TIMEOUT');
     const index = { labelsOf: () => ['Blue Hour'], search: () => [] } as unknown as EntityIndex;
-    const generator = { id: 'scorer', generate: async () => ({ candidates: [], dropped: 0, timeMs: 0 }), score: async (_q: string, forms: string[]) => forms.map(() => -1) };
+    const generator = { id: 'scorer', generate: () => Promise.resolve({ candidates: [], dropped: 0, timeMs: 0 }), score: (_q: string, forms: string[]) => Promise.resolve(forms.map(() => -1)) };
     const prior = new GraphPrior({ executor: store, index, vocabulary: new Set([`${NS}painted_by`]), generator, config, relationName: (iri) => iri.slice(NS.length) });
     const run = newRun();
     await prior.relationPrior('Blue Hour paintings', winner('(JOIN painted_by [ Blue Hour ])'), run);

@@ -49,7 +49,7 @@ async function tableAnswer(ex: Executor, result: SelectResult, columns: TableCol
 
 describe('table answers: CSV / TSV export and the terminal table (rows of a real SELECT on the movies store)', function () {
   this.timeout(120_000);
-  let ex: Executor;
+  let ex: Executor | undefined;
   let films: Answer;
   let counts: Answer;
 
@@ -117,7 +117,7 @@ describe('table answers: CSV / TSV export and the terminal table (rows of a real
 
   it('hostile labels cannot break the row structure (commas, quotes, newlines, tabs) and formulas are neutralised with an apostrophe; a negative number stays a number', () => {
     const hostile = ['Smith, "Jr."\r\nnext line', '=HYPERLINK("http://evil/","x")', '+SUM(A1:A9)', '-2+3', '@cmd', '\tTAB', '-3', '+2.5e3'];
-    const answer = { ...films, table: { columns: [{ name: 'x', label: 'name' }, { name: 'y', label: '=1+1' }], rows: hostile.map((h, i): (AnswerItem | null)[] => [{ type: 'uri', value: E('h' + i), label: h }, i % 2 ? null : { type: 'literal', value: h, label: null }]) } };
+    const answer = { ...films, table: { columns: [{ name: 'x', label: 'name' }, { name: 'y', label: '=1+1' }], rows: hostile.map((h, i): (AnswerItem | null)[] => [{ type: 'uri', value: E(`h${i}`), label: h }, i % 2 ? null : { type: 'literal', value: h, label: null }]) } };
     const expected = hostile.map((h) => guardFormula(h));
     assert.deepEqual(expected.slice(1, 6), ["'=HYPERLINK(\"http://evil/\",\"x\")", "'+SUM(A1:A9)", "'-2+3", "'@cmd", "'\tTAB"]);
     assert.deepEqual(expected.slice(6), ['-3', '+2.5e3']);
@@ -125,7 +125,7 @@ describe('table answers: CSV / TSV export and the terminal table (rows of a real
     assert.equal(csv.length, hostile.length + 1);
     assert.deepEqual(csv[0], ['name', 'name IRI', "'=1+1"]);
     hostile.forEach((_h, i) => {
-      assert.deepEqual(csv[i + 1], [expected[i], E('h' + i), i % 2 ? '' : expected[i]]);
+      assert.deepEqual(csv[i + 1], [expected[i], E(`h${i}`), i % 2 ? '' : expected[i]]);
     });
     // TSV cannot quote: tabs and line breaks inside a value become spaces, never a new cell or row
     const tsvText = answerToDelimited(answer, 'tsv');
@@ -173,7 +173,7 @@ describe('table answers: CSV / TSV export and the terminal table (rows of a real
     assert.equal(lines.length, 5);
     assert.ok(lines.every((l) => !/[\u0000-\u001f]/.test(l)), JSON.stringify(lines));
     assert.equal(lines[3], '');
-    assert.equal([...lines[4]!].length, 60);
+    assert.equal(Array.from(lines[4]!).length, 60);
     assert.ok(lines[4]!.endsWith('…'));
   });
 });

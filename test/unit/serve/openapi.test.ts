@@ -6,6 +6,7 @@ import { openApiDocument } from '../../../src/serve/openapi';
 import { validate } from '../../../src/serve/schemas';
 
 describe('ask options: one schema for pipeline, server and OpenAPI', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is walked as untyped JSON, as a client reads it; node:assert checks each shape
   const doc = openApiDocument(parseServeConfig({})) as { components: { schemas: Record<string, any> }; paths: Record<string, any> };
   const askOptions = doc.components.schemas.AskOptions;
 

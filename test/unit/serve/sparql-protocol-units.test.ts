@@ -83,8 +83,8 @@ describe('serve: SPARQL protocol units', () => {
   it('failureOf: no answers + a timed-out or failed step is an error with its status; an honest empty result is not', () => {
     const t = failureOf(answer([{ stage: 'execute', outcome: 'timeout', error: { code: 'QUERY_TIMEOUT', message: 'x' }, timeMs: 3000 }]));
     assert.equal(t?.code, 'QUERY_TIMEOUT');
-    assert.equal(t?.status, 504);
-    assert.equal((t?.details?.trace as unknown[]).length, 1);
+    assert.equal(t.status, 504);
+    assert.equal((t.details?.trace as unknown[]).length, 1);
     assert.equal(failureOf(answer([{ stage: 'ground', outcome: 'error', error: { code: 'STORE_UNAVAILABLE', message: 'down' }, timeMs: 1 }]))?.status, 503);
     assert.equal(failureOf(answer([{ stage: 'execute', outcome: 'error', error: { code: 'ENDPOINT_DOWN', message: 'down' }, timeMs: 1 }]))?.status, 502);
     assert.equal(failureOf(answer([{ stage: 'execute', outcome: 'skipped', note: 'time budget spent', timeMs: 0 }]))?.code, 'QUERY_TIMEOUT');

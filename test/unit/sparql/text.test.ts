@@ -22,7 +22,7 @@ describe('compile: parseSparql / assertReadOnly / queryKind', () => {
     const e = codeOf(() => parseSparql('SELECT ?s WHERE {\n  ?s ?p ?o .\n  FILTER( }'));
     assert.equal(e.code, 'SPARQL_SYNTAX');
     assert.equal(e.details?.line, 3);
-    assert.equal(e.details?.column, 11);
+    assert.equal(e.details.column, 11);
     assert.match(e.message, /line 3, column 11/);
     assert.equal(e.message.includes('\n'), false, 'one-line message');
   });

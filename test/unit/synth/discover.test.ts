@@ -16,7 +16,7 @@ describe('synth: schema discovery (Oxigraph)', function () {
   this.timeout(60000);
 
   describe('a typed graph with declared domains and ranges (fixtures/graphs/books.ttl)', () => {
-    let ex: StoreExecutor;
+    let ex: StoreExecutor | undefined;
     let schema: Schema;
     before(async () => {
       ex = await openExecutor(path.join(root, 'fixtures', 'graphs', 'books.ttl'));
@@ -77,7 +77,7 @@ describe('synth: schema discovery (Oxigraph)', function () {
 
   describe('an untyped graph whose years are entities (MetaQA-style triple file)', () => {
     let dir: string;
-    let ex: StoreExecutor;
+    let ex: StoreExecutor | undefined;
     let schema: Schema;
     before(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-discover-'));
@@ -114,7 +114,7 @@ describe('synth: schema discovery (Oxigraph)', function () {
   });
 
   describe('a graph with names only in IRIs (fixtures/graphs/creatures.ttl)', () => {
-    let ex: StoreExecutor;
+    let ex: StoreExecutor | undefined;
     after(() => ex?.close());
 
     it('reports the IRI local names as the label source, with the number of entities they label', async () => {
@@ -143,8 +143,8 @@ describe('synth: schema discovery (Oxigraph)', function () {
       const small = await discoverSchema(spy, { pageSize: 2, timeoutMs: 5000 });
       assert.equal(small.classes.length, 5, 'paging with 2 rows a page still finds every class');
       assert.ok(seen.every((s) => s.timeoutMs !== undefined && s.timeoutMs <= 5000));
-      assert.ok(seen.filter((s) => /GROUP BY \?c/.test(s.query)).length >= 3, 'classes were read page by page');
-      assert.ok(seen.filter((s) => /OFFSET/.test(s.query)).length >= 3);
+      assert.ok(seen.filter((s) => s.query.includes('GROUP BY ?c')).length >= 3, 'classes were read page by page');
+      assert.ok(seen.filter((s) => s.query.includes('OFFSET')).length >= 3);
     } finally {
       await ex.close();
     }

@@ -76,5 +76,5 @@ export function fixtureStores(): { museums: () => Executor; movies: () => Execut
     await museums?.close();
     await movies?.close();
   });
-  return { museums: () => museums as Executor, movies: () => movies as Executor };
+  return { museums: () => museums!, movies: () => movies! };
 }

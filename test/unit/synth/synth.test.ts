@@ -31,30 +31,30 @@ const ALL_OPERATORS: SynthOperator[] = ['join1', 'join2', 'join3', 'class', 'and
   'table', 'group', 'having', 'topk', 'countcompare', 'contains', 'percent'];
 
 function mentionsOf(form: string): string[] {
-  return [...form.matchAll(/\[ ((?:[^\]\\]|\\.)*) \]/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+  return [...form.matchAll(/\[ ((?:[^\]\\]|\\.)*) \]/g)].map((m) => m[1]!.replace(/\\(.)/g, '$1'));
 }
 
 describe('synth: lexicon', () => {
   it('verbalises properties by the shape of their labels, with WordNet agent nouns and wh-words', () => {
     const lex = buildLexicon(moviesSchema());
-    const d = lex.properties.directed_by;
+    const d = lex.properties.directed_by!;
     assert.equal(d.shape, 'passive');
     assert.deepEqual(d.object.singular.slice(0, 1), ['director']); // WordNet: direct → director (noun.person)
     assert.equal(d.wh, 'who');
     assert.equal(d.verb?.lemma, 'direct');
     assert.ok(d.objectQ.some((t) => t.startsWith('{wh} directed {x}')));
-    assert.equal(lex.properties.written_by.object.singular[0], 'writer');
-    assert.equal(lex.properties.written_by.verb?.participle, 'written');
-    assert.equal(lex.properties.has_genre.shape, 'noun');
-    assert.equal(lex.properties.has_genre.object.singular[0], 'genre');
-    assert.equal(lex.properties.release_year.wh, 'when');
-    assert.ok(lex.properties.release_year.objectQ.includes('when was {x} released'));
+    assert.equal(lex.properties.written_by!.object.singular[0], 'writer');
+    assert.equal(lex.properties.written_by!.verb?.participle, 'written');
+    assert.equal(lex.properties.has_genre!.shape, 'noun');
+    assert.equal(lex.properties.has_genre!.object.singular[0], 'genre');
+    assert.equal(lex.properties.release_year!.wh, 'when');
+    assert.ok(lex.properties.release_year!.objectQ.includes('when was {x} released'));
     const m = buildLexicon(museumSchema());
-    assert.equal(m.properties.locatedIn.shape, 'prep');
-    assert.equal(m.properties.locatedIn.wh, 'where'); // city: noun.location
-    assert.deepEqual(m.classes.City.plural.slice(0, 1), ['cities']);
-    assert.equal(m.properties.foundedBy.object.singular[0], 'founder');
-    assert.equal(m.properties.population.valueKind, 'number');
+    assert.equal(m.properties.locatedIn!.shape, 'prep');
+    assert.equal(m.properties.locatedIn!.wh, 'where'); // city: noun.location
+    assert.deepEqual(m.classes.City!.plural.slice(0, 1), ['cities']);
+    assert.equal(m.properties.foundedBy!.object.singular[0], 'founder');
+    assert.equal(m.properties.population!.valueKind, 'number');
   });
 
   it('reads one-word labels by their usual part of speech, inverse labels with the roles exchanged', () => {
@@ -64,22 +64,22 @@ describe('synth: lexicon', () => {
       ...base,
       properties: [p('capitalOf', 'capital of'), p('people.person.nationality', 'people.person.nationality'), p('borders', 'borders'), p('children', 'children'), p('flowsThrough', 'flows through'), p('plays_in_club', 'plays in club'), p('plays_in_club_inverse', 'plays in club inverse'), p('is_aged', 'is aged', { valueKind: 'number', objectKind: 'literal' })],
     });
-    assert.equal(lex.properties.borders.shape, 'verb'); // "which states border Texas"
-    assert.equal(lex.properties.children.shape, 'noun'); // "children of X", not "X childs"
-    assert.deepEqual(lex.properties.children.object.plural.slice(0, 1), ['children']);
-    assert.equal(lex.properties.flowsThrough.verb?.particle, 'through');
-    const club = lex.properties.plays_in_club;
+    assert.equal(lex.properties.borders!.shape, 'verb'); // "which states border Texas"
+    assert.equal(lex.properties.children!.shape, 'noun'); // "children of X", not "X childs"
+    assert.deepEqual(lex.properties.children!.object.plural.slice(0, 1), ['children']);
+    assert.equal(lex.properties.flowsThrough!.verb?.particle, 'through');
+    const club = lex.properties.plays_in_club!;
     assert.deepEqual([club.shape, club.subject.singular[0], club.object.singular[0], club.swh], ['verb', 'player', 'club', 'who']);
-    const inv = lex.properties.plays_in_club_inverse;
+    const inv = lex.properties.plays_in_club_inverse!;
     assert.equal(inv.subject.singular[0], 'club');
     assert.equal(inv.object.singular[0], 'player');
     assert.ok(inv.objectQ.some((t) => /^\{wh\} plays in \{x\}$/.test(t)), inv.objectQ.join(' | '));
-    assert.equal(lex.properties.is_aged.object.singular[0], 'age');
-    assert.equal(lex.properties.is_aged.wh, 'what');
-    assert.equal(lex.properties.capitalOf.shape, 'nounOf'); // "what is the capital of X", "what is X the capital of"
-    assert.deepEqual(lex.properties.capitalOf.subject.singular, ['capital']);
-    assert.ok(lex.properties.capitalOf.objectQ.includes('what is {x} the {s} of'));
-    assert.equal(lex.properties['people.person.nationality'].object.singular[0], 'nationality');
+    assert.equal(lex.properties.is_aged!.object.singular[0], 'age');
+    assert.equal(lex.properties.is_aged!.wh, 'what');
+    assert.equal(lex.properties.capitalOf!.shape, 'nounOf'); // "what is the capital of X", "what is X the capital of"
+    assert.deepEqual(lex.properties.capitalOf!.subject.singular, ['capital']);
+    assert.ok(lex.properties.capitalOf!.objectQ.includes('what is {x} the {s} of'));
+    assert.equal(lex.properties['people.person.nationality']!.object.singular[0], 'nationality');
   });
 
   it('reads a user-edited lexicon file back; its entries win and its phrasings are used', async () => {
@@ -94,10 +94,10 @@ describe('synth: lexicon', () => {
     edited.properties.foundedBy.objectQ = ['who set up {x}'];
     fs.writeFileSync(file, JSON.stringify({ properties: { foundedBy: edited.properties.foundedBy }, classes: { Museum: edited.classes.Museum } }));
     const merged = mergeLexicon(generated, readLexicon(file));
-    assert.deepEqual(merged.properties.foundedBy.objectQ, ['who set up {x}']);
+    assert.deepEqual(merged.properties.foundedBy!.objectQ, ['who set up {x}']);
     assert.deepEqual(merged.properties.locatedIn, generated.properties.locatedIn); // untouched entries stay
     const rng = new Rng(3);
-    const only = { ...merged, properties: { ...merged.properties, foundedBy: { ...merged.properties.foundedBy, objects: [] } } };
+    const only = { ...merged, properties: { ...merged.properties, foundedBy: { ...merged.properties.foundedBy!, objects: [] } } };
     const qs: string[] = [];
     for (let i = 0; i < 20; i++) {
       const q = renderQuestion({ op: 'join', rel: { prop: 'foundedBy', iri: MUSEUMS + 'foundedBy', inv: true }, arg: { op: 'ent', iri: MUSEUMS + 'museum/0', label: 'Royal Museum' } }, only, rng);
@@ -278,7 +278,7 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
     let n = 0;
     for (let i = 0; i < 60; i++) {
       const s = await sampler.sample('ask');
-      if (!s || s.answer.type !== 'bool') continue;
+      if (s?.answer.type !== 'bool') continue;
       n++;
       if (s.answer.value) yes++;
     }
@@ -311,7 +311,7 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
       for (const m of mentionsOf(e.form)) assert.ok(e.question.includes(m), `"${m}" in "${e.question}"`);
       assert.ok(e.answerCount >= 1);
       parseForm(e.form); // the output form (names, mentions) is in the form language
-      assert.ok(!/\u27e6/.test(e.question), 'no placeholder left');
+      assert.ok(!e.question.includes('\u27e6'), 'no placeholder left');
       assert.ok(e.question.split(' ').length <= 30, e.question);
     }
     const ops = new Set(a.examples.map((e) => e.operator));
@@ -350,7 +350,7 @@ describe('synth: sampling and rendering over a real Oxigraph store', function ()
     const { examples, stats } = await synthesize(stores.movies(), schema, lex, { count: 400, seed: 3, compile: { vocabularyNamespace: MOVIES } });
     assert.ok(examples.length >= 200, `${examples.length} examples`);
     assert.equal(stats.perOperator.class, undefined, 'no class-typed answers without classes');
-    assert.ok(examples.some((e) => /director/.test(e.question)));
+    assert.ok(examples.some((e) => e.question.includes('director')));
     const partial = examples.filter((e) => e.noise?.includes('partial-name'));
     assert.ok(partial.length > 0, 'some person mentions are shortened');
     for (const e of partial) for (const m of mentionsOf(e.form)) assert.ok(e.question.includes(m));
