@@ -391,7 +391,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     let validSet: SynthExample[];
     let stats: SynthStats | undefined;
     // data cut short by an earlier run's budget is made again (this run may have the time to finish it)
-    const cutShort = readJson<SynthStats>(path.join(dataDir, 'stats.json'))?.stoppedAtBudget === true;
+    const cutShort = (readJson(path.join(dataDir, 'stats.json')) as SynthStats | undefined)?.stoppedAtBudget === true;
     if (prev?.synthKey === synthKey && !cutShort && fs.existsSync(path.join(dataDir, 'train.jsonl')) && fs.existsSync(path.join(dataDir, 'valid.jsonl'))) {
       const read = (f: string) => fs.readFileSync(path.join(dataDir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SynthExample);
       trainSet = read('train.jsonl');
