@@ -19,6 +19,13 @@ const TEMPLATES = {
   incoming: 'SELECT ?p (COUNT(?s) AS ?n) WHERE { VALUES ?e { <urn:x> } ?s ?p ?e } GROUP BY ?p LIMIT 1',
   neighbours2:
     'SELECT DISTINCT ?p WHERE { { SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(isIRI(?m)) } LIMIT 1 } { ?m ?p ?o } UNION { ?o ?p ?m } } LIMIT 1',
+  // the same two queries with isIRI(?m) written as "neither literal nor blank node" (the same terms): Virtuoso
+  // plans isIRI on a subject variable as a scan of the whole graph (2.8 s for an entity nothing points at, on
+  // 28M triples) and the negated form by the entity's index (3 ms)
+  neighbourIris:
+    'SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(!isLiteral(?m) && !isBlank(?m)) } LIMIT 1',
+  neighbours2All:
+    'SELECT DISTINCT ?p WHERE { { SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(!isLiteral(?m) && !isBlank(?m)) } LIMIT 1 } { ?m ?p ?o } UNION { ?o ?p ?m } } LIMIT 1',
 } as const;
 
 type TemplateName = keyof typeof TEMPLATES;
@@ -120,6 +127,25 @@ export function neighbours1Query(entities: string[], limit: number): string {
 /** Distinct predicates one step further: around up to `sample` neighbours of the entities. */
 export function neighbours2Query(entities: string[], sample: number, limit: number): string {
   const q = template('neighbours2');
+  setValues(q.where, 'e', entities);
+  setLimits(q, limit, undefined, sample);
+  return generateSparql(q);
+}
+
+/** The distinct IRI neighbours of the entities (either direction), at most `limit` of them. */
+export function neighbourIrisQuery(entities: string[], limit: number): string {
+  const q = template('neighbourIris');
+  setValues(q.where, 'e', entities);
+  setLimits(q, limit);
+  return generateSparql(q);
+}
+
+/**
+ * neighbours2Query for entities known to have at most `sample` IRI neighbours (neighbourIrisQuery), so that
+ * its sample is all of them: the same predicates, in a shape Virtuoso answers by index.
+ */
+export function neighbours2AllQuery(entities: string[], sample: number, limit: number): string {
+  const q = template('neighbours2All');
   setValues(q.where, 'e', entities);
   setLimits(q, limit, undefined, sample);
   return generateSparql(q);

@@ -10,6 +10,7 @@ import {
   fetchLabels,
   groundCandidates,
   locateInQuestion,
+  neighbours2Query,
   permute,
   RelationRetriever,
   relationSimilarity,
@@ -99,6 +100,34 @@ describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl
     assert.deepEqual(relations.rank('zzzz', around, 3, 0.5), []);
     assert.equal(relationSimilarity('directed_by', { iri: NS + 'directed_by', name: 'directed_by' }), 1);
     assert.ok(relationSimilarity('film.directed_by', { iri: NS + 'directed_by', name: 'directed_by' }) > 0.7);
+  });
+
+  it('relation retrieval, 2 hops: the same predicates as the sampled query, asked without isIRI on a subject when the sample is every neighbour', async () => {
+    // a recording executor over the real store: which queries the retriever sends
+    const sent: string[] = [];
+    const inner = executor!;
+    const recording = new Proxy(inner, {
+      get: (target, key) => (key === 'select' ? (q: string, o?: Parameters<Executor['select']>[1]) => (sent.push(q), target.select(q, o)) : Reflect.get(target, key)) as unknown,
+    });
+    const predicates = async (e: string, sample: number) => {
+      const rows = (await executor!.select(neighbours2Query([e], sample, 500))).rows;
+      return new Set(rows.flatMap((r) => (r.p?.type === 'uri' && r.p.value !== LABEL ? [r.p.value] : [])));
+    };
+    const zemeckis = ENT + 'Robert%20Zemeckis';
+    // few neighbours (at most the sample of 50): every neighbour is in the sample, the predicates are the same set
+    const few = new RelationRetriever(recording, { exclude: [LABEL] });
+    const got = new Set((await few.neighbourhood([zemeckis], 2)).map((r) => r.iri));
+    assert.deepEqual(got, new Set([...(await few.neighbourhood([zemeckis], 1)).map((r) => r.iri), ...(await predicates(zemeckis, 50))]));
+    assert.ok(got.has(NS + 'starred_actors'));
+    // Virtuoso scans the whole graph for isIRI(?m) on a subject (2.8 s on 28M triples): no query sent says it
+    assert.ok(sent.length >= 3, sent.join('\n'));
+    assert.ok(!sent.some((q) => /isIRI\(\?m\)/i.test(q)), sent.join('\n'));
+    // more neighbours than the sample: which are sampled is the store's choice, so the sampled query itself is sent
+    sent.length = 0;
+    const small = new RelationRetriever(recording, { exclude: [LABEL], sample: 1 });
+    const some = new Set((await small.neighbourhood([zemeckis], 2)).map((r) => r.iri));
+    assert.ok(sent.includes(neighbours2Query([zemeckis], 1, 500)), sent.join('\n'));
+    for (const p of await predicates(zemeckis, 1)) assert.ok(some.has(p), p);
   });
 
   it('locates a (cut) copied label in the question', () => {
