@@ -7,6 +7,12 @@
 import type { Executor, QueryOptions, SelectResult, Triple } from '../core';
 import type { Exhausted, ReaderBudget, ReaderStats } from './types';
 
+/** Results kept across questions, by query text (BudgetGuard.selectShared). */
+export interface SharedResults {
+  get(query: string): SelectResult | undefined;
+  set(query: string, result: SelectResult): unknown;
+}
+
 export class BudgetExhausted extends Error {
   constructor(readonly kind: Exhausted, message: string) {
     super(message);
@@ -83,6 +89,24 @@ export class BudgetGuard implements Executor {
 
   select(query: string, opts?: QueryOptions): Promise<SelectResult> {
     return this.run((r) => r.rows.length, (o) => this.inner.select(query, o), opts);
+  }
+  /**
+   * A select whose result is a fact of the graph asked again and again (a hub's sample): answered from `cache`
+   * when it holds the query, else asked and kept. It counts as a query and its rows like any select, so the
+   * budget spent, and with it what the reader does, is the same with or without the cache; only the time differs.
+   */
+  selectShared(query: string, cache: SharedResults, opts?: QueryOptions): Promise<SelectResult> {
+    return this.run(
+      (r) => r.rows.length,
+      async (o) => {
+        const hit = cache.get(query);
+        if (hit) return hit;
+        const res = await this.inner.select(query, o);
+        cache.set(query, res);
+        return res;
+      },
+      opts,
+    );
   }
   ask(query: string, opts?: QueryOptions): Promise<boolean> {
     return this.run(() => 0, (o) => this.inner.ask(query, o), opts);

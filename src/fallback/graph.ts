@@ -5,9 +5,10 @@
  * store-independent pseudo-random sample. Frontiers above `maxFrontier` nodes are cut the same way
  * (FNV-1a order of the node key), so the same question always sees the same subgraph.
  */
-import type { Term } from '../core';
+import { LRUCache } from 'lru-cache';
+import type { Executor, SelectResult, Term } from '../core';
 import { RDFS_LABEL, bindingOf, pushTo } from '../core';
-import type { BudgetGuard } from './budget';
+import type { BudgetGuard, SharedResults } from './budget';
 import { degreeQuery, edgesQuery, fromTerm, predicatesQuery, sampledEdgesQuery, type Direction } from './sparql';
 import { fnv1a } from './text';
 
@@ -43,6 +44,22 @@ export function sample<T>(items: T[], n: number, key: (t: T) => string): T[] {
     .map((x) => x.t);
 }
 
+/**
+ * Hub samples by store (the executor under the readers' guards), kept across questions: the sample of a hub is a
+ * fact of the graph (the first `hubDegree` edges in MD5 order), and finding it means sorting all of the hub's edges
+ * — 5 s for the ~2M members of a class on a 28M-triple Virtuoso, asked again by every question about one of them.
+ * Like the entity index, it assumes the graph does not change under a running gateway.
+ */
+const hubSamples = new WeakMap<Executor, SharedResults>();
+export function hubSamplesOf(store: Executor): SharedResults {
+  let cache = hubSamples.get(store);
+  if (!cache) {
+    cache = new LRUCache<string, SelectResult>({ max: 1000 });
+    hubSamples.set(store, cache);
+  }
+  return cache;
+}
+
 function chunks<T>(xs: T[], n: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
@@ -75,7 +92,7 @@ export async function expand(guard: BudgetGuard, nodes: Term[], opts: ExpandOpti
       skippedHubs += big.length - sampled.length;
       for (const h of sampled) {
         hubs++;
-        const res = await guard.select(sampledEdgesQuery(fromTerm(h), dir, lp, hubDegree));
+        const res = await guard.selectShared(sampledEdgesQuery(fromTerm(h), dir, lp, hubDegree), hubSamplesOf(guard.inner));
         for (const row of res.rows) edges.push(toEdge(bindingOf(row, 'x'), bindingOf(row, 'p'), bindingOf(row, 'y'), dir));
       }
     }

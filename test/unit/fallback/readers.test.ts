@@ -129,6 +129,27 @@ describe('fallback readers on a real Oxigraph store (MetaQA subset)', function (
     assert.ok(whole.answers.length > 20, String(whole.answers.length));
   });
 
+  it('a hub\'s sample is asked of the store once: the same answers, queries and rows counted the next time', async () => {
+    // a recording executor over the real store (a new one: samples are kept per store)
+    const sent: string[] = [];
+    const store = moviesStore();
+    const recording = new Proxy(store, {
+      get: (target, key) => (key === 'select' ? (q: string, o?: Parameters<typeof store.select>[1]) => (sent.push(q), target.select(q, o)) : Reflect.get(target, key)) as unknown,
+    });
+    const c = ctx('which movies have the genre Drama', [topic(MOVIES, 'Drama')], { executor: recording });
+    const first = ok(await new PathReader({ hubDegree: 5 }).read(c));
+    const sampled = sent.filter((q) => /ORDER BY \(?MD5/i.test(q));
+    assert.ok(sampled.length > 0, sent.join('\n'));
+    sent.length = 0;
+    const again = ok(await new PathReader({ hubDegree: 5 }).read(c));
+    assert.deepEqual(sent.filter((q) => /ORDER BY \(?MD5/i.test(q)), []);
+    assert.deepEqual(again.answers, first.answers);
+    assert.deepEqual(again.evidence, first.evidence);
+    assert.equal(again.note, first.note);
+    assert.equal(again.stats.queries, first.stats.queries);
+    assert.equal(again.stats.triples, first.stats.triples);
+  });
+
   it('reports budget exhaustion as a failure value (queries)', async () => {
     const r = await new PathReader().read(ctx('who directed Cast Away', [topic(MOVIES, 'Cast Away')], { budget: { timeMs: 5000, maxQueries: 2, maxTriples: 100000 } }));
     assert.ok(isFailure(r));
