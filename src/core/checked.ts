@@ -33,7 +33,7 @@ export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** The value under `key`, made and stored on first use (a cache, or a map of lists/sets to add to). */
-export function getOrAdd<K, V>(map: Map<K, V>, key: K, make: (key: K) => V): V {
+export function getOrAdd<K, V>(map: { get(key: K): V | undefined; set(key: K, value: V): unknown }, key: K, make: (key: K) => V): V {
   let value = map.get(key);
   if (value === undefined) {
     value = make(key);

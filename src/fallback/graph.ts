@@ -7,7 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult, Term } from '../core';
-import { RDFS_LABEL, bindingOf, pushTo } from '../core';
+import { RDFS_LABEL, bindingOf, getOrAdd, pushTo } from '../core';
 import type { BudgetGuard, SharedResults } from './budget';
 import { degreeQuery, edgesQuery, fromTerm, predicatesQuery, sampledEdgesQuery, type Direction } from './sparql';
 import { fnv1a } from './text';
@@ -52,12 +52,7 @@ export function sample<T>(items: T[], n: number, key: (t: T) => string): T[] {
  */
 const hubSamples = new WeakMap<Executor, SharedResults>();
 export function hubSamplesOf(store: Executor): SharedResults {
-  let cache = hubSamples.get(store);
-  if (!cache) {
-    cache = new LRUCache<string, SelectResult>({ max: 1000 });
-    hubSamples.set(store, cache);
-  }
-  return cache;
+  return getOrAdd(hubSamples, store, () => new LRUCache<string, SelectResult>({ max: 1000 }));
 }
 
 function chunks<T>(xs: T[], n: number): T[][] {

@@ -19,13 +19,11 @@ const TEMPLATES = {
   incoming: 'SELECT ?p (COUNT(?s) AS ?n) WHERE { VALUES ?e { <urn:x> } ?s ?p ?e } GROUP BY ?p LIMIT 1',
   neighbours2:
     'SELECT DISTINCT ?p WHERE { { SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(isIRI(?m)) } LIMIT 1 } { ?m ?p ?o } UNION { ?o ?p ?m } } LIMIT 1',
-  // the same two queries with isIRI(?m) written as "neither literal nor blank node" (the same terms): Virtuoso
+  // neighbours2's inner select with isIRI(?m) written as "neither literal nor blank node" (the same terms): Virtuoso
   // plans isIRI on a subject variable as a scan of the whole graph (2.8 s for an entity nothing points at, on
   // 28M triples) and the negated form by the entity's index (3 ms)
   neighbourIris:
     'SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(!isLiteral(?m) && !isBlank(?m)) } LIMIT 1',
-  neighbours2All:
-    'SELECT DISTINCT ?p WHERE { { SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(!isLiteral(?m) && !isBlank(?m)) } LIMIT 1 } { ?m ?p ?o } UNION { ?o ?p ?m } } LIMIT 1',
 } as const;
 
 type TemplateName = keyof typeof TEMPLATES;
@@ -137,17 +135,6 @@ export function neighbourIrisQuery(entities: string[], limit: number): string {
   const q = template('neighbourIris');
   setValues(q.where, 'e', entities);
   setLimits(q, limit);
-  return generateSparql(q);
-}
-
-/**
- * neighbours2Query for entities known to have at most `sample` IRI neighbours (neighbourIrisQuery), so that
- * its sample is all of them: the same predicates, in a shape Virtuoso answers by index.
- */
-export function neighbours2AllQuery(entities: string[], sample: number, limit: number): string {
-  const q = template('neighbours2All');
-  setValues(q.where, 'e', entities);
-  setLimits(q, limit, undefined, sample);
   return generateSparql(q);
 }
 

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult } from '../core';
 import { isStopword, itemAt, relationWords } from '../core';
 import { relatedWords, wordNearness, wordVectors, WORDNET_SCORES, type WordVectors } from './lexical';
-import { degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2AllQuery, neighbours2Query } from './queries';
+import { degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
 import { iriLocalName } from '../core';
 import type { RelationInfo } from './store-index';
@@ -228,16 +228,18 @@ export class RelationRetriever {
 
   /**
    * Predicates around up to `sample` neighbours of the entities (neighbours2Query). When the entities have at most
-   * `sample` IRI neighbours the sample is all of them, whatever order the store finds them in, and the predicates
-   * are asked in a shape Virtuoso answers by index (neighbours2AllQuery; a full result, fewer than `limit` rows,
-   * is the same set); otherwise which neighbours are sampled is the store's choice, and the query is the same as
-   * ever, so the readings never change with the shape.
+   * `sample` IRI neighbours the sample is all of them, whatever order the store finds them in: their predicates are
+   * the first hop's query on those neighbours (neighbours1Query, which Virtuoso answers by index; a full result,
+   * fewer than `limit` rows, is the same set). Otherwise which neighbours are sampled is the store's choice, and
+   * the query is the same as ever, so the readings never change with the shape.
    */
   private async secondHop(ents: string[], limit: number, t: { timeoutMs: number }): Promise<SelectResult['rows']> {
     const sample = this.opts.sample ?? 50;
     const near = await this.executor.select(neighbourIrisQuery(ents, sample + 1), t);
     if (near.rows.length <= sample) {
-      const all = await this.executor.select(neighbours2AllQuery(ents, sample, limit), t);
+      const iris = near.rows.flatMap((r) => (r.m?.type === 'uri' ? [r.m.value] : []));
+      if (iris.length === 0) return [];
+      const all = await this.executor.select(neighbours1Query(iris, limit), t);
       if (all.rows.length < limit) return all.rows;
     }
     return (await this.executor.select(neighbours2Query(ents, sample, limit), t)).rows;
