@@ -178,3 +178,13 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 export function isStopword(w: string): boolean {
   return STOP_WORDS.has(w);
 }
+
+/** FNV-1a 32-bit hash: a deterministic key (the fallback readers' sample order, the base corpus's train/valid split). */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -7,10 +7,9 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult, Term } from '../core';
-import { RDFS_LABEL, bindingOf, getOrAdd, pushTo } from '../core';
+import { RDFS_LABEL, bindingOf, fnv1a, getOrAdd, pushTo } from '../core';
 import type { BudgetGuard, SharedResults } from './budget';
 import { degreeQuery, edgesQuery, fromTerm, predicatesQuery, sampledEdgesQuery, type Direction } from './sparql';
-import { fnv1a } from './text';
 
 export interface Edge {
   s: Term;

@@ -84,12 +84,3 @@ export class Bm25 {
   }
 }
 
-/** FNV-1a 32-bit hash: the deterministic order used to sample hub neighbourhoods. */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}

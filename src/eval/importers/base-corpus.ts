@@ -17,7 +17,7 @@
  * Each source format has its reader below (`fromFreebaseSexpr`, `fromSparql`, …); the naming is the same for all.
  */
 import { distance } from 'fastest-levenshtein';
-import { AskgraphError, Form, Ref, identifierWords, normalizeLabel, typoEdits } from '../../core';
+import { AskgraphError, Form, Ref, fnv1a, identifierWords, iriLocalName, normalizeLabel, typoEdits } from '../../core';
 import { sparqlToForm } from '../../compile';
 import { mapChildren, mapRefs, parseForm, printForm } from '../../form';
 
@@ -71,16 +71,6 @@ export function dottedWordName(id: string): string | null {
   return wordName(lastSegment(id));
 }
 
-/** The local name of an IRI (after the last `/` or `#`), percent-decoded where it decodes. */
-export function iriLocalName(iri: string): string {
-  const cut = Math.max(iri.lastIndexOf('/'), iri.lastIndexOf('#'));
-  const local = iri.slice(cut + 1);
-  try {
-    return decodeURIComponent(local);
-  } catch {
-    return local;
-  }
-}
 
 /**
  * Labels of a resource whose local name spells its label (`Wilton,_Connecticut`, `John_Forbes_(British_Army_officer)`):
@@ -280,15 +270,6 @@ export function standardCount(sparql: string): string {
   return sparql.replace(/SELECT\s+DISTINCT\s+COUNT\s*\(\s*(\?\w+)\s*\)/i, 'SELECT (COUNT(DISTINCT $1) AS ?count)').replace(/SELECT\s+COUNT\s*\(\s*(\?\w+)\s*\)/i, 'SELECT (COUNT($1) AS ?count)');
 }
 
-/** 32-bit FNV-1a of a string (a deterministic split key). */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
 
 /**
  * The split of a pair: one in `every` forms goes to validation, by the hash of its source and named form, so the

@@ -15,10 +15,10 @@
  * frontier entities of the best one.
  */
 import type { Evidence, Term } from '../../core';
-import { getOrAdd, itemAt, pushTo } from '../../core';
+import { fnv1a, getOrAdd, itemAt, pushTo } from '../../core';
 import type { BudgetGuard } from '../budget';
 import { expand, termKey, type Edge } from '../graph';
-import { Bm25, fnv1a, questionContentTerms, questionTerms, terms as textTerms } from '../text';
+import { Bm25, questionContentTerms, questionTerms, terms as textTerms } from '../text';
 import type { ReaderContext, ReaderResult } from '../types';
 import { HopModel } from '../vocabulary';
 import { evidenceTriple, excludeTopics, item, labelsFor, relationName, GuardedReader } from './common';
