@@ -24,7 +24,12 @@ UNK, BOS, EOS, PAD = 0, 1, 2, 3
 
 # a quoted string ([16]) is one token, spaces and escapes included; `[ … ]` is a span copied from the question:
 # an entity label, or the text of CONTAINS ([38]), which the targets copy the same way
-_FORM_TOKEN = re.compile(r'\[ (.*?) \]|\(|\)|"(?:[^"\\]|\\.)*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^\S+)?|[^\s()\[\]]+')
+_FORM_TOKEN = re.compile(r'\[ (.*?) \]|\(|\)|"(?:[^"\\]|\\.)*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^(?:<[^>\s]*>|[^\s()\[\]]+))?|[^\s()\[\]]+')
+
+# Open-name models (askgraph-base, issue 20): a relation, class or literal is written as the sentencepiece pieces of
+# its words followed by this symbol, so the model is not tied to one graph's names (config.json "names": "open").
+NAME_END = "</n>"
+_TYPED = re.compile(r'^"((?:[^"\\]|\\.)*)"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^(?:<[^>\s]*>|[^\s()\[\]]+))?$')
 
 
 def read_jsonl(path, limit=None):
@@ -209,14 +214,49 @@ def question_words(examples):
     return counts
 
 
+def open_text(token):
+    """The words an open-name model writes for a form token (NAME_END follows them): a relation or class name's
+    identifier words ("place_of_birth" -> "place of birth"), a number or date as written, a typed literal's value
+    when it is a number or date ("1.0"^^xsd:float -> 1.0). None for what an open-name model cannot write (a string
+    literal): such an example is skipped."""
+    if is_literal_token(token):
+        return token
+    m = _TYPED.match(token)
+    if m:
+        return m.group(1) if is_literal_token(m.group(1)) else None
+    words = identifier_words(token)
+    return " ".join(words) if words else None
+
+
+def open_token(text):
+    """Inverse of open_text on decoded words: a number or date stays, words are joined by `_`."""
+    text = " ".join(text.split())
+    return text if is_literal_token(text) else "_".join(identifier_words(text))
+
+
 class Vocab:
-    def __init__(self, sp, names):
-        """names: relation and class names and literal tokens (single target symbols after the operators)."""
+    def __init__(self, sp, names, open_names=False):
+        """names: relation and class names and literal tokens (single target symbols after the operators).
+        open_names: names and literals are written as pieces + NAME_END (names is then ignored)."""
         self.sp = sp
         self.S = sp.get_piece_size()
-        self.symbols = OPERATORS + sorted(set(names) - set(OPERATORS))
+        self.open_names = open_names
+        self.symbols = OPERATORS + ([NAME_END] if open_names else sorted(set(names) - set(OPERATORS)))
         self.sym_id = {s: self.S + i for i, s in enumerate(self.symbols)}
         self.V = self.S + len(self.symbols)
+        # pieces a name may be made of (not unk / bos / eos / pad)
+        self.name_ids = [i for i in range(self.S) if i not in (UNK, BOS, EOS, PAD)] if open_names else []
+        self._name_cache = {}
+
+    def name_pieces(self, token):
+        """Target ids of a name or literal in an open-name model (pieces + NAME_END), or None."""
+        if token not in self._name_cache:
+            text = open_text(token)
+            ids = self.sp.encode(text) if text else []
+            # a character the tokenizer lacks (unk) would change the name: such an example is skipped
+            ok = ids and not any(i in (UNK, BOS, EOS, PAD) for i in ids)
+            self._name_cache[token] = ids + [self.sym_id[NAME_END]] if ok else None
+        return self._name_cache[token]
 
     def encode_source(self, question):
         return [p.id for p in self.sp.EncodeAsImmutableProto(question).pieces]
@@ -246,6 +286,11 @@ class Vocab:
                 tgt.append(self.sym_id["["])
                 tgt.extend(ids)
                 tgt.append(self.sym_id["]"])
+            elif self.open_names and t not in self.sym_id:
+                ids = self.name_pieces(t)
+                if ids is None:
+                    return None
+                tgt.extend(ids)
             else:
                 if t not in self.sym_id:
                     return None
@@ -257,6 +302,7 @@ class Vocab:
         """target ids (without BOS; stops at EOS) -> form text; robust to symbols inside entities."""
         out = []
         ent = None
+        name = None  # open names: pieces of the name being written
         for i in ids:
             if i == EOS:
                 break
@@ -264,6 +310,11 @@ class Vocab:
                 continue
             if i >= self.S:
                 s = self.symbols[i - self.S]
+                if name is not None and ent is None:
+                    out.append(open_token(self.sp.decode(name)))
+                    name = None
+                    if s == NAME_END:
+                        continue
                 if ent is not None:
                     if s == "]":
                         out.append("[ " + self.sp.decode(ent) + " ]")
@@ -275,23 +326,34 @@ class Vocab:
                     ent = []
                 elif s == "]":
                     out.append("]")
-                else:
+                elif s != NAME_END:
                     out.append(s)
             else:
-                if ent is None:
-                    out.append(self.sp.id_to_piece(i))
-                else:
+                if ent is not None:
                     ent.append(i)
+                elif self.open_names:
+                    name = (name or []) + [i]
+                else:
+                    out.append(self.sp.id_to_piece(i))
         if ent is not None:
             out.append("[ " + self.sp.decode(ent) + " ]")
+        if name is not None:
+            out.append(open_token(self.sp.decode(name)))
         text = " ".join(out)
         return text.replace("( ", "(").replace(" )", ")")
 
 
-def canonical(form):
+def canonical(form, open_names=False):
+    """The form as the decoder writes it back (open names: each name or literal as open_token(open_text(t)))."""
     toks = []
     for t in form_tokens(form):
-        toks.append("[ " + t[1] + " ]" if isinstance(t, tuple) else t)
+        if isinstance(t, tuple):
+            toks.append("[ " + t[1] + " ]")
+        elif open_names and t not in OPERATORS:
+            text = open_text(t)
+            toks.append(open_token(text) if text else t)
+        else:
+            toks.append(t)
     return " ".join(toks).replace("( ", "(").replace(" )", ")")
 
 

@@ -117,8 +117,9 @@ def checkpoint_from_export(model_dir):
     relations = list(config.get("relations", []))
     classes = list(config.get("classes", []))
     from askgraph_data import OPERATORS
-    literals = [s for s in config["symbols"] if s not in OPERATORS and s not in relations and s not in classes]
-    return {"model": model.state_dict(), "tokenizer": tok, "relations": relations, "classes": classes,
+    open_names = config.get("names") == "open"
+    literals = [] if open_names else [s for s in config["symbols"] if s not in OPERATORS and s not in relations and s not in classes]
+    return {"model": model.state_dict(), "tokenizer": tok, "relations": relations, "classes": classes, "openNames": open_names,
             "literals": literals, "size": size, "symbols": list(config["symbols"]), "pieces": config["pieces"],
             "step": None, "epochs": None, "recoveredFrom": os.path.abspath(model_dir)}
 

@@ -27,7 +27,7 @@ import torch.nn.functional as F  # noqa: E402
 
 from askgraph_data import (BOS, EOS, PAD, UNK, Augmenter, Vocab, canonical, entity_roles,  # noqa: E402
                            OPERATORS, form_tokens, question_words, is_literal_token, names_of, read_jsonl, read_kb, read_labels,
-                           train_tokenizer)
+                           train_tokenizer, NAME_END, open_text)
 from askgraph_model import SIZES, DecoderExport, EncoderExport, Seq2Seq  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -83,6 +83,10 @@ def parse_args(argv=None):
                         'src/train from the parsed forms); without it every non-literal token is a relation')
     p.add_argument("--vocab-size", type=int, default=None, help="sentencepiece pieces (default by size)")
     p.add_argument("--max-train", type=int, default=None, help="use a seeded random sample of N training examples")
+    p.add_argument("--cap", action="append", default=[], metavar="SOURCE=N",
+                   help="keep a seeded sample of at most N training examples whose `source` is SOURCE (repeatable)")
+    p.add_argument("--open-names", type=int, choices=[0, 1], default=0,
+                   help="1: relations, classes and literals are written as pieces + %s (an open-name model, askgraph-base)" % NAME_END)
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr", type=float, default=None)
     p.add_argument("--warmup", type=int, default=300)
@@ -167,6 +171,7 @@ class Constraint:
     own pieces, then `]`. (The Node decoder enforces the full grammar.)"""
 
     OPS = tuple(o for o in OPERATORS if o not in ("(", ")", "[", "]"))
+    # open-name models: a name is one or more pieces, then NAME_END (the Node decoder also checks which slot takes one)
 
     def __init__(self, vocab, src):
         self.v = vocab
@@ -176,10 +181,16 @@ class Constraint:
         self.last = None  # positions of the last copied piece
         self.started = False
         self.prev = None
+        self.in_name = False
         sym = vocab.sym_id
         self.open_id, self.close_id, self.lb, self.rb = sym["("], sym[")"], sym["["], sym["]"]
         self.ops = [sym[o] for o in self.OPS]
-        self.args = [i for s, i in sym.items() if s not in self.OPS and s not in ("]", ")")]
+        self.name_end = sym.get(NAME_END)
+        if vocab.open_names:
+            self.args = [self.open_id, self.lb] + vocab.name_ids
+            self.in_name_ids = vocab.name_ids + [self.name_end]
+        else:
+            self.args = [i for s, i in sym.items() if s not in self.OPS and s not in ("]", ")")]
 
     def copy(self):
         c = Constraint.__new__(Constraint)
@@ -192,6 +203,8 @@ class Constraint:
                 return sorted(set(self.src))
             nxt = {self.src[p + 1] for p in self.last if p + 1 < len(self.src)}
             return sorted(nxt) + [self.rb]
+        if self.in_name:
+            return self.in_name_ids
         if not self.started:
             return [self.open_id]
         if self.depth == 0:
@@ -211,6 +224,12 @@ class Constraint:
                 self.last = [p for p, s in enumerate(self.src) if s == t]
             else:
                 self.last = [p + 1 for p in self.last if p + 1 < len(self.src) and self.src[p + 1] == t]
+            return
+        if self.v.open_names and t < self.v.S:
+            self.in_name = True
+            return
+        if t == self.name_end:
+            self.in_name = False
             return
         if t == self.lb:
             self.in_ent = True
@@ -316,7 +335,7 @@ def evaluate(model, vocab, examples, train_entities, constrained=True, beam=0, m
         outs = greedy_batch(model, vocab, srcs, max_len, constrained)
         for e, s, o in zip(part, srcs, outs):
             pred = vocab.decode_target(o)
-            gold = canonical(e["form"])
+            gold = canonical(e["form"], vocab.open_names)
             ents = [t[1] for t in form_tokens(e["form"]) if isinstance(t, tuple)]
             row = {"id": e.get("id"), "question": e["question"], "gold": gold, "pred": pred, "em": pred == gold,
                    "hop": (e.get("meta") or {}).get("hop"), "unseen": not any(x in train_entities for x in ents)}
@@ -463,6 +482,13 @@ def main(argv=None):
 
     train = read_jsonl(args.data)
     train = [e for e in train if e.get("question") and e.get("form")]
+    for cap in args.cap:  # a seeded sample of one source, kept in file order
+        src_name, _, n = cap.partition("=")
+        idx = [i for i, e in enumerate(train) if e.get("source") == src_name]
+        if n.isdigit() and int(n) < len(idx):
+            drop = set(idx) - set(random.Random(args.seed).sample(idx, int(n)))
+            train = [e for i, e in enumerate(train) if i not in drop]
+            log("cap %s: %d of %d" % (src_name, int(n), len(idx)))
     if args.max_train and args.max_train < len(train):  # a seeded sample, kept in file order
         keep = sorted(random.Random(args.seed).sample(range(len(train)), args.max_train))
         train = [train[i] for i in keep]
@@ -489,7 +515,11 @@ def main(argv=None):
         pools[k[1:]] = sorted(pools.pop(k))
     tokens = {t for e in train for t in names_of(e["form"])}
     literals = sorted(t for t in tokens if is_literal_token(t))
-    if args.names:
+    open_names = bool(args.open_names)
+    if open_names:  # names are pieces: no name symbols; their words are tokenizer sentences
+        name_texts = sorted({x for x in (open_text(t) for t in tokens) if x})
+        classes, relations, literals = [], [], []
+    elif args.names:
         with open(args.names, encoding="utf-8") as f:
             given = json.load(f)
         classes = sorted(set(given.get("classes", [])))
@@ -510,11 +540,13 @@ def main(argv=None):
         classes = ck.get("classes", [])
         literals = ck.get("literals", [])
         size = ck["size"]
+        open_names = bool(ck.get("openNames"))
     else:
         t = time.time()
-        sp = train_tokenizer(sp_prefix, [e["question"] for e in train], sorted(labels), vocab_size, args.seed)
+        sp = train_tokenizer(sp_prefix, [e["question"] for e in train], sorted(labels) + (name_texts if open_names else []),
+                             vocab_size, args.seed)
         log("tokenizer: %d pieces in %.1fs" % (sp.get_piece_size(), time.time() - t))
-    vocab = Vocab(sp, relations + classes + literals)
+    vocab = Vocab(sp, relations + classes + literals, open_names=open_names)
     if os.path.exists(sp_prefix + ".vocab"):
         os.unlink(sp_prefix + ".vocab")
 
@@ -545,7 +577,7 @@ def main(argv=None):
     for e in train:
         for r in set(names_of(e["form"])):
             rel_freq[r] = rel_freq.get(r, 0) + 1
-    rare_rel = {r for r in relations if 0 < rel_freq.get(r, 0) < RARE_SHARE * len(train)}
+    rare_rel = {r for r in relations if 0 < rel_freq.get(r, 0) < RARE_SHARE * len(train)}  # none with open names
     rare = [e for e in train if rare_rel & set(names_of(e["form"]))]
     # probe: an evenly spread slice of the validation file (reporting only; the last epoch is exported)
     probe = valid[:: max(1, len(valid) // args.probe)][: args.probe] if args.probe and valid else []
@@ -640,7 +672,8 @@ def main(argv=None):
                     break
             train_sec = time.time() - t_start
             epochs_done += (bi + 1) / len(batches)
-            save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done, classes, literals, vocab.symbols)
+            save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done, classes, literals, vocab.symbols,
+                            open_names)
             t_eval = time.time()
             # the last epoch under a deadline: the final evaluation measures the exported model; no probe
             rows = evaluate(model, vocab, probe, train_entities) if probe and not (stop and deadline) else []
@@ -701,6 +734,7 @@ def main(argv=None):
     config = {"format": "askgraph-seq2seq/1", "tokenizer": "tokenizer.model", "pieces": vocab.S,
               "pad": PAD, "bos": BOS, "eos": EOS, "unk": UNK, "symbols": vocab.symbols, "relations": relations,
               "classes": classes,
+              **({"names": "open", "nameEnd": NAME_END} if open_names else {}),
               "dModel": size["d_model"], "heads": size["heads"], "encoderLayers": size["enc_layers"],
               "decoderLayers": size["dec_layers"], "headDim": size["d_model"] // size["heads"], "ffn": size["ffn"],
               "targetVocab": vocab.V, "maxSourceLength": 512, "maxTargetLength": max(64, 2 * max_tgt),
@@ -815,12 +849,14 @@ def node_validation(out_dir, examples, beam, mode="auto"):
         return None, "the Node validation printed no result: %r" % p.stdout[-200:]
 
 
-def save_checkpoint(path, model, sp_prefix, relations, size, args, step, epochs, classes=(), literals=(), symbols=None):
+def save_checkpoint(path, model, sp_prefix, relations, size, args, step, epochs, classes=(), literals=(), symbols=None,
+                    open_names=False):
     with open(sp_prefix + ".model", "rb") as f:
         tok = f.read()
     tmp = path + ".tmp"
     torch.save({"model": model.state_dict(), "tokenizer": tok, "relations": relations, "size": size,
-                "classes": list(classes), "literals": list(literals), "symbols": symbols, "args": vars(args), "step": step,
+                "classes": list(classes), "literals": list(literals), "symbols": symbols, "openNames": bool(open_names),
+                "args": vars(args), "step": step,
                 "epochs": epochs}, tmp)
     os.replace(tmp, path)
 

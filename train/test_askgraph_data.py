@@ -8,7 +8,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from askgraph_data import (EOS, BOS, Augmenter, Vocab, canonical, entity_roles, find_mention, form_tokens,  # noqa: E402
+from askgraph_data import (EOS, BOS, NAME_END, Augmenter, Vocab, canonical, entity_roles, find_mention, form_tokens,  # noqa: E402
                            identifier_words, names_of, question_words, read_kb, read_triples, train_tokenizer)
 
 # The rules shared with the TypeScript side (test/unit/core/text.test.ts reads the same file).
@@ -103,6 +103,41 @@ class Encoding(unittest.TestCase):
         src = v.encode_source("who directed Forrest Gump")
         ids = [v.sym_id["("], v.sym_id["JOIN"], v.sym_id["["], src[-1], v.sym_id["JOIN"], EOS]
         self.assertIsInstance(v.decode_target(ids), str)
+
+
+class OpenNames(unittest.TestCase):
+    """askgraph-base (issue 20): names and literals are pieces + NAME_END, not one graph's symbols."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp()
+        sp = train_tokenizer(os.path.join(cls.dir, "tok"), QUESTIONS * 3, LABELS + ["place of birth", "release year", "runtime minutes 120.0"], 120, 1)
+        cls.vocab = Vocab(sp, ["ignored_in_open_mode"], open_names=True)
+
+    def test_names_are_pieces_and_round_trip(self):
+        v = self.vocab
+        self.assertNotIn("ignored_in_open_mode", v.symbols)
+        self.assertEqual(v.symbols[-1], NAME_END)
+        for q, f, names in [("who directed Forrest Gump", "(JOIN (R directed_by) [ Forrest Gump ])", 1),
+                            ("films of 1994 by Tom Hanks", "(AND (JOIN release_year 1994) (JOIN starred_actors [ Tom Hanks ]))", 3),
+                            ("where was Tom Hanks born", "(JOIN (R place_of_birth) [ Tom Hanks ])", 1)]:
+            src, tgt, exact = v.encode_example(q, f)
+            self.assertTrue(exact, q)
+            self.assertEqual(v.decode_target(tgt[1:]), f)
+            self.assertEqual(tgt.count(v.sym_id[NAME_END]), names)
+
+    def test_camel_names_and_typed_literals_are_written_as_words(self):
+        v = self.vocab
+        f = '(AND Film (GT runtimeMinutes "120.0"^^<http://www.w3.org/2001/XMLSchema#float>))'
+        # the typed literal is one token and keeps its closing brackets out (they once ran into the datatype)
+        self.assertEqual(form_tokens(f)[-3:], ['"120.0"^^<http://www.w3.org/2001/XMLSchema#float>', ")", ")"])
+        src, tgt, _ = v.encode_example("films longer than 120 minutes", f)
+        self.assertEqual(v.decode_target(tgt[1:]), "(AND film (GT runtime_minutes 120.0))")
+        self.assertEqual(canonical(f, open_names=True), "(AND film (GT runtime_minutes 120.0))")
+        # a string literal cannot be written by an open-name model, nor a name with a character the tokenizer
+        # lacks: the example is skipped, not mangled
+        self.assertIsNone(v.encode_example("films called x", '(JOIN title "x")'))
+        self.assertIsNone(v.encode_example("films of Tom Hanks", "(JOIN 主演 [ Tom Hanks ])"))
 
 
 class Augmentation(unittest.TestCase):
