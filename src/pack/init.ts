@@ -15,6 +15,7 @@ import {
   AskgraphError,
   iriLocalName,
   LOCAL_NAME_SOURCE,
+  packageRoot,
   type Answer,
   type Candidate,
   type Executor,
@@ -67,15 +68,24 @@ export interface InitOptions {
   /** RDF / triple files, or one http(s) SPARQL endpoint URL. */
   sources: string[];
   out: string;
-  /** Time budget of the whole init, training included (default 30). */
+  /**
+   * Time budget of the whole init, training included (default 30). 0 is zero-shot: the base model
+   * (`baseModel`) is copied into the pack as it is, untrained on this graph (a pack in about a minute).
+   */
   minutes?: number;
   /** A user-edited lexicon merged over the generated one. */
   lexicon?: string;
   /** Synthetic examples (default 16,000; fewer for budgets under 30 minutes: defaultCount). */
   count?: number;
   seed?: number;
-  /** Model size (default base). */
+  /** Model size when training from scratch (default base); a base model keeps its own size. */
   size?: ModelSize;
+  /**
+   * The pre-trained open-name parser (askgraph-base) the pack's parser is fine-tuned from (the trainer's
+   * `--init-from`: its weights, tokenizer and size). Default: the package's assets/askgraph-base when it has
+   * one (defaultBaseModel), else none; false: train from scratch.
+   */
+  baseModel?: string | false;
   /** Training epochs (default: as many as fit in the time budget). */
   epochs?: number;
   /** false: no parser (the fallback readers answer). */
@@ -111,8 +121,10 @@ export interface InitResult {
   data: { train: number; valid: number; perOperator: Record<string, { train: number; valid: number }>; stats?: SynthStats };
   training?: { seconds: number; epochs: unknown; curve: { epoch: number; loss: number; validEm: number | null }[]; report: Record<string, unknown> };
   selfEval?: { overall: OperatorEval; perOperator: Record<string, OperatorEval>; oracle: OperatorEval; stoppedAtBudget?: boolean };
-  /** The time budget (minutes) and what the run did with it. */
+  /** The time budget (minutes; 0 = zero-shot) and what the run did with it. */
   budget: { minutes: number; trainMinutes?: number };
+  /** The base model the parser came from (fine-tuned, or copied as it is when zero-shot); absent: trained from scratch. */
+  base?: BaseModel & { zeroShot: boolean };
   /** Things the user must know (a poor parser, a phase over the budget), each with what to do; also in REPORT.md. */
   warnings: string[];
   packBytes: number;
@@ -140,6 +152,92 @@ export function synthesisDeadline(t0: number, start: number, budgetMs: number, t
 }
 const TRAIN_SHARE = 0.3;
 const SYNTH_FLOOR = 0.1;
+
+/** The base model's folder inside the package (askgraph-base, when the package ships one). */
+export const BASE_MODEL_DIR = path.join('assets', 'askgraph-base');
+
+/** What a zero-shot init (--minutes 0) plans its phases with: a pack in about a minute. */
+export const ZERO_SHOT_MINUTES = 1;
+
+/** The base model init uses when none is named: <package>/assets/askgraph-base when it holds a model, else undefined. */
+export function defaultBaseModel(root: string = packageRoot()): string | undefined {
+  const dir = path.join(root, BASE_MODEL_DIR);
+  return fs.existsSync(path.join(dir, 'config.json')) ? dir : undefined;
+}
+
+/** A base model folder as init uses it. */
+export interface BaseModel {
+  dir: string;
+  /** config.json `version` (the trainer's name of the model). */
+  version?: string;
+  /** Model size from config.json's dimensions ("d_model 192, 3+2 layers"): the trainer keeps it when fine-tuning. */
+  size: string;
+  /** Content key (config.json and the ONNX files' sizes): a changed base re-trains the pack's parser. */
+  key: string;
+}
+
+/** The files a model folder must hold (src/generate's model-folder contract). */
+const MODEL_FILES = ['config.json', 'encoder.onnx', 'decoder.onnx'];
+
+/**
+ * Checks a base model folder: the model files (NOT_FOUND naming the missing one) and open names (config.json
+ * `names: open`: relations and classes written as words — a model whose names are one graph's symbols cannot
+ * serve another graph, BAD_REQUEST).
+ */
+export function readBaseModel(dir: string): BaseModel {
+  const abs = path.resolve(dir);
+  if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new AskgraphError('NOT_FOUND', `no base model folder at ${abs}`);
+  for (const f of MODEL_FILES) {
+    if (!fs.existsSync(path.join(abs, f))) throw new AskgraphError('NOT_FOUND', `base model ${abs}: ${f} is missing (not a model folder written by askgraph train)`);
+  }
+  const configText = fs.readFileSync(path.join(abs, 'config.json'), 'utf8');
+  let config: { names?: unknown; version?: unknown; tokenizer?: unknown; dModel?: unknown; encoderLayers?: unknown; decoderLayers?: unknown };
+  try {
+    config = JSON.parse(configText) as typeof config;
+  } catch (e) {
+    throw new AskgraphError('DATA_FORMAT', `base model ${abs}: config.json is not JSON (${(e as Error).message})`, { cause: e });
+  }
+  const tokenizer = typeof config.tokenizer === 'string' ? config.tokenizer : 'tokenizer.model';
+  if (!fs.existsSync(path.join(abs, tokenizer))) throw new AskgraphError('NOT_FOUND', `base model ${abs}: ${tokenizer} is missing`);
+  if (config.names !== 'open') {
+    throw new AskgraphError(
+      'BAD_REQUEST',
+      `base model ${abs} is not an open-name model (its config.json has no "names": "open"): its relations are one graph's symbols, so it cannot be fine-tuned for another graph. ` +
+        'Give an askgraph-base folder, or --no-base-model to train from scratch.',
+    );
+  }
+  const size = `d_model ${String(config.dModel)}, ${String(config.encoderLayers)}+${String(config.decoderLayers)} layers`;
+  const key = sha(configText + MODEL_FILES.map((f) => fs.statSync(path.join(abs, f)).size).join(','));
+  return { dir: abs, ...(typeof config.version === 'string' ? { version: config.version } : {}), size, key };
+}
+
+/** Copies a model folder's files (not its dot files) into a fresh `to` (zero-shot: the base model is the pack's parser). */
+function copyModelFolder(from: string, to: string): void {
+  fs.rmSync(to, { recursive: true, force: true });
+  fs.mkdirSync(to, { recursive: true });
+  for (const e of fs.readdirSync(from, { withFileTypes: true })) {
+    if (e.isFile() && !e.name.startsWith('.')) fs.copyFileSync(path.join(from, e.name), path.join(to, e.name));
+  }
+}
+
+/**
+ * words.json after fine-tuning a base model: the words of the base's training questions and of the graph's
+ * synthetic ones (counts added). The trainer writes only the latter; the parser still knows the former.
+ */
+function mergeModelWords(baseDir: string, modelDir: string): void {
+  const read = (dir: string): Record<string, number> | undefined => {
+    const w = (readJson(path.join(dir, 'words.json')) as { words?: unknown } | undefined)?.words;
+    return w && typeof w === 'object' && !Array.isArray(w) ? (w as Record<string, number>) : undefined;
+  };
+  const base = read(baseDir);
+  const own = read(modelDir);
+  if (!base || !own) return;
+  const file = path.join(modelDir, 'words.json');
+  const data = readJson(file) as Record<string, unknown>;
+  const words: Record<string, number> = { ...base };
+  for (const [w, n] of Object.entries(own)) words[w] = (words[w] ?? 0) + n;
+  writeJson(file, { ...data, words });
+}
 
 /** Below this Hits@1 on the held-out synthetic questions the parser is called poor (init warns). */
 export const POOR_SELF_EVAL = 0.5;
@@ -267,7 +365,24 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   const rep = opts.reporter ?? {};
   const out = path.resolve(opts.out);
   const minutes = opts.minutes ?? 30;
-  if (!(minutes > 0)) throw new AskgraphError('BAD_REQUEST', `--minutes must be > 0, got ${minutes}`);
+  if (!(minutes >= 0)) throw new AskgraphError('BAD_REQUEST', `--minutes must be ≥ 0, got ${minutes}`);
+  // the base model: named, or the package's when it ships one; none without a parser or with --no-base-model
+  const baseDir = opts.train === false || opts.baseModel === false ? undefined : opts.baseModel ?? defaultBaseModel();
+  const base = baseDir === undefined ? undefined : readBaseModel(baseDir);
+  const zeroShot = minutes === 0;
+  if (zeroShot && !base) {
+    throw new AskgraphError(
+      'BAD_REQUEST',
+      opts.train === false
+        ? '--minutes 0 (zero-shot) copies a base parser into the pack; with --no-train there is none: give a budget (--minutes) instead'
+        : `--minutes 0 (zero-shot) needs a base model (--base-model DIR${opts.baseModel === false ? ', not --no-base-model' : `; this package has none at ${BASE_MODEL_DIR}`})`,
+    );
+  }
+  if (base) {
+    const how = zeroShot ? 'zero-shot (--minutes 0): the base model is the parser as it is, not trained on this graph' : 'fine-tuned from the base model on this graph\'s synthetic questions';
+    const sizeNote = `its size (${base.size}) wins${opts.size !== undefined ? `: --size ${opts.size} is ignored` : ''}`;
+    rep.info?.(`parser: ${how} — ${base.dir}${base.version ? ` (${base.version})` : ''}, ${sizeNote}${opts.baseModel === undefined ? '; --no-base-model trains from scratch' : ''}`);
+  }
   if (opts.sources.length === 0) throw new AskgraphError('BAD_REQUEST', 'init needs RDF files or a SPARQL endpoint URL');
   const [first, ...more] = opts.sources;
   const endpoint = first !== undefined && more.length === 0 && isUrl(first) ? first : undefined;
@@ -279,7 +394,9 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   const name = opts.name ?? path.basename(out);
   const baseIri = opts.baseIri ?? `http://askgraph.dev/${encodeURIComponent(name)}/`;
   const seed = opts.seed ?? 1;
-  const count = opts.count ?? defaultCount(minutes);
+  // a zero-shot run plans its phases (synthesis for the readers' vocabulary and the self-evaluation) as a short budget
+  const planMinutes = zeroShot ? ZERO_SHOT_MINUTES : minutes;
+  const count = opts.count ?? defaultCount(planMinutes);
   const validShare = opts.validShare ?? 0.08;
   const phases: Partial<Record<InitPhase, number>> = {};
   const phaseRssMiB: Partial<Record<InitPhase, number>> = {};
@@ -287,7 +404,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
   // The whole run ends by the deadline: training gets what is left after the phases before it, less what
   // the self-evaluation and the report need; the trainer's own budget covers its tokenizer, evaluation and
   // export (train/askgraph_train.py --minutes), and the self-evaluation stops at its share.
-  const budgetMs = minutes * 60_000;
+  const budgetMs = planMinutes * 60_000;
   const deadline = t0 + budgetMs;
   const REPORT_MS = 2_000;
   const selfEvalMs = Math.min(180_000, Math.max(10_000, 0.15 * budgetMs));
@@ -400,7 +517,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       skipped.push('synth');
       rep.info?.('synthetic data: schema, lexicon, count and seed unchanged, kept');
     } else {
-      const synthEnd = synthesisDeadline(t0, Date.now(), budgetMs, opts.train !== false && opts.epochs === undefined, selfEvalMs + REPORT_MS);
+      const synthEnd = synthesisDeadline(t0, Date.now(), budgetMs, opts.train !== false && !zeroShot && opts.epochs === undefined, selfEvalMs + REPORT_MS);
       const res = await timed(
         'synth',
         count,
@@ -437,11 +554,16 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     let training: InitResult['training'];
     let trainMinutes: number | undefined;
     const modelDir = path.join(out, 'model');
-    const modelKey = sha(JSON.stringify([synthKey, opts.size ?? 'base', opts.epochs ?? null, minutes, seed]));
+    const modelKey = sha(JSON.stringify([synthKey, base ? `base:${base.key}` : opts.size ?? 'base', opts.epochs ?? null, minutes, seed]));
     state.modelKey = modelKey;
     if (opts.train === false) {
       skipped.push('train');
       delete pack.model;
+    } else if (zeroShot && base) {
+      // zero-shot: the base model's folder is the pack's parser (its words.json, report.json and all)
+      await timed('train', undefined, () => copyModelFolder(base.dir, modelDir), () => 'zero-shot: the base model copied, not trained');
+      pack.model = 'model';
+      fs.rmSync(path.join(out, 'data', 'training.json'), { force: true });
     } else if (prev?.modelKey === modelKey && fs.existsSync(path.join(modelDir, 'config.json'))) {
       skipped.push('train');
       pack.model = 'model';
@@ -461,7 +583,8 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
           out: modelDir,
           ...trainBudget,
           seed,
-          size: opts.size ?? 'base',
+          // a base model brings its size (and tokenizer, and open names) with its weights: no --size then
+          ...(base ? { initFrom: base.dir } : { size: opts.size ?? 'base' }),
           labels: [trainFiles.labels],
           kb: [trainFiles.kb],
           probe: Math.min(100, validSet.length),
@@ -474,6 +597,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
         }),
       );
       pack.model = 'model';
+      if (base) mergeModelWords(base.dir, modelDir);
       const curve = res.events
         .filter((e) => e.event === 'epoch')
         .map((e) => ({ epoch: Number(e.epoch), loss: Number(e.loss), validEm: typeof e.validEm === 'number' ? e.validEm : null }));
@@ -545,6 +669,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
       ...(training ? { training } : {}),
       ...(selfEval ? { selfEval } : {}),
       budget: { minutes, ...(trainMinutes !== undefined ? { trainMinutes } : {}) },
+      ...(base && pack.model ? { base: { ...base, zeroShot } } : {}),
       warnings: [],
       packBytes: 0,
       totalMs: 0,
@@ -597,13 +722,18 @@ async function writeTrainerInputs(dataDir: string, schema: Schema, executor: Exe
 function initWarnings(r: InitResult, totalMs: number, opts: InitOptions): string[] {
   const w: string[] = [];
   const e = r.selfEval;
-  if (e && e.overall.hits1 < POOR_SELF_EVAL) {
+  if (e && e.overall.hits1 < POOR_SELF_EVAL && r.base?.zeroShot) {
+    w.push(
+      `the base parser, zero-shot, is poor on this graph: Hits@1 ${pct(e.overall.hits1)}% on ${e.overall.n} held-out synthetic questions (below ${100 * POOR_SELF_EVAL}%). ` +
+        'Fine-tune it on the graph: run init again with a budget (--minutes 10 or more; the store, schema and synthetic data are kept); see REPORT.md for each operator.',
+    );
+  } else if (e && e.overall.hits1 < POOR_SELF_EVAL) {
     const trained = r.training ? `the parser trained ${r.training.seconds.toFixed(0)} s (${String(r.training.epochs)} epochs)` : 'the parser';
     w.push(
       `the parser of this pack is poor: Hits@1 ${pct(e.overall.hits1)}% on ${e.overall.n} held-out synthetic questions (below ${100 * POOR_SELF_EVAL}%); ` +
         `${trained} within --minutes ${r.budget.minutes}. Most questions will get a wrong answer or none. ` +
         `Give it more time (run init again with --minutes 30, the default, or more; the store, schema and synthetic data are kept)` +
-        `${opts.size === 'tiny' ? '' : ', or for a short budget a smaller parser (--size small or tiny)'}; see REPORT.md for each operator.`,
+        `${opts.size === 'tiny' || r.base ? '' : ', or for a short budget a smaller parser (--size small or tiny)'}; see REPORT.md for each operator.`,
     );
   }
   const st = r.data.stats;
@@ -614,11 +744,13 @@ function initWarnings(r: InitResult, totalMs: number, opts: InitOptions): string
         `the parser learns from fewer questions. Give init more time (--minutes), or ask for fewer (--count ${made}) to make the same data without the cut.`,
     );
   }
-  const over = totalMs - r.budget.minutes * 60_000;
-  if (over > Math.max(15_000, 0.1 * r.budget.minutes * 60_000)) {
+  // zero-shot plans with ZERO_SHOT_MINUTES
+  const planned = r.budget.minutes > 0 ? r.budget.minutes : ZERO_SHOT_MINUTES;
+  const over = totalMs - planned * 60_000;
+  if (over > Math.max(15_000, 0.1 * planned * 60_000)) {
     const [slowest, ms] = Object.entries(r.phases).sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
     const synthHint = slowest === 'synth' ? ` (fewer synthetic questions: --count ${Math.max(500, Math.round((r.data.train + r.data.valid) / 4))})` : '';
-    w.push(`init took ${(totalMs / 60_000).toFixed(1)} minutes of a ${r.budget.minutes}-minute budget: ${slowest} alone took ${(ms / 60_000).toFixed(1)} minutes${synthHint}.`);
+    w.push(`init took ${(totalMs / 60_000).toFixed(1)} minutes of a ${r.budget.minutes > 0 ? `${r.budget.minutes}-minute budget` : `zero-shot run planned as ${ZERO_SHOT_MINUTES} minute`}: ${slowest} alone took ${(ms / 60_000).toFixed(1)} minutes${synthHint}.`);
   }
   return w;
 }
@@ -635,7 +767,7 @@ export function renderReport(r: InitResult): string {
   const L: string[] = [];
   const s = r.schema;
   L.push(`# Knowledge pack \`${r.pack.name}\``, '');
-  L.push(`Built by \`askgraph init\` from ${r.pack.endpoint ? `the SPARQL endpoint ${r.pack.endpoint}` : 'RDF files'}; zero annotations: the parser is trained on questions synthesised from the graph alone.`, '');
+  L.push(`Built by \`askgraph init\` from ${r.pack.endpoint ? `the SPARQL endpoint ${r.pack.endpoint}` : 'RDF files'}; zero annotations: ${r.base ? (r.base.zeroShot ? 'the parser is a base model pre-trained on other graphs, not trained on this one' : 'the parser is a base model pre-trained on other graphs, fine-tuned on questions synthesised from this graph alone') : 'the parser is trained on questions synthesised from the graph alone'}.`, '');
   L.push('## Graph', '');
   L.push(`- ${s.triples.toLocaleString('en-US')} triples, ${s.entities.toLocaleString('en-US')} entities, ${s.classes.length} classes, ${s.properties.length} properties`);
   L.push(`- label sources: ${s.labelSources.map((x) => `${x.source === LOCAL_NAME_SOURCE ? 'IRI local names' : `<${x.source}>`} ${x.count}`).join(', ') || 'none'}`);
@@ -658,14 +790,24 @@ export function renderReport(r: InitResult): string {
   }
   if (r.data.stats) L.push('', `${r.data.stats.templates} templates; noise: ${Object.entries(r.data.stats.noise).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; ${r.data.stats.queries} store queries in ${secs(r.data.stats.timeMs)}.`);
   L.push('', '## Training', '');
-  L.push('Relation and class names are target tokens of the parser (one symbol each: the bare names of pack.json `names`); entity mentions are copied from the question and grounded on the entity index.', '');
+  if (r.base) {
+    L.push(
+      `The parser ${r.base.zeroShot ? 'is the base model as it is (zero-shot, `--minutes 0`: not trained on this graph)' : 'is fine-tuned from the base model on this graph\'s synthetic questions (its weights, tokenizer and size)'}: ` +
+        `\`${r.base.dir}\`${r.base.version ? ` (${r.base.version}, size ${r.base.size})` : ` (size ${r.base.size})`}. ` +
+        'It writes relation and class names as words (open names), which grounding matches to the graph; entity mentions are copied from the question and grounded on the entity index.',
+      '',
+    );
+  } else {
+    L.push('Relation and class names are target tokens of the parser (one symbol each: the bare names of pack.json `names`); entity mentions are copied from the question and grounded on the entity index.', '');
+  }
   if (r.training) {
-    L.push(`${String(r.training.epochs)} epochs in ${r.training.seconds.toFixed(0)} s (model size ${typeof r.training.report.size === 'string' ? r.training.report.size : ''}).`, '');
+    L.push(`${String(r.training.epochs)} epochs in ${r.training.seconds.toFixed(0)} s (model size ${r.base ? r.base.size : typeof r.training.report.size === 'string' ? r.training.report.size : ''}).`, '');
     L.push('| epoch | loss | valid EM (probe) |', '|---|---|---|');
     const curve = r.training.curve;
     const every = Math.max(1, Math.ceil(curve.length / 15)); // at most ~15 rows, the last epoch always
     for (const c of curve.filter((_, i) => i % every === 0 || i === curve.length - 1)) L.push(`| ${c.epoch} | ${c.loss.toFixed(4)} | ${pct(c.validEm)} |`);
-  } else L.push('No parser trained (`--no-train`): the fallback readers answer.');
+  } else if (r.base?.zeroShot) L.push('No training (zero-shot).');
+  else L.push('No parser trained (`--no-train`): the fallback readers answer.');
   L.push('', '## Self-evaluation (held-out synthetic questions)', '');
   if (r.selfEval) {
     const e = r.selfEval;
@@ -676,7 +818,7 @@ export function renderReport(r: InitResult): string {
     if (e.stoppedAtBudget) L.push('', `Stopped at the time budget after ${e.oracle.n} questions (a seeded random share of the held-out set).`);
   } else L.push('Not run (no parser).');
   if (r.warnings.length) L.splice(2, 0, '## Warnings', '', ...r.warnings.map((x) => `- **${x}**`), '');
-  L.push('', '## Time per phase', '', `Budget: ${r.budget.minutes} minutes${r.budget.trainMinutes !== undefined ? ` (the trainer's share, tokenizer, evaluation and export included: ${r.budget.trainMinutes.toFixed(1)} minutes)` : ''}.`, '', '| phase | time | peak RSS |', '|---|---|---|');
+  L.push('', '## Time per phase', '', `Budget: ${r.budget.minutes > 0 ? `${r.budget.minutes} minutes` : `zero-shot (--minutes 0; planned as ${ZERO_SHOT_MINUTES} minute)`}${r.budget.trainMinutes !== undefined ? ` (the trainer's share, tokenizer, evaluation and export included: ${r.budget.trainMinutes.toFixed(1)} minutes)` : ''}.`, '', '| phase | time | peak RSS |', '|---|---|---|');
   for (const [ph, ms] of Object.entries(r.phases)) L.push(`| ${ph} | ${secs(ms)} | ${r.phaseRssMiB[ph as InitPhase] !== undefined ? `${r.phaseRssMiB[ph as InitPhase]} MiB` : '—'} |`);
   if (r.skipped.length) L.push(`| skipped (unchanged) | ${r.skipped.join(', ')} |`);
   L.push(`| **total** | ${secs(r.totalMs)} |`, '');

@@ -1,7 +1,8 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { AskgraphError } from '../../core';
-import { initPack, POOR_SELF_EVAL, type InitPhase, type InitReporter } from '../../pack';
+import { BASE_MODEL_DIR, initPack, POOR_SELF_EVAL, type InitPhase, type InitReporter } from '../../pack';
 import { MODEL_SIZES, type ModelSize } from '../../train';
 import { printJson, writeLine, type CliIO } from '../io';
 import type { RegisterCommand } from './index';
@@ -18,6 +19,7 @@ interface InitFlags {
   train?: boolean; // --no-train sets false
   name?: string;
   base?: string;
+  baseModel?: string | false; // --no-base-model sets false
   threads?: string;
   python?: string;
   progress?: boolean;
@@ -104,11 +106,13 @@ export const register: RegisterCommand = (program, io) => {
     .description('build a knowledge pack (store, schema, lexicon, synthetic data, trained parser, REPORT.md) from a graph alone')
     .argument('<sources...>', 'RDF / triple files (.nt .nq .ttl .trig .rdf .owl .xml .txt .tsv), or one http(s) SPARQL endpoint URL')
     .requiredOption('--out <dir>', 'pack folder to write')
-    .option('--minutes <m>', 'time budget of the whole init, training included (default 30)')
+    .option('--minutes <m>', 'time budget of the whole init, training included (default 30); 0 = zero-shot: the base model as it is, no training (a pack in about a minute)')
     .option('--lexicon <file>', 'an edited lexicon.json merged over the generated one (re-running keeps store and schema)')
     .option('--count <n>', 'synthetic examples (default 16000; for --minutes under 30 proportionally fewer, at least 1000)')
     .option('--seed <s>', 'random seed of sampling and training (default 1)')
-    .option('--size <size>', `parser size: ${MODEL_SIZES.join(' | ')} (default base)`)
+    .option('--size <size>', `parser size when training from scratch: ${MODEL_SIZES.join(' | ')} (default base); a base model keeps its own size`)
+    .option('--base-model <dir>', `pre-trained open-name parser to fine-tune (default: the package's ${BASE_MODEL_DIR} when it has one, else training from scratch)`)
+    .option('--no-base-model', 'train the parser from scratch on the synthetic questions, even when a base model is there')
     .option('--epochs <n>', 'train for a fixed number of epochs instead of filling the time budget')
     .option('--no-train', 'no parser: the fallback readers answer')
     .option('--name <name>', 'pack name (default: the folder name)')
@@ -122,7 +126,8 @@ export const register: RegisterCommand = (program, io) => {
         throw new AskgraphError('BAD_REQUEST', `--size must be one of ${MODEL_SIZES.join(', ')}, got "${flags.size}"`);
       }
       if (flags.base !== undefined && !/^https?:\/\/\S+[/#]$/.test(flags.base)) {
-        throw new AskgraphError('BAD_REQUEST', `--base must be an http(s) IRI ending in / or #, got "${flags.base}"`);
+        const hint = fs.existsSync(flags.base) ? ' (--base is the base IRI of minted entities; a base model folder is --base-model)' : '';
+        throw new AskgraphError('BAD_REQUEST', `--base must be an http(s) IRI ending in / or #, got "${flags.base}"${hint}`);
       }
       const rep = reporter(io, flags.progress !== false && !flags.json);
       let result;
@@ -130,11 +135,12 @@ export const register: RegisterCommand = (program, io) => {
         result = await initPack({
           sources,
           out: flags.out,
-          minutes: num('minutes', flags.minutes, false, 0.01),
+          minutes: num('minutes', flags.minutes, false, 0),
           lexicon: flags.lexicon,
           count: num('count', flags.count, true, 1),
           seed: num('seed', flags.seed, true),
           size: flags.size as ModelSize | undefined,
+          ...(flags.baseModel !== undefined ? { baseModel: flags.baseModel } : {}),
           epochs: num('epochs', flags.epochs, false, 0.01),
           train: flags.train !== false,
           name: flags.name,
@@ -156,7 +162,8 @@ export const register: RegisterCommand = (program, io) => {
       }
       const out = (s: string) => writeLine(io.stdout, s);
       const poor = result.selfEval !== undefined && result.selfEval.overall.hits1 < POOR_SELF_EVAL;
-      out(`pack written to ${result.out} (${(result.packBytes / 1048576).toFixed(1)} MiB, ${(result.totalMs / 1000).toFixed(0)} s of a ${result.budget.minutes}-minute budget)${poor ? ' — but its parser is POOR (see the warning)' : ''}`);
+      out(`pack written to ${result.out} (${(result.packBytes / 1048576).toFixed(1)} MiB, ${(result.totalMs / 1000).toFixed(0)} s${result.budget.minutes > 0 ? ` of a ${result.budget.minutes}-minute budget` : ', zero-shot: no training'})${poor ? ' — but its parser is POOR (see the warning)' : ''}`);
+      if (result.base) out(`  parser: ${result.base.zeroShot ? 'zero-shot base model' : 'fine-tuned from the base model'} ${result.base.dir}${result.base.version ? ` (${result.base.version})` : ''}`);
       out(`  ${result.schema.classes.length} classes, ${result.schema.properties.length} properties; ${result.data.train} training / ${result.data.valid} held-out synthetic questions`);
       if (result.selfEval) {
         const e = result.selfEval.overall;
