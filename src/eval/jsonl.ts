@@ -1,5 +1,6 @@
 /** JSON Lines in and out, written byte-for-byte like Python's json.dumps(ensure_ascii=False) so files match the bootstrap script. */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { AskgraphError } from '../core';
 import type { Example } from './types';
 
@@ -33,7 +34,9 @@ export function toJsonl(rows: readonly unknown[]): string {
   return rows.map((r) => pyJson(r) + '\n').join('');
 }
 
+/** Writes JSON Lines, making the file's folder when it does not exist (`askgraph import … --out new/dir/x.jsonl`). */
 export function writeJsonl(file: string, rows: readonly unknown[]): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, toJsonl(rows), 'utf8');
 }
 

@@ -1,13 +1,14 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { packageRoot } from '../../../src/core';
 import { parseForm, printForm } from '../../../src/form';
 import { importMetaqaLines, importMetaqaSplit, metaqaForm } from '../../../src/eval/importers/metaqa';
 import {
   importPathQuestion, importWc2014, parseAnswerField, parseGoldPath, pathForm, readKbTriples,
 } from '../../../src/eval/importers/pathquestion';
-import { parseJsonl, pyJson, splitLines, toJsonl } from '../../../src/eval/jsonl';
+import { parseJsonl, pyJson, splitLines, toJsonl, writeJsonl } from '../../../src/eval/jsonl';
 
 const shared = path.join(packageRoot(), '..', 'shared', 'data');
 
@@ -40,6 +41,14 @@ describe('eval importers: MetaQA', () => {
     assert.deepEqual(splitLines('a\r\nb\x0bc\n'), ['a', 'b', 'c']);
     assert.deepEqual(parseJsonl('{"x": 1}\n\n{"x": 2}\n'), [{ x: 1 }, { x: 2 }]);
     assert.throws(() => parseJsonl('{"x": 1}\n{oops\n', 'f.jsonl'), /f\.jsonl:2: not valid JSON/);
+  });
+
+  it('writes a JSON Lines file into a folder that does not exist yet (askgraph import --out new/x.jsonl)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonl-'));
+    const file = path.join(dir, 'not', 'yet', 'x.jsonl');
+    writeJsonl(file, [{ q: 'a' }]);
+    assert.equal(fs.readFileSync(file, 'utf8'), '{"q": "a"}\n');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('reproduces fixtures/metaqa/{train,valid}.jsonl exactly from ../shared/data/metaqa', function () {
