@@ -769,7 +769,9 @@ def main(argv=None):
         if fit >= 20:
             result.update(pytorch_probe(fv[: min(len(fv), fit)]))
     files = {fn: os.path.getsize(os.path.join(args.out, fn)) for fn in sorted(os.listdir(args.out))}
-    report = {"version": version, "command": " ".join(sys.argv), "seed": args.seed, "size": args.size, "model": size,
+    # the size's name: with --init-from the base's dimensions win over --size
+    size_name = next((k for k, v in SIZES.items() if all(size.get(kk) == vv for kk, vv in v.items())), "custom")
+    report = {"version": version, "command": " ".join(sys.argv), "seed": args.seed, "size": size_name, "model": size,
               "params": nparams, "data": stats, "epochs": round(epochs_done, 3), "trainSeconds": round(train_sec, 1),
               "examplesPerSec": round(seen_examples / train_sec, 1) if train_sec else None,
               "loss": args.loss, "lr": lr, "warmup": args.warmup, "batch": args.batch, "dropout": args.dropout,
