@@ -15,6 +15,7 @@ import { AskgraphError, itemAt, Candidate, DEFAULT_BEAM, Form, GenerateOptions, 
 import { canonicalText, parseForm, printForm, printLiteral } from '../form';
 import { beamSearch, logMass, StepDecoder, teacherForce } from './beam';
 import { GrammarConstraint, TargetVocabulary, tokensToFormText } from './constraint';
+import { nameTrie, NameTrieNode, openNameText } from './names';
 import { float32Tensor, int64Tensor, OnnxSession, SessionOptions, TensorData } from './onnx';
 import { SentencePieceTokenizer } from './tokenizer';
 
@@ -31,6 +32,12 @@ const ConfigSchema = z
     relations: z.array(z.string()),
     /** Bare class names the model may write in expression position (each also in symbols). */
     classes: z.array(z.string()).default([]),
+    /**
+     * "open": an open-name model (askgraph-base, issue 20) — relations, classes and literals are written as
+     * pieces followed by the symbol nameEnd (relations and classes are then empty).
+     */
+    names: z.literal('open').optional(),
+    nameEnd: z.string().default('</n>'),
     dModel: z.number().int().positive(),
     heads: z.number().int().positive(),
     encoderLayers: z.number().int().positive(),
@@ -46,9 +53,23 @@ const ConfigSchema = z
 
 export type ModelConfig = z.infer<typeof ConfigSchema>;
 
-export interface ParserOptions extends SessionOptions {
-  /** Restrict relation slots to these relation names (e.g. the relations of the store). */
+/**
+ * The names of a graph an open-name model may write (the graph-name restriction): relation and class names as
+ * identifiers or words ("birthPlace", "place of birth"), each tokenised as the trainer writes it (its words).
+ */
+export interface GraphNames {
   relations?: Iterable<string>;
+  classes?: Iterable<string>;
+}
+
+export interface ParserOptions extends SessionOptions {
+  /** Restrict relation slots to these relation names (e.g. the relations of the store). Closed models. */
+  relations?: Iterable<string>;
+  /**
+   * Open-name models: restrict relation slots and class names to these names (a trie of their pieces; a kind
+   * left out stays free). Default: free — any name the model writes.
+   */
+  names?: GraphNames;
   /** Length normalisation exponent for ranking beams (default 0: raw log-prob sums). */
   lengthPenalty?: number;
   /** Renormalise each step over the grammar-allowed tokens (see BeamOptions.renormalize). */
@@ -131,6 +152,8 @@ export function readLabelsFile(file: string): Set<string> {
 export interface ParserGenerateOptions extends GenerateOptions {
   /** Restrict relation slots for this call (intersected with the parser's relations). */
   relations?: Iterable<string>;
+  /** Open-name models: the graph-name restriction for this call (instead of the parser's). */
+  names?: GraphNames;
 }
 
 /** The ONNX seq2seq parser behind the Generator interface. */
@@ -138,6 +161,8 @@ export class OnnxParser implements Generator {
   readonly vocab: TargetVocabulary;
   private readonly symbolId = new Map<string, number>();
   private readonly labelSet?: Set<string>;
+  /** Open-name models: the tries of the parser's graph-name restriction (ParserOptions.names). */
+  private readonly tries?: { relations?: NameTrieNode; classes?: NameTrieNode };
 
   constructor(
     readonly id: string,
@@ -155,7 +180,9 @@ export class OnnxParser implements Generator {
       classes: config.classes,
       eos: config.eos,
       special: [config.bos, config.eos, config.pad].filter((x) => x >= 0),
+      ...(this.open ? { names: { end: config.nameEnd, pieces: tokenizer.pieceStrings(config.pieces) }, unk: config.unk } : {}),
     };
+    if (this.open && opts.names) this.tries = this.nameTries(opts.names);
     config.symbols.forEach((s, i) => {
       if (!this.symbolId.has(s)) this.symbolId.set(s, config.pieces + i);
     });
@@ -163,6 +190,25 @@ export class OnnxParser implements Generator {
     if (labels !== undefined && labels !== 'pack' && labels !== 'none') {
       this.labelSet = labels instanceof Set && labelSetCache.has(labels as Set<string>) ? (labels as Set<string>) : new Set([...labels].map(foldCase));
     }
+  }
+
+  /** An open-name model (config.json names: open). */
+  get open(): boolean {
+    return this.config.names === 'open';
+  }
+
+  /** The piece tries of graph names (open-name models): each name's words encoded as the trainer encodes them. */
+  nameTries(names: GraphNames): { relations?: NameTrieNode; classes?: NameTrieNode } {
+    const never = new Set([this.config.unk, this.config.bos, this.config.eos, this.config.pad]);
+    const trie = (list: Iterable<string>): NameTrieNode =>
+      nameTrie(
+        [...list].flatMap((n) => {
+          const text = openNameText(n.trim());
+          const ids = text === undefined ? [] : this.tokenizer.encode(text);
+          return ids.length && !ids.some((i) => never.has(i) || i >= this.config.pieces) ? [ids] : [];
+        }),
+      );
+    return { ...(names.relations ? { relations: trie(names.relations) } : {}), ...(names.classes ? { classes: trie(names.classes) } : {}) };
   }
 
   /** Number of graph labels copied spans are restricted to (0 = no restriction). */
@@ -176,10 +222,12 @@ export class OnnxParser implements Generator {
   }
 
   /** The grammar/copy constraint for a question. */
-  constraint(question: string, src: readonly number[], relations?: Iterable<string>): GrammarConstraint {
+  constraint(question: string, src: readonly number[], relations?: Iterable<string>, names?: GraphNames): GrammarConstraint {
     const pieces = this.tokenizer.encodePieces(question).slice(0, src.length);
     const spanFilter = this.labelSet ? this.labelSpans(pieces) : undefined;
+    const tries = this.open ? (names ? this.nameTries(names) : this.tries) : undefined;
     return new GrammarConstraint(this.vocab, src, {
+      ...(tries ? { nameTries: tries } : {}),
       relations: intersect(this.opts.relations, relations),
       sourcePieces: pieces,
       spanFilter,
@@ -230,7 +278,7 @@ export class OnnxParser implements Generator {
     const maxLength = Math.max(2, Math.floor(opts.maxLength ?? this.config.maxTargetLength));
     const src = this.sourceIds(question.trim());
     if (src.length === 0) return { candidates: [], dropped: 0, timeMs: performance.now() - t0 };
-    const constraint = this.constraint(question.trim(), src, opts.relations);
+    const constraint = this.constraint(question.trim(), src, opts.relations, opts.names);
     const cross = await this.encode(src);
     const hyps = await beamSearch(this.stepDecoder(cross), constraint, {
       beam,
@@ -332,7 +380,20 @@ export class OnnxParser implements Generator {
       out.push(id);
       return true;
     };
+    const open = this.open;
+    const never = new Set([this.config.unk, this.config.bos, this.config.eos, this.config.pad]);
+    /** Open-name models: a relation, class or literal as the pieces of its words, then nameEnd (as the trainer writes it). */
+    const name = (token: string): boolean => {
+      const text = openNameText(token);
+      const ids = text === undefined ? [] : this.tokenizer.encode(text);
+      if (ids.length === 0 || ids.some((i) => never.has(i) || i >= this.config.pieces)) return false;
+      out.push(...ids);
+      return sym(this.config.nameEnd);
+    };
+    /** A literal (or a row count): a symbol, or an open name. */
+    const lit = (token: string): boolean => (open ? name(token) : sym(token));
     const rel = (r: Relation): boolean => {
+      if (r.kind === 'rel' && open) return r.ref.kind === 'name' && name(r.ref.name);
       if (r.kind === 'rel') return r.ref.kind === 'name' && this.config.relations.includes(r.ref.name) && sym(r.ref.name);
       if (r.kind === 'reverse') return sym('(') && sym('R') && rel(r.of) && sym(')');
       return false;
@@ -349,8 +410,9 @@ export class OnnxParser implements Generator {
         case 'entity':
           return f.ref.kind === 'label' && span(f.ref.label);
         case 'literal':
-          return sym(printLiteral(f));
+          return lit(printLiteral(f));
         case 'class':
+          if (open) return f.ref.kind === 'name' && name(f.ref.name);
           return f.ref.kind === 'name' && this.config.classes.includes(f.ref.name) && sym(f.ref.name);
         case 'join':
           return sym('(') && sym('JOIN') && rel(f.relation) && walk(f.arg) && sym(')');
@@ -361,9 +423,9 @@ export class OnnxParser implements Generator {
         case 'arg':
           return sym('(') && sym(f.op) && walk(f.arg) && rel(f.relation) && sym(')');
         case 'compare':
-          return sym('(') && sym(f.op) && rel(f.relation) && sym(printLiteral(f.value)) && sym(')');
+          return sym('(') && sym(f.op) && rel(f.relation) && lit(printLiteral(f.value)) && sym(')');
         case 'tc':
-          return sym('(') && sym('TC') && walk(f.arg) && rel(f.relation) && sym(printLiteral(f.value)) && sym(')');
+          return sym('(') && sym('TC') && walk(f.arg) && rel(f.relation) && lit(printLiteral(f.value)) && sym(')');
         case 'ask':
           return sym('(') && sym('ASK') && walk(f.arg) && sym(')');
         case 'diff':
@@ -384,11 +446,11 @@ export class OnnxParser implements Generator {
         case 'group':
           return sym('(') && sym(f.op) && walk(f.arg) && rel(f.by) && (!f.value || rel(f.value)) && sym(')');
         case 'having':
-          return sym('(') && sym('HAVING') && walk(f.arg) && sym(f.op) && sym(printLiteral(f.value)) && sym(')');
+          return sym('(') && sym('HAVING') && walk(f.arg) && sym(f.op) && lit(printLiteral(f.value)) && sym(')');
         case 'order':
           return sym('(') && sym(f.op) && walk(f.arg) && (!f.relation || rel(f.relation)) && sym(')');
         case 'slice':
-          return sym('(') && sym(f.op) && sym(String(f.n)) && walk(f.arg) && sym(')');
+          return sym('(') && sym(f.op) && lit(String(f.n)) && walk(f.arg) && sym(')');
         case 'attrcompare':
           return sym('(') && sym(f.op) && rel(f.relation) && rel(f.other) && sym(')');
         case 'more':
@@ -601,6 +663,7 @@ export function loadParser(modelDir?: string, opts: ParserOptions = {}): Promise
     opts.labelMode ?? null,
     opts.labelPenalty ?? null,
     opts.prune ?? null,
+    opts.names ? [opts.names.relations ? [...opts.names.relations].sort() : null, opts.names.classes ? [...opts.names.classes].sort() : null] : null,
   ]);
   let p = cache.get(key);
   if (!p) {
