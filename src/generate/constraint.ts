@@ -586,9 +586,14 @@ export class GrammarConstraint {
     const name = s.name;
     const start = name ? undefined : this.nameSlot(s);
     const startNeed = start ? this.make(start.stack, null).need : 0;
+    // a free or literal reading needs at most 2 more tokens after any piece (one more piece, the end): when the
+    // budget has room for that, no piece needs checking
+    const free = (ns: NameState): boolean => ns.reading === null || ns.reading === 'start' || ns.reading === 'word';
+    const roomy = name ? free(name) && s.need - name.need + 2 <= budget - 1 : start !== undefined && free(start.fresh) && startNeed + 2 <= budget - 1;
     return out.filter((t) => {
       if (t === this.eos) return true;
       if (t < S) {
+        if (roomy) return true;
         if (name) {
           const ns = this.stepName(name, t);
           return ns !== null && s.need - name.need + ns.need <= budget - 1;

@@ -11,11 +11,11 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { AskgraphError, itemAt, Candidate, DEFAULT_BEAM, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir, foldCase, looksLikeTriples, readTriples } from '../core';
-import { canonicalText, parseForm, printForm, printLiteral } from '../form';
+import { AskgraphError, itemAt, Candidate, DEFAULT_BEAM, Form, GenerateOptions, GenerateResult, Generator, Ref, Relation, defaultPackDir, foldCase, looksLikeTriples, readTriples } from '../core';
+import { canonicalText, mapRefs, parseForm, printForm, printLiteral } from '../form';
 import { beamSearch, logMass, StepDecoder, teacherForce } from './beam';
 import { GrammarConstraint, TargetVocabulary, tokensToFormText } from './constraint';
-import { nameTrie, NameTrieNode, openNameText } from './names';
+import { nameTrie, NameTrieNode, openNameText, openNameToken } from './names';
 import { float32Tensor, int64Tensor, OnnxSession, SessionOptions, TensorData } from './onnx';
 import { SentencePieceTokenizer } from './tokenizer';
 
@@ -156,13 +156,24 @@ export interface ParserGenerateOptions extends GenerateOptions {
   names?: GraphNames;
 }
 
+/** The graph-name restriction of an open-name model: piece tries, and decoded form token → the graph's own name. */
+export interface NameTries {
+  relations?: NameTrieNode;
+  classes?: NameTrieNode;
+  relationNames?: Map<string, string>;
+  classNames?: Map<string, string>;
+}
+
+/** A bare name of the form grammar ([21]): what a graph's own name must be to stand in a form. */
+const FORM_NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/;
+
 /** The ONNX seq2seq parser behind the Generator interface. */
 export class OnnxParser implements Generator {
   readonly vocab: TargetVocabulary;
   private readonly symbolId = new Map<string, number>();
   private readonly labelSet?: Set<string>;
   /** Open-name models: the tries of the parser's graph-name restriction (ParserOptions.names). */
-  private readonly tries?: { relations?: NameTrieNode; classes?: NameTrieNode };
+  private readonly tries?: NameTries;
 
   constructor(
     readonly id: string,
@@ -198,17 +209,28 @@ export class OnnxParser implements Generator {
   }
 
   /** The piece tries of graph names (open-name models): each name's words encoded as the trainer encodes them. */
-  nameTries(names: GraphNames): { relations?: NameTrieNode; classes?: NameTrieNode } {
+  nameTries(names: GraphNames): NameTries {
     const never = new Set([this.config.unk, this.config.bos, this.config.eos, this.config.pad]);
-    const trie = (list: Iterable<string>): NameTrieNode =>
-      nameTrie(
-        [...list].flatMap((n) => {
-          const text = openNameText(n.trim());
-          const ids = text === undefined ? [] : this.tokenizer.encode(text);
-          return ids.length && !ids.some((i) => never.has(i) || i >= this.config.pieces) ? [ids] : [];
-        }),
-      );
-    return { ...(names.relations ? { relations: trie(names.relations) } : {}), ...(names.classes ? { classes: trie(names.classes) } : {}) };
+    const build = (list: Iterable<string>): { trie: NameTrieNode; own: Map<string, string> } => {
+      const own = new Map<string, string>();
+      const seqs = [...list].flatMap((n) => {
+        const name = n.trim();
+        const text = openNameText(name);
+        const ids = text === undefined ? [] : this.tokenizer.encode(text);
+        if (!ids.length || ids.some((i) => never.has(i) || i >= this.config.pieces)) return [];
+        // the decoded words' form token → the graph's own name, when that is a form name ([21]) itself
+        const token = openNameToken(this.tokenizer.decode(ids));
+        if (FORM_NAME.test(name) && !own.has(token)) own.set(token, name);
+        return [ids];
+      });
+      return { trie: nameTrie(seqs), own };
+    };
+    const rel = names.relations ? build(names.relations) : undefined;
+    const cls = names.classes ? build(names.classes) : undefined;
+    return {
+      ...(rel ? { relations: rel.trie, relationNames: rel.own } : {}),
+      ...(cls ? { classes: cls.trie, classNames: cls.own } : {}),
+    };
   }
 
   /** Number of graph labels copied spans are restricted to (0 = no restriction). */
@@ -227,7 +249,7 @@ export class OnnxParser implements Generator {
     const spanFilter = this.labelSet ? this.labelSpans(pieces) : undefined;
     const tries = this.open ? (names ? this.nameTries(names) : this.tries) : undefined;
     return new GrammarConstraint(this.vocab, src, {
-      ...(tries ? { nameTries: tries } : {}),
+      ...(tries ? { nameTries: { ...(tries.relations ? { relations: tries.relations } : {}), ...(tries.classes ? { classes: tries.classes } : {}) } } : {}),
       relations: intersect(this.opts.relations, relations),
       sourcePieces: pieces,
       spanFilter,
@@ -292,10 +314,14 @@ export class OnnxParser implements Generator {
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
     let dropped = 0;
+    // graph-restricted names are written back as the graph's own names (place of birth → placeOfBirth)
+    const tries = this.open ? (opts.names ? this.nameTries(opts.names) : this.tries) : undefined;
+    const own = (map: Map<string, string> | undefined) => (ref: Ref): Ref => (ref.kind === 'name' ? { kind: 'name', name: map?.get(ref.name) ?? ref.name } : ref);
     for (const h of hyps) {
       let form: Form;
       try {
         form = parseForm(tokensToFormText(h.tokens, this.vocab, (ids) => this.tokenizer.decode(ids)));
+        if (tries?.relationNames || tries?.classNames) form = mapRefs(form, { relation: own(tries.relationNames), cls: own(tries.classNames) });
       } catch {
         dropped++; // cannot happen with the constraint; counted rather than thrown
         continue;

@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { packageRoot } from '../../../src/core';
 import { openExecutor, type StoreExecutor } from '../../../src/execute';
+import { classRefs, parseForm, relationRefs } from '../../../src/form';
 import { clearParserCache } from '../../../src/generate';
 import { createGateway, type Gateway } from '../../../src/pipeline';
 import { cli } from '../../helpers/cli';
@@ -80,5 +81,26 @@ describe('pipeline: a pack whose parser is an open-name model (fixtures/open-mod
     assert.equal(all.length, 10);
     assert.deepEqual(writers.got, all, writers.notes);
     assert.match(writers.notes, /classes read as Author/);
+  });
+
+  it('graph-restricted (parserNames: graph): the beam names only the store\'s relations and classes, as the graph spells them', async () => {
+    const restricted = await createGateway({ store: pack, parserNames: 'graph' });
+    try {
+      const config = JSON.parse(fs.readFileSync(path.join(pack, 'pack.json'), 'utf8')) as { names: Record<string, string> };
+      const own = new Set(Object.keys(config.names));
+      let forms = 0;
+      for (const q of ['where was Hugo Brandt born', 'list every writer', 'who published The Broken Bridge']) {
+        const a = await restricted.ask(q);
+        for (const row of a.trace) {
+          if (row.stage !== 'execute' || !row.beamForm) continue;
+          forms++;
+          const f = parseForm(row.beamForm);
+          for (const r of [...relationRefs(f), ...classRefs(f)]) assert.ok(r.kind === 'name' && own.has(r.name), `${q}: ${row.beamForm}`);
+        }
+      }
+      assert.ok(forms > 0);
+    } finally {
+      await restricted.close();
+    }
   });
 });
