@@ -1,5 +1,5 @@
 import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
-import { isAskgraphError, itemAt, TRANSIENT_CODES } from '../core';
+import { iriLocalName, isAskgraphError, itemAt, TRANSIENT_CODES } from '../core';
 import { classRefs, entityRefs, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
@@ -212,6 +212,8 @@ class GroundRun {
   private exactLinks?: EntityLink[];
   private links?: EntityLink[];
   /** Per beam form: the store class each class position reads as (undefined: as written) and its similarity. */
+  /** The store's relations (the vocabulary) as ranking candidates, for forms without an entity. */
+  private storeRelations?: RelationInfo[];
   private readonly classReadings = new Map<Candidate, { iris: (string | undefined)[]; scores: number[]; notes: string[] }>();
 
   constructor(
@@ -440,18 +442,30 @@ class GroundRun {
     const relForms: GroundAttempt[] = [];
     for (const g of sorted.slice(0, o.k1)) {
       const ents = entityIrisOf(g.form);
-      if (ents.length === 0) continue;
-      let around: RelationInfo[];
-      try {
-        around = await relations.neighbourhood(ents, o.hops);
-      } catch (e) {
-        // a neighbourhood query that could not be finished (timed out, store away) stops the question (the
-        // variants it would add could win); any other failure only removes this form's relation variants
-        if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
-        continue;
-      }
       const rels = relationRefs(g.candidate.form);
-      const lists: RelationHit[][] = rels.map((r) => relations.rank(refName(r), around, o.kR, o.tR));
+      let lists: RelationHit[][];
+      if (ents.length === 0) {
+        // no entity to look around (`(GT number_of_pages 300)`): a relation the graph lacks (an open-name model's
+        // words) is read among all the store's relations; one the graph has stays
+        if (rels.every((r) => this.inVocab(r)) || this.vocab.size === 0) continue;
+        this.storeRelations ??= [...this.vocab].map((iri) => ({ iri, name: iriLocalName(iri) }));
+        const all = this.storeRelations;
+        lists = rels.map((r) => {
+          const iri = this.inVocab(r) ? relationIri(r, this.ctx.vocabularyNamespace, this.ctx.names) : undefined;
+          return iri !== undefined ? [{ iri, name: refName(r), score: 1 }] : relations.rank(refName(r), all, o.kR, o.tR);
+        });
+      } else {
+        let around: RelationInfo[];
+        try {
+          around = await relations.neighbourhood(ents, o.hops);
+        } catch (e) {
+          // a neighbourhood query that could not be finished (timed out, store away) stops the question (the
+          // variants it would add could win); any other failure only removes this form's relation variants
+          if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
+          continue;
+        }
+        lists = rels.map((r) => relations.rank(refName(r), around, o.kR, o.tR));
+      }
       if (lists.some((l) => l.length === 0)) continue;
       for (const p of permute(lists, o.k2).filter((p) => product(g.entityScores) * p.score >= o.t2)) {
         const ents2 = entityRefs(g.form).map((r) => (r.kind === 'iri' ? r.iri : undefined));
