@@ -30,6 +30,15 @@ describe('generate/open-model: decoding and scoring an open-name model (fixtures
     assert.equal(writers.candidates[0]?.text, 'writer');
   });
 
+  it('the tokenizer gives the piece strings of every id (what the grammar reads names by), as encodePieces writes them', async () => {
+    const p = await loadParser(MODEL, { labels: 'none' });
+    const pieces = p.tokenizer.pieceStrings(p.config.pieces);
+    assert.equal(pieces.length, p.config.pieces);
+    for (let id = 4; id < pieces.length; id++) assert.equal(p.tokenizer.pieceToId(pieces[id] ?? ''), id, `piece ${id} ${pieces[id]}`);
+    const text = 'where was Hugo Brandt born in 1951';
+    assert.deepEqual(p.tokenizer.encode(text).map((id) => pieces[id]), p.tokenizer.encodePieces(text));
+  });
+
   it('score() writes a form\'s names as the trainer does (their words\' pieces + </n>): a beam form scores its beam log-prob', async () => {
     const p = await loadParser(MODEL, { labels: 'none' });
     const q = 'who published The Lost Harbor';
