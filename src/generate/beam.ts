@@ -56,6 +56,13 @@ export interface Hypothesis {
   score: number;
 }
 
+interface Cand {
+  b: number;
+  t: number;
+  logProb: number;
+  score: number;
+}
+
 interface Live {
   tokens: number[];
   logProb: number;
@@ -83,17 +90,27 @@ export async function beamSearch(
   for (let step = 0; step < opts.maxLength && live.length > 0; step++) {
     const logp = await decoder.step(last, step);
     const budget = opts.maxLength - step;
-    const cands: { b: number; t: number; logProb: number; score: number }[] = [];
+    const cands: Cand[] = [];
+    // Per beam only its k + 1 best extensions can be taken (k live ones and its eos), so each beam keeps those
+    // (ties in allowed order, as the stable sort below has them): an open-name model allows thousands of pieces.
+    const K = k + 1;
     for (const [b, beam] of live.entries()) {
       const row = b * V;
       const allowed = constraint.allowed(beam.state, budget);
       const norm = opts.renormalize ? logMass(logp, row, allowed) : 0;
+      const top: Cand[] = [];
       for (const t of allowed) {
         const lp = (logp[row + t] ?? NaN) - norm + constraint.tokenBonus(beam.state, t);
         if (!(lp > -Infinity)) continue; // NaN or -Infinity
         const logProb = beam.logProb + lp;
-        cands.push({ b, t, logProb, score: rank(logProb, beam.tokens.length + 1) });
+        const score = rank(logProb, beam.tokens.length + 1);
+        if (top.length === K && !(score > (top[K - 1]?.score ?? -Infinity))) continue;
+        let i = top.length;
+        while (i > 0 && (top[i - 1]?.score ?? Infinity) < score) i--;
+        top.splice(i, 0, { b, t, logProb, score });
+        if (top.length > K) top.pop();
       }
+      for (const c of top) cands.push(c);
     }
     cands.sort((x, y) => y.score - x.score);
     const next: Live[] = [];

@@ -34,9 +34,17 @@
  * copied position (the set of possible positions is tracked, since a piece may occur twice), and `]`
  * closes the span once it holds some non-space text. eos is allowed only when the form is complete.
  *
+ * Open-name models (vocab.names, config.json `"names": "open"`, issue 20): there are no relation, class or literal
+ * symbols; wherever one is allowed above, a name is written instead: one or more pieces (never unk / bos / eos /
+ * pad), then the end symbol `</n>`. A relation or class name must make a form name ([21]) — ASCII pieces, no digit
+ * before its first letter —, a literal a number or date (`</n>` only when the text is one: "12." waits for a
+ * digit), a row count 0 … 1000000; after GT r either. With ConstraintOptions.nameTries relation / class names
+ * follow a trie of the graph's names' pieces instead (graph-restricted; free is the default).
+ *
  * States are immutable values: advance() returns a new state, so beams can share prefixes freely.
  */
 import { AskgraphError, defined, itemAt } from '../core';
+import { isOpenLiteral, isOpenLiteralPrefix, NameTrieNode, openNameToken } from './names';
 
 /** What the automaton needs from the model config. */
 export interface TargetVocabulary {
@@ -49,6 +57,13 @@ export interface TargetVocabulary {
   eos: number;
   /** Ids that are never copied (bos, eos, pad, …). */
   special?: readonly number[];
+  /**
+   * Open-name models (config.json `"names": "open"`): relations, classes and literals are not symbols but
+   * pieces followed by the symbol `end` ("▁place ▁of ▁birth </n>"); `pieces` are the piece strings by id.
+   */
+  names?: { end: string; pieces: readonly string[] };
+  /** The unk id: never part of an open name. */
+  unk?: number;
 }
 
 export interface ConstraintOptions {
@@ -77,6 +92,11 @@ export interface ConstraintOptions {
   spanPenalty?: number;
   /** Longest span in pieces (default 64). */
   maxSpan?: number;
+  /**
+   * Open-name models: restrict relation slots (and class names in form position) to the names of these tries
+   * of piece sequences (names.ts nameTrie) — the graph-name restriction. Without one a slot takes any name.
+   */
+  nameTries?: { relations?: NameTrieNode; classes?: NameTrieNode };
 }
 
 // Stack items (what is still expected), top of stack = last element.
@@ -119,6 +139,100 @@ export interface ConstraintState {
   readonly done: boolean;
   /** Tokens needed at least to complete the form, eos included. */
   readonly need: number;
+  /** Open-name models: the name being written (its pieces so far); absent outside a name. */
+  readonly name?: NameState;
+}
+
+/**
+ * A name being written by an open-name model. Its readings: a literal (a number or date, or a row count) and a
+ * relation / class name, free ('start' before its first word, 'word' after it) or along a trie of graph names.
+ */
+export interface NameState {
+  /** The text so far (pieces joined, "▁" as spaces) while a literal reading lives, else ''. */
+  readonly text: string;
+  /** 0: no literal reading; 1: a number or date; 2: a row count (0 to 1000000). */
+  readonly literal: 0 | 1 | 2;
+  readonly reading: 'start' | 'word' | NameTrieNode | null;
+  /** Tokens needed at least to finish the name, the end symbol included. */
+  readonly need: number;
+}
+
+/** Which names a slot takes: a relation, a class (a form), a literal, a row count, or a literal or a relation. */
+type NameKind = 'rel' | 'class' | 'lit' | 'int' | 'litrel';
+
+/** Per-piece facts of an open-name vocabulary (built once per vocabulary object). */
+interface NameTables {
+  end: number;
+  /** Piece text with "▁" as a space. */
+  text: readonly string[];
+  /** 3: never in a name (special, unk, non-ASCII); else the first letter/digit: 0 none, 1 a letter, 2 a digit. */
+  lead: Uint8Array;
+  /** Pieces a free name may go on with (ASCII), and those it may start with (no digit before its first letter). */
+  word: readonly number[];
+  wordStart: readonly number[];
+  /** Pieces made only of number / date characters and spaces, and those that may start a literal / a row count. */
+  literal: readonly number[];
+  literalSet: Uint8Array;
+  litStart: readonly number[];
+  intStart: readonly number[];
+}
+
+const nameTables = new WeakMap<TargetVocabulary, NameTables>();
+
+function openNameTables(vocab: TargetVocabulary, end: number): NameTables {
+  const hit = nameTables.get(vocab);
+  if (hit) return hit;
+  const S = vocab.pieces;
+  const pieces = vocab.names?.pieces ?? [];
+  const never = new Set([...(vocab.special ?? []), vocab.eos, ...(vocab.unk !== undefined ? [vocab.unk] : [])]);
+  const text: string[] = [];
+  const lead = new Uint8Array(S);
+  const literalSet = new Uint8Array(S);
+  const word: number[] = [];
+  const wordStart: number[] = [];
+  const literal: number[] = [];
+  const litStart: number[] = [];
+  const intStart: number[] = [];
+  for (let id = 0; id < S; id++) {
+    const t = (pieces[id] ?? '').replace(/▁/g, ' ');
+    text.push(t);
+    // a name's words must make a form name ([21]: ASCII, a letter first): no other letters or digits may enter it
+    if (never.has(id) || t.length === 0 || !/^[\x20-\x7e]*$/.test(t)) {
+      lead[id] = 3;
+      continue;
+    }
+    const first = /[A-Za-z0-9]/.exec(t)?.[0];
+    lead[id] = first === undefined ? 0 : /[0-9]/.test(first) ? 2 : 1;
+    word.push(id);
+    if (lead[id] !== 2) wordStart.push(id);
+    if (/^[0-9.eE+\- ]+$/.test(t)) {
+      literal.push(id);
+      literalSet[id] = 1;
+      if (literalViable(t, 1)) litStart.push(id);
+      if (literalViable(t, 2)) intStart.push(id);
+    }
+  }
+  const out: NameTables = { end, text, lead, word, wordStart, literal, literalSet, litStart, intStart };
+  nameTables.set(vocab, out);
+  return out;
+}
+
+/** A row count of LIMIT / OFFSET ([35]: 0 to 1000000), whole (`full`) or a prefix of one. */
+function rowCount(text: string, full: boolean): boolean {
+  return (full ? /^\d+$/ : /^\d*$/).test(text) && Number(text || '0') <= 1_000_000;
+}
+
+/** Is the text (1) a number or date, (2) a row count — once trimmed? */
+function literalDone(text: string, literal: 1 | 2): boolean {
+  const t = text.trim();
+  return literal === 1 ? isOpenLiteral(t) : rowCount(t, true);
+}
+
+/** Can more pieces make the text a literal? Leading spaces are dropped; after a trailing space it must be whole already. */
+function literalViable(text: string, literal: 1 | 2): boolean {
+  const t = text.trimStart();
+  if (/\s$/.test(t)) return literalDone(t, literal);
+  return literal === 1 ? isOpenLiteralPrefix(t) : rowCount(t, false);
 }
 
 const SPAN_KEY = 1 << 16;
@@ -252,6 +366,13 @@ export class GrammarConstraint {
   /** Soft filter: preferred[start * n + end] marks spans that pass it (closing others costs spanPenalty). */
   private readonly preferred?: Uint8Array;
   private readonly spanPenalty: number;
+  /** Open-name models: the piece tables, and a fresh name per slot kind (null: the slot takes no name). */
+  private readonly tables?: NameTables;
+  private readonly fresh: Record<NameKind, NameState | null> = { rel: null, class: null, lit: null, int: null, litrel: null };
+  /** The pieces a name may start with, per slot kind. */
+  private readonly starts: Record<NameKind, readonly number[]> = { rel: [], class: [], lit: [], int: [], litrel: [] };
+  /** Some relation can be written (a relation symbol, or an open name). */
+  private readonly hasRel: boolean;
 
   constructor(
     readonly vocab: TargetVocabulary,
@@ -299,6 +420,31 @@ export class GrammarConstraint {
     const reserved = new Set(['(', ')', '[', ']', ...OPERATORS, ...vocab.relations, ...(vocab.classes ?? [])]);
     this.literalIds = vocab.symbols.flatMap((s, i) => (!reserved.has(s) && isLiteralSymbol(s) ? [S + i] : []));
     this.literalSet = new Set(this.literalIds);
+    if (vocab.names) {
+      const tables = openNameTables(vocab, need(vocab.names.end));
+      this.tables = tables;
+      const relTrie = opts.nameTries?.relations;
+      const classTrie = opts.nameTries?.classes;
+      const reading = (trie: NameTrieNode | undefined): 'start' | NameTrieNode | null => (trie === undefined ? 'start' : trie.next.size ? trie : null);
+      const fresh = (literal: 0 | 1 | 2, r: 'start' | NameTrieNode | null): NameState | null => {
+        const lit = literal === 1 ? tables.litStart.length > 0 : literal === 2 ? tables.intStart.length > 0 : false;
+        const ns: NameState = { text: '', literal: lit ? literal : 0, reading: r, need: 0 };
+        return lit || r !== null ? { ...ns, need: this.nameNeed(ns) } : null;
+      };
+      const starts = (r: 'start' | NameTrieNode | null): readonly number[] => (r === 'start' ? tables.wordStart : r ? [...r.next.keys()].sort((a, b) => a - b) : []);
+      const rel = reading(relTrie);
+      const cls = reading(classTrie);
+      this.fresh = { rel: fresh(0, rel), class: fresh(0, cls), lit: fresh(1, null), int: fresh(2, null), litrel: fresh(1, rel) };
+      const relStart = starts(rel);
+      this.starts = {
+        rel: relStart,
+        class: starts(cls),
+        lit: tables.litStart,
+        int: tables.intStart,
+        litrel: [...new Set([...tables.litStart, ...relStart])].sort((a, b) => a - b),
+      };
+    }
+    this.hasRel = rels.length > 0 || this.fresh.rel !== null;
 
     // Source pieces that may be copied.
     this.src = sourceIds;
@@ -363,10 +509,12 @@ export class GrammarConstraint {
 
     // Minimal completion costs. A relation needs 1 token if any relation is allowed (else it cannot complete).
     const INF = 1e9;
-    const relCost = rels.length > 0 ? 1 : INF;
-    const litCost = this.literalIds.length > 0 ? 1 : INF;
+    // (an open name: its fewest pieces and the end symbol)
+    const nameCost = (kind: NameKind): number => this.fresh[kind]?.need ?? INF;
+    const relCost = Math.min(rels.length > 0 ? 1 : INF, nameCost('rel'));
+    const litCost = Math.min(this.literalIds.length > 0 ? 1 : INF, nameCost('lit'));
     // A form without operators: an entity span, or a class name. (Recursive forms only add to these.)
-    const exprCost = Math.min(this.spans.startIds.length > 0 ? 1 + startNeed : INF, classIds.length > 0 ? 1 : INF);
+    const exprCost = Math.min(this.spans.startIds.length > 0 ? 1 + startNeed : INF, classIds.length > 0 ? 1 : INF, nameCost('class'));
     this.intIds = this.literalIds.filter((t) => /^\d+$/.test(vocab.symbols[t - S] ?? ''));
     this.cmpIds = CMP_OPS.flatMap((o) => this.op.get(o) ?? []);
     const cost: number[] = new Array<number>(24).fill(INF);
@@ -379,10 +527,10 @@ export class GrammarConstraint {
     cost[COL] = relCost;
     cost[COLS] = 0;
     cost[OPTREL] = 0;
-    cost[INT] = this.intIds.length > 0 ? 1 : INF;
+    cost[INT] = Math.min(this.intIds.length > 0 ? 1 : INF, nameCost('int'));
     cost[CMP] = this.cmpIds.length > 0 ? 1 : INF;
     cost[STR] = this.textSpans.startIds.length > 0 ? 1 + this.textSpans.startNeed : INF;
-    cost[LIT_OR_REL] = Math.min(litCost, relCost);
+    cost[LIT_OR_REL] = Math.min(litCost, relCost, nameCost('litrel'));
     cost[ORDARG] = exprCost;
     cost[COL_HEAD] = Math.min(itemAt(cost, REL_HEAD, 'cost'), this.op.has('MINUS') ? 1 + 2 * relCost : INF);
     const headCost = (o: Operator): number => defined(PUSH[o], `PUSH ${o}`).reduce((sum, item) => sum + (cost[item] ?? INF), 0);
@@ -411,7 +559,7 @@ export class GrammarConstraint {
     this.ordHeads = [...this.exprHeads, ...this.tableArgHeads];
     this.slicedHeads = ids(ok.filter((o) => SLICED_OPS.has(o)));
     this.groupedHeads = ids(ok.filter((o) => GROUPED_OPS.has(o)));
-    this.colHeads = rels.length ? [this.op.get('R'), this.op.get('MINUS')].filter((id) => id !== undefined) : [];
+    this.colHeads = this.hasRel ? [this.op.get('R'), this.op.get('MINUS')].filter((id) => id !== undefined) : [];
     this.cost = cost;
   }
 
@@ -421,7 +569,7 @@ export class GrammarConstraint {
   }
 
   isComplete(s: ConstraintState): boolean {
-    return s.done || (s.stack.length === 0 && s.copy === null);
+    return s.done || (s.stack.length === 0 && s.copy === null && s.name === undefined);
   }
 
   /**
@@ -431,11 +579,121 @@ export class GrammarConstraint {
   allowed(s: ConstraintState, budget?: number): number[] {
     const out = this.allowedRaw(s);
     if (budget === undefined) return out;
-    return out.filter((t) => t === this.eos || this.advance(s, t).need <= budget - 1);
+    const tables = this.tables;
+    if (tables === undefined || s.copy !== null) return out.filter((t) => t === this.eos || this.advance(s, t).need <= budget - 1);
+    // open names: a piece's need without building its whole state (a slot may offer every piece)
+    const S = this.vocab.pieces;
+    const name = s.name;
+    const start = name ? undefined : this.nameSlot(s);
+    const startNeed = start ? this.make(start.stack, null).need : 0;
+    // a free or literal reading needs at most 2 more tokens after any piece (one more piece, the end): when the
+    // budget has room for that, no piece needs checking
+    const free = (ns: NameState): boolean => ns.reading === null || ns.reading === 'start' || ns.reading === 'word';
+    const roomy = name ? free(name) && s.need - name.need + 2 <= budget - 1 : start !== undefined && free(start.fresh) && startNeed + 2 <= budget - 1;
+    return out.filter((t) => {
+      if (t === this.eos) return true;
+      if (t < S) {
+        if (roomy) return true;
+        if (name) {
+          const ns = this.stepName(name, t);
+          return ns !== null && s.need - name.need + ns.need <= budget - 1;
+        }
+        if (start) {
+          const ns = this.stepName(start.fresh, t);
+          return ns !== null && startNeed + ns.need <= budget - 1;
+        }
+      }
+      return this.advance(s, t).need <= budget - 1;
+    });
+  }
+
+  /** Where a piece starts a name in this state (open-name models): the fresh name and the stack it leaves. */
+  private nameSlot(s: ConstraintState): { fresh: NameState; stack: readonly number[] } | undefined {
+    if (!this.tables || s.copy !== null || s.name || s.done || s.stack.length === 0) return undefined;
+    const rest = s.stack.slice(0, -1);
+    const top = s.stack[s.stack.length - 1];
+    const at = (kind: NameKind, stack: readonly number[]): { fresh: NameState; stack: readonly number[] } | undefined => {
+      const fresh = this.fresh[kind];
+      return fresh ? { fresh, stack } : undefined;
+    };
+    switch (top) {
+      case EXPR:
+      case TOP:
+        return at('class', rest);
+      case ORDARG:
+        return at('class', [...rest, OPTREL]);
+      case REL:
+      case COL:
+      case OPTREL:
+        return at('rel', rest);
+      case COLS:
+        return at('rel', [...rest, COLS]);
+      case LIT:
+        return at('lit', rest);
+      case INT:
+        return at('int', rest);
+      case LIT_OR_REL:
+        return at('litrel', rest);
+      default:
+        return undefined;
+    }
+  }
+
+  /** The name after one more piece, or null when no reading of it goes on. */
+  private stepName(ns: NameState, t: number): NameState | null {
+    const tables = this.tables;
+    if (!tables || t < 0 || t >= this.vocab.pieces || tables.lead[t] === 3) return null;
+    let literal = ns.literal;
+    let text = '';
+    if (literal !== 0) {
+      if (tables.literalSet[t]) {
+        text = ns.text + (tables.text[t] ?? '');
+        if (!literalViable(text, literal)) literal = 0;
+      } else literal = 0;
+      if (literal === 0) text = '';
+    }
+    let reading = ns.reading;
+    if (reading === 'start') {
+      const lead = tables.lead[t];
+      reading = lead === 1 ? 'word' : lead === 2 ? null : 'start';
+    } else if (reading !== 'word' && reading !== null) reading = reading.next.get(t) ?? null;
+    if (literal === 0 && reading === null) return null;
+    const out: NameState = { text, literal, reading, need: 0 };
+    return { ...out, need: this.nameNeed(out) };
+  }
+
+  /** Fewest tokens that finish a name (the end symbol included). */
+  private nameNeed(ns: NameState): number {
+    let best = Infinity;
+    if (ns.literal !== 0) best = this.nameCanEnd({ ...ns, reading: null }) ? 1 : 2;
+    if (ns.reading === 'word') best = Math.min(best, 1);
+    else if (ns.reading === 'start') best = Math.min(best, 2);
+    else if (ns.reading !== null) best = Math.min(best, ns.reading.need);
+    return best;
+  }
+
+  /** May the end symbol close the name now? */
+  private nameCanEnd(ns: NameState): boolean {
+    if (ns.literal !== 0 && literalDone(ns.text, ns.literal)) return true;
+    return ns.reading === 'word' || (ns.reading !== null && ns.reading !== 'start' && ns.reading.end);
+  }
+
+  /** The pieces (and the end symbol) a name may go on with. */
+  private nameAllowed(ns: NameState): number[] {
+    const tables = this.tables;
+    if (!tables) return [];
+    const out: number[] = [];
+    if (ns.literal !== 0) for (const t of tables.literal) if (this.stepName({ ...ns, reading: null }, t)) out.push(t);
+    const r = ns.reading;
+    const more = r === 'start' ? tables.wordStart : r === 'word' ? tables.word : r !== null ? [...r.next.keys()].sort((a, b) => a - b) : [];
+    const pieces = ns.literal !== 0 && out.length && more.length ? [...new Set([...out, ...more])].sort((a, b) => a - b) : out.length ? out : more.slice();
+    if (this.nameCanEnd(ns)) pieces.push(tables.end);
+    return pieces;
   }
 
   private allowedRaw(s: ConstraintState): number[] {
     if (s.done) return [];
+    if (s.name) return this.nameAllowed(s.name);
     if (s.copy !== null) {
       const spans = s.text ? this.textSpans : this.spans;
       if (s.copy.length === 0) return spans.startIds.slice();
@@ -461,18 +719,18 @@ export class GrammarConstraint {
         const out: number[] = [];
         if (this.spans.startIds.length) out.push(this.lbrack);
         if ((top === TOP ? this.topHeads : this.exprHeads).length) out.push(this.open);
-        out.push(...this.classIds);
+        out.push(...this.classIds, ...this.starts.class);
         return out;
       }
       case TOP_HEAD:
         return this.topHeads.slice();
       case REL: {
-        const out = this.relationIds.slice();
-        if (this.op.has('R') && this.relationIds.length) out.push(this.open);
+        const out = [...this.relationIds, ...this.starts.rel];
+        if (this.op.has('R') && this.hasRel) out.push(this.open);
         return out;
       }
       case LIT:
-        return this.literalIds.slice();
+        return [...this.literalIds, ...this.starts.lit];
       case CLOSE:
         return [this.close];
       case EXPR_HEAD:
@@ -481,21 +739,21 @@ export class GrammarConstraint {
         return [defined(this.op.get('R'), 'operator R')];
       // ---- form language v3 ----
       case COL:
-        return [...this.relationIds, ...(this.colHeads.length ? [this.open] : [])];
+        return [...this.relationIds, ...this.starts.rel, ...(this.colHeads.length ? [this.open] : [])];
       case COL_HEAD:
         return this.colHeads.slice();
       case COLS:
-        return [...new Set([...this.relationIds, ...(this.colHeads.length ? [this.open] : []), ...this.allowedRaw(this.popped(s))])];
+        return [...new Set([...this.relationIds, ...this.starts.rel, ...(this.colHeads.length ? [this.open] : []), ...this.allowedRaw(this.popped(s))])];
       case OPTREL:
-        return [...new Set([...this.relationIds, ...(this.op.has('R') && this.relationIds.length ? [this.open] : []), ...this.allowedRaw(this.popped(s))])];
+        return [...new Set([...this.relationIds, ...this.starts.rel, ...(this.op.has('R') && this.hasRel ? [this.open] : []), ...this.allowedRaw(this.popped(s))])];
       case INT:
-        return this.intIds.slice();
+        return [...this.intIds, ...this.starts.int];
       case CMP:
         return this.cmpIds.slice();
       case STR:
         return this.textSpans.startIds.length ? [this.lbrack] : [];
       case LIT_OR_REL:
-        return [...this.literalIds, ...this.relationIds, ...(this.op.has('R') && this.relationIds.length ? [this.open] : [])];
+        return [...this.literalIds, ...this.relationIds, ...this.starts.litrel, ...(this.op.has('R') && this.hasRel ? [this.open] : [])];
       case NUM:
       case SLICED:
       case GROUPED:
@@ -510,7 +768,7 @@ export class GrammarConstraint {
         const out: number[] = [];
         if (this.spans.startIds.length) out.push(this.lbrack);
         if (this.ordHeads.length) out.push(this.open);
-        out.push(...this.classIds);
+        out.push(...this.classIds, ...this.starts.class);
         return out;
       }
       case ORDARG_HEAD:
@@ -549,9 +807,20 @@ export class GrammarConstraint {
       if (keys.length === 0) return bad();
       return this.make(s.stack, keys, s.text);
     }
+    if (s.name) {
+      if (t === this.tables?.end) return this.nameCanEnd(s.name) ? this.make(s.stack, null) : bad();
+      const ns = this.stepName(s.name, t);
+      return ns ? this.withName(s.stack, ns) : bad();
+    }
     if (s.stack.length === 0) {
       if (t === this.eos) return { stack: [], copy: null, text: false, done: true, need: 0 };
       return bad();
+    }
+    if (this.tables && t >= 0 && t < this.vocab.pieces) {
+      // open names: a piece in a relation, class or literal slot starts a name
+      const slot = this.nameSlot(s);
+      const ns = slot ? this.stepName(slot.fresh, t) : null;
+      if (slot && ns) return this.withName(slot.stack, ns);
     }
     const rest = s.stack.slice(0, -1);
     const top = s.stack[s.stack.length - 1];
@@ -565,7 +834,7 @@ export class GrammarConstraint {
         return bad();
       case REL:
         if (this.relationSet.has(t)) return this.make(rest, null);
-        if (t === this.open && this.op.has('R') && this.relationIds.length) return this.make([...rest, CLOSE, REL_HEAD], null);
+        if (t === this.open && this.op.has('R') && this.hasRel) return this.make([...rest, CLOSE, REL_HEAD], null);
         return bad();
       case LIT:
         if (this.literalSet.has(t)) return this.make(rest, null);
@@ -595,7 +864,7 @@ export class GrammarConstraint {
         return this.advance(this.make(rest, null), t);
       case OPTREL:
         if (this.relationSet.has(t)) return this.make(rest, null);
-        if (t === this.open && this.op.has('R') && this.relationIds.length) return this.make([...rest, CLOSE, REL_HEAD], null);
+        if (t === this.open && this.op.has('R') && this.hasRel) return this.make([...rest, CLOSE, REL_HEAD], null);
         return this.advance(this.make(rest, null), t);
       case INT:
         return this.intIds.includes(t) ? this.make(rest, null) : bad();
@@ -606,7 +875,7 @@ export class GrammarConstraint {
         return t === this.lbrack && this.textSpans.startIds.length ? this.make(rest, [], true) : bad();
       case LIT_OR_REL:
         if (this.literalSet.has(t) || this.relationSet.has(t)) return this.make(rest, null);
-        if (t === this.open && this.op.has('R') && this.relationIds.length) return this.make([...rest, CLOSE, REL_HEAD], null);
+        if (t === this.open && this.op.has('R') && this.hasRel) return this.make([...rest, CLOSE, REL_HEAD], null);
         return bad();
       case NUM:
         return t === this.open ? this.make([...rest, CLOSE, NUM_HEAD], null) : bad();
@@ -660,6 +929,12 @@ export class GrammarConstraint {
     return s;
   }
 
+  /** A state inside a name: the stack it leaves when it ends, and the name so far. */
+  private withName(stack: readonly number[], name: NameState): ConstraintState {
+    const base = this.make(stack, null);
+    return { ...base, name, need: base.need + name.need };
+  }
+
   private make(stack: readonly number[], copy: readonly number[] | null, text = false): ConstraintState {
     let need = 1; // eos
     for (const item of stack) need += this.cost[item] ?? 1e9;
@@ -684,15 +959,27 @@ export class GrammarConstraint {
 
 /**
  * The form text of a target token sequence (eos excluded): symbols joined by spaces, copied spans
- * decoded with the tokenizer (the text Python's sentencepiece decode gives) and escaped as labels.
+ * decoded with the tokenizer (the text Python's sentencepiece decode gives) and escaped as labels; in an
+ * open-name model a name's pieces decoded and made a form token (names.ts openNameToken: "place of birth"
+ * → place_of_birth, "1990" stays).
  */
 export function tokensToFormText(tokens: readonly number[], vocab: TargetVocabulary, decode: (ids: number[]) => string): string {
   const S = vocab.pieces;
+  const end = vocab.names?.end;
   const parts: string[] = [];
   let span: number[] | null = null;
+  let name: number[] | null = null;
   for (const t of tokens) {
-    if (t === vocab.eos && span === null) break;
+    if (t === vocab.eos && span === null && name === null) break;
     const sym = t >= S ? vocab.symbols[t - S] : undefined;
+    if (name !== null) {
+      if (end !== undefined && sym === end) {
+        parts.push(openNameToken(decode(name)));
+        name = null;
+      } else if (t < S) name.push(t);
+      else throw new AskgraphError('MODEL_ERROR', `symbol "${sym ?? t}" inside a name`);
+      continue;
+    }
     if (span !== null) {
       if (sym === ']') {
         parts.push('[ ' + escapeLabel(decode(span).trim()) + ' ]');
@@ -702,10 +989,13 @@ export function tokensToFormText(tokens: readonly number[], vocab: TargetVocabul
       continue;
     }
     if (sym === '[') span = [];
+    else if (end !== undefined && sym === end) throw new AskgraphError('MODEL_ERROR', `"${end}" outside a name`);
     else if (sym !== undefined) parts.push(sym);
+    else if (end !== undefined && t >= 0 && t < S) name = [t];
     else throw new AskgraphError('MODEL_ERROR', `piece ${t} outside an entity span`);
   }
   if (span !== null) throw new AskgraphError('MODEL_ERROR', 'unclosed entity span');
+  if (name !== null) throw new AskgraphError('MODEL_ERROR', 'unfinished name');
   let out = '';
   parts.forEach((p, i) => {
     if (i > 0 && parts[i - 1] !== '(' && p !== ')') out += ' ';

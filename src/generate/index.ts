@@ -8,6 +8,7 @@ export {
   type TargetVocabulary,
   type ConstraintOptions,
   type ConstraintState,
+  type NameState,
 } from './constraint';
 export { beamSearch, teacherForce, logMass, type StepDecoder, type BeamOptions, type Hypothesis } from './beam';
 export {
@@ -23,5 +24,7 @@ export {
   type ModelConfig,
   type ParserOptions,
   type ParserGenerateOptions,
+  type GraphNames,
 } from './parser';
 export { HttpGenerator, splitCandidates, type HttpGeneratorOptions } from './http';
+export { nameTrie, openNameText, openNameToken, openNameForm, isOpenLiteral, type NameTrieNode } from './names';

@@ -11,10 +11,11 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { AskgraphError, itemAt, Candidate, DEFAULT_BEAM, Form, GenerateOptions, GenerateResult, Generator, Relation, defaultPackDir, foldCase, looksLikeTriples, readTriples } from '../core';
-import { canonicalText, parseForm, printForm, printLiteral } from '../form';
+import { AskgraphError, itemAt, Candidate, DEFAULT_BEAM, Form, GenerateOptions, GenerateResult, Generator, Ref, Relation, defaultPackDir, foldCase, looksLikeTriples, readTriples } from '../core';
+import { canonicalText, mapRefs, parseForm, printForm, printLiteral } from '../form';
 import { beamSearch, logMass, StepDecoder, teacherForce } from './beam';
 import { GrammarConstraint, TargetVocabulary, tokensToFormText } from './constraint';
+import { nameTrie, NameTrieNode, openNameText, openNameToken } from './names';
 import { float32Tensor, int64Tensor, OnnxSession, SessionOptions, TensorData } from './onnx';
 import { SentencePieceTokenizer } from './tokenizer';
 
@@ -31,6 +32,12 @@ const ConfigSchema = z
     relations: z.array(z.string()),
     /** Bare class names the model may write in expression position (each also in symbols). */
     classes: z.array(z.string()).default([]),
+    /**
+     * "open": an open-name model (askgraph-base, issue 20) — relations, classes and literals are written as
+     * pieces followed by the symbol nameEnd (relations and classes are then empty).
+     */
+    names: z.literal('open').optional(),
+    nameEnd: z.string().default('</n>'),
     dModel: z.number().int().positive(),
     heads: z.number().int().positive(),
     encoderLayers: z.number().int().positive(),
@@ -46,9 +53,23 @@ const ConfigSchema = z
 
 export type ModelConfig = z.infer<typeof ConfigSchema>;
 
-export interface ParserOptions extends SessionOptions {
-  /** Restrict relation slots to these relation names (e.g. the relations of the store). */
+/**
+ * The names of a graph an open-name model may write (the graph-name restriction): relation and class names as
+ * identifiers or words ("birthPlace", "place of birth"), each tokenised as the trainer writes it (its words).
+ */
+export interface GraphNames {
   relations?: Iterable<string>;
+  classes?: Iterable<string>;
+}
+
+export interface ParserOptions extends SessionOptions {
+  /** Restrict relation slots to these relation names (e.g. the relations of the store). Closed models. */
+  relations?: Iterable<string>;
+  /**
+   * Open-name models: restrict relation slots and class names to these names (a trie of their pieces; a kind
+   * left out stays free). Default: free — any name the model writes.
+   */
+  names?: GraphNames;
   /** Length normalisation exponent for ranking beams (default 0: raw log-prob sums). */
   lengthPenalty?: number;
   /** Renormalise each step over the grammar-allowed tokens (see BeamOptions.renormalize). */
@@ -131,13 +152,28 @@ export function readLabelsFile(file: string): Set<string> {
 export interface ParserGenerateOptions extends GenerateOptions {
   /** Restrict relation slots for this call (intersected with the parser's relations). */
   relations?: Iterable<string>;
+  /** Open-name models: the graph-name restriction for this call (instead of the parser's). */
+  names?: GraphNames;
 }
+
+/** The graph-name restriction of an open-name model: piece tries, and decoded form token → the graph's own name. */
+export interface NameTries {
+  relations?: NameTrieNode;
+  classes?: NameTrieNode;
+  relationNames?: Map<string, string>;
+  classNames?: Map<string, string>;
+}
+
+/** A bare name of the form grammar ([21]): what a graph's own name must be to stand in a form. */
+const FORM_NAME = /^[A-Za-z_][A-Za-z0-9_.:\-/#%]*$/;
 
 /** The ONNX seq2seq parser behind the Generator interface. */
 export class OnnxParser implements Generator {
   readonly vocab: TargetVocabulary;
   private readonly symbolId = new Map<string, number>();
   private readonly labelSet?: Set<string>;
+  /** Open-name models: the tries of the parser's graph-name restriction (ParserOptions.names). */
+  private readonly tries?: NameTries;
 
   constructor(
     readonly id: string,
@@ -155,7 +191,9 @@ export class OnnxParser implements Generator {
       classes: config.classes,
       eos: config.eos,
       special: [config.bos, config.eos, config.pad].filter((x) => x >= 0),
+      ...(this.open ? { names: { end: config.nameEnd, pieces: tokenizer.pieceStrings(config.pieces) }, unk: config.unk } : {}),
     };
+    if (this.open && opts.names) this.tries = this.nameTries(opts.names);
     config.symbols.forEach((s, i) => {
       if (!this.symbolId.has(s)) this.symbolId.set(s, config.pieces + i);
     });
@@ -163,6 +201,36 @@ export class OnnxParser implements Generator {
     if (labels !== undefined && labels !== 'pack' && labels !== 'none') {
       this.labelSet = labels instanceof Set && labelSetCache.has(labels as Set<string>) ? (labels as Set<string>) : new Set([...labels].map(foldCase));
     }
+  }
+
+  /** An open-name model (config.json names: open). */
+  get open(): boolean {
+    return this.config.names === 'open';
+  }
+
+  /** The piece tries of graph names (open-name models): each name's words encoded as the trainer encodes them. */
+  nameTries(names: GraphNames): NameTries {
+    const never = new Set([this.config.unk, this.config.bos, this.config.eos, this.config.pad]);
+    const build = (list: Iterable<string>): { trie: NameTrieNode; own: Map<string, string> } => {
+      const own = new Map<string, string>();
+      const seqs = [...list].flatMap((n) => {
+        const name = n.trim();
+        const text = openNameText(name);
+        const ids = text === undefined ? [] : this.tokenizer.encode(text);
+        if (!ids.length || ids.some((i) => never.has(i) || i >= this.config.pieces)) return [];
+        // the decoded words' form token → the graph's own name, when that is a form name ([21]) itself
+        const token = openNameToken(this.tokenizer.decode(ids));
+        if (FORM_NAME.test(name) && !own.has(token)) own.set(token, name);
+        return [ids];
+      });
+      return { trie: nameTrie(seqs), own };
+    };
+    const rel = names.relations ? build(names.relations) : undefined;
+    const cls = names.classes ? build(names.classes) : undefined;
+    return {
+      ...(rel ? { relations: rel.trie, relationNames: rel.own } : {}),
+      ...(cls ? { classes: cls.trie, classNames: cls.own } : {}),
+    };
   }
 
   /** Number of graph labels copied spans are restricted to (0 = no restriction). */
@@ -176,10 +244,12 @@ export class OnnxParser implements Generator {
   }
 
   /** The grammar/copy constraint for a question. */
-  constraint(question: string, src: readonly number[], relations?: Iterable<string>): GrammarConstraint {
+  constraint(question: string, src: readonly number[], relations?: Iterable<string>, names?: GraphNames): GrammarConstraint {
     const pieces = this.tokenizer.encodePieces(question).slice(0, src.length);
     const spanFilter = this.labelSet ? this.labelSpans(pieces) : undefined;
+    const tries = this.open ? (names ? this.nameTries(names) : this.tries) : undefined;
     return new GrammarConstraint(this.vocab, src, {
+      ...(tries ? { nameTries: { ...(tries.relations ? { relations: tries.relations } : {}), ...(tries.classes ? { classes: tries.classes } : {}) } } : {}),
       relations: intersect(this.opts.relations, relations),
       sourcePieces: pieces,
       spanFilter,
@@ -230,7 +300,7 @@ export class OnnxParser implements Generator {
     const maxLength = Math.max(2, Math.floor(opts.maxLength ?? this.config.maxTargetLength));
     const src = this.sourceIds(question.trim());
     if (src.length === 0) return { candidates: [], dropped: 0, timeMs: performance.now() - t0 };
-    const constraint = this.constraint(question.trim(), src, opts.relations);
+    const constraint = this.constraint(question.trim(), src, opts.relations, opts.names);
     const cross = await this.encode(src);
     const hyps = await beamSearch(this.stepDecoder(cross), constraint, {
       beam,
@@ -244,10 +314,14 @@ export class OnnxParser implements Generator {
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
     let dropped = 0;
+    // graph-restricted names are written back as the graph's own names (place of birth → placeOfBirth)
+    const tries = this.open ? (opts.names ? this.nameTries(opts.names) : this.tries) : undefined;
+    const own = (map: Map<string, string> | undefined) => (ref: Ref): Ref => (ref.kind === 'name' ? { kind: 'name', name: map?.get(ref.name) ?? ref.name } : ref);
     for (const h of hyps) {
       let form: Form;
       try {
         form = parseForm(tokensToFormText(h.tokens, this.vocab, (ids) => this.tokenizer.decode(ids)));
+        if (tries?.relationNames || tries?.classNames) form = mapRefs(form, { relation: own(tries.relationNames), cls: own(tries.classNames) });
       } catch {
         dropped++; // cannot happen with the constraint; counted rather than thrown
         continue;
@@ -332,7 +406,20 @@ export class OnnxParser implements Generator {
       out.push(id);
       return true;
     };
+    const open = this.open;
+    const never = new Set([this.config.unk, this.config.bos, this.config.eos, this.config.pad]);
+    /** Open-name models: a relation, class or literal as the pieces of its words, then nameEnd (as the trainer writes it). */
+    const name = (token: string): boolean => {
+      const text = openNameText(token);
+      const ids = text === undefined ? [] : this.tokenizer.encode(text);
+      if (ids.length === 0 || ids.some((i) => never.has(i) || i >= this.config.pieces)) return false;
+      out.push(...ids);
+      return sym(this.config.nameEnd);
+    };
+    /** A literal (or a row count): a symbol, or an open name. */
+    const lit = (token: string): boolean => (open ? name(token) : sym(token));
     const rel = (r: Relation): boolean => {
+      if (r.kind === 'rel' && open) return r.ref.kind === 'name' && name(r.ref.name);
       if (r.kind === 'rel') return r.ref.kind === 'name' && this.config.relations.includes(r.ref.name) && sym(r.ref.name);
       if (r.kind === 'reverse') return sym('(') && sym('R') && rel(r.of) && sym(')');
       return false;
@@ -349,8 +436,9 @@ export class OnnxParser implements Generator {
         case 'entity':
           return f.ref.kind === 'label' && span(f.ref.label);
         case 'literal':
-          return sym(printLiteral(f));
+          return lit(printLiteral(f));
         case 'class':
+          if (open) return f.ref.kind === 'name' && name(f.ref.name);
           return f.ref.kind === 'name' && this.config.classes.includes(f.ref.name) && sym(f.ref.name);
         case 'join':
           return sym('(') && sym('JOIN') && rel(f.relation) && walk(f.arg) && sym(')');
@@ -361,9 +449,9 @@ export class OnnxParser implements Generator {
         case 'arg':
           return sym('(') && sym(f.op) && walk(f.arg) && rel(f.relation) && sym(')');
         case 'compare':
-          return sym('(') && sym(f.op) && rel(f.relation) && sym(printLiteral(f.value)) && sym(')');
+          return sym('(') && sym(f.op) && rel(f.relation) && lit(printLiteral(f.value)) && sym(')');
         case 'tc':
-          return sym('(') && sym('TC') && walk(f.arg) && rel(f.relation) && sym(printLiteral(f.value)) && sym(')');
+          return sym('(') && sym('TC') && walk(f.arg) && rel(f.relation) && lit(printLiteral(f.value)) && sym(')');
         case 'ask':
           return sym('(') && sym('ASK') && walk(f.arg) && sym(')');
         case 'diff':
@@ -384,11 +472,11 @@ export class OnnxParser implements Generator {
         case 'group':
           return sym('(') && sym(f.op) && walk(f.arg) && rel(f.by) && (!f.value || rel(f.value)) && sym(')');
         case 'having':
-          return sym('(') && sym('HAVING') && walk(f.arg) && sym(f.op) && sym(printLiteral(f.value)) && sym(')');
+          return sym('(') && sym('HAVING') && walk(f.arg) && sym(f.op) && lit(printLiteral(f.value)) && sym(')');
         case 'order':
           return sym('(') && sym(f.op) && walk(f.arg) && (!f.relation || rel(f.relation)) && sym(')');
         case 'slice':
-          return sym('(') && sym(f.op) && sym(String(f.n)) && walk(f.arg) && sym(')');
+          return sym('(') && sym(f.op) && lit(String(f.n)) && walk(f.arg) && sym(')');
         case 'attrcompare':
           return sym('(') && sym(f.op) && rel(f.relation) && rel(f.other) && sym(')');
         case 'more':
@@ -601,6 +689,7 @@ export function loadParser(modelDir?: string, opts: ParserOptions = {}): Promise
     opts.labelMode ?? null,
     opts.labelPenalty ?? null,
     opts.prune ?? null,
+    opts.names ? [opts.names.relations ? [...opts.names.relations].sort() : null, opts.names.classes ? [...opts.names.classes].sort() : null] : null,
   ]);
   let p = cache.get(key);
   if (!p) {

@@ -63,6 +63,19 @@ export class SentencePieceTokenizer {
     return this.spp.decodeIds(Array.from(ids));
   }
 
+  /**
+   * The piece strings of ids 0 … count-1 (Python's `id_to_piece`; the WASM build has no IdToPiece): an id's
+   * decoded text, with the word-start mark "▁" in front when that is the piece (PieceToId tells).
+   */
+  pieceStrings(count: number): string[] {
+    const out: string[] = [];
+    for (let id = 0; id < count; id++) {
+      const text = this.spp.decodeIds([id]);
+      out.push(this.pieceToId('▁' + text) === id ? '▁' + text : text);
+    }
+    return out;
+  }
+
   /** Id of a piece (the unk id for unknown pieces). */
   pieceToId(piece: string): number {
     const sv = new this.spp.sentencepiece.StringView(piece);

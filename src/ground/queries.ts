@@ -10,6 +10,7 @@ import { generateSparql, isSafeIri, parseSparql } from '../sparql';
 const TEMPLATES = {
   labels: 'SELECT ?s ?l WHERE { VALUES ?p { <urn:x> } ?s ?p ?l FILTER(isIRI(?s)) } LIMIT 1 OFFSET 0',
   relations: 'SELECT DISTINCT ?p WHERE { ?s ?p ?o } LIMIT 1',
+  classes: 'SELECT DISTINCT ?c WHERE { ?s <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ?c FILTER(isIRI(?c)) } LIMIT 1',
   unlabelled:
     'SELECT DISTINCT ?e WHERE { { ?e ?p ?o } UNION { ?s ?q ?e FILTER(?q != <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>) } FILTER(isIRI(?e)) FILTER NOT EXISTS { VALUES ?lp { <urn:x> } ?e ?lp ?l } FILTER NOT EXISTS { ?x <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ?e } FILTER NOT EXISTS { ?a ?e ?b } } LIMIT 1 OFFSET 0',
   unlabelledCount:
@@ -94,6 +95,13 @@ export function labelsPageQuery(predicates: string[], limit: number, offset: num
 
 export function relationsQuery(limit: number): string {
   const q = template('relations');
+  setLimits(q, limit);
+  return generateSparql(q);
+}
+
+/** The classes of the store (objects of rdf:type), at most `limit`. */
+export function classesQuery(limit: number): string {
+  const q = template('classes');
   setLimits(q, limit);
   return generateSparql(q);
 }

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult } from '../core';
 import { isStopword, itemAt, relationWords } from '../core';
 import { relatedWords, wordNearness, wordVectors, WORDNET_SCORES, type WordVectors } from './lexical';
-import { degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query } from './queries';
+import { classesQuery, degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
 import { iriLocalName } from '../core';
 import type { RelationInfo } from './store-index';
@@ -25,6 +25,8 @@ export interface RelationRetrieverOptions {
   timeoutMs?: number;
   /** Known labels of relation IRIs (scored besides the local name). */
   labels?: Map<string, string>;
+  /** Most classes read from the store (classes()). Default 2000. */
+  classLimit?: number;
 }
 
 /**
@@ -244,6 +246,23 @@ export class RelationRetriever {
     }
     return (await this.executor.select(neighbours2Query(ents, sample, limit), t)).rows;
   }
+
+  /**
+   * The store's classes (objects of rdf:type, at most `classLimit`, default 2000), asked once: the candidates a
+   * class name the parser wrote but the graph lacks is read as (search.ts, the same phrase ranking as relations).
+   */
+  classes(): Promise<RelationInfo[]> {
+    this.classList ??= this.executor.select(classesQuery(this.opts.classLimit ?? 2000), { timeoutMs: this.opts.timeoutMs ?? 5000 }).then(
+      (res) => res.rows.flatMap((r) => (r.c?.type === 'uri' ? [{ iri: r.c.value, name: iriLocalName(r.c.value) }] : [])),
+      (e: unknown) => {
+        this.classList = undefined; // a failed query is asked again next time
+        throw e;
+      },
+    );
+    return this.classList;
+  }
+
+  private classList?: Promise<RelationInfo[]>;
 
   /** How many triples touch each entity (cached; an entity in no triple has 0). */
   async degrees(entities: string[]): Promise<Map<string, number>> {

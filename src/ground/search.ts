@@ -1,6 +1,6 @@
 import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
-import { isAskgraphError, itemAt, TRANSIENT_CODES } from '../core';
-import { entityRefs, mapRefs, printForm, relationRefs } from '../form';
+import { iriLocalName, isAskgraphError, itemAt, TRANSIENT_CODES } from '../core';
+import { classRefs, entityRefs, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
 import { labelTokens as tokens, normalizeLabel } from '../core';
@@ -47,6 +47,8 @@ export interface GroundAttempt extends GroundedCandidate {
   entityMatches?: NonNullable<EntityHit['match']>[];
   /** Phase 'relation': each relation position's reading with the components of its score (relations.ts readingNote). */
   relationReadings?: string[];
+  /** Class names the graph lacks, each with the store class it was read as (relations.ts readingNote). */
+  classReadings?: string[];
 }
 
 /**
@@ -142,11 +144,16 @@ function refName(ref: Ref): string {
   return ref.kind === 'name' ? ref.name : ref.kind === 'iri' ? ref.iri : ref.label;
 }
 
-/** Puts entity IRIs (by position; undefined = keep) and relation IRIs (by position) into a form. */
-function groundForm(form: Form, entities: (string | undefined)[], relations: (string | undefined)[]): Form {
+/** Puts entity IRIs (by position; undefined = keep), relation IRIs and class IRIs (by position) into a form. */
+function groundForm(form: Form, entities: (string | undefined)[], relations: (string | undefined)[], classes: readonly (string | undefined)[] = []): Form {
   let ei = 0;
   let ri = 0;
+  let ci = 0;
   return mapRefs(form, {
+    cls: (ref) => {
+      const iri = classes[ci++];
+      return iri === undefined ? ref : { kind: 'iri', iri };
+    },
     entity: (ref) => {
       const iri = entities[ei++];
       return iri === undefined ? ref : { kind: 'iri', iri };
@@ -183,6 +190,7 @@ function entityIrisOf(form: Form): string[] {
 export async function* groundCandidates(candidates: Candidate[], ctx: GroundContext, options: GroundOptions = {}): AsyncGenerator<GroundAttempt> {
   const run = new GroundRun(ctx, options);
   const o = run.o;
+  await run.groundClasses(candidates); // class names the graph lacks, read as its classes (in every phase)
   if (!o.entityRetrieval || !ctx.index) {
     yield* run.asGenerated(candidates); // 1'. ablation / no index
     if (!o.relationRetrieval || !ctx.relations || o.exactOnly) return;
@@ -203,6 +211,10 @@ class GroundRun {
   private readonly vocab: Set<string>;
   private exactLinks?: EntityLink[];
   private links?: EntityLink[];
+  /** Per beam form: the store class each class position reads as (undefined: as written) and its similarity. */
+  /** The store's relations (the vocabulary) as ranking candidates, for forms without an entity. */
+  private storeRelations?: RelationInfo[];
+  private readonly classReadings = new Map<Candidate, { iris: (string | undefined)[]; scores: number[]; notes: string[] }>();
 
   constructor(
     private readonly ctx: GroundContext,
@@ -217,12 +229,51 @@ class GroundRun {
     return iri !== undefined && (this.vocab.size === 0 || this.vocab.has(iri));
   }
 
+  /**
+   * A class name the graph lacks (not a pack name, not a class of the store under the vocabulary namespace: an
+   * open-name model writes `writer` where the graph says Author) is read as the store class its phrase ranks
+   * best (relations.ts rankPhrase ≥ tR, as a relation is in phase 3); its similarity counts in the combined score
+   * like a relation's. A name no class reads as stays as written.
+   */
+  async groundClasses(candidates: Candidate[]): Promise<void> {
+    const relations = this.ctx.relations;
+    const names = this.ctx.names;
+    const listed = (ref: Ref): boolean => ref.kind !== 'name' || (names !== undefined && Object.prototype.hasOwnProperty.call(names, ref.name));
+    if (!relations || !candidates.some((c) => classRefs(c.form).some((r) => !listed(r)))) return;
+    let classes: RelationInfo[];
+    try {
+      classes = await relations.classes();
+    } catch (e) {
+      if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e; // as a neighbourhood query: it would decide the reading
+      return;
+    }
+    const known = new Set(classes.map((c) => c.iri));
+    for (const c of candidates) {
+      const readings = classRefs(c.form).map((r) => {
+        if (listed(r) || r.kind !== 'name' || known.has(this.ctx.vocabularyNamespace + encodeURIComponent(r.name))) return undefined;
+        return relations.rank(r.name, classes, 1, this.o.tR)[0];
+      });
+      const read = readings.flatMap((h) => (h ? [h] : []));
+      if (read.length) this.classReadings.set(c, { iris: readings.map((h) => h?.iri), scores: read.map((h) => h.score), notes: read.map((h) => (h.reading ? readingNote(h.reading) : `${h.name} ${h.score.toFixed(2)}`)) });
+    }
+  }
+
+  private classesOf(c: Candidate): { iris: (string | undefined)[]; scores: number[]; notes: string[] } {
+    return this.classReadings.get(c) ?? { iris: [], scores: [], notes: [] };
+  }
+
+  /** The combined score of a grounded beam form (its class readings included). */
+  private scoreOf(c: Candidate, es: number[], rs: number[]): number {
+    return combinedScore(c.logProb, es, [...rs, ...this.classesOf(c).scores]);
+  }
+
   /** A new attempt, or undefined when the same grounded form was yielded before. */
   private make(c: Candidate, form: Form, es: number[], rs: number[], phase: GroundPhase, matches?: GroundAttempt['entityMatches']): GroundAttempt | undefined {
     const text = printForm(form);
     if (this.seen.has(text)) return undefined;
     this.seen.add(text);
-    return { candidate: c, form, text, score: combinedScore(c.logProb, es, rs), entityScores: es, relationScores: rs, phase, ...(matches ? { entityMatches: matches } : {}) };
+    const notes = this.classesOf(c).notes;
+    return { candidate: c, form, text, score: this.scoreOf(c, es, rs), entityScores: es, relationScores: rs, phase, ...(matches ? { entityMatches: matches } : {}), ...(notes.length ? { classReadings: notes } : {}) };
   }
 
   private generatedRelations(form: Form): (string | undefined)[] {
@@ -232,7 +283,7 @@ class GroundRun {
   /** 1'. The beam forms as generated (labels compile to label matches). */
   *asGenerated(candidates: Candidate[]): Generator<GroundAttempt> {
     for (const c of candidates) {
-      const a = this.make(c, groundForm(c.form, [], this.generatedRelations(c.form)), [], [], 'beam');
+      const a = this.make(c, groundForm(c.form, [], this.generatedRelations(c.form), this.classesOf(c).iris), [], [], 'beam');
       if (a) yield a;
     }
   }
@@ -265,7 +316,7 @@ class GroundRun {
       const lists: EntityHit[][] = refs.map((r) => (r.kind === 'label' ? this.exactHits(r.label, index) : [{ iri: '', label: '', score: 1, exact: true }]));
       if (lists.some((l) => l.length === 0)) continue;
       for (const p of permute(lists, this.o.k1)) {
-        const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), this.generatedRelations(c.form));
+        const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), this.generatedRelations(c.form), this.classesOf(c).iris);
         const a = this.make(c, form, p.picks.map((h) => h.score), rels.map(() => 1), 'exact', matchesOf(p.picks));
         if (a) yield a;
       }
@@ -367,10 +418,10 @@ class GroundRun {
       if (lists.some((l) => l.length === 0)) continue;
       const perms = permute(lists, this.o.k1).filter((p) => p.score >= this.o.t1);
       for (const p of perms) {
-        const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), this.generatedRelations(c.form));
+        const form = groundForm(c.form, p.picks.map((h) => h.iri || undefined), this.generatedRelations(c.form), this.classesOf(c).iris);
         const es = p.picks.map((h) => h.score);
         const text = printForm(form);
-        const item: GroundAttempt = { candidate: c, form, text, score: combinedScore(c.logProb, es, []), entityScores: es, relationScores: [], phase: 'entity', entityMatches: matchesOf(p.picks) };
+        const item: GroundAttempt = { candidate: c, form, text, score: this.scoreOf(c, es, []), entityScores: es, relationScores: [], phase: 'entity', entityMatches: matchesOf(p.picks) };
         all.push(item);
         if (!this.seen.has(text)) entityForms.push(item);
       }
@@ -391,25 +442,37 @@ class GroundRun {
     const relForms: GroundAttempt[] = [];
     for (const g of sorted.slice(0, o.k1)) {
       const ents = entityIrisOf(g.form);
-      if (ents.length === 0) continue;
-      let around: RelationInfo[];
-      try {
-        around = await relations.neighbourhood(ents, o.hops);
-      } catch (e) {
-        // a neighbourhood query that could not be finished (timed out, store away) stops the question (the
-        // variants it would add could win); any other failure only removes this form's relation variants
-        if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
-        continue;
-      }
       const rels = relationRefs(g.candidate.form);
-      const lists: RelationHit[][] = rels.map((r) => relations.rank(refName(r), around, o.kR, o.tR));
+      let lists: RelationHit[][];
+      if (ents.length === 0) {
+        // no entity to look around (`(GT number_of_pages 300)`): a relation the graph lacks (an open-name model's
+        // words) is read among all the store's relations; one the graph has stays
+        if (rels.every((r) => this.inVocab(r)) || this.vocab.size === 0) continue;
+        this.storeRelations ??= [...this.vocab].map((iri) => ({ iri, name: iriLocalName(iri) }));
+        const all = this.storeRelations;
+        lists = rels.map((r) => {
+          const iri = this.inVocab(r) ? relationIri(r, this.ctx.vocabularyNamespace, this.ctx.names) : undefined;
+          return iri !== undefined ? [{ iri, name: refName(r), score: 1 }] : relations.rank(refName(r), all, o.kR, o.tR);
+        });
+      } else {
+        let around: RelationInfo[];
+        try {
+          around = await relations.neighbourhood(ents, o.hops);
+        } catch (e) {
+          // a neighbourhood query that could not be finished (timed out, store away) stops the question (the
+          // variants it would add could win); any other failure only removes this form's relation variants
+          if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
+          continue;
+        }
+        lists = rels.map((r) => relations.rank(refName(r), around, o.kR, o.tR));
+      }
       if (lists.some((l) => l.length === 0)) continue;
       for (const p of permute(lists, o.k2).filter((p) => product(g.entityScores) * p.score >= o.t2)) {
         const ents2 = entityRefs(g.form).map((r) => (r.kind === 'iri' ? r.iri : undefined));
-        const form = groundForm(g.candidate.form, ents2, p.picks.map((h) => h.iri));
+        const form = groundForm(g.candidate.form, ents2, p.picks.map((h) => h.iri), this.classesOf(g.candidate).iris);
         const rs = p.picks.map((h) => h.score);
         const readings = p.picks.map((h) => (h.reading ? readingNote(h.reading) : `${h.name} ${h.score.toFixed(2)}`));
-        relForms.push({ candidate: g.candidate, form, text: printForm(form), score: combinedScore(g.candidate.logProb, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation', relationReadings: readings, ...(g.entityMatches ? { entityMatches: g.entityMatches } : {}) });
+        relForms.push({ candidate: g.candidate, form, text: printForm(form), score: this.scoreOf(g.candidate, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation', relationReadings: readings, ...(g.entityMatches ? { entityMatches: g.entityMatches } : {}) });
       }
     }
     relForms.sort((a, b) => b.score - a.score);

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { AskgraphError, type Executor, type Generator, type PackConfig } from '../core';
 import { loadPack, openExecutor } from '../execute';
 import type * as GenerateModule from '../generate';
-import { filesFingerprint, indexCacheFile, loadOrBuildStoreIndex, type EntityIndex, type RelationInfo, type Scorer } from '../ground';
+import { filesFingerprint, indexCacheFile, loadOrBuildStoreIndex, RelationRetriever, type EntityIndex, type RelationInfo, type Scorer } from '../ground';
 import { loadKnownWords, type KnownWords } from './abstain';
 import { loadCalibration, type Calibration } from './calibration';
 import type { AskOptions } from './options';
@@ -45,6 +45,12 @@ export interface GatewayOptions {
   defaults?: AskOptions;
   /** Entity similarity for entity retrieval (pluggable: fuzzy, BM25, dense — see src/ground/scorers.ts). */
   entityScorer?: Scorer;
+  /**
+   * Open-name parser models (config.json names: open): 'free' (default) lets the model write any relation or
+   * class name (grounding reads it as the graph's); 'graph' restricts its names to the store's relations and
+   * classes (their local names, as words). Closed models ignore it.
+   */
+  parserNames?: 'free' | 'graph';
 }
 
 /** What a gateway asks with, opened. */
@@ -121,7 +127,22 @@ export async function openPack(opts: GatewayOptions = {}): Promise<OpenedPack> {
       // A pack without a parser model is still askable: the fallback readers answer (trace: "no parser model").
       // The parser prefers copied spans that spell a label of the store actually queried; the entity index
       // already holds them, so the pack's triple files are not read a second time.
-      if (modelDir) generator = await loadParser(modelDir, { labels: sharedLabels(indexKey, index.allLabels()) });
+      if (modelDir) {
+        const labels = sharedLabels(indexKey, index.allLabels());
+        let names: { relations: string[]; classes: string[] } | undefined;
+        if (opts.parserNames === 'graph') {
+          await storeReady; // the classes are asked of the store
+          // the names a form can hold bare: the pack's names, or local names under its vocabulary namespace (the
+          // parser writes them back as spelt, so each must resolve to its own IRI)
+          const own = pack.config.names ?? {};
+          const ns = pack.config.vocabularyNamespace;
+          const bare = (r: RelationInfo): boolean => own[r.name] === r.iri || (!Object.prototype.hasOwnProperty.call(own, r.name) && ns + encodeURIComponent(r.name) === r.iri);
+          const relations = ((index.meta.relations as RelationInfo[] | undefined) ?? []).filter(bare).map((r) => r.name);
+          const classes = (await new RelationRetriever(executor).classes()).filter(bare).map((c) => c.name);
+          names = { relations: [...new Set(relations)].sort(), classes: [...new Set(classes)].sort() };
+        }
+        generator = await loadParser(modelDir, { labels, ...(names ? { names } : {}) });
+      }
       clock.mark('parser (tokenizer, ONNX sessions)');
     }
     await storeReady;

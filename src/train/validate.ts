@@ -3,12 +3,13 @@
  * onnxruntime, the grammar-constrained beam search, the pack's labels) — the trainer's own PyTorch
  * decoder follows slightly different rules, so its number is only a training-time probe.
  * The Python trainer runs this file after export: node dist/src/train/validate.js <modelDir> <valid.jsonl>
- * [--beam K] [--limit N] prints one JSON object.
+ * [--beam K] [--limit N] prints one JSON object. For an open-name model (config.json names: open) the gold form is
+ * first written as such a model writes it (generate/names.ts openNameForm, the trainer's `canonical(form, True)`).
  */
 import * as fs from 'node:fs';
 import { AskgraphError } from '../core';
 import { formsEqual, parseForm } from '../form';
-import { clearParserCache, loadParser } from '../generate';
+import { clearParserCache, loadParser, openNameForm } from '../generate';
 
 export interface NodeValidation {
   decoder: 'node';
@@ -39,13 +40,14 @@ export async function validateModel(modelDir: string, validFile: string, opts: {
     .slice(0, opts.limit);
   const t0 = Date.now();
   const parser = await loadParser(modelDir);
+  const goldText = (form: string): string => (parser.open ? openNameForm(form) : form);
   let top1 = 0;
   let inBeam = 0;
   try {
     for (const r of rows) {
       let gold;
       try {
-        gold = parseForm(r.form);
+        gold = parseForm(goldText(r.form));
       } catch {
         continue; // a gold form that does not parse cannot be matched: a miss
       }

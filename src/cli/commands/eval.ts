@@ -36,6 +36,7 @@ interface EvalFlags {
   oracle?: boolean;
   keepTopic?: boolean;
   parser?: boolean; // --no-parser sets false
+  parserNames?: string;
   fallback?: string;
   timeout?: number;
   json?: boolean;
@@ -53,6 +54,7 @@ async function openGateway(flags: EvalFlags, io: CliIO): Promise<Asker & { close
   return createGateway({
     ...(flags.store ? { store: flags.store } : {}),
     ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.parserNames ? { parserNames: flags.parserNames as 'free' | 'graph' } : {}),
     progress: io.stderr,
   });
 }
@@ -84,6 +86,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--store <dir|url>', 'knowledge pack / store directory, or a SPARQL endpoint URL (default: the movies pack)')
     .option('--model <dir>', 'parser model folder')
     .option('--beam <k>', 'beam size', intArg('--beam', 0))
+    .option('--parser-names <free|graph>', 'open-name parser models: any name (free, default) or only the store\'s relations and classes (graph)')
     .option('--oracle', 'execute the gold forms instead of generating (upper bound of store + compiler)')
     .option('--keep-topic', 'oracle: keep the topic entities among the answers (PathQuestion answers may be the topic itself)')
     .option('--no-parser', 'fallback readers only')
@@ -106,6 +109,9 @@ export const register: RegisterCommand = (program, io) => {
       const dataset = path.basename(flags.dataset);
       const mode = flags.oracle ? 'oracle' : 'pipeline';
       if (flags.keepTopic && !flags.oracle) throw new AskgraphError('BAD_REQUEST', '--keep-topic applies to --oracle only');
+      if (flags.parserNames !== undefined && !['free', 'graph'].includes(flags.parserNames)) {
+        throw new AskgraphError('BAD_REQUEST', `--parser-names must be free or graph, got ${flags.parserNames}`);
+      }
 
       let runner: ExampleRunner;
       let close: () => Promise<void>;
