@@ -225,7 +225,11 @@ def open_text(token):
     if m:
         return m.group(1) if is_literal_token(m.group(1)) else None
     words = identifier_words(token)
-    return " ".join(words) if words else None
+    # a form name ([21]) is ASCII with a letter first: the Node decoder writes no other (a dateTime
+    # "1986-01-01T00:00:00Z" would be digit-first words), so the model is never taught one
+    if not words or not words[0][0].isalpha() or not all(w.isascii() for w in words):
+        return None
+    return " ".join(words)
 
 
 def open_token(text):

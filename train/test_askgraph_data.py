@@ -138,6 +138,9 @@ class OpenNames(unittest.TestCase):
         # lacks: the example is skipped, not mangled
         self.assertIsNone(v.encode_example("films called x", '(JOIN title "x")'))
         self.assertIsNone(v.encode_example("films of Tom Hanks", "(JOIN 主演 [ Tom Hanks ])"))
+        # nor a name that is no form name (digit-first: a dateTime value; non-ASCII)
+        self.assertIsNone(v.encode_example("films of 1986", "(JOIN release 1986-01-01T00:00:00Z)"))
+        self.assertIsNone(v.encode_example("films of Tom Hanks", "(JOIN acteur_principal_é [ Tom Hanks ])"))
 
 
 class Augmentation(unittest.TestCase):
