@@ -6,7 +6,7 @@
  *   expr := '[' piece+ ']' | CLASSNAME | '(' JOIN rel expr ')' | '(' AND expr expr ')' | '(' COUNT expr ')'
  *         | '(' ARGMAX|ARGMIN expr rel ')' | '(' GT|GE|LT|LE rel literal ')' | '(' TC expr rel literal ')'
  *         | '(' DIFF|OR expr expr ')' | '(' MOSTCOMMON|LEASTCOMMON|ARGMAXCOUNT|ARGMINCOUNT expr rel ')' | '(' HAS rel ')'
- *   rel  := RELNAME | '(' R rel ')'
+ *   rel  := RELNAME | '(' R RELNAME ')'   (a reverse of a reverse is the relation itself: never written)
  *
  * The operators whose answer is a boolean or a number (ASK, the aggregates, RATIO / PERCENT, ABSDIFF) stand only
  * outermost (COUNT keeps the older models' freedom to nest). Class names (config.classes) are forms.
@@ -125,6 +125,7 @@ const SLICED_HEAD = 20;
 const GROUPED = 21; // the operand of HAVING: '(' GROUP… / HAVING … ')'
 const GROUPED_HEAD = 22;
 const COL_HEAD = 23; // after '(' in a column: R or MINUS
+const REL_NAME = 24; // a relation name inside (R …): no second R
 
 export interface ConstraintState {
   readonly stack: readonly number[];
@@ -517,10 +518,11 @@ export class GrammarConstraint {
     const exprCost = Math.min(this.spans.startIds.length > 0 ? 1 + startNeed : INF, classIds.length > 0 ? 1 : INF, nameCost('class'));
     this.intIds = this.literalIds.filter((t) => /^\d+$/.test(vocab.symbols[t - S] ?? ''));
     this.cmpIds = CMP_OPS.flatMap((o) => this.op.get(o) ?? []);
-    const cost: number[] = new Array<number>(24).fill(INF);
+    const cost: number[] = new Array<number>(25).fill(INF);
     cost[EXPR] = exprCost;
     cost[TOP] = exprCost;
     cost[REL] = relCost;
+    cost[REL_NAME] = relCost;
     cost[LIT] = litCost;
     cost[CLOSE] = 1;
     cost[REL_HEAD] = this.op.has('R') ? 1 + relCost : INF;
@@ -623,6 +625,7 @@ export class GrammarConstraint {
       case ORDARG:
         return at('class', [...rest, OPTREL]);
       case REL:
+      case REL_NAME:
       case COL:
       case OPTREL:
         return at('rel', rest);
@@ -729,6 +732,8 @@ export class GrammarConstraint {
         if (this.op.has('R') && this.hasRel) out.push(this.open);
         return out;
       }
+      case REL_NAME:
+        return [...this.relationIds, ...this.starts.rel];
       case LIT:
         return [...this.literalIds, ...this.starts.lit];
       case CLOSE:
@@ -836,6 +841,8 @@ export class GrammarConstraint {
         if (this.relationSet.has(t)) return this.make(rest, null);
         if (t === this.open && this.op.has('R') && this.hasRel) return this.make([...rest, CLOSE, REL_HEAD], null);
         return bad();
+      case REL_NAME:
+        return this.relationSet.has(t) ? this.make(rest, null) : bad();
       case LIT:
         if (this.literalSet.has(t)) return this.make(rest, null);
         return bad();
@@ -843,7 +850,7 @@ export class GrammarConstraint {
         if (t === this.close) return this.make(rest, null);
         return bad();
       case REL_HEAD:
-        if (t === this.op.get('R')) return this.make([...rest, REL], null);
+        if (t === this.op.get('R')) return this.make([...rest, REL_NAME], null);
         return bad();
       case EXPR_HEAD:
       case TOP_HEAD: {
@@ -858,7 +865,7 @@ export class GrammarConstraint {
         return bad();
       case COL_HEAD:
         if (!this.colHeads.includes(t)) return bad();
-        return this.make(this.opOf.get(t) === 'MINUS' ? [...rest, REL, REL] : [...rest, REL], null);
+        return this.make(this.opOf.get(t) === 'MINUS' ? [...rest, REL, REL] : [...rest, REL_NAME], null);
       case COLS:
         if (this.relationSet.has(t) || (t === this.open && this.colHeads.length)) return this.advance(this.make([...rest, COLS, COL], null), t);
         return this.advance(this.make(rest, null), t);

@@ -34,10 +34,12 @@ describe('generate/constraint: grammar automaton over target tokens', () => {
     assert.deepEqual(names(c.allowed(c.run(toks(c, '( GT release_year')))), ['(', ...RELS].sort());
   });
 
-  it('admits only relations (or "(" for R) in relation slots, and only R after that "("', () => {
+  it('admits only relations (or "(" for R) in relation slots, only R after that "(", and no second R inside (R …)', () => {
     assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN')))), ['(', ...RELS].sort());
     assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN (')))), ['R']);
-    assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN ( R')))), ['(', ...RELS].sort());
+    // (R (R r)) is r itself: a beam that wandered into it once wrote (R (R (R … (R r)))) on a graph-restricted open model
+    assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN ( R')))), [...RELS].sort());
+    assert.throws(() => c.run(toks(c, '( JOIN ( R (')));
     assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN ( R directed_by')))), [')']);
     assert.deepEqual(names(c.allowed(c.run(toks(c, '( JOIN ( R directed_by )')))), ['(', '[']);
   });
