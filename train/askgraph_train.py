@@ -85,6 +85,11 @@ def parse_args(argv=None):
     p.add_argument("--max-train", type=int, default=None, help="use a seeded random sample of N training examples")
     p.add_argument("--cap", action="append", default=[], metavar="SOURCE=N",
                    help="keep a seeded sample of at most N training examples whose `source` is SOURCE (repeatable)")
+    p.add_argument("--replay", default=None,
+                   help="JSON Lines of other graphs' questions (an open-name base's replay.jsonl) mixed into each epoch, so "
+                        "fine-tuning on one graph's synthetic questions keeps the base's reading of people's questions")
+    p.add_argument("--replay-share", type=float, default=0.3,
+                   help="replay examples per epoch, as a share of the training examples (a fresh seeded sample each epoch)")
     p.add_argument("--open-names", type=int, choices=[0, 1], default=0,
                    help="1: relations, classes and literals are written as pieces + %s (an open-name model, askgraph-base)" % NAME_END)
     p.add_argument("--batch", type=int, default=64)
@@ -493,7 +498,8 @@ def main(argv=None):
         keep = sorted(random.Random(args.seed).sample(range(len(train)), args.max_train))
         train = [train[i] for i in keep]
     valid = read_jsonl(args.valid) if args.valid else []
-    log("train %d, valid %d" % (len(train), len(valid)))
+    replay = [e for e in read_jsonl(args.replay) if e.get("question") and e.get("form")] if args.replay else []
+    log("train %d, valid %d%s" % (len(train), len(valid), ", replay %d" % len(replay) if replay else ""))
 
     # graph labels: --kb triples and --labels files; role pools for substitution
     labels, pools = set(), {}
@@ -566,6 +572,9 @@ def main(argv=None):
              "valid": len(valid), "labels": len(labels), "pieces": vocab.S, "targetVocab": vocab.V,
              "meanSourcePieces": round(sum(len(x[0]) for x in ok) / max(1, len(ok)), 2),
              "meanTargetTokens": round(sum(len(x[1]) for x in ok) / max(1, len(ok)), 2)}
+    if replay:
+        stats["replay"] = len(replay)
+        stats["replayPerEpoch"] = min(len(replay), int(round(args.replay_share * len(train))))
     venc = [vocab.encode_example(e["question"], e["form"]) for e in valid]
     stats["validInexactCopy"] = sum(1 for x in venc if x is None or not x[2])
     log("data: %s" % json.dumps(stats))
@@ -590,7 +599,7 @@ def main(argv=None):
     epochs_done = 0.0
     if not args.export_only:
         opt = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.98), weight_decay=0.01)
-        n_per_epoch = len(ok) + len(rare) * args.rare_oversample
+        n_per_epoch = len(ok) + len(rare) * args.rare_oversample + (min(len(replay), int(round(args.replay_share * len(train)))) if replay else 0)
         steps_per_epoch = math.ceil(n_per_epoch / args.batch)
         total_steps = max(1, int(math.ceil(args.epochs * steps_per_epoch)))
         # With --minutes the loop's budget is what is left of the run's deadline after the work that follows it
@@ -625,6 +634,11 @@ def main(argv=None):
                     x = vocab.encode_example(e["question"], e["form"])
                 if x is not None:
                     ex.append(x)
+            if replay:  # other graphs' questions, untouched (their entities are not this graph's)
+                for e in rng.sample(replay, min(len(replay), int(round(args.replay_share * len(train))))):
+                    x = vocab.encode_example(e["question"], e["form"])
+                    if x is not None:
+                        ex.append(x)
             for _ in range(args.rare_oversample):
                 for e in rare:
                     q, f = aug(e, force_sub=True)

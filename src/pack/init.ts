@@ -585,6 +585,9 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
           seed,
           // a base model brings its size (and tokenizer, and open names) with its weights: no --size then
           ...(base ? { initFrom: base.dir } : { size: opts.size ?? 'base' }),
+          // the base's replay questions (other graphs', real) are mixed into each epoch: fine-tuning on synthetic
+          // questions alone wears away how the base reads people's questions
+          ...(base && fs.existsSync(path.join(base.dir, 'replay.jsonl')) ? { extraArgs: ['--replay', path.join(base.dir, 'replay.jsonl')] } : {}),
           labels: [trainFiles.labels],
           kb: [trainFiles.kb],
           probe: Math.min(100, validSet.length),

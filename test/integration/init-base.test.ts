@@ -94,6 +94,21 @@ describe('askgraph init with a base model: zero-shot, fine-tuned, --no-base-mode
     verifyPack(path.join(dir, 'tuned'), (await loadPack(path.join(dir, 'tuned'))).config);
   });
 
+  it('a base with replay.jsonl (other graphs\' questions) has them mixed into each fine-tuning epoch', async () => {
+    const withReplay = path.join(dir, 'base-replay');
+    fs.cpSync(base, withReplay, { recursive: true });
+    fs.copyFileSync(trainFile, path.join(withReplay, 'replay.jsonl'));
+    const r = await init('replayed', '--epochs', '1', '--base-model', withReplay);
+    assert.equal(r.code, 0, r.err);
+    const report = json(path.join(dir, 'replayed', 'model', 'report.json'));
+    assert.ok((report.command as string).includes(`--replay ${path.join(withReplay, 'replay.jsonl')}`), report.command as string);
+    const data = report.data as Record<string, number>;
+    assert.equal(data.replay, fs.readFileSync(trainFile, 'utf8').split('\n').filter((l) => l.trim()).length);
+    assert.ok((data.replayPerEpoch ?? 0) > 0, JSON.stringify(data));
+    // the replay file is the base's training material, not part of a zero-shot pack's parser
+    assert.equal(fs.existsSync(path.join(dir, 'replayed', 'model', 'replay.jsonl')), false);
+  });
+
   it('--no-base-model trains from scratch (closed names, --size honoured), and such a model is refused as a base', async () => {
     const r = await init('scratch', '--epochs', '1', '--size', 'tiny', '--base-model', base, '--no-base-model');
     assert.equal(r.code, 0, r.err);
