@@ -29,7 +29,7 @@ describe('askgraph init (a process): the time budget covers the whole run; a poo
 
   it('--minutes 1.5: synthesis sized to the budget, and the trainer plans its tokenizer, training, evaluation and export within its share', () => {
     const pack = path.join(dir, 'short');
-    const r = askgraph(['init', BOOKS, '--out', pack, '--minutes', '1.5', '--size', 'tiny', '--json', '--no-progress']);
+    const r = askgraph(['init', BOOKS, '--out', pack, '--minutes', '1.5', '--size', 'tiny', '--json', '--no-progress', '--no-base-model']);
     assert.equal(r.code, 0, r.err);
     const res: { data: { train: number; valid: number }; budget: { minutes: number; trainMinutes: number }; warnings: string[] } = JSON.parse(r.out);
     // no --count: a 1.5-minute budget gets the smallest default, not 16,000 examples
@@ -72,7 +72,7 @@ describe('askgraph init (a process): the time budget covers the whole run; a poo
   it('a parser that evaluates poorly: the pack is written, with a loud warning on stderr saying what to do', () => {
     const pack = path.join(dir, 'poor');
     // a few optimizer steps: a parser that cannot have learned the forms
-    const r = askgraph(['init', BOOKS, '--out', pack, '--count', '400', '--size', 'tiny', '--epochs', '0.05', '--no-progress']);
+    const r = askgraph(['init', BOOKS, '--out', pack, '--count', '400', '--size', 'tiny', '--epochs', '0.05', '--no-progress', '--no-base-model']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^pack written to .* — but its parser is POOR \(see the warning\)$/m);
     assert.match(r.out, /self-evaluation on held-out synthetic questions: Hits@1 \d+\.\d%/);
