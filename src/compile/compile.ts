@@ -572,12 +572,28 @@ class Compiler {
       group: [...(member ? [{ expression: member }] : []), { expression: x }],
     };
     const val = (perValue.variables[perValue.variables.length - 1] as S.VariableExpression).variable;
+    const total: S.VariableExpression = { expression: { type: 'aggregate', aggregation: AGGREGATION[form.op], distinct: false, expression: val }, variable: result };
+    const aggregate = (more: S.VariableExpression[]): S.SelectQuery => ({
+      type: 'query',
+      queryType: 'SELECT',
+      prefixes: {},
+      variables: [total, ...more],
+      where: [{ type: 'group', patterns: [perValue] }],
+    });
+    if (!isNumber) return aggregate([]);
+    // The average or sum of no numbers is no answer, not SPARQL's 0: the graph lacks the values (the entity's own
+    // values missing, or values that are not numbers — an AVG of a relation to entities), as ownValueMissing says of
+    // counts. (A filter on a counted sub-select: Virtuoso refuses HAVING without GROUP BY.)
+    const n = this.fresh('n');
     return {
       type: 'query',
       queryType: 'SELECT',
       prefixes: {},
-      variables: [{ expression: { type: 'aggregate', aggregation: AGGREGATION[form.op], distinct: false, expression: val }, variable: result }],
-      where: [{ type: 'group', patterns: [perValue] }],
+      variables: [result],
+      where: [
+        { type: 'group', patterns: [aggregate([{ expression: { type: 'aggregate', aggregation: 'count', distinct: false, expression: val }, variable: n }])] },
+        filter(op('>', n, DF.literal('0', XSD_INTEGER))),
+      ],
     };
   }
 

@@ -525,7 +525,8 @@ class Converter {
   }
 
   /** SELECT (AVG(?v) AS ?a) … → (AVG x) with x the values ?v takes (also compileForm's own aggregate query). */
-  private aggregateForm(q: S.SelectQuery): Form | null {
+  private aggregateForm(q0: S.SelectQuery): Form | null {
+    const q = this.counted(q0) ?? q0;
     if (q.variables.length !== 1) return null;
     const v = q.variables[0];
     if (isVar(v) || 'termType' in v) return null;
@@ -548,6 +549,25 @@ class Converter {
       }
     }
     return { kind: 'aggregate', op, arg: this.tree(q.where ?? [], '?' + w.value, undefined, true) };
+  }
+
+  /**
+   * compileForm's AVG / SUM with "no numbers, no answer": SELECT ?a { { SELECT (AVG(?v) AS ?a) (COUNT(?v) AS ?n) … } FILTER(?n > 0) }
+   * → the inner aggregate query without its count (the same form: an empty average is no answer either way).
+   */
+  private counted(q: S.SelectQuery): S.SelectQuery | null {
+    const where = q.where ?? [];
+    const [sub, test] = where;
+    const only = q.variables.length === 1 ? q.variables[0] : undefined;
+    if (where.length !== 2 || !isVar(only) || sub?.type !== 'group' || sub.patterns.length !== 1 || test?.type !== 'filter') return null;
+    const inner = sub.patterns[0];
+    if (inner?.type !== 'query' || inner.variables.length !== 2) return null;
+    const [value, count] = inner.variables as S.VariableExpression[];
+    if (!value || !count || !isAggregate(count.expression) || count.expression.aggregation.toLowerCase() !== 'count' || value.variable.value !== only.value) return null;
+    const e = test.expression as S.OperationExpression;
+    const [l, r] = e.args as [unknown, { termType?: string; value?: string } | undefined];
+    if (e.operator !== '>' || !isVar(l) || l.value !== count.variable.value || r?.termType !== 'Literal' || r.value !== '0') return null;
+    return { ...inner, variables: [value] };
   }
 
   /** SELECT ?g [(COUNT(?c) AS ?n)] { P } GROUP BY ?g ORDER BY DESC(COUNT(?c)) LIMIT 1 → MOSTCOMMON / ARGMAXCOUNT. */
@@ -677,8 +697,9 @@ class Converter {
     for (const p of where) {
       const sq = subqueryOf(p);
       if (sq) {
-        const v = sq.variables[0];
-        if (sq.variables.length !== 1 || isVar(v) || 'termType' in v) return null;
+        const shown = this.counted(sq) ?? sq; // an AVG / SUM side: its count-guarded shape projects the plain variable
+        const v = shown.variables[0];
+        if (shown.variables.length !== 1 || isVar(v) || 'termType' in v) return null;
         let f: Form;
         try {
           f = this.sub().select(sq);
