@@ -69,7 +69,7 @@ export interface InitOptions {
   sources: string[];
   out: string;
   /**
-   * Time budget of the whole init, training included (default 30). 0 is zero-shot: the base model
+   * Time budget of the whole init, training included (default 10: fine-tuning the base model). 0 is zero-shot: the base model
    * (`baseModel`) is copied into the pack as it is, untrained on this graph (a pack in about a minute).
    */
   minutes?: number;
@@ -359,12 +359,15 @@ function answerValues(a: Answer): string[] {
   return a.answers.map((x) => x.value);
 }
 
+/** init's default budget in minutes: fine-tuning askgraph-base on the graph's synthetic questions (issue 20). */
+export const DEFAULT_MINUTES = 10;
+
 /** Builds (or refreshes) a knowledge pack from a graph. */
 export async function initPack(opts: InitOptions): Promise<InitResult> {
   const t0 = Date.now();
   const rep = opts.reporter ?? {};
   const out = path.resolve(opts.out);
-  const minutes = opts.minutes ?? 30;
+  const minutes = opts.minutes ?? DEFAULT_MINUTES;
   if (!(minutes >= 0)) throw new AskgraphError('BAD_REQUEST', `--minutes must be ≥ 0, got ${minutes}`);
   // the base model: named, or the package's when it ships one; none without a parser or with --no-base-model
   const baseDir = opts.train === false || opts.baseModel === false ? undefined : opts.baseModel ?? defaultBaseModel();
@@ -735,7 +738,7 @@ function initWarnings(r: InitResult, totalMs: number, opts: InitOptions): string
     w.push(
       `the parser of this pack is poor: Hits@1 ${pct(e.overall.hits1)}% on ${e.overall.n} held-out synthetic questions (below ${100 * POOR_SELF_EVAL}%); ` +
         `${trained} within --minutes ${r.budget.minutes}. Most questions will get a wrong answer or none. ` +
-        `Give it more time (run init again with --minutes 30, the default, or more; the store, schema and synthetic data are kept)` +
+        `Give it more time (run init again with --minutes 30 or more; the store, schema and synthetic data are kept)` +
         `${opts.size === 'tiny' || r.base ? '' : ', or for a short budget a smaller parser (--size small or tiny)'}; see REPORT.md for each operator.`,
     );
   }

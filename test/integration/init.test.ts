@@ -31,7 +31,7 @@ describe('askgraph init: a pack from a graph alone, end to end (real trainer, ON
 
   before(async () => {
     const t0 = Date.now();
-    const r = await cli(['init', BOOKS, '--out', pack, '--count', '4000', '--size', 'tiny', '--epochs', '30', '--seed', '1', '--no-base-model'], { ...process.env });
+    const r = await cli(['init', BOOKS, '--out', pack, '--count', '4000', '--size', 'tiny', '--epochs', '30', '--seed', '1', '--no-base-model', '--minutes', '30'], { ...process.env });
     first = { ...r, seconds: (Date.now() - t0) / 1000 };
     assert.equal(r.code, 0, r.err);
     gw = await createGateway({ store: pack });
@@ -142,7 +142,7 @@ describe('askgraph init: a pack from a graph alone, end to end (real trainer, ON
 
   it('re-running with the pack lexicon unchanged keeps store, schema, data and model; an edited lexicon re-synthesises only', async () => {
     const lexicon = path.join(pack, 'lexicon.json');
-    const again = await cli(['init', BOOKS, '--out', pack, '--count', '4000', '--size', 'tiny', '--epochs', '30', '--seed', '1', '--lexicon', lexicon, '--json', '--no-base-model'], { ...process.env });
+    const again = await cli(['init', BOOKS, '--out', pack, '--count', '4000', '--size', 'tiny', '--epochs', '30', '--seed', '1', '--lexicon', lexicon, '--json', '--no-base-model', '--minutes', '30'], { ...process.env });
     assert.equal(again.code, 0, again.err);
     const r = JSON.parse(again.out) as { skipped: string[]; totalMs: number };
     assert.deepEqual(r.skipped, ['store', 'discover', 'synth', 'train']);

@@ -106,7 +106,7 @@ export const register: RegisterCommand = (program, io) => {
     .description('build a knowledge pack (store, schema, lexicon, synthetic data, trained parser, REPORT.md) from a graph alone')
     .argument('<sources...>', 'RDF / triple files (.nt .nq .ttl .trig .rdf .owl .xml .txt .tsv), or one http(s) SPARQL endpoint URL')
     .requiredOption('--out <dir>', 'pack folder to write')
-    .option('--minutes <m>', 'time budget of the whole init, training included (default 30); 0 = zero-shot: the base model as it is, no training (a pack in about a minute)')
+    .option('--minutes <m>', 'time budget of the whole init, training included (default 10: the base model fine-tuned; from scratch 30 or more); 0 = zero-shot: the base model as it is, no training (a pack in about a minute)')
     .option('--lexicon <file>', 'an edited lexicon.json merged over the generated one (re-running keeps store and schema)')
     .option('--count <n>', 'synthetic examples (default 16000; for --minutes under 30 proportionally fewer, at least 1000)')
     .option('--seed <s>', 'random seed of sampling and training (default 1)')
