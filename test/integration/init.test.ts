@@ -15,6 +15,7 @@ import { clearParserCache } from '../../src/generate';
 import { createGateway, type Gateway } from '../../src/pipeline';
 import { cli } from '../helpers/cli';
 import { closeAll } from '../helpers/close-all';
+import { goldLabels } from '../helpers/gold';
 
 const root = packageRoot();
 const BOOKS = path.join(root, 'fixtures', 'graphs', 'books.ttl');
@@ -44,13 +45,7 @@ describe('askgraph init: a pack from a graph alone, end to end (real trainer, ON
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Labels of the IRIs (or literal values) a SPARQL query returns in ?x. */
-  async function gold(query: string): Promise<string[]> {
-    const res = await store.select(PREFIX + query);
-    const iris = res.rows.map((r) => r.x).filter((t) => t?.type === 'uri').map((t) => t!.value);
-    const labels = await store.labels(iris);
-    return res.rows.map((r) => (r.x!.type === 'uri' ? labels.get(r.x!.value) ?? r.x!.value : r.x!.value)).sort();
-  }
+  const gold = (query: string): Promise<string[]> => goldLabels(store, PREFIX + query);
 
   async function ask(question: string) {
     const a = await gw.ask(question);

@@ -5,24 +5,14 @@
  */
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { packageRoot, type Candidate, type Executor } from '../../../src/core';
+import { packageRoot, type Executor } from '../../../src/core';
 import { openExecutor } from '../../../src/execute';
-import { parseForm } from '../../../src/form';
-import { buildStoreIndex, groundCandidates, RelationRetriever, type EntityIndex, type GroundAttempt, type GroundContext } from '../../../src/ground';
+import { buildStoreIndex, groundCandidates, RelationRetriever, type EntityIndex, type GroundContext } from '../../../src/ground';
+import { beam, collect } from '../../helpers/ground';
 
 const B = 'http://example.org/books/';
 const NS = 'http://askgraph.dev/books/relation/';
 const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
-
-function beam(...forms: [string, number][]): Candidate[] {
-  return forms.map(([text, logProb], rank) => ({ form: parseForm(text), text, logProb, rank }));
-}
-
-async function collect(gen: AsyncGenerator<GroundAttempt>): Promise<GroundAttempt[]> {
-  const out: GroundAttempt[] = [];
-  for await (const a of gen) out.push(a);
-  return out;
-}
 
 describe('ground: names the graph lacks (books.ttl, real Oxigraph store)', function () {
   this.timeout(60000);

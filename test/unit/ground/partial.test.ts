@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Candidate, Executor } from '../../../src/core';
+import type { Executor } from '../../../src/core';
 import { openExecutor } from '../../../src/execute';
-import { parseForm } from '../../../src/form';
 import { buildStoreIndex, EntityIndex, groundCandidates, linkEntities, PARTIAL_UNIQUE_SCORE, RelationRetriever, type GroundAttempt } from '../../../src/ground';
+import { beam, collect } from '../../helpers/ground';
 
 // A made-up graph: one famous painter and two namesakes, a unique first name, and a plural genre.
 const B = 'http://example.org/art/';
@@ -34,14 +34,8 @@ ${Array.from({ length: 6 }, (_, i) => `<${B}k${i}> <${REL}painted_by> <${B}Kesso
 ${works}
 `;
 
-function beam(...forms: [string, number][]): Candidate[] {
-  return forms.map(([text, logProb], rank) => ({ form: parseForm(text), text, logProb, rank }));
-}
-
-async function attempts(form: string, question: string, index: EntityIndex, relations: RelationRetriever): Promise<GroundAttempt[]> {
-  const out: GroundAttempt[] = [];
-  for await (const a of groundCandidates(beam([form, -0.1]), { index, relations, vocabularyNamespace: REL, question }, { relationRetrieval: false })) out.push(a);
-  return out;
+function attempts(form: string, question: string, index: EntityIndex, relations: RelationRetriever): Promise<GroundAttempt[]> {
+  return collect(groundCandidates(beam([form, -0.1]), { index, relations, vocabularyNamespace: REL, question }, { relationRetrieval: false }));
 }
 
 describe('ground: partial names and plural mentions (made-up graph)', function () {

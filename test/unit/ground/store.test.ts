@@ -2,9 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot, type Candidate, type Executor } from '../../../src/core';
+import { packageRoot, type Executor } from '../../../src/core';
 import { openExecutor } from '../../../src/execute';
-import { parseForm } from '../../../src/form';
 import {
   buildStoreIndex,
   fetchLabels,
@@ -15,22 +14,12 @@ import {
   RelationRetriever,
   relationSimilarity,
   type EntityIndex,
-  type GroundAttempt,
 } from '../../../src/ground';
+import { beam, collect } from '../../helpers/ground';
 
 const NS = 'http://askgraph.dev/movies/relation/';
 const ENT = 'http://askgraph.dev/movies/entity/';
 const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
-
-function beam(...forms: [string, number][]): Candidate[] {
-  return forms.map(([text, logProb], rank) => ({ form: parseForm(text), text, logProb, rank }));
-}
-
-async function collect(gen: AsyncGenerator<GroundAttempt>): Promise<GroundAttempt[]> {
-  const out: GroundAttempt[] = [];
-  for await (const a of gen) out.push(a);
-  return out;
-}
 
 describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl)', function () {
   this.timeout(60000);

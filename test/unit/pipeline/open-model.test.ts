@@ -16,6 +16,7 @@ import { clearParserCache } from '../../../src/generate';
 import { createGateway, type Gateway } from '../../../src/pipeline';
 import { cli } from '../../helpers/cli';
 import { closeAll } from '../../helpers/close-all';
+import { goldLabels } from '../../helpers/gold';
 
 const root = packageRoot();
 const BOOKS = path.join(root, 'fixtures', 'graphs', 'books.ttl');
@@ -44,12 +45,7 @@ describe('pipeline: a pack whose parser is an open-name model (fixtures/open-mod
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function gold(query: string): Promise<string[]> {
-    const res = await store.select(PREFIX + query);
-    const iris = res.rows.flatMap((r) => (r.x?.type === 'uri' ? [r.x.value] : []));
-    const labels = await store.labels(iris);
-    return iris.map((i) => labels.get(i) ?? i).sort();
-  }
+  const gold = (query: string): Promise<string[]> => goldLabels(store, PREFIX + query);
 
   async function ask(question: string): Promise<{ got: string[]; notes: string }> {
     const a = await gw.ask(question);
