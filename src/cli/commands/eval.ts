@@ -86,7 +86,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--store <dir|url>', 'knowledge pack / store directory, or a SPARQL endpoint URL (default: the movies pack)')
     .option('--model <dir>', 'parser model folder')
     .option('--beam <k>', 'beam size', intArg('--beam', 0))
-    .option('--parser-names <free|graph>', 'open-name parser models: any name (free, default) or only the store\'s relations and classes (graph)')
+    .option('--parser-names <free|graph>', 'open-name parser models: only the store\'s relations and classes (graph, the default) or any name (free)')
     .option('--oracle', 'execute the gold forms instead of generating (upper bound of store + compiler)')
     .option('--keep-topic', 'oracle: keep the topic entities among the answers (PathQuestion answers may be the topic itself)')
     .option('--no-parser', 'fallback readers only')
