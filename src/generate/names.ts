@@ -27,14 +27,18 @@ export function isOpenLiteralPrefix(text: string): boolean {
 /**
  * The words an open-name model writes for a form token (train/askgraph_data.py `open_text`): a relation or class
  * name's identifier words ("place_of_birth", "placeOfBirth" → "place of birth"), a number or date as written, a
- * typed literal's value when it is a number or date; undefined for what such a model cannot write (a string).
+ * typed literal's value when it is a number or date; undefined for what such a model cannot write (a string, a
+ * digit-first name such as a dateTime value, a non-ASCII name).
  */
 export function openNameText(token: string): string | undefined {
   if (isOpenLiteral(token)) return token;
   const typed = TYPED.exec(token);
   if (typed) return typed[1] !== undefined && isOpenLiteral(typed[1]) ? typed[1] : undefined;
   const ws = identifierWords(token);
-  return ws.length ? ws.join(' ') : undefined;
+  // a form name is ASCII with a letter first: the decoder writes no other (the trainer skips such names too)
+  const first = ws[0];
+  if (first === undefined || !/^[a-z]/i.test(first) || !ws.every((w) => /^[\x20-\x7e]+$/.test(w))) return undefined;
+  return ws.join(' ');
 }
 
 /** The form token of decoded name words (train/askgraph_data.py `open_token`): a number or date stays, words join with `_`. */

@@ -141,6 +141,9 @@ describe('generate/open names: open-name models decode names as pieces + </n> (i
     assert.equal(openNameText('1990'), '1990');
     assert.equal(openNameText('"1.5"^^<http://www.w3.org/2001/XMLSchema#float>'), '1.5');
     assert.equal(openNameText('"Paris"@en'), undefined);
+    // as the trainer's open_text: a digit-first (a dateTime value) or non-ASCII name is not a form name
+    assert.equal(openNameText('1986-01-01T00:00:00Z'), undefined);
+    assert.equal(openNameText('acteur_principal_é'), undefined);
     assert.equal(openNameToken(' place  of birth '), 'place_of_birth');
     assert.equal(openNameToken('2010-05'), '2010-05');
   });
