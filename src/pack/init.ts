@@ -25,6 +25,7 @@ import { buildStore, openExecutor, PACK_FILE, packManifest, saveSnapshot, Endpoi
 import { chainFromForm, mineRelationVocabulary, questionTerms, VOCABULARY_FILE, type VocabExample } from '../fallback';
 import { parseForm } from '../form';
 import { filesFingerprint } from '../ground';
+import { readModelConfig } from '../generate';
 import { createGateway, type Gateway, type ScoringGenerator } from '../pipeline';
 import { runExamples, summarize, type Example, type EvalSummary } from '../eval';
 import { train, type ModelSize, type TrainEvent, type TrainResult } from '../train';
@@ -191,14 +192,8 @@ export function readBaseModel(dir: string): BaseModel {
     if (!fs.existsSync(path.join(abs, f))) throw new AskgraphError('NOT_FOUND', `base model ${abs}: ${f} is missing (not a model folder written by askgraph train)`);
   }
   const configText = fs.readFileSync(path.join(abs, 'config.json'), 'utf8');
-  let config: { names?: unknown; version?: unknown; tokenizer?: unknown; dModel?: unknown; encoderLayers?: unknown; decoderLayers?: unknown };
-  try {
-    config = JSON.parse(configText) as typeof config;
-  } catch (e) {
-    throw new AskgraphError('DATA_FORMAT', `base model ${abs}: config.json is not JSON (${(e as Error).message})`, { cause: e });
-  }
-  const tokenizer = typeof config.tokenizer === 'string' ? config.tokenizer : 'tokenizer.model';
-  if (!fs.existsSync(path.join(abs, tokenizer))) throw new AskgraphError('NOT_FOUND', `base model ${abs}: ${tokenizer} is missing`);
+  const config = readModelConfig(abs); // the model-folder contract's own reader (MODEL_ERROR when malformed)
+  if (!fs.existsSync(path.join(abs, config.tokenizer))) throw new AskgraphError('NOT_FOUND', `base model ${abs}: ${config.tokenizer} is missing`);
   if (config.names !== 'open') {
     throw new AskgraphError(
       'BAD_REQUEST',
@@ -208,7 +203,7 @@ export function readBaseModel(dir: string): BaseModel {
   }
   const size = `d_model ${String(config.dModel)}, ${String(config.encoderLayers)}+${String(config.decoderLayers)} layers`;
   const key = sha(configText + MODEL_FILES.map((f) => fs.statSync(path.join(abs, f)).size).join(','));
-  return { dir: abs, ...(typeof config.version === 'string' ? { version: config.version } : {}), size, key };
+  return { dir: abs, version: config.version, size, key };
 }
 
 /** Copies a model folder's files (not its dot files) into a fresh `to` (zero-shot: the base model is the pack's parser). */
