@@ -132,7 +132,8 @@ export async function openPack(opts: GatewayOptions = {}): Promise<OpenedPack> {
         let names: { relations: string[]; classes: string[] } | undefined;
         // an open-name parser writes the graph's own names by default (zero-shot on the graphs the base was not
         // trained on: WC2014 15.0% → 36.5%, PathQuestion 11.0% → 12.5% Hits@1); 'free' names go to grounding as written
-        if ((opts.parserNames ?? (readModelConfig(modelDir).names === 'open' ? 'graph' : 'free')) === 'graph') {
+        // (a closed model ignores names: no wait for the store, no classes query for it)
+        if (readModelConfig(modelDir).names === 'open' && (opts.parserNames ?? 'graph') === 'graph') {
           await storeReady; // the classes are asked of the store
           // the names a form can hold bare: the pack's names, or local names under its vocabulary namespace (the
           // parser writes them back as spelt, so each must resolve to its own IRI)
