@@ -98,6 +98,11 @@ export class WordNet {
     return idx;
   }
 
+  /** Reads the index of every part of speech now (they are read on first use otherwise). */
+  warm(): void {
+    for (const pos of ['n', 'v', 'a', 'r'] as const) this.index(pos);
+  }
+
   /** Base forms of a word (or phrase, spaces or underscores) that WordNet has for this part of speech. */
   baseForms(word: string, pos: WnPos): string[] {
     const w = word.toLowerCase().trim().replace(/\s+/g, '_');

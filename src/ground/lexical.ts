@@ -186,6 +186,12 @@ export class WordVectors {
   }
 }
 
+/** Reads the word vectors and WordNet's indexes now instead of on first use (a gateway that warms at open). */
+export function warmLexical(): void {
+  wordVectors();
+  wordNet().warm();
+}
+
 let shared: WordVectors | undefined;
 /** The package's word vectors, read on first use (one copy per process). */
 export function wordVectors(): WordVectors {

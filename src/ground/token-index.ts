@@ -71,6 +71,11 @@ export class TokenIndex {
     this.tree();
   }
 
+  /** Whether the lazy structures are built (warm()). */
+  get warmed(): boolean {
+    return this.treeCache !== undefined;
+  }
+
   get vocabularySize(): number {
     return this.vocab.size;
   }

@@ -17,6 +17,7 @@ import { noAnswerReason } from './checks';
 import {
   type EntityIndex,
   type Scorer,
+  warmLexical,
 } from '../ground';
 import { ASK_DEFAULTS, checkAskOptions, validateQuestion, type AskOptions } from './options';
 import { isStopped, type AttemptRun } from './run';
@@ -58,6 +59,11 @@ export async function createGateway(opts: GatewayOptions = {}): Promise<Gateway>
   try {
     const gateway = new PipelineGateway(o.pack, o.executor, o.ownExecutor, o.generator, o.index, opts.defaults ?? {}, opts.entityScorer, o.knownWords, o.calibration);
     o.clock.mark('gateway');
+    if (opts.warm) {
+      warmLexical();
+      o.index.warm();
+      o.clock.mark('warm', 'entity index lookups by IRI and by word, word vectors, WordNet');
+    }
     gateway.startup = o.clock.phases;
     return gateway;
   } catch (e) {

@@ -16,7 +16,8 @@ export function diffFormsText(a: string, b: string): FormDiff {
 /** The pipeline's gateway for a server config (store / model / pack). */
 export async function openGateway(cfg: { store?: string; model?: string; pack?: string; generator?: { url: string; model?: string } }): Promise<ServeGateway> {
   const generator = cfg.generator ? { generatorUrl: cfg.generator.url, generatorModel: cfg.generator.model } : {};
-  return createGateway({ store: cfg.store, model: cfg.model, pack: cfg.pack, ...generator });
+  // a server warms at open: its first questions do not pay for the lazily built lookups (GatewayOptions.warm)
+  return createGateway({ store: cfg.store, model: cfg.model, pack: cfg.pack, ...generator, warm: true });
 }
 
 /** The parser's default beam width (reported by /v1/parse when the request gives none). */

@@ -121,6 +121,19 @@ describe('ground: entity index', () => {
     }
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
+  it('warm() builds what a loaded index builds on first use (token index, lookups by IRI), and the results are the same', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-warm-')), 'index.json');
+    EntityIndex.build(LABELS).save(file);
+    const lazy = EntityIndex.load(file);
+    const warmed = EntityIndex.load(file);
+    assert.deepEqual(warmed.built, { tokens: false, iris: false }, 'a loaded index builds them on first use');
+    warmed.warm();
+    assert.deepEqual(warmed.built, { tokens: true, iris: true });
+    for (const q of ['Forest Gump', 'Godfather', 'Robert Zem']) assert.deepEqual(warmed.search(q, { k: 3, threshold: 0 }), lazy.search(q, { k: 3, threshold: 0 }), q);
+    assert.deepEqual(warmed.labelsOf(E('Tom Hanks')), lazy.labelsOf(E('Tom Hanks')));
+    assert.deepEqual(warmed.labelsOf(E('Tom Hanks')), ['Tom Hanks']);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
   it('applies k and the threshold', () => {
     assert.equal(index.search('godfathr', { k: 2, threshold: 0 }).length, 2);
     assert.deepEqual(index.search('zzzz qqqq'), []);

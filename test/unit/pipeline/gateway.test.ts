@@ -6,6 +6,7 @@ import { packageRoot, type Candidate, type GenerateOptions, type GenerateResult 
 import { parseSparql } from '../../../src/sparql';
 import { parseForm } from '../../../src/form';
 import { createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
+import { openGateway } from '../../../src/serve/stages';
 
 const NS = 'http://askgraph.dev/movies/relation/';
 const ENT = 'http://askgraph.dev/movies/entity/';
@@ -326,5 +327,40 @@ describe('pipeline: readings whose entity never takes its relation are set aside
     assert.equal(a.source, 'none');
     assert.deepEqual(a.answers, []);
     assert.match(a.reason ?? '', /records no starred actors for "Hollow Creek"/);
+  });
+});
+
+describe('pipeline: a gateway that warms at open (askgraph serve) builds the lazily built lookups before its first question', function () {
+  this.timeout(60000);
+  const store = path.join(packageRoot(), 'fixtures', 'graphs', 'movies-small.ttl');
+
+  it('createGateway({ warm: true }) and the server\'s gateway have them built; a one-shot gateway leaves them lazy; answers the same', async () => {
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-warm-'));
+    const generator = new FixedBeam(BEAMS);
+    // the index is built once into the cache, then each gateway below loads it from there (lazy structures unbuilt)
+    await (await createGateway({ store, generator, cacheDir })).close();
+    const lazy = await createGateway({ store, generator, cacheDir });
+    const warm = await createGateway({ store, generator, cacheDir, warm: true });
+    try {
+      assert.deepEqual(lazy.index.built, { tokens: false, iris: false });
+      assert.deepEqual(warm.index.built, { tokens: true, iris: true });
+      assert.ok(warm.startup?.some((p) => p.phase === 'warm'), 'the warm phase is in the startup report');
+      for (const q of ['who directed Forrest Gump', 'who directed Forest Gump']) {
+        const [a, b] = [await lazy.ask(q), await warm.ask(q)];
+        assert.deepEqual(b.answers, a.answers, q);
+        assert.ok(a.answers.length > 0, q);
+      }
+    } finally {
+      await lazy.close();
+      await warm.close();
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
+    // the server opens its gateway warm (a pack is given here as the store)
+    const served = (await openGateway({ store })) as unknown as Gateway;
+    try {
+      assert.deepEqual(served.index.built, { tokens: true, iris: true });
+    } finally {
+      await served.close();
+    }
   });
 });
