@@ -119,6 +119,34 @@ describe('ground: over the real Oxigraph store (fixtures/graphs/movies-small.ttl
     for (const p of await predicates(zemeckis, 1)) assert.ok(some.has(p), p);
   });
 
+  it('relation retrieval, 2 hops: a class among the neighbours is asked apart once and kept across questions, the predicates the same as one query', async () => {
+    const books = await openExecutor(path.join(packageRoot(), 'fixtures', 'graphs', 'books.ttl'));
+    try {
+      const B = 'http://example.org/books/';
+      const sent: string[] = [];
+      const recording = new Proxy(books, {
+        get: (target, key) => (key === 'select' ? (q: string, o?: Parameters<Executor['select']>[1]) => (sent.push(q), target.select(q, o)) : Reflect.get(target, key)) as unknown,
+      });
+      const retriever = new RelationRetriever(recording, { exclude: [LABEL] });
+      // the reference: the predicates around every neighbour, asked as one query (what was sent before)
+      const oneQuery = async (e: string) => {
+        const near = (await books.select(`SELECT DISTINCT ?m WHERE { { <${e}> ?q ?m } UNION { ?m ?q <${e}> } FILTER(isIRI(?m)) }`)).rows.flatMap((r) => (r.m ? [r.m.value] : []));
+        assert.ok(near.includes(B + 'Author'), 'the author\'s class is among its neighbours');
+        const first = (await books.select(`SELECT DISTINCT ?p WHERE { <${e}> ?p ?o } `)).rows.concat((await books.select(`SELECT DISTINCT ?p WHERE { ?o ?p <${e}> }`)).rows);
+        const second = (await books.select(`SELECT DISTINCT ?p WHERE { VALUES ?e { ${near.map((m) => `<${m}>`).join(' ')} } { ?e ?p ?o } UNION { ?o ?p ?e } }`)).rows;
+        return new Set([...first, ...second].flatMap((r) => (r.p && r.p.value !== LABEL ? [r.p.value] : [])));
+      };
+      const alone = (q: string) => /VALUES \?e \{\s*<http:\/\/example\.org\/books\/Author>\s*\}/.test(q);
+      for (const author of ['Ada_Marsh', 'Bruno_Kell']) {
+        const got = new Set((await retriever.neighbourhood([B + author], 2)).map((r) => r.iri));
+        assert.deepEqual(got, await oneQuery(B + author), author);
+      }
+      assert.equal(sent.filter(alone).length, 1, `the class is asked alone once, for the first author only:\n${sent.join('\n')}`);
+    } finally {
+      await books.close();
+    }
+  });
+
   it('locates a (cut) copied label in the question', () => {
     assert.deepEqual(locateInQuestion('Forrest Gump', 'who directed Forrest Gump'), { start: 2, end: 4 });
     assert.deepEqual(locateInQuestion('Forre', 'who directed Forrest Gump'), { start: 2, end: 3 });
