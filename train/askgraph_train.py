@@ -124,6 +124,19 @@ def parse_args(argv=None):
 
 # ---------------------------------------------------------------- batching
 
+WARM_SHARE = 0.1
+
+
+def lr_factor(step, progress, warmup, warm_share=WARM_SHARE):
+    """The learning rate's share at this step: a linear warm-up that ends after `warmup` steps or `warm_share` of the
+    run (progress 0..1, by steps or by the --minutes budget), whichever comes first, then a cosine to 2%. A short
+    fine-tuning run (init's --minutes on a base model: a few hundred steps) would otherwise spend most of its budget
+    warming up and end at its peak rate."""
+    if step < warmup and progress < warm_share:
+        return max((step + 1) / warmup, progress / warm_share)
+    return 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+
+
 def make_batches(encoded, batch, rng):
     idx = list(range(len(encoded)))
     rng.shuffle(idx)
@@ -652,10 +665,7 @@ def main(argv=None):
                 progress = step / total_steps
                 if budget is not None:
                     progress = max(progress, (time.time() - t_start) / max(budget, 1e-9))
-                if step < args.warmup:
-                    cur = lr * (step + 1) / args.warmup
-                else:
-                    cur = lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
+                cur = lr * lr_factor(step, progress, args.warmup)
                 for g in opt.param_groups:
                     g["lr"] = cur
                 logits = model(src, pad, tgt[:, :-1])
