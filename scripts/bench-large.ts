@@ -18,7 +18,7 @@ import { percentile } from '../src/core';
 import { EndpointExecutor } from '../src/execute';
 import { EntityIndex, type LabelEntry } from '../src/ground';
 import { createGateway } from '../src/pipeline';
-import { literal, NS, World } from './build-large-graph';
+import { goldAnswers, questions, sameAnswers, World } from './build-large-graph';
 
 const argv = process.argv.slice(2);
 const mode = argv[0];
@@ -156,55 +156,6 @@ async function benchFulltext(): Promise<void> {
   await ex.close();
 }
 
-interface Question {
-  kind: string;
-  question: string;
-  /** SPARQL whose ?x values are the gold answers (IRIs or literal lexical forms). */
-  gold: string;
-}
-
-const P = (p: string) => `<${NS}prop/${p}>`;
-
-/**
- * Questions of several kinds about entities whose label is unique in the graph (asked of the endpoint),
- * seeded; gold answers by SPARQL from the entity's IRI (the generator picked the entity, not the label).
- */
-async function questions(world: World, ex: EndpointExecutor, n: number, seed: number): Promise<Question[]> {
-  let s = seed >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  const kinds: { kind: string; cls: string; ask: (l: string) => string; gold: (iri: string) => string }[] = [
-    { kind: 'birthplace', cls: 'Person', ask: (l) => `what is the place of birth of ${l}`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('birthPlace')} ?x }` },
-    { kind: 'birthdate', cls: 'Person', ask: (l) => `when was ${l} born`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('birthDate')} ?x }` },
-    { kind: 'employer', cls: 'Person', ask: (l) => `what is the employer of ${l}`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('employer')} ?x }` },
-    { kind: 'two-hop', cls: 'Person', ask: (l) => `what country is the place of birth of ${l} in`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('birthPlace')} ?c . ?c ${P('country')} ?x }` },
-    { kind: 'reverse', cls: 'Person', ask: (l) => `which films did ${l} direct`, gold: (e) => `SELECT ?x WHERE { ?x ${P('director')} <${e}> }` },
-    { kind: 'count', cls: 'Person', ask: (l) => `how many people does ${l} know`, gold: (e) => `SELECT (COUNT(DISTINCT ?y) AS ?x) WHERE { <${e}> ${P('knows')} ?y }` },
-    { kind: 'city-country', cls: 'City', ask: (l) => `which country is ${l} in`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('country')} ?x }` },
-    { kind: 'population', cls: 'City', ask: (l) => `what is the population of ${l}`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('population')} ?x }` },
-    { kind: 'event-location', cls: 'Event', ask: (l) => `where was the ${l} held`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('location')} ?x }` },
-    { kind: 'event-date', cls: 'Event', ask: (l) => `what is the start date of ${l}`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('startDate')} ?x }` },
-  ];
-  const out: Question[] = [];
-  const perKind = Math.ceil(n / kinds.length);
-  for (const k of kinds) {
-    let made = 0;
-    for (let tries = 0; made < perKind && tries < perKind * 40; tries++) {
-      const i = Math.floor(rand() * world.count(k.cls));
-      const iri = world.iri(k.cls, i);
-      const label = world.label(k.cls, i).label;
-      // a label another entity also has (name collisions are common) makes the question ambiguous: skip it
-      const same = await ex.select(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { { ?s <${RDFS_LABEL}> ${literal(label, undefined, 'en')} } UNION { ?s <${SKOS_ALT}> ${literal(label, undefined, 'en')} } }`, { timeoutMs: 30_000 });
-      if (Number(same.rows[0]?.n?.value ?? 0) !== 1) continue;
-      const gold = k.gold(iri);
-      const g = await ex.select(gold, { timeoutMs: 30_000 });
-      if (g.rows.length === 0 || (k.kind === 'reverse' && g.rows.length > 20)) continue;
-      out.push({ kind: k.kind, question: k.ask(label), gold });
-      made++;
-    }
-  }
-  return out.slice(0, n);
-}
-
 async function benchAsk(): Promise<void> {
   const pack = arg('--pack');
   if (!pack) throw new Error('ask needs --pack DIR (made by askgraph init ENDPOINT)');
@@ -225,12 +176,12 @@ async function benchAsk(): Promise<void> {
   const byKind = new Map<string, { n: number; ok: number; answered: number }>();
   try {
     for (const q of qs) {
-      const gold = new Set((await ex.select(q.gold, { timeoutMs: 30_000 })).rows.map((r) => r.x?.value).filter((v): v is string => v !== undefined));
+      const gold = await goldAnswers(ex, q);
       const t0 = performance.now();
       const a = await gw.ask(q.question);
       times.push(performance.now() - t0);
       const got = new Set(a.answers.map((x) => x.value));
-      const ok = got.size === gold.size && [...got].every((v) => gold.has(v));
+      const ok = sameAnswers(got, gold);
       const k = byKind.get(q.kind) ?? { n: 0, ok: 0, answered: 0 };
       k.n++;
       if (ok) k.ok++;

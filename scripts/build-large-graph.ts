@@ -25,6 +25,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError, Rng } from '../src/core';
+import type { EndpointExecutor } from '../src/execute';
 
 export const NS = 'http://askgraph.dev/large/';
 export const GRAPH = 'http://askgraph.dev/large/graph';
@@ -498,6 +499,68 @@ function typo(s: string, r: R): string {
 export function literal(v: string, datatype?: string, lang?: string): string {
   const esc = v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
   return lang ? `"${esc}"@${lang}` : datatype && datatype !== XSD + 'string' ? `"${esc}"^^<${datatype}>` : `"${esc}"`;
+}
+
+/** A question about the graph with its gold answers (scripts/bench-large.ts ask, scripts/bench-replicas.ts). */
+export interface Question {
+  kind: string;
+  question: string;
+  /** SPARQL whose ?x values are the gold answers (IRIs or literal lexical forms). */
+  gold: string;
+}
+
+const P = (p: string) => `<${NS}prop/${p}>`;
+
+/**
+ * Questions of several kinds about entities whose label is unique in the graph (asked of the endpoint),
+ * seeded; gold answers by SPARQL from the entity's IRI (the generator picked the entity, not the label).
+ */
+export async function questions(world: World, ex: EndpointExecutor, n: number, seed: number): Promise<Question[]> {
+  let s = seed >>> 0 || 1;
+  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const kinds: { kind: string; cls: string; ask: (l: string) => string; gold: (iri: string) => string }[] = [
+    { kind: 'birthplace', cls: 'Person', ask: (l) => `what is the place of birth of ${l}`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('birthPlace')} ?x }` },
+    { kind: 'birthdate', cls: 'Person', ask: (l) => `when was ${l} born`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('birthDate')} ?x }` },
+    { kind: 'employer', cls: 'Person', ask: (l) => `what is the employer of ${l}`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('employer')} ?x }` },
+    { kind: 'two-hop', cls: 'Person', ask: (l) => `what country is the place of birth of ${l} in`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('birthPlace')} ?c . ?c ${P('country')} ?x }` },
+    { kind: 'reverse', cls: 'Person', ask: (l) => `which films did ${l} direct`, gold: (e) => `SELECT ?x WHERE { ?x ${P('director')} <${e}> }` },
+    { kind: 'count', cls: 'Person', ask: (l) => `how many people does ${l} know`, gold: (e) => `SELECT (COUNT(DISTINCT ?y) AS ?x) WHERE { <${e}> ${P('knows')} ?y }` },
+    { kind: 'city-country', cls: 'City', ask: (l) => `which country is ${l} in`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('country')} ?x }` },
+    { kind: 'population', cls: 'City', ask: (l) => `what is the population of ${l}`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('population')} ?x }` },
+    { kind: 'event-location', cls: 'Event', ask: (l) => `where was the ${l} held`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('location')} ?x }` },
+    { kind: 'event-date', cls: 'Event', ask: (l) => `what is the start date of ${l}`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('startDate')} ?x }` },
+  ];
+  const label = RDFS + 'label';
+  const out: Question[] = [];
+  const perKind = Math.ceil(n / kinds.length);
+  for (const k of kinds) {
+    let made = 0;
+    for (let tries = 0; made < perKind && tries < perKind * 40; tries++) {
+      const i = Math.floor(rand() * world.count(k.cls));
+      const iri = world.iri(k.cls, i);
+      const name = world.label(k.cls, i).label;
+      // a label another entity also has (name collisions are common) makes the question ambiguous: skip it
+      const same = await ex.select(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { { ?s <${label}> ${literal(name, undefined, 'en')} } UNION { ?s <${SKOS_ALT}> ${literal(name, undefined, 'en')} } }`, { timeoutMs: 30_000 });
+      if (Number(same.rows[0]?.n?.value ?? 0) !== 1) continue;
+      const gold = k.gold(iri);
+      const g = await ex.select(gold, { timeoutMs: 30_000 });
+      if (g.rows.length === 0 || (k.kind === 'reverse' && g.rows.length > 20)) continue;
+      out.push({ kind: k.kind, question: k.ask(name), gold });
+      made++;
+    }
+  }
+  return out.slice(0, n);
+}
+
+/** The gold answers of a question (its ?x values), asked of the endpoint. */
+export async function goldAnswers(ex: EndpointExecutor, q: Question): Promise<Set<string>> {
+  return new Set((await ex.select(q.gold, { timeoutMs: 30_000 })).rows.map((r) => r.x?.value).filter((v): v is string => v !== undefined));
+}
+
+/** Right: exactly the gold answers (as sets of values). */
+export function sameAnswers(got: Iterable<string>, gold: Set<string>): boolean {
+  const g = new Set(got);
+  return g.size === gold.size && [...g].every((v) => gold.has(v));
 }
 
 export interface Manifest {
