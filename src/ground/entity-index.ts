@@ -205,8 +205,8 @@ export class EntityIndex {
    */
   warm(): void {
     this.tokens.warm();
-    this.byIri ??= this.docsByIri();
-    this.iriIndex('');
+    this.docsOfIris();
+    this.iriMapOf();
   }
 
   /** Which lazily built structures exist (warm() builds them all). */
@@ -309,13 +309,18 @@ export class EntityIndex {
   }
 
   private iriIndex(iri: string): number {
+    return this.iriMapOf().get(iri) ?? -1;
+  }
+
+  /** The entity number of each IRI, built on first use (warm() builds it at open). */
+  private iriMapOf(): Map<string, number> {
     if (!this.iriMap) {
-      // a plain loop: mapping to [iri, i] pairs first allocated 4.8M arrays on the 28M graph
+      // filled in place: mapping to [iri, i] pairs first (or iterating entries()) allocates a pair per entity, 4.8M on the 28M graph
       const map = new Map<string, number>();
-      for (const [i, x] of this.iris.entries()) map.set(x, i);
+      this.iris.forEach((x, i) => map.set(x, i));
       this.iriMap = map;
     }
-    return this.iriMap.get(iri) ?? -1;
+    return this.iriMap;
   }
 
   /** Whether some label has this (normalised) word among its words: a name part the graph has ("lucas"). */
@@ -328,7 +333,7 @@ export class EntityIndex {
   labelsOf(iri: string): string[] {
     const ix = this.iriIndex(iri);
     if (ix < 0) return [];
-    const { start, docs } = (this.byIri ??= this.docsByIri());
+    const { start, docs } = this.docsOfIris();
     const out: string[] = [];
     for (let k = start[ix] ?? 0, end = start[ix + 1] ?? 0; k < end; k++) out.push(itemAt(this.docLabel, itemAt(docs, k), 'labels'));
     return out;
@@ -336,6 +341,10 @@ export class EntityIndex {
 
   /** The documents of each entity (counting sort by entity, document order kept): docs[start[ix] … start[ix+1]). */
   private byIri: { start: Int32Array; docs: Int32Array } | undefined;
+
+  private docsOfIris(): { start: Int32Array; docs: Int32Array } {
+    return (this.byIri ??= this.docsByIri());
+  }
 
   private docsByIri(): { start: Int32Array; docs: Int32Array } {
     const start = new Int32Array(this.iris.length + 1);
