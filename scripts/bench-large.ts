@@ -18,7 +18,7 @@ import { percentile } from '../src/core';
 import { EndpointExecutor } from '../src/execute';
 import { EntityIndex, type LabelEntry } from '../src/ground';
 import { createGateway } from '../src/pipeline';
-import { goldAnswers, questions, sameAnswers, World } from './build-large-graph';
+import { questions, sameAnswers, World } from './build-large-graph';
 
 const argv = process.argv.slice(2);
 const mode = argv[0];
@@ -176,18 +176,17 @@ async function benchAsk(): Promise<void> {
   const byKind = new Map<string, { n: number; ok: number; answered: number }>();
   try {
     for (const q of qs) {
-      const gold = await goldAnswers(ex, q);
       const t0 = performance.now();
       const a = await gw.ask(q.question);
       times.push(performance.now() - t0);
       const got = new Set(a.answers.map((x) => x.value));
-      const ok = sameAnswers(got, gold);
+      const ok = sameAnswers(got, q.answers);
       const k = byKind.get(q.kind) ?? { n: 0, ok: 0, answered: 0 };
       k.n++;
       if (ok) k.ok++;
       if (got.size > 0) k.answered++;
       byKind.set(q.kind, k);
-      if (argv.includes('--verbose')) console.log(`${ok ? 'ok ' : 'NO '} ${(times[times.length - 1] ?? 0).toFixed(0)} ms  ${q.question} → ${[...got].slice(0, 3).join(', ')} (gold ${[...gold].slice(0, 3).join(', ')})`);
+      if (argv.includes('--verbose')) console.log(`${ok ? 'ok ' : 'NO '} ${(times[times.length - 1] ?? 0).toFixed(0)} ms  ${q.question} → ${[...got].slice(0, 3).join(', ')} (gold ${[...q.answers].slice(0, 3).join(', ')})`);
     }
   } finally {
     await gw.close();

@@ -507,6 +507,8 @@ export interface Question {
   question: string;
   /** SPARQL whose ?x values are the gold answers (IRIs or literal lexical forms). */
   gold: string;
+  /** Those values, asked of the endpoint when the question was made. */
+  answers: Set<string>;
 }
 
 const P = (p: string) => `<${NS}prop/${p}>`;
@@ -545,16 +547,12 @@ export async function questions(world: World, ex: EndpointExecutor, n: number, s
       const gold = k.gold(iri);
       const g = await ex.select(gold, { timeoutMs: 30_000 });
       if (g.rows.length === 0 || (k.kind === 'reverse' && g.rows.length > 20)) continue;
-      out.push({ kind: k.kind, question: k.ask(name), gold });
+      const answers = new Set(g.rows.map((r) => r.x?.value).filter((v): v is string => v !== undefined));
+      out.push({ kind: k.kind, question: k.ask(name), gold, answers });
       made++;
     }
   }
   return out.slice(0, n);
-}
-
-/** The gold answers of a question (its ?x values), asked of the endpoint. */
-export async function goldAnswers(ex: EndpointExecutor, q: Question): Promise<Set<string>> {
-  return new Set((await ex.select(q.gold, { timeoutMs: 30_000 })).rows.map((r) => r.x?.value).filter((v): v is string => v !== undefined));
 }
 
 /** Right: exactly the gold answers (as sets of values). */
