@@ -513,6 +513,13 @@ export interface Question {
 
 const P = (p: string) => `<${NS}prop/${p}>`;
 
+/** Whether exactly one entity has this English name (rdfs:label or skos:altLabel) in the endpoint's graph. */
+export async function labelIsUnique(ex: EndpointExecutor, name: string): Promise<boolean> {
+  const l = literal(name, undefined, 'en');
+  const n = await ex.count(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { { ?s <${RDFS}label> ${l} } UNION { ?s <${SKOS_ALT}> ${l} } }`, { timeoutMs: 60_000 });
+  return n === 1;
+}
+
 /**
  * Questions of several kinds about entities whose label is unique in the graph (asked of the endpoint),
  * seeded; gold answers by SPARQL from the entity's IRI (the generator picked the entity, not the label).
@@ -532,7 +539,6 @@ export async function questions(world: World, ex: EndpointExecutor, n: number, s
     { kind: 'event-location', cls: 'Event', ask: (l) => `where was the ${l} held`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('location')} ?x }` },
     { kind: 'event-date', cls: 'Event', ask: (l) => `what is the start date of ${l}`, gold: (e) => `SELECT ?x WHERE { <${e}> ${P('startDate')} ?x }` },
   ];
-  const label = RDFS + 'label';
   const out: Question[] = [];
   const perKind = Math.ceil(n / kinds.length);
   for (const k of kinds) {
@@ -542,8 +548,7 @@ export async function questions(world: World, ex: EndpointExecutor, n: number, s
       const iri = world.iri(k.cls, i);
       const name = world.label(k.cls, i).label;
       // a label another entity also has (name collisions are common) makes the question ambiguous: skip it
-      const same = await ex.select(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { { ?s <${label}> ${literal(name, undefined, 'en')} } UNION { ?s <${SKOS_ALT}> ${literal(name, undefined, 'en')} } }`, { timeoutMs: 30_000 });
-      if (Number(same.rows[0]?.n?.value ?? 0) !== 1) continue;
+      if (!(await labelIsUnique(ex, name))) continue;
       const gold = k.gold(iri);
       const g = await ex.select(gold, { timeoutMs: 30_000 });
       if (g.rows.length === 0 || (k.kind === 'reverse' && g.rows.length > 20)) continue;

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { AskgraphError } from '../../src/core';
 import { EndpointExecutor } from '../../src/execute';
 import { createGateway, type Gateway } from '../../src/pipeline';
-import { literal, World, writeGraph, type Manifest } from '../../scripts/build-large-graph';
+import { labelIsUnique, World, writeGraph, type Manifest } from '../../scripts/build-large-graph';
 import { cli } from '../helpers/cli';
 import { ENDPOINT, ensureVirtuoso, graphEndpoint, virtuosoScript } from './virtuoso-setup';
 import { closeAll } from '../helpers/close-all';
@@ -137,9 +137,7 @@ describe('large graph at a small scale: generate, bulk-load into Virtuoso, init 
       const out: number[] = [];
       try {
         for (let i = 0; out.length < n && i < world.count('Person'); i += 7) {
-          const l = literal(world.label('Person', i).label, undefined, 'en');
-          const res = await ex.count(`SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { { ?s <${RDFS_LABEL}> ${l} } UNION { ?s <http://www.w3.org/2004/02/skos/core#altLabel> ${l} } }`, { timeoutMs: 60_000 });
-          if (res === 1) out.push(i);
+          if (await labelIsUnique(ex, world.label('Person', i).label)) out.push(i);
         }
       } finally {
         await ex.close();
