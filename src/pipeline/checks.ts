@@ -13,6 +13,7 @@
 import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
+import { relationRefs } from '../form';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
 
 /** One entity mention of a reading: the words the parser copied and the graph label it grounded to. */
@@ -69,7 +70,7 @@ export interface CheckContext {
   yesNo?: boolean;
 }
 
-export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO';
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO';
 
 export interface Verdict {
   /** The check's name (its export here). */
@@ -198,6 +199,64 @@ export const unusedWords: Check = (reading, ctx) => {
     reason: `the reading ${reading.form} leaves out ${out.map((w) => `"${w}"`).join(', ')} of the question${readAs.length ? ` (${readAs.join(', ')})` : ''}`,
   };
 };
+
+/** A question word and the relation (the name the parser writes) it clearly reads as. */
+export interface RelationWord {
+  word: string;
+  relation: string;
+  /** The reading in words, with its score ("spouse (0.92)"). */
+  note: string;
+}
+
+/**
+ * The question's words outside the given mentions (a mention word its label does not spell counts as outside:
+ * abstain.ts unexplainedWords) that read clearly as one relation of the graph (`clearRelation`); function words
+ * and common adjectives never do. One word per relation, in the question's order.
+ */
+export function relationWordsOf(question: string, mentions: readonly { text: string; label?: string }[], clearRelation: (word: string) => { name: string; note: string } | undefined): RelationWord[] {
+  const out: RelationWord[] = [];
+  for (const word of unexplainedWords(question, mentions, new Set<string>())) {
+    if (isStopword(word) || isWeakWord(word)) continue;
+    const r = clearRelation(word);
+    if (r && !out.some((x) => x.relation === r.name)) out.push({ word, relation: r.name, note: r.note });
+  }
+  return out;
+}
+
+/** Whether a form uses a relation of this name (the name the parser writes). */
+export function usesRelation(form: Form, name: string): boolean {
+  return relationRefs(form).some((r) => r.kind === 'name' && r.name === name);
+}
+
+/**
+ * RELATION_UNUSED: a question word outside the reading's names reads clearly as one relation of the graph
+ * (`clearRelation`: relations.ts rankPhrase, WordNet and GloVe) and the reading does not use that relation — "the
+ * nationality of X's spouse" read as X's nationality drops "spouse". Like unusedWords, a reading that uses it should
+ * win (repair.ts adds readings with the hop); if none answers, this one answers and says what it left out.
+ */
+export const relationUnused: Check = (reading, ctx) => {
+  if (!ctx.clearRelation || !reading.tree) return { check: 'relationUnused', pass: true };
+  const tree = reading.tree;
+  const unused = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation).filter((r) => !usesRelation(tree, r.relation));
+  if (unused.length === 0) return { check: 'relationUnused', pass: true };
+  return {
+    check: 'relationUnused',
+    pass: false,
+    code: 'RELATION_UNUSED',
+    words: unused.map((r) => r.word),
+    relation: unused.map((r) => r.relation).join(', '),
+    reason: `the reading ${reading.form} leaves out ${unused.map((r) => `"${r.word}" (read as ${r.note})`).join(', ')}`,
+  };
+};
+
+/**
+ * What a reading leaves out of the question, the caveat checks in order: relationUnused, then unusedWords. A
+ * reading that fails one is set aside for a reading that uses the part, else answers with a caveat (choose.ts).
+ */
+export function leavesOut(reading: Reading, ctx: CheckContext): Verdict {
+  const rel = relationUnused(reading, ctx);
+  return rel.pass ? unusedWords(reading, ctx) : rel;
+}
 
 /**
  * WRONG_SHAPE / NOT_YES_NO: the reading answers in another shape than the question's wording asks for — a set

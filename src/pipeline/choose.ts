@@ -4,7 +4,7 @@ import {
   type Candidate,
 } from '../core';
 import { type Signals } from './calibration';
-import { unusedWords } from './checks';
+import { leavesOut } from './checks';
 import {
   groundCandidates,
   type GroundContext,
@@ -54,7 +54,7 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   // ("spielberg films": the tag "spielberg" is too uncertain, Steven Spielberg's films are not).
   // (a time budget spent on the way stops the question, timed out: it never decides which reading wins)
   for (let retry = 0; win && verdict?.rejected && !o.noAbstain && retry < MAX_REJUDGED && !halted(run); retry++) {
-    if (beam.length < o.beam) {
+    if ((run.beamWidth ?? beam.length) < o.beam) {
       const full = await generate(gw, q, o.beam, run);
       if (full.length > 0) beam = full;
       if (run.stopped) break;
@@ -90,8 +90,11 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   // no reading uses what the set-aside one left out: it answers, and the answer says what it left out
   let caveat: string | undefined;
   let uncertain: number | undefined;
-  // a reading that reads the whole question beats one that drops part of it, though the parser was unsure of it
-  const whole = caveated && complete && complete.win !== caveated.win ? unusedWords(readingOf(gw, complete.win), checkContext(gw, q, beam)) : undefined;
+  // a reading that reads the whole question beats one that drops a word or a number of it, though the parser was
+  // unsure of it — not one that drops a relation word (RELATION_UNUSED): readings with that hop added are repair.ts's,
+  // not the parser's, and one it is unsure of is no better reading of the question
+  const dropsWords = caveated?.verdict.caveat?.code === 'UNUSED_WORDS';
+  const whole = dropsWords && caveated && complete && complete.win !== caveated.win ? leavesOut(readingOf(gw, complete.win), checkContext(gw, q, beam)) : undefined;
   if (win && verdict?.rejected && caveated && complete && whole?.pass) {
     const dropped = defined(caveated.verdict.caveat, 'caveat of the set-aside reading');
     win = complete.win;

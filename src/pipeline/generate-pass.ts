@@ -8,6 +8,7 @@ import { answerTypeOf } from '../form';
 import { answerShape } from './checks';
 import { stop, type AttemptRun } from './run';
 import { type GatewayContext } from './context';
+import { repairs } from './repair';
 
 export async function generate(gw: GatewayContext, q: string, beam: number, run: AttemptRun): Promise<Candidate[]> {
   const tg = performance.now();
@@ -16,7 +17,16 @@ export async function generate(gw: GatewayContext, q: string, beam: number, run:
     const dropped = res.dropped ? `, ${res.dropped} dropped` : '';
     run.trace.push({ stage: 'generate', outcome: res.candidates.length ? 'answers' : 'empty', answerCount: res.candidates.length, note: `beam ${beam}: ${res.candidates.length} forms${dropped}`, timeMs: res.timeMs });
     for (const r of res.rejected ?? []) run.trace.push({ stage: 'generate', beamForm: r.text, outcome: 'empty', note: `dropped: ${r.reason}`, timeMs: 0 });
-    return res.candidates;
+    run.beamWidth = Math.max(run.beamWidth ?? 0, beam);
+    if (run.o.noAbstain || res.candidates.length === 0) return res.candidates;
+    // readings with a hop the question names and the parser's readings leave out (repair.ts), after the beam
+    const tr = performance.now();
+    const fixed = await repairs(gw, q, res.candidates);
+    if (fixed.candidates.length > 0) {
+      const words = fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ');
+      run.trace.push({ stage: 'generate', outcome: 'answers', answerCount: fixed.candidates.length, note: `repaired readings: ${fixed.candidates.length} forms with a relation the question names (${words})`, timeMs: performance.now() - tr });
+    }
+    return [...res.candidates, ...fixed.candidates];
   } catch (e) {
     const err = e instanceof AskgraphError ? e : new AskgraphError('MODEL_ERROR', (e as Error).message, { cause: e });
     run.trace.push({ stage: 'generate', outcome: 'error', error: { code: err.code, message: err.message }, timeMs: performance.now() - tg });

@@ -13,7 +13,7 @@ import { containsTexts, entityRefs } from '../form';
 import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
-import { graphNames, nothingNear, ownValueMissing, setAsideRow, tooUncertain, unusedWords, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
+import { graphNames, leavesOut, nothingNear, ownValueMissing, setAsideRow, tooUncertain, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
 import { type AttemptRun, type Winner } from './run';
 import { nearLabels } from './topics';
 import { farWords, nearGraph, relationName, type GatewayContext } from './context';
@@ -33,7 +33,7 @@ export interface Judgement {
  * Whether a reading may be the answer: the named checks of checks.ts in order — ownValueMissing (abstained),
  * weakTitle, nothingNear and wordNotRead (abstained: the question asks about something the graph lacks),
  * tooUncertain with a calibration (with the graph prior's support when the parser alone is not sure), and
- * unusedWords last (a caveat: answers if no reading uses what it leaves out). The trace says why not.
+ * relationUnused and unusedWords last (a caveat: answers if no reading uses what it leaves out). The trace says why not.
  */
 export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Candidate[], run: AttemptRun): Promise<Judgement> {
   const { o, trace } = run;
@@ -82,7 +82,7 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
     return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: defined(sure.confidence, 'confidence of tooUncertain') } };
   }
   // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat
-  const unused = unusedWords(reading, checks);
+  const unused = leavesOut(reading, checks);
   if (!unused.pass) {
     setAsideRow(trace, win.attempt.text, unused);
     return { rejected: true, abstained: false, doubt: unused.reason, signals, caveat: unused };

@@ -31,6 +31,8 @@ export interface AttemptRun {
   t0: number;
   deadline: number;
   left: () => number;
+  /** The widest beam the parser has decoded for this question (repair.ts readings follow it in `beam`). */
+  beamWidth?: number;
   /** The answer shape the question's wording asks for (abstain.ts); forms of another shape are skipped. */
   expected: ExpectedAnswer | undefined;
   /** Whether the wording can ask yes or no; if not, yes/no readings are skipped. */

@@ -1,0 +1,133 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { type Candidate, type GenerateOptions, type GenerateResult } from '../../../src/core';
+import { parseForm } from '../../../src/form';
+import { createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
+import { leavesOut, relationUnused, relationWordsOf, usesRelation, type CheckContext } from '../../../src/pipeline/checks';
+
+/** A made-up clear reading: these words read clearly as these relations (NearGraph.clearRelation's place). */
+const CLEAR: Record<string, string> = { wife: 'spouse', husband: 'spouse', nationality: 'nationality', employer: 'works_for' };
+const clearRelation = (w: string) => (CLEAR[w] ? { name: CLEAR[w], note: `${CLEAR[w]} (0.90)` } : undefined);
+const ctx = (question: string): CheckContext => ({ question, beam: [], clearRelation });
+
+describe('relation words a reading leaves out (checks.ts relationUnused, repair.ts)', () => {
+  it('relationWordsOf: content words outside the mentions that read clearly as a relation, one per relation', () => {
+    const words = relationWordsOf('what is the nationality of the wife of the husband of Ada Brook', [{ text: 'Ada Brook', label: 'Ada Brook' }], clearRelation);
+    assert.deepEqual(words.map((w) => [w.word, w.relation]), [['nationality', 'nationality'], ['wife', 'spouse']]);
+    // a mention word its label spells is a name, not a relation word; one it does not spell is outside the name
+    assert.deepEqual(relationWordsOf('who is Employer Bank', [{ text: 'Employer Bank', label: 'Employer Bank' }], clearRelation), []);
+    assert.deepEqual(relationWordsOf("Ada Brook's wife", [{ text: "Ada Brook's wife", label: 'Ada Brook' }], clearRelation).map((w) => w.word), ['wife']);
+  });
+
+  it('usesRelation: by the name the parser writes, in either direction and at any depth', () => {
+    assert.equal(usesRelation(parseForm('(JOIN (R nationality) (JOIN (R spouse) [ X ]))'), 'spouse'), true);
+    assert.equal(usesRelation(parseForm('(JOIN spouse [ X ])'), 'spouse'), true);
+    assert.equal(usesRelation(parseForm('(JOIN (R nationality) [ X ])'), 'spouse'), false);
+  });
+
+  it('RELATION_UNUSED sets aside a reading that drops a relation the question names; a reading that uses it passes', () => {
+    const q = "what is the nationality of Ada Brook's wife";
+    const mention = { text: 'Ada Brook', label: 'Ada Brook', match: 'exact' as const };
+    const oneHop = { form: '(JOIN (R nationality) [ Ada Brook ])', tree: parseForm('(JOIN (R nationality) [ Ada Brook ])'), mentions: [mention] };
+    const v = relationUnused(oneHop, ctx(q));
+    assert.equal(v.pass, false);
+    assert.equal(v.code, 'RELATION_UNUSED');
+    assert.deepEqual(v.words, ['wife']);
+    assert.match(v.reason!, /leaves out "wife" \(read as spouse/);
+    const twoHop = { form: '(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))', tree: parseForm('(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))'), mentions: [mention] };
+    assert.equal(relationUnused(twoHop, ctx(q)).pass, true);
+    // without a lexical reading of the graph's relations the check has nothing to say
+    assert.equal(relationUnused(oneHop, { question: q, beam: [] }).pass, true);
+  });
+
+  it('leavesOut runs relationUnused before unusedWords', () => {
+    const q = "what is the nationality of Ada Brook's wife in 2001";
+    const r = { form: '(JOIN (R nationality) [ Ada Brook ])', tree: parseForm('(JOIN (R nationality) [ Ada Brook ])'), mentions: [{ text: 'Ada Brook', label: 'Ada Brook', match: 'exact' as const }] };
+    assert.equal(leavesOut(r, ctx(q)).code, 'RELATION_UNUSED');
+    assert.equal(leavesOut({ ...r, form: '(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))', tree: parseForm('(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))') }, ctx(q)).code, 'UNUSED_WORDS');
+  });
+});
+
+/** A stand-in parser: a fixed beam per question, and a fixed log-probability per form it is asked to score (others −50). */
+class ScoredBeam implements ScoringGenerator {
+  readonly id = 'scored-beam';
+  scored: string[][] = [];
+  constructor(
+    private readonly beams: Record<string, [string, number][]>,
+    private readonly scores: Record<string, number>,
+  ) {}
+  generate(question: string, opts: GenerateOptions = {}): Promise<GenerateResult> {
+    const forms = this.beams[question] ?? [];
+    const candidates: Candidate[] = forms.slice(0, opts.beam ?? 4).map(([text, logProb], rank) => ({ form: parseForm(text), text, logProb, rank }));
+    return Promise.resolve({ candidates, dropped: 0, timeMs: 0 });
+  }
+  score(_q: string, forms: string[]): Promise<number[]> {
+    this.scored.push(forms);
+    return Promise.resolve(forms.map((f) => this.scores[f] ?? -50));
+  }
+}
+
+describe('pipeline: readings with the hop a relation word names (repair.ts, real Oxigraph store)', function () {
+  this.timeout(60000);
+  const E = 'http://example.org/people/';
+  const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+  const ttl = [
+    ['ada', 'Ada Brook'], ['bo', 'Bo Lind'], ['cy', 'Cy Marsh'], ['dee', 'Dee Holt'],
+    ['norway', 'Norway'], ['chile', 'Chile'], ['acme', 'Acme Works'],
+  ].map(([id, label]) => `<${E}${id}> <${LABEL}> "${label}" .`).concat([
+    `<${E}ada> <${E}spouse> <${E}bo> .`,
+    `<${E}ada> <${E}nationality> <${E}norway> .`,
+    `<${E}bo> <${E}nationality> <${E}chile> .`,
+    `<${E}bo> <${E}works_for> <${E}acme> .`,
+    `<${E}cy> <${E}spouse> <${E}dee> .`,
+    `<${E}cy> <${E}nationality> <${E}norway> .`,
+    `<${E}dee> <${E}works_for> <${E}acme> .`,
+  ]).join('\n');
+  const TWO_HOP = '(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))';
+  const beams: Record<string, [string, number][]> = {
+    "what is the nationality of Ada Brook's wife": [['(JOIN (R nationality) [ Ada Brook ])', -0.2]],
+    "what is the nationality of Cy Marsh's wife": [['(JOIN (R nationality) [ Cy Marsh ])', -0.2]],
+    'what is the nationality of Ada Brook': [['(JOIN (R nationality) [ Ada Brook ])', -0.1]],
+  };
+  let dir: string;
+  let gateway: Gateway;
+  let parser: ScoredBeam;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-repair-'));
+    fs.writeFileSync(path.join(dir, 'people.nt'), ttl + '\n');
+    parser = new ScoredBeam(beams, { [TWO_HOP]: -1.5, '(JOIN (R nationality) (JOIN (R spouse) [ Cy Marsh ]))': -1.5 });
+    gateway = await createGateway({ store: path.join(dir, 'people.nt'), generator: parser, cacheDir: dir });
+  });
+  after(async () => {
+    await gateway.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a one-hop reading that drops "wife" gives way to the reading with the spouse hop, scored by the parser', async () => {
+    const a = await gateway.ask("what is the nationality of Ada Brook's wife", { fallback: 'off' });
+    assert.equal(a.form, TWO_HOP);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Chile']);
+    assert.ok(a.trace.some((t) => /set aside \(RELATION_UNUSED\): .*"wife"/.test(t.note ?? '')), 'the one-hop reading is set aside, and the trace says why');
+    assert.ok(a.trace.some((t) => /repaired readings: \d+ forms .*"wife" → spouse/.test(t.note ?? '')), 'the trace lists the repaired readings');
+    assert.ok(parser.scored.some((forms) => forms.includes(TWO_HOP)), 'the parser scored the repaired reading');
+  });
+
+  it('no repaired reading answers: the one-hop reading answers, with a caveat naming the word it leaves out', async () => {
+    const a = await gateway.ask("what is the nationality of Cy Marsh's wife", { fallback: 'off' });
+    assert.equal(a.form, '(JOIN (R nationality) [ Cy Marsh ])');
+    assert.deepEqual(a.answers.map((x) => x.label), ['Norway']);
+    assert.match(a.reason ?? '', /leaves out "wife"/);
+    assert.ok(a.confidence <= 0.6);
+  });
+
+  it('a reading that uses every relation the question names is not repaired (no extra scoring)', async () => {
+    parser.scored = [];
+    const a = await gateway.ask('what is the nationality of Ada Brook', { fallback: 'off' });
+    assert.deepEqual(a.answers.map((x) => x.label), ['Norway']);
+    assert.equal(a.reason, undefined);
+    assert.deepEqual(parser.scored, []);
+  });
+});
