@@ -159,9 +159,11 @@ export class HopModel {
 
   /**
    * Log-likelihood ratio of the question terms under the chain versus the background, plus
-   * priorWeight × the hops' log priors (penalises hops in roles never seen, and length).
+   * priorWeight × the hops' log priors (penalises hops in roles never seen, and length), minus
+   * `unexplained.cost` × the chain's unexplainedHops over the question's content terms: so a chain with
+   * an extra hop that no question word asks for ranks below the shorter chain that explains the same words.
    */
-  scoreChain(terms: string[], hops: Pick<Hop, 'name' | 'dir'>[], priorWeight = 0.5): number {
+  scoreChain(terms: string[], hops: Pick<Hop, 'name' | 'dir'>[], priorWeight = 0.5, unexplained?: { contentTerms: string[]; cost: number }): number {
     if (hops.length === 0) return 0;
     let s = 0;
     hops.forEach((h, i) => (s += priorWeight * this.logKeyPrior(h.name, h.dir, i === hops.length - 1)));
@@ -171,7 +173,39 @@ export class HopModel {
       m /= hops.length;
       s += Math.log(BETA + ((1 - BETA) * m) / this.pBackground(t));
     }
+    if (unexplained && unexplained.cost > 0) s -= unexplained.cost * this.unexplainedHops(unexplained.contentTerms, hops);
     return s;
+  }
+
+  /**
+   * How many hops of the chain have no question word of their own: the hops minus the largest matching of hops to
+   * distinct word occurrences, where a hop may take a word it explains better than the background
+   * (P(w | hop) > P_bg(w)). GSR reads a relation path as the question's relations, each answering to some of its
+   * words; a hop with no word left for it is one the question does not ask for — an acquaintance's hop in a
+   * question about a birthplace, or a third hop through the birthplace's other natives over its two words. A word
+   * written twice can stand for two hops ("films directed by the director of X"). Content terms only: with a few
+   * hundred mined questions, "what is the … of" lends any relation some likelihood, which is no evidence that the
+   * question asks for it.
+   */
+  unexplainedHops(contentTerms: string[], hops: Pick<Hop, 'name' | 'dir'>[]): number {
+    const words = hops.map((h, i) => contentTerms.flatMap((t, j) => (this.pHop(h.name, h.dir, i === hops.length - 1, t) > this.pBackground(t) ? [j] : [])));
+    const owner = new Map<number, number>(); // word occurrence → the hop it stands for
+    // Kuhn's augmenting paths: ≤ maxHops hops over a handful of words.
+    const claim = (hop: number, seen: Set<number>): boolean => {
+      for (const j of itemAt(words, hop)) {
+        if (seen.has(j)) continue;
+        seen.add(j);
+        const other = owner.get(j);
+        if (other === undefined || claim(other, seen)) {
+          owner.set(j, hop);
+          return true;
+        }
+      }
+      return false;
+    };
+    let matched = 0;
+    for (let i = 0; i < hops.length; i++) if (claim(i, new Set())) matched++;
+    return hops.length - matched;
   }
 
   /** How much the question talks about one relation (any role, this direction): best single-hop LLR. */

@@ -12,7 +12,7 @@ import { bindingOf, getOrAdd, itemAt, pushTo } from '../../core';
 import type { BudgetGuard } from '../budget';
 import { expand, predicatesOf, sample, termKey } from '../graph';
 import { chainQuery, iri } from '../sparql';
-import { questionTerms } from '../text';
+import { questionContentTerms, questionTerms } from '../text';
 import type { Hop, ReaderContext, ReaderResult, Topic } from '../types';
 import { chainToForm, HopModel } from '../vocabulary';
 import { evidenceTriple, excludeTopics, labelsFor, relationName, item, GuardedReader } from './common';
@@ -33,6 +33,12 @@ export interface PathReaderOptions {
   modelWeight?: number;
   /** Weight of the hop prior of the vocabulary (see HopModel.scoreChain). */
   priorWeight?: number;
+  /**
+   * Cost (nats) of a hop that no content word of the question speaks for, × its shortfall of one expected
+   * word (HopModel.unexplainedHops): an extra hop the question does not ask for ranks a chain below the
+   * shorter one that explains the same words. 0 turns it off.
+   */
+  unexplainedHopCost?: number;
   /** Weight of log(topic score / best topic score). */
   topicWeight?: number;
   /** Chains 2..keep contribute answers when within this margin of the best score. */
@@ -65,6 +71,7 @@ export class PathReader extends GuardedReader {
       scoreTop: 8,
       modelWeight: 1,
       priorWeight: 0.6,
+      unexplainedHopCost: 2,
       topicWeight: 2,
       answerMargin: 0.5,
       maxRows: 3000,
@@ -148,10 +155,12 @@ export class PathReader extends GuardedReader {
     if (!candidates.length) return { reason: 'no relation chain leaves the topic entities' };
     const labels = await labelsFor(guard, predicateIris);
     const termsByTopic = new Map(topics.map((t) => [t.iri, questionTerms(ctx.question, [t.label])]));
+    const contentByTopic = new Map(topics.map((t) => [t.iri, questionContentTerms(ctx.question, [t.label])]));
     for (const c of candidates) {
       for (const h of c.hops) h.name = relationName(h.p, labels);
       const topicPrior = o.topicWeight * Math.log(Math.max(c.topic.score, 1e-9) / maxTopicScore);
-      c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops, o.priorWeight) + topicPrior;
+      const unexplained = { contentTerms: contentByTopic.get(c.topic.iri) ?? [], cost: o.unexplainedHopCost };
+      c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops, o.priorWeight, unexplained) + topicPrior;
       c.score = c.lex;
     }
     candidates.sort(byScore);

@@ -9,7 +9,7 @@ export const MOVIES = 'http://askgraph.dev/movies/';
 export const PQ = 'http://askgraph.dev/pq2/';
 
 /** Test data lives next to this file in src; from dist/ read it from the source tree. */
-function fixture(name: string): string {
+export function fixture(name: string): string {
   return path.join(packageRoot(), 'test', 'unit', 'fallback', name);
 }
 
