@@ -45,6 +45,12 @@ export interface ReaderContext {
   labelPredicates?: string[];
   /** Exclude the topic entities from the answers (MetaQA/ChatKBQA convention). Default true. */
   excludeTopics?: boolean;
+  /**
+   * Relations the question names by a word that reads clearly as one of them (the pipeline's lexical reading of the
+   * graph's relations, src/pipeline checks.ts relationWordsOf): a chain without such a relation leaves a word of the
+   * question unexplained (the paths reader's unexplainedHopCost for each).
+   */
+  relationWords?: { word: string; iri: string }[];
 }
 
 export interface ReaderStats {

@@ -163,7 +163,7 @@ export class HopModel {
    * `unexplained.cost` × the chain's unexplainedHops over the question's content terms: so a chain with
    * an extra hop that no question word asks for ranks below the shorter chain that explains the same words.
    */
-  scoreChain(terms: string[], hops: Pick<Hop, 'name' | 'dir'>[], priorWeight = 0.5, unexplained?: { contentTerms: string[]; cost: number }): number {
+  scoreChain(terms: string[], hops: Pick<Hop, 'name' | 'dir'>[], priorWeight = 0.5, unexplained?: { contentTerms: string[]; cost: number; named?: (hop: number) => boolean }): number {
     if (hops.length === 0) return 0;
     let s = 0;
     hops.forEach((h, i) => (s += priorWeight * this.logKeyPrior(h.name, h.dir, i === hops.length - 1)));
@@ -173,7 +173,7 @@ export class HopModel {
       m /= hops.length;
       s += Math.log(BETA + ((1 - BETA) * m) / this.pBackground(t));
     }
-    if (unexplained && unexplained.cost > 0) s -= unexplained.cost * this.unexplainedHops(unexplained.contentTerms, hops);
+    if (unexplained && unexplained.cost > 0) s -= unexplained.cost * this.unexplainedHops(unexplained.contentTerms, hops, unexplained.named);
     return s;
   }
 
@@ -187,7 +187,7 @@ export class HopModel {
    * hundred mined questions, "what is the … of" lends any relation some likelihood, which is no evidence that the
    * question asks for it.
    */
-  unexplainedHops(contentTerms: string[], hops: Pick<Hop, 'name' | 'dir'>[]): number {
+  unexplainedHops(contentTerms: string[], hops: Pick<Hop, 'name' | 'dir'>[], named?: (hop: number) => boolean): number {
     const words = hops.map((h, i) => contentTerms.flatMap((t, j) => (this.pHop(h.name, h.dir, i === hops.length - 1, t) > this.pBackground(t) ? [j] : [])));
     const owner = new Map<number, number>(); // word occurrence → the hop it stands for
     // Kuhn's augmenting paths: ≤ maxHops hops over a handful of words.
@@ -204,7 +204,8 @@ export class HopModel {
       return false;
     };
     let matched = 0;
-    for (let i = 0; i < hops.length; i++) if (claim(i, new Set())) matched++;
+    // a hop the question names by a word of its own (the pipeline's lexical reading: ReaderContext.relationWords) has it
+    for (let i = 0; i < hops.length; i++) if (named?.(i) || claim(i, new Set())) matched++;
     return hops.length - matched;
   }
 

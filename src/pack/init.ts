@@ -206,12 +206,18 @@ export function readBaseModel(dir: string): BaseModel {
   return { dir: abs, version: config.version, size, key };
 }
 
-/** Copies a model folder's files (not its dot files) into a fresh `to` (zero-shot: the base model is the pack's parser). */
+/** A base model's files that only fine-tuning reads (the replay questions of other graphs): not part of a pack's parser. */
+const BASE_TRAINING_FILES: readonly string[] = ['replay.jsonl'];
+
+/**
+ * Copies a model folder's files (not its dot files, nor BASE_TRAINING_FILES) into a fresh `to` (zero-shot: the base
+ * model is the pack's parser).
+ */
 function copyModelFolder(from: string, to: string): void {
   fs.rmSync(to, { recursive: true, force: true });
   fs.mkdirSync(to, { recursive: true });
   for (const e of fs.readdirSync(from, { withFileTypes: true })) {
-    if (e.isFile() && !e.name.startsWith('.')) fs.copyFileSync(path.join(from, e.name), path.join(to, e.name));
+    if (e.isFile() && !e.name.startsWith('.') && !BASE_TRAINING_FILES.includes(e.name)) fs.copyFileSync(path.join(from, e.name), path.join(to, e.name));
   }
 }
 

@@ -221,12 +221,12 @@ export class NearGraph {
   }
 
   /** The relation a word clearly reads as (CLEAR_READING, CLEAR_MARGIN), by the parser's name, with the reading in words. */
-  clearRelation(word: string): { name: string; note: string } | undefined {
+  clearRelation(word: string): { name: string; note: string; iri: string } | undefined {
     const ranked = rankPhrase(word, this.graph.relations, this.graph.labels ? { labels: this.graph.labels } : {});
     const top = ranked[0];
     if (!top || top.score < CLEAR_READING || top.score - (ranked[1]?.score ?? 0) < CLEAR_MARGIN) return undefined;
     const name = this.graph.nameOf?.(top.iri) ?? top.name;
-    return { name, note: `${relationWords(this.graph.labels?.get(top.iri) ?? top.name)} (${top.score.toFixed(2)})` };
+    return { name, iri: top.iri, note: `${relationWords(this.graph.labels?.get(top.iri) ?? top.name)} (${top.score.toFixed(2)})` };
   }
 
   /** The words with nothing near them (nearest score below the threshold), each with the graph's closest relation. */

@@ -59,7 +59,7 @@ export interface CheckContext {
    * The relation (the name the parser writes) a word clearly reads as (relations.ts rankPhrase: score ≥
    * CLEAR_READING, CLEAR_MARGIN above the next), with that reading in words; undefined: none clearly.
    */
-  clearRelation?: (word: string) => { name: string; note: string } | undefined;
+  clearRelation?: (word: string) => ClearReading | undefined;
   /** Labels of the graph near names it lacks ("did you mean …"). */
   near?: (names: string[]) => string[];
   /** The parser's calibration (calibration.ts); undefined: tooUncertain passes. */
@@ -200,12 +200,21 @@ export const unusedWords: Check = (reading, ctx) => {
   };
 };
 
+/** The relation a word clearly reads as: the name the parser writes, the reading in words with its score, its IRI. */
+export interface ClearReading {
+  name: string;
+  note: string;
+  iri?: string;
+}
+
 /** A question word and the relation (the name the parser writes) it clearly reads as. */
 export interface RelationWord {
   word: string;
   relation: string;
   /** The reading in words, with its score ("spouse (0.92)"). */
   note: string;
+  /** The relation's IRI, when the reading knows it. */
+  iri?: string;
 }
 
 /**
@@ -213,12 +222,12 @@ export interface RelationWord {
  * abstain.ts unexplainedWords) that read clearly as one relation of the graph (`clearRelation`); function words
  * and common adjectives never do. One word per relation, in the question's order.
  */
-export function relationWordsOf(question: string, mentions: readonly { text: string; label?: string }[], clearRelation: (word: string) => { name: string; note: string } | undefined): RelationWord[] {
+export function relationWordsOf(question: string, mentions: readonly { text: string; label?: string }[], clearRelation: (word: string) => ClearReading | undefined): RelationWord[] {
   const out: RelationWord[] = [];
   for (const word of unexplainedWords(question, mentions, new Set<string>())) {
     if (isStopword(word) || isWeakWord(word)) continue;
     const r = clearRelation(word);
-    if (r && !out.some((x) => x.relation === r.name)) out.push({ word, relation: r.name, note: r.note });
+    if (r && !out.some((x) => x.relation === r.name)) out.push({ word, relation: r.name, note: r.note, ...(r.iri ? { iri: r.iri } : {}) });
   }
   return out;
 }

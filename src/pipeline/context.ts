@@ -12,6 +12,7 @@ import {
 import { loadRelationVocabulary, type RelationVocabulary } from '../fallback';
 import { NearGraph, type FarWord, type KnownWords } from './abstain';
 import { type Calibration } from './calibration';
+import { relationWordsOf, type RelationWord } from './checks';
 import {
   RelationRetriever,
   type EntityIndex,
@@ -48,6 +49,11 @@ export interface GatewayContext {
 export function nearGraph(gw: GatewayContext): NearGraph {
   gw.near ??= new NearGraph({ words: gw.knownWords ?? [], relations: (gw.index.meta.relations as RelationInfo[] | undefined) ?? [], nameOf: (iri) => relationName(gw, iri) });
   return gw.near;
+}
+
+/** The question's words outside the given mentions that read clearly as one relation of this graph (checks.ts relationWordsOf). */
+export function questionRelationWords(gw: GatewayContext, question: string, mentions: readonly { text: string; label?: string }[]): RelationWord[] {
+  return relationWordsOf(question, mentions, (w) => nearGraph(gw).clearRelation(w));
 }
 
 /** The words of those given that nothing of the graph is near (none asked for: no lexical work at all). */

@@ -11,7 +11,7 @@ import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames
 import { leftOut, writtenAsCapitalised } from './checks';
 import { halted, stop, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
-import { farWords, nearGraph, type GatewayContext } from './context';
+import { farWords, nearGraph, questionRelationWords, type GatewayContext } from './context';
 import { checkContext } from './judge';
 import { stopped } from './answer';
 
@@ -57,6 +57,9 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     }
     const score = gw.generator?.score?.bind(gw.generator);
     const scorer = score ? (question: string, forms: string[]) => score(question, forms) : undefined;
+    // the relations the question names (words outside the names that read clearly as one): chains without them leave
+    // those words unexplained (the paths reader's cost)
+    const relationWords = o.noAbstain ? [] : questionRelationWords(gw, q, named).flatMap((r) => (r.iri ? [{ word: r.word, iri: r.iri }] : []));
     const chain = await runChain(readers, {
       question: q,
       topics,
@@ -66,6 +69,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       budget: { ...DEFAULT_BUDGET, timeMs: run.left() },
       ...(scorer ? { scorer } : {}),
       ...(gw.relationVocabulary ? { relationVocabulary: gw.relationVocabulary } : {}),
+      ...(relationWords.length > 0 ? { relationWords } : {}),
       labelPredicates: [...gw.pack.config.labelPredicates, ...(gw.pack.config.aliasPredicates ?? [])],
     });
     trace.push(...chainTrace(chain));

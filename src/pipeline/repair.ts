@@ -13,18 +13,13 @@
  */
 import { type Candidate, type Form, type Relation } from '../core';
 import { answerTypeOf, mapChildren, printForm } from '../form';
-import { relationWordsOf, usesRelation, type RelationWord } from './checks';
+import { usesRelation, type RelationWord } from './checks';
 import { copiedTextsOf } from './labels';
-import { nearGraph, type GatewayContext } from './context';
+import { questionRelationWords, type GatewayContext } from './context';
 
 /** How many of the beam's first readings are repaired, and how many repaired readings are scored at most. */
 export const REPAIRED_READINGS = 2;
 export const MAX_REPAIRS = 16;
-
-/** The question's relation words outside the given mentions (checks.ts relationWordsOf), read by this graph. */
-export function relationWords(gw: GatewayContext, question: string, mentions: readonly { text: string; label?: string }[]): RelationWord[] {
-  return relationWordsOf(question, mentions, (w) => nearGraph(gw).clearRelation(w));
-}
 
 /** The form with one relation hop added: outside it, and in place of each entity, in both directions. */
 function withHop(form: Form, name: string): Form[] {
@@ -76,7 +71,7 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
   const score = gw.generator?.score?.bind(gw.generator);
   const top = beam[0];
   if (!score || !top) return { candidates: [], words: [] };
-  const words = relationWords(gw, question, copiedTextsOf(top.form).map((text) => ({ text })));
+  const words = questionRelationWords(gw, question, copiedTextsOf(top.form).map((text) => ({ text })));
   if (words.length === 0) return { candidates: [], words };
   const seen = new Set(beam.map((c) => c.text));
   const forms: Form[] = [];

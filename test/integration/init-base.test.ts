@@ -44,12 +44,17 @@ describe('askgraph init with a base model: zero-shot, fine-tuned, --no-base-mode
   });
 
   it('--minutes 0 (zero-shot): the base model is copied as the pack\'s parser, untrained, and the pack opens and answers', async () => {
-    const r = await init('zero', '--minutes', '0', '--base-model', base, '--size', 'small');
+    // a base ships its replay questions for fine-tuning: they are no part of a zero-shot pack's parser
+    const withReplay = path.join(dir, 'base-zero');
+    fs.cpSync(base, withReplay, { recursive: true });
+    fs.copyFileSync(trainFile, path.join(withReplay, 'replay.jsonl'));
+    const r = await init('zero', '--minutes', '0', '--base-model', withReplay, '--size', 'small');
     assert.equal(r.code, 0, r.err);
     const pack = path.join(dir, 'zero');
     for (const f of fs.readdirSync(base)) {
       if (!f.startsWith('.')) assert.equal(digest(path.join(pack, 'model', f)), digest(path.join(base, f)), `model/${f} is the base's`);
     }
+    assert.equal(fs.existsSync(path.join(pack, 'model', 'replay.jsonl')), false, 'the replay questions are not copied');
     assert.equal(json(path.join(pack, 'model', 'config.json')).names, 'open');
     assert.ok(!fs.existsSync(path.join(pack, 'data', 'training.json')), 'nothing was trained');
     assert.match(r.err, /init: parser: zero-shot \(--minutes 0\)/);

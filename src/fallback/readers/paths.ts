@@ -36,7 +36,9 @@ export interface PathReaderOptions {
   /**
    * Cost (nats) of a hop that no content word of the question speaks for, × its shortfall of one expected
    * word (HopModel.unexplainedHops): an extra hop the question does not ask for ranks a chain below the
-   * shorter one that explains the same words. 0 turns it off.
+   * shorter one that explains the same words. The same cost for each relation the question names
+   * (ctx.relationWords) that the chain has no hop of: a chain that leaves out "club" of "a club with a player from
+   * X" ranks below the one through the players' clubs. 0 turns both off.
    */
   unexplainedHopCost?: number;
   /** Weight of log(topic score / best topic score). */
@@ -156,11 +158,14 @@ export class PathReader extends GuardedReader {
     const labels = await labelsFor(guard, predicateIris);
     const termsByTopic = new Map(topics.map((t) => [t.iri, questionTerms(ctx.question, [t.label])]));
     const contentByTopic = new Map(topics.map((t) => [t.iri, questionContentTerms(ctx.question, [t.label])]));
+    const named = new Set((ctx.relationWords ?? []).map((r) => r.iri));
     for (const c of candidates) {
       for (const h of c.hops) h.name = relationName(h.p, labels);
       const topicPrior = o.topicWeight * Math.log(Math.max(c.topic.score, 1e-9) / maxTopicScore);
-      const unexplained = { contentTerms: contentByTopic.get(c.topic.iri) ?? [], cost: o.unexplainedHopCost };
-      c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops, o.priorWeight, unexplained) + topicPrior;
+      // a relation the question names (ctx.relationWords) explains its hop; one that no hop of the chain is costs the same
+      const unexplained = { contentTerms: contentByTopic.get(c.topic.iri) ?? [], cost: o.unexplainedHopCost, named: (i: number) => named.has(itemAt(c.hops, i).p) };
+      const unnamed = [...named].filter((p) => !c.hops.some((h) => h.p === p)).length;
+      c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops, o.priorWeight, unexplained) + topicPrior - o.unexplainedHopCost * unnamed;
       c.score = c.lex;
     }
     candidates.sort(byScore);

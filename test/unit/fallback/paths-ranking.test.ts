@@ -66,6 +66,21 @@ describe('paths reader: a hop that no question word asks for costs (HopModel.une
     assert.deepEqual(r.answers.map((a) => a.label), ['Lund']);
   });
 
+  it('a relation the question names (ctx.relationWords) that a chain has no hop of costs as much: the chain through it wins', async () => {
+    if (!people) throw new Error('store not opened');
+    // "mate" is no word of the mined vocabulary: only the lexical reading of the relations says it names `knows`
+    const q = 'where was the mate of Ada Quist born';
+    const read = (relationWords?: { word: string; iri: string }[]) =>
+      new PathReader().read(ctx(q, [topic(PEOPLE, 'Ada Quist')], { executor: people!, relationVocabulary: acquaintanceVocabulary(), ...(relationWords ? { relationWords } : {}) }));
+    const before = await read();
+    if (isFailure(before)) assert.fail(JSON.stringify(before));
+    assert.match(before.note ?? '', /^chains: \(JOIN \(R place_of_birth\) \[ Ada Quist \]\) /, 'without it, the shorter chain that leaves "mate" out');
+    const after = await read([{ word: 'mate', iri: `${PEOPLE}relation/knows` }]);
+    if (isFailure(after)) assert.fail(JSON.stringify(after));
+    assert.match(after.note ?? '', /^chains: \(JOIN \(R place_of_birth\) \(JOIN \(R knows\) \[ Ada Quist \]\)\)/, after.note);
+    assert.deepEqual(after.answers.map((a) => a.label).sort(), ['Bergen', 'Oslo']);
+  });
+
   it('with the cost off (unexplainedHopCost 0) the old ranking comes back', async () => {
     if (!people) throw new Error('store not opened');
     const r = await new PathReader({ unexplainedHopCost: 0 }).read(ctx(QUESTION, [topic(PEOPLE, 'Ada Quist')], { executor: people, relationVocabulary: acquaintanceVocabulary() }));
