@@ -239,8 +239,19 @@ export function linkScore(link: WordLink, steps = 1): number {
 
 /** The link of two words in WordNet, either way round ("old" → attribute "age"; "age" → attribute "old"), with its score. */
 export function wordnetLink(a: string, b: string): { link: WordLink; score: number } | undefined {
-  const x = relatedWords(a).get(b.toLowerCase());
-  const y = relatedWords(b).get(a.toLowerCase());
+  // a word's related words are lemmas: the other word is looked up as written and as the singulars WordNet knows of it
+  // ("parents" → parent; "children" → child, by compromise's irregular plurals: core singularForms)
+  const lookup = (of: string, w: string): WnLink | undefined => {
+    const related = relatedWords(of);
+    let best = related.get(w.toLowerCase());
+    for (const base of /s$|en$/.test(w) ? [...singularForms(w)].filter((x) => wordNet().has(x, 'n')) : []) {
+      const k = related.get(base);
+      if (k && (!best || linkScore(k.kind, k.steps) > linkScore(best.kind, best.steps))) best = k;
+    }
+    return best;
+  };
+  const x = lookup(a, b);
+  const y = lookup(b, a);
   // hypernyms are one-way: "cello" is an "instrument", not the reverse
   const cands = [x, y?.kind === 'hypernym' ? undefined : y]
     .filter((k): k is WnLink => k !== undefined)

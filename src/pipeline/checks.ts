@@ -38,6 +38,8 @@ export interface Reading {
   answerType?: AnswerType;
   /** Its calibration signals (tooUncertain). */
   signals?: Signals;
+  /** The relation IRIs its grounded form uses (grounding may read a name the graph lacks as one it has). */
+  relationIris?: readonly string[];
 }
 
 export interface CheckContext {
@@ -246,7 +248,9 @@ export function usesRelation(form: Form, name: string): boolean {
 export const relationUnused: Check = (reading, ctx) => {
   if (!ctx.clearRelation || !reading.tree) return { check: 'relationUnused', pass: true };
   const tree = reading.tree;
-  const unused = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation).filter((r) => !usesRelation(tree, r.relation));
+  // used: by the name the parser wrote, or by the relation grounding read its name as ("director" → directed_by)
+  const used = (r: RelationWord) => usesRelation(tree, r.relation) || (r.iri !== undefined && (reading.relationIris ?? []).includes(r.iri));
+  const unused = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation).filter((r) => !used(r));
   if (unused.length === 0) return { check: 'relationUnused', pass: true };
   return {
     check: 'relationUnused',
@@ -259,12 +263,13 @@ export const relationUnused: Check = (reading, ctx) => {
 };
 
 /**
- * What a reading leaves out of the question, the caveat checks in order: relationUnused, then unusedWords. A
- * reading that fails one is set aside for a reading that uses the part, else answers with a caveat (choose.ts).
+ * What a reading leaves out of the question, the caveat checks in order: unusedWords (a number or a name), then
+ * relationUnused. A reading that fails one is set aside for a reading that uses the part, else answers with a caveat
+ * (choose.ts).
  */
 export function leavesOut(reading: Reading, ctx: CheckContext): Verdict {
-  const rel = relationUnused(reading, ctx);
-  return rel.pass ? unusedWords(reading, ctx) : rel;
+  const words = unusedWords(reading, ctx);
+  return words.pass ? relationUnused(reading, ctx) : words;
 }
 
 /**

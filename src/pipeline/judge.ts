@@ -9,7 +9,7 @@ import {
   relationWords,
   stem,
 } from '../core';
-import { containsTexts, entityRefs } from '../form';
+import { containsTexts, entityRefs, relationRefs } from '../form';
 import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
@@ -97,6 +97,7 @@ export function readingOf(gw: GatewayContext, win: Winner): Reading {
   return {
     form: win.attempt.candidate.text,
     tree: win.attempt.candidate.form,
+    relationIris: relationRefs(win.attempt.form).flatMap((r) => (r.kind === 'iri' ? [r.iri] : [])),
     ...(win.vacuous ? { vacuous: true } : {}),
     mentions: [
       ...texts.map((text, i) => {

@@ -42,11 +42,19 @@ describe('relation words a reading leaves out (checks.ts relationUnused, repair.
     assert.equal(relationUnused(oneHop, { question: q, beam: [] }).pass, true);
   });
 
-  it('leavesOut runs relationUnused before unusedWords', () => {
-    const q = "what is the nationality of Ada Brook's wife in 2001";
+  it('leavesOut runs unusedWords (a number, a name) before relationUnused', () => {
     const r = { form: '(JOIN (R nationality) [ Ada Brook ])', tree: parseForm('(JOIN (R nationality) [ Ada Brook ])'), mentions: [{ text: 'Ada Brook', label: 'Ada Brook', match: 'exact' as const }] };
-    assert.equal(leavesOut(r, ctx(q)).code, 'RELATION_UNUSED');
-    assert.equal(leavesOut({ ...r, form: '(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))', tree: parseForm('(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))') }, ctx(q)).code, 'UNUSED_WORDS');
+    assert.equal(leavesOut(r, ctx("what was the nationality of Ada Brook's wife in 2001")).code, 'UNUSED_WORDS');
+    assert.equal(leavesOut(r, ctx("what is the nationality of Ada Brook's wife")).code, 'RELATION_UNUSED');
+    assert.equal(leavesOut({ ...r, form: '(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))', tree: parseForm('(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))') }, ctx("what is the nationality of Ada Brook's wife")).pass, true);
+  });
+
+  it('a relation grounding read the parser\'s name as counts as used ("director" grounded to directed_by)', () => {
+    const q = 'who is the employer of Ada Brook';
+    const r = { form: '(JOIN (R employs) [ Ada Brook ])', tree: parseForm('(JOIN (R employs) [ Ada Brook ])'), mentions: [{ text: 'Ada Brook', label: 'Ada Brook', match: 'exact' as const }] };
+    const named = { question: q, beam: [], clearRelation: (w: string) => (w === 'employer' ? { name: 'works_for', note: 'works for (0.90)', iri: 'http://example.org/people/works_for' } : undefined) };
+    assert.equal(relationUnused(r, named).pass, false);
+    assert.equal(relationUnused({ ...r, relationIris: ['http://example.org/people/works_for'] }, named).pass, true);
   });
 });
 
