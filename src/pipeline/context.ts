@@ -41,6 +41,8 @@ export interface GatewayContext {
   readonly prior: GraphPrior;
   /** relationWordSet's cache (judge.ts). */
   relationWordsCache?: Set<string>;
+  /** The names the parser writes for the graph's relations (judge.ts groundedNames). */
+  relationNamesCache?: Set<string>;
   /** nearGraph's cache. */
   near?: NearGraph;
 }

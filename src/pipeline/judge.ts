@@ -97,7 +97,7 @@ export function readingOf(gw: GatewayContext, win: Winner): Reading {
   return {
     form: win.attempt.candidate.text,
     tree: win.attempt.candidate.form,
-    relationIris: relationRefs(win.attempt.form).flatMap((r) => (r.kind === 'iri' ? [r.iri] : [])),
+    relationIris: groundedNames(gw, win),
     ...(win.vacuous ? { vacuous: true } : {}),
     mentions: [
       ...texts.map((text, i) => {
@@ -109,6 +109,23 @@ export function readingOf(gw: GatewayContext, win: Winner): Reading {
       ...containsTexts(win.attempt.candidate.form).map((text) => ({ text, match: 'exact' as const })),
     ],
   };
+}
+
+/**
+ * The relation IRIs grounding read the parser's names as, where the name is none of the graph's ("director" →
+ * directed_by): what the reading means by it. A graph name grounding replaced by another relation (retrieval around
+ * the entity when the parser's own relation found nothing) is not what the parser meant, and does not count.
+ */
+function groundedNames(gw: GatewayContext, win: Winner): string[] {
+  const written = relationRefs(win.attempt.candidate.form);
+  const grounded = relationRefs(win.attempt.form);
+  if (written.length !== grounded.length) return [];
+  gw.relationNamesCache ??= new Set([...gw.vocabulary].map((iri) => relationName(gw, iri)).filter((n): n is string => n !== undefined));
+  const names = gw.relationNamesCache;
+  return grounded.flatMap((g, i) => {
+    const w = written[i];
+    return g.kind === 'iri' && w?.kind === 'name' && !names.has(w.name) ? [g.iri] : [];
+  });
 }
 
 /** What the checks know besides the reading: the question, the beam's readings, the graph's words. */
