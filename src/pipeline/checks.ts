@@ -10,10 +10,10 @@
  * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
  * "us"). No word of any graph is written here.
  */
-import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
+import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
-import { relationRefs } from '../form';
+import { classRefs, relationRefs } from '../form';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
 
 /** One entity mention of a reading: the words the parser copied and the graph label it grounded to. */
@@ -183,7 +183,7 @@ export const unusedWords: Check = (reading, ctx) => {
     const m = reading.mentions.find((x) => numbersOf(x.text).includes(n) && x.label);
     if (m) readAs.push(`"${n}" is read as "${m.label}"`);
   }
-  const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w);
+  const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w) && !readsAsItsRelation(reading, ctx, w);
   const elsewhere = new Set(ctx.beam.filter((b) => b.form !== reading.form).flatMap((b) => b.mentions.flatMap(labelTokens)));
   for (const w of labelTokens(ctx.question)) if (content(w) && elsewhere.has(w) && !isWeakWord(w)) out.push(w);
   // names of the graph: written with a capital past the first word of the question
@@ -239,6 +239,13 @@ export function usesRelation(form: Form, name: string): boolean {
   return relationRefs(form).some((r) => r.kind === 'name' && r.name === name);
 }
 
+/** Whether a word reads clearly as a relation the reading uses ("wife" in a reading with the spouse hop): it is used. */
+function readsAsItsRelation(reading: Reading, ctx: CheckContext, w: string): boolean {
+  const r = reading.tree ? ctx.clearRelation?.(w) : undefined;
+  if (!r || !reading.tree) return false;
+  return usesRelation(reading.tree, r.name) || (r.iri !== undefined && (reading.relationIris ?? []).includes(r.iri));
+}
+
 /**
  * RELATION_UNUSED: a question word outside the reading's names reads clearly as one relation of the graph
  * (`clearRelation`: relations.ts rankPhrase, WordNet and GloVe) and the reading does not use that relation — "the
@@ -250,7 +257,9 @@ export const relationUnused: Check = (reading, ctx) => {
   const tree = reading.tree;
   // used: by the name the parser wrote, or by the relation grounding read its name as ("director" → directed_by)
   const used = (r: RelationWord) => usesRelation(tree, r.relation) || (r.iri !== undefined && (reading.relationIris ?? []).includes(r.iri));
-  const unused = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation).filter((r) => !used(r));
+  // a word the reading writes as a class name is read as that class ("writer" → the class Author), not left out
+  const classWords = new Set(classRefs(tree).flatMap((r) => (r.kind === 'name' ? relationWords(r.name).split(' ') : [])));
+  const unused = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation).filter((r) => !used(r) && !classWords.has(r.word));
   if (unused.length === 0) return { check: 'relationUnused', pass: true };
   return {
     check: 'relationUnused',

@@ -11,9 +11,9 @@
  * run and judged only when its readings are empty or set aside, and the store says which of them hold at all.
  * No word of any graph is written here: the relations are the graph's, the words the question's.
  */
-import { type Candidate, type Form, type Relation } from '../core';
-import { answerTypeOf, mapChildren, printForm } from '../form';
-import { usesRelation, type RelationWord } from './checks';
+import { normalizeLabel, type Candidate, type Form, type Relation } from '../core';
+import { answerTypeOf, mapChildren, mapRefs, printForm } from '../form';
+import { isWeakWord, usesRelation, type RelationWord } from './checks';
 import { copiedTextsOf } from './labels';
 import { questionRelationWords, type GatewayContext } from './context';
 
@@ -63,28 +63,66 @@ function childrenOf(f: Form): Form[] {
 }
 
 /**
- * The repaired readings of a beam: for each relation word of the question that a first reading does not use,
- * that reading with the hop added, scored by the parser; those it can write, best first, ranked after the beam.
- * None without a scoring parser, or when the readings use every relation the question names.
+ * A mention that spells no label of the graph but holds a span of its words that does: the longest such span (the
+ * first of equal length), never one of function words and common adjectives only. "[ mom of X ]" → "X": the parser
+ * copied the relation word into the name, and grounding finds no entity of that name.
+ */
+function trimmedMention(gw: GatewayContext, text: string): string | undefined {
+  if (gw.index.hasExact(normalizeLabel(text))) return undefined;
+  const words = text.split(/\s+/).filter(Boolean);
+  for (let n = words.length - 1; n >= 1; n--) {
+    for (let i = 0; i + n <= words.length; i++) {
+      const span = words.slice(i, i + n);
+      if (span.every((w) => isWeakWord(w.toLowerCase()) || !/\p{L}/u.test(w))) continue;
+      if (gw.index.hasExact(normalizeLabel(span.join(' ')))) return span.join(' ');
+    }
+  }
+  return undefined;
+}
+
+/** The form with each mention that spells no label trimmed to the label it holds (trimmedMention); undefined: none is. */
+function trimmed(gw: GatewayContext, form: Form): Form | undefined {
+  const cuts: string[] = [];
+  const out = mapRefs(form, {
+    entity: (r) => {
+      const t = r.kind === 'label' ? trimmedMention(gw, r.label) : undefined;
+      if (t === undefined) return r;
+      cuts.push(t);
+      return { kind: 'label', label: t };
+    },
+  });
+  return cuts.length > 0 ? out : undefined;
+}
+
+/**
+ * The repaired readings of a beam, scored by the parser; those it can write, best first, ranked after the beam. For
+ * each of the first readings, with its mentions trimmed to the labels they hold (trimmed) and for each relation word
+ * of the question outside them that it does not use: the reading with that hop added (withHop; a one-hop reading
+ * also read the other way round). None without a scoring parser, or when nothing is to repair.
  */
 export async function repairs(gw: GatewayContext, question: string, beam: readonly Candidate[]): Promise<{ candidates: Candidate[]; words: RelationWord[] }> {
   const score = gw.generator?.score?.bind(gw.generator);
-  const top = beam[0];
-  if (!score || !top) return { candidates: [], words: [] };
-  const words = questionRelationWords(gw, question, copiedTextsOf(top.form).map((text) => ({ text })));
-  if (words.length === 0) return { candidates: [], words };
+  if (!score || beam.length === 0) return { candidates: [], words: [] };
   const seen = new Set(beam.map((c) => c.text));
   const forms: Form[] = [];
+  const add = (f: Form) => {
+    const text = printForm(f);
+    if (seen.has(text) || forms.length >= MAX_REPAIRS) return;
+    seen.add(text);
+    forms.push(f);
+  };
+  const words: RelationWord[] = [];
   for (const c of beam.slice(0, REPAIRED_READINGS)) {
     if (answerTypeOf(c.form) !== 'entities') continue;
-    for (const w of words) {
-      if (usesRelation(c.form, w.relation)) continue;
-      for (const f of [c.form, ...flipped(c.form)].flatMap((x) => withHop(x, w.relation))) {
-        const text = printForm(f);
-        if (seen.has(text) || forms.length >= MAX_REPAIRS) continue;
-        seen.add(text);
-        forms.push(f);
-      }
+    // (the trimmed reading alone is no candidate: grounding reads such a mention by its parts already)
+    const cut = trimmed(gw, c.form);
+    const base = cut ?? c.form;
+    // a trimmed mention is a label: its words are the label's, the rest of the question is outside it
+    const mentions = copiedTextsOf(base).map((text) => (cut ? { text, label: text } : { text }));
+    for (const w of questionRelationWords(gw, question, mentions)) {
+      if (!words.some((x) => x.relation === w.relation)) words.push(w);
+      if (usesRelation(base, w.relation)) continue;
+      for (const f of [base, ...flipped(base)].flatMap((x) => withHop(x, w.relation))) add(f);
     }
   }
   if (forms.length === 0) return { candidates: [], words };

@@ -98,6 +98,7 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     "what is the nationality of Ada Brook's wife": [['(JOIN (R nationality) [ Ada Brook ])', -0.2]],
     "what is the nationality of Cy Marsh's wife": [['(JOIN (R nationality) [ Cy Marsh ])', -0.2]],
     'what is the nationality of Ada Brook': [['(JOIN (R nationality) [ Ada Brook ])', -0.1]],
+    'what is the nationality of the wife of Ada Brook': [['(JOIN (R nationality) [ wife of Ada Brook ])', -0.3]],
   };
   let dir: string;
   let gateway: Gateway;
@@ -121,6 +122,14 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     assert.ok(a.trace.some((t) => /set aside \(RELATION_UNUSED\): .*"wife"/.test(t.note ?? '')), 'the one-hop reading is set aside, and the trace says why');
     assert.ok(a.trace.some((t) => /repaired readings: \d+ forms .*"wife" → spouse/.test(t.note ?? '')), 'the trace lists the repaired readings');
     assert.ok(parser.scored.some((forms) => forms.includes(TWO_HOP)), 'the parser scored the repaired reading');
+  });
+
+  it('a mention that copies the relation word into the name ("[ wife of Ada Brook ]") is trimmed to the label it holds, and the hop added', async () => {
+    parser.scored = [];
+    const a = await gateway.ask('what is the nationality of the wife of Ada Brook', { fallback: 'off' });
+    assert.ok(parser.scored.some((forms) => forms.includes(TWO_HOP)), 'the trimmed reading with the hop was scored');
+    assert.equal(a.form, TWO_HOP);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Chile']);
   });
 
   it('no repaired reading answers: the one-hop reading answers, with a caveat naming the word it leaves out', async () => {
