@@ -169,6 +169,8 @@ export class NearGraph {
   private readonly specific: ReadonlySet<string>;
   private readonly relationWordSet: Set<string>;
   private readonly cache = new Map<string, { word?: string; score: number }>();
+  /** clearRelation's readings by word (null: none clearly): every judged reading and each repair asks again. */
+  private readonly clear = new Map<string, { name: string; note: string; iri: string } | null>();
 
   constructor(
     private readonly graph: GraphVocabulary,
@@ -222,11 +224,15 @@ export class NearGraph {
 
   /** The relation a word clearly reads as (CLEAR_READING, CLEAR_MARGIN), by the parser's name, with the reading in words. */
   clearRelation(word: string): { name: string; note: string; iri: string } | undefined {
+    const hit = this.clear.get(word);
+    if (hit !== undefined) return hit ?? undefined;
     const ranked = rankPhrase(word, this.graph.relations, this.graph.labels ? { labels: this.graph.labels } : {});
     const top = ranked[0];
-    if (!top || top.score < CLEAR_READING || top.score - (ranked[1]?.score ?? 0) < CLEAR_MARGIN) return undefined;
-    const name = this.graph.nameOf?.(top.iri) ?? top.name;
-    return { name, iri: top.iri, note: `${relationWords(this.graph.labels?.get(top.iri) ?? top.name)} (${top.score.toFixed(2)})` };
+    const clear = top && top.score >= CLEAR_READING && top.score - (ranked[1]?.score ?? 0) >= CLEAR_MARGIN ? top : undefined;
+    const reading = clear ? { name: this.graph.nameOf?.(clear.iri) ?? clear.name, iri: clear.iri, note: `${relationWords(this.graph.labels?.get(clear.iri) ?? clear.name)} (${clear.score.toFixed(2)})` } : null;
+    if (this.clear.size > 5000) this.clear.clear();
+    this.clear.set(word, reading);
+    return reading ?? undefined;
   }
 
   /** The words with nothing near them (nearest score below the threshold), each with the graph's closest relation. */

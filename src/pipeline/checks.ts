@@ -183,9 +183,10 @@ export const unusedWords: Check = (reading, ctx) => {
     const m = reading.mentions.find((x) => numbersOf(x.text).includes(n) && x.label);
     if (m) readAs.push(`"${n}" is read as "${m.label}"`);
   }
-  const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w) && !readsAsItsRelation(reading, ctx, w);
+  // (a word that reads clearly as a relation the reading uses is used: "wife" in a reading with the spouse hop)
+  const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w) && !readsAsUsedRelation(reading, ctx, w);
   const elsewhere = new Set(ctx.beam.filter((b) => b.form !== reading.form).flatMap((b) => b.mentions.flatMap(labelTokens)));
-  for (const w of labelTokens(ctx.question)) if (content(w) && elsewhere.has(w) && !isWeakWord(w)) out.push(w);
+  for (const w of labelTokens(ctx.question)) if (elsewhere.has(w) && !isWeakWord(w) && content(w)) out.push(w);
   // names of the graph: written with a capital past the first word of the question
   const surface = ctx.question.split(/[^\p{L}\p{N}'’]+/u).filter(Boolean);
   for (const word of surface.slice(1)) {
@@ -239,11 +240,18 @@ export function usesRelation(form: Form, name: string): boolean {
   return relationRefs(form).some((r) => r.kind === 'name' && r.name === name);
 }
 
-/** Whether a word reads clearly as a relation the reading uses ("wife" in a reading with the spouse hop): it is used. */
-function readsAsItsRelation(reading: Reading, ctx: CheckContext, w: string): boolean {
+/**
+ * Whether a reading uses a relation: by the name the parser wrote, or by the relation grounding read a name the graph
+ * lacks as ("director" → directed_by: Reading.relationIris).
+ */
+function readingUses(reading: Reading, name: string, iri: string | undefined): boolean {
+  return (reading.tree !== undefined && usesRelation(reading.tree, name)) || (iri !== undefined && (reading.relationIris ?? []).includes(iri));
+}
+
+/** Whether a word reads clearly as a relation the reading uses. */
+function readsAsUsedRelation(reading: Reading, ctx: CheckContext, w: string): boolean {
   const r = reading.tree ? ctx.clearRelation?.(w) : undefined;
-  if (!r || !reading.tree) return false;
-  return usesRelation(reading.tree, r.name) || (r.iri !== undefined && (reading.relationIris ?? []).includes(r.iri));
+  return r !== undefined && readingUses(reading, r.name, r.iri);
 }
 
 /**
@@ -254,12 +262,10 @@ function readsAsItsRelation(reading: Reading, ctx: CheckContext, w: string): boo
  */
 export const relationUnused: Check = (reading, ctx) => {
   if (!ctx.clearRelation || !reading.tree) return { check: 'relationUnused', pass: true };
-  const tree = reading.tree;
-  // used: by the name the parser wrote, or by the relation grounding read its name as ("director" → directed_by)
-  const used = (r: RelationWord) => usesRelation(tree, r.relation) || (r.iri !== undefined && (reading.relationIris ?? []).includes(r.iri));
   // a word the reading writes as a class name is read as that class ("writer" → the class Author), not left out
-  const classWords = new Set(classRefs(tree).flatMap((r) => (r.kind === 'name' ? relationWords(r.name).split(' ') : [])));
-  const unused = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation).filter((r) => !used(r) && !classWords.has(r.word));
+  const classWords = new Set(classRefs(reading.tree).flatMap((r) => (r.kind === 'name' ? relationWords(r.name).split(' ') : [])));
+  const words = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation);
+  const unused = words.filter((r) => !readingUses(reading, r.relation, r.iri) && !classWords.has(r.word));
   if (unused.length === 0) return { check: 'relationUnused', pass: true };
   return {
     check: 'relationUnused',
