@@ -21,7 +21,7 @@ export async function generate(gw: GatewayContext, q: string, beam: number, run:
     if (run.o.noAbstain || res.candidates.length === 0) return res.candidates;
     // readings with a hop the question names and the parser's readings leave out (repair.ts), after the beam
     const tr = performance.now();
-    const fixed = await repairs(gw, q, res.candidates);
+    const fixed = await repairs(gw, q, res.candidates, (run.repairScores ??= new Map<string, number>()));
     if (fixed.candidates.length > 0) {
       const words = fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ');
       run.trace.push({ stage: 'generate', outcome: 'answers', answerCount: fixed.candidates.length, note: `repaired readings: ${fixed.candidates.length} forms with a relation the question names (${words})`, timeMs: performance.now() - tr });

@@ -11,8 +11,8 @@
  * run and judged only when its readings are empty or set aside, and the store says which of them hold at all.
  * No word of any graph is written here: the relations are the graph's, the words the question's.
  */
-import { normalizeLabel, type Candidate, type Form, type Relation } from '../core';
-import { answerTypeOf, mapChildren, mapRefs, printForm } from '../form';
+import { itemAt, normalizeLabel, type Candidate, type Form, type Relation } from '../core';
+import { answerTypeOf, entityRefs, mapChildren, mapRefs, printForm } from '../form';
 import { isWeakWord, usesRelation, type RelationWord } from './checks';
 import { copiedTextsOf } from './labels';
 import { questionRelationWords, type GatewayContext } from './context';
@@ -30,8 +30,7 @@ function withHop(form: Form, name: string): Form[] {
   ];
   const out: Form[] = [...hops(form)];
   // in place of one entity at a time
-  const entities = (f: Form): number => (f.kind === 'entity' ? 1 : childrenOf(f).reduce((n, c) => n + entities(c), 0));
-  for (let k = 0; k < entities(form); k++) {
+  for (let k = 0; k < entityRefs(form).length; k++) {
     for (const dir of [0, 1]) {
       let seen = -1;
       const put = (f: Form): Form => {
@@ -54,12 +53,6 @@ function flipped(form: Form): Form[] {
   if (r.kind === 'reverse') return [{ ...form, relation: r.of }];
   if (r.kind === 'rel') return [{ ...form, relation: { kind: 'reverse', of: r } }];
   return [];
-}
-
-function childrenOf(f: Form): Form[] {
-  const out: Form[] = [];
-  mapChildren(f, (c) => (out.push(c), c));
-  return out;
 }
 
 /**
@@ -98,9 +91,10 @@ function trimmed(gw: GatewayContext, form: Form): Form | undefined {
  * The repaired readings of a beam, scored by the parser; those it can write, best first, ranked after the beam. For
  * each of the first readings, with its mentions trimmed to the labels they hold (trimmed) and for each relation word
  * of the question outside them that it does not use: the reading with that hop added (withHop; a one-hop reading
- * also read the other way round). None without a scoring parser, or when nothing is to repair.
+ * also read the other way round). None without a scoring parser, or when nothing is to repair. `scores` holds the
+ * parser's log-probabilities of the forms a pass of the same question scored before (filled here).
  */
-export async function repairs(gw: GatewayContext, question: string, beam: readonly Candidate[]): Promise<{ candidates: Candidate[]; words: RelationWord[] }> {
+export async function repairs(gw: GatewayContext, question: string, beam: readonly Candidate[], scores: Map<string, number> = new Map<string, number>()): Promise<{ candidates: Candidate[]; words: RelationWord[] }> {
   const score = gw.generator?.score?.bind(gw.generator);
   if (!score || beam.length === 0) return { candidates: [], words: [] };
   const seen = new Set(beam.map((c) => c.text));
@@ -126,8 +120,14 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
     }
   }
   if (forms.length === 0) return { candidates: [], words };
-  const lp = await score(question, forms.map(printForm));
-  const scored = forms.map((form, i) => ({ form, text: printForm(form), logProb: lp[i] ?? -Infinity })).filter((c) => Number.isFinite(c.logProb));
+  // the full beam's first readings are mostly the greedy pass's: what that pass scored is not scored again
+  const texts = forms.map(printForm);
+  const fresh = texts.filter((t) => !scores.has(t));
+  if (fresh.length > 0) {
+    const lp = await score(question, fresh);
+    fresh.forEach((t, i) => scores.set(t, lp[i] ?? -Infinity));
+  }
+  const scored = forms.map((form, i) => ({ form, text: itemAt(texts, i), logProb: scores.get(itemAt(texts, i)) ?? -Infinity })).filter((c) => Number.isFinite(c.logProb));
   scored.sort((a, b) => b.logProb - a.logProb || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   return { candidates: scored.map((c, i) => ({ ...c, rank: beam.length + i })), words };
 }

@@ -33,6 +33,8 @@ export interface AttemptRun {
   left: () => number;
   /** The widest beam the parser has decoded for this question (repair.ts readings follow it in `beam`). */
   beamWidth?: number;
+  /** The parser's log-probabilities of the repaired readings scored so far (repair.ts: each pass scores only new ones). */
+  repairScores?: Map<string, number>;
   /** The answer shape the question's wording asks for (abstain.ts); forms of another shape are skipped. */
   expected: ExpectedAnswer | undefined;
   /** Whether the wording can ask yes or no; if not, yes/no readings are skipped. */
