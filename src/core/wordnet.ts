@@ -220,11 +220,23 @@ export class WordNet {
   }
 
   /**
+   * The head noun of a two-word compound lemma ("female parent" → "parent", "man-child" → "child"); undefined for
+   * one word, longer lemmas (often head-first: "line of work") and a last word that is no noun ("body politic").
+   */
+  compoundHead(lemma: string): string | undefined {
+    const parts = lemma.split(/[ -]/);
+    if (parts.length !== 2) return undefined;
+    const head = parts[1];
+    return head && this.senses(head, 'n').length > 0 ? head : undefined;
+  }
+
+  /**
    * Words WordNet links to `word` (any inflection morphy undoes), by kind: `synonym` (a word of one of its
    * senses), `derived` (a derivationally related form, pointer '+': "direct" → "director", "born" → "birth"),
    * `attribute` (pointer '=', an adjective and the noun it measures: "old" ↔ "age", "fast" ↔ "speed", "hot" ↔
    * "temperature"), `hypernym` (pointer '@' up to `depth` steps from one of the first two noun senses, not from a
-   * proper name's: "cello" → "instrument", with the steps). Only
+   * proper name's: "cello" → "instrument", with the steps; a two-word hypernym's head noun at the same step, compoundHead:
+   * "mom" → "female parent" → "parent"). Only
    * the first `senses` senses of each part of speech (most frequent first), past the first only those seen in the
    * tagged corpus (SemCor). Lower-case words, multi-word lemmas
    * with spaces; the word's own base forms are synonyms.
@@ -261,7 +273,11 @@ export class WordNet {
               for (const p of s.pointers) {
                 if (p.symbol !== '@') continue;
                 const h = this.synset(p.offset, p.pos);
-                for (const w of h.words) add(w, 'hypernym', step + 1);
+                for (const w of h.words) {
+                  add(w, 'hypernym', step + 1);
+                  // a two-word compound names a kind of its head noun: "female parent" is a "parent", "man-child" a "child"
+                  add(this.compoundHead(w), 'hypernym', step + 1);
+                }
                 next.push(h);
               }
             }

@@ -8,7 +8,7 @@ import { answerTypeOf } from '../form';
 import { answerShape } from './checks';
 import { stop, type AttemptRun } from './run';
 import { type GatewayContext } from './context';
-import { repairs } from './repair';
+import { completeMentions, repairs } from './repair';
 
 export async function generate(gw: GatewayContext, q: string, beam: number, run: AttemptRun): Promise<Candidate[]> {
   const tg = performance.now();
@@ -18,15 +18,22 @@ export async function generate(gw: GatewayContext, q: string, beam: number, run:
     run.trace.push({ stage: 'generate', outcome: res.candidates.length ? 'answers' : 'empty', answerCount: res.candidates.length, note: `beam ${beam}: ${res.candidates.length} forms${dropped}`, timeMs: res.timeMs });
     for (const r of res.rejected ?? []) run.trace.push({ stage: 'generate', beamForm: r.text, outcome: 'empty', note: `dropped: ${r.reason}`, timeMs: 0 });
     run.beamWidth = Math.max(run.beamWidth ?? 0, beam);
-    if (run.o.noAbstain || res.candidates.length === 0) return res.candidates;
+    // a mention cut out of a word of the question names the whole word (repair.ts completeMentions)
+    const whole = completeMentions(gw, q, res.candidates);
+    if (whole.completed.length > 0) {
+      const list = whole.completed.map((x) => `"${x.from}" → "${x.to}"`).join(', ');
+      run.trace.push({ stage: 'generate', outcome: 'answers', answerCount: whole.candidates.length, note: `mentions completed to the question's whole words: ${list}`, timeMs: 0 });
+    }
+    const cands = whole.candidates;
+    if (run.o.noAbstain || cands.length === 0) return cands;
     // readings with a hop the question names and the parser's readings leave out (repair.ts), after the beam
     const tr = performance.now();
-    const fixed = await repairs(gw, q, res.candidates, (run.repairScores ??= new Map<string, number>()));
+    const fixed = await repairs(gw, q, cands, (run.repairScores ??= new Map<string, number>()));
     if (fixed.candidates.length > 0) {
       const words = fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ');
-      run.trace.push({ stage: 'generate', outcome: 'answers', answerCount: fixed.candidates.length, note: `repaired readings: ${fixed.candidates.length} forms with a relation the question names (${words})`, timeMs: performance.now() - tr });
+      run.trace.push({ stage: 'generate', outcome: 'answers', answerCount: fixed.candidates.length, note: `repaired readings: ${fixed.candidates.length} forms: conjunctions of one entity's relations read as compositions, and relations the question names (${words || 'none'})`, timeMs: performance.now() - tr });
     }
-    return [...res.candidates, ...fixed.candidates];
+    return [...cands, ...fixed.candidates];
   } catch (e) {
     const err = e instanceof AskgraphError ? e : new AskgraphError('MODEL_ERROR', (e as Error).message, { cause: e });
     run.trace.push({ stage: 'generate', outcome: 'error', error: { code: err.code, message: err.message }, timeMs: performance.now() - tg });

@@ -12,7 +12,7 @@
  * No word of any graph is written here: the relations are the graph's, the words the question's.
  */
 import { itemAt, normalizeLabel, type Candidate, type Form, type Relation } from '../core';
-import { answerTypeOf, entityRefs, mapChildren, mapRefs, printForm } from '../form';
+import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm } from '../form';
 import { isWeakWord, usesRelation, type RelationWord } from './checks';
 import { copiedTextsOf } from './labels';
 import { questionRelationWords, type GatewayContext } from './context';
@@ -73,6 +73,100 @@ function trimmedMention(gw: GatewayContext, text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A conjunction of two relations of one entity read as their composition: (AND (JOIN a X) (JOIN b X)) — what is both
+ * X's a and X's b, nearly always nothing — is the parser's way of writing two relations it could not nest; read as
+ * (JOIN a (JOIN b X)) and (JOIN b (JOIN a X)). Two equal operands are one ((AND A A) is A). Each AND of the form is
+ * read so, one at a time; [] when none is such a conjunction.
+ */
+export function composed(form: Form): Form[] {
+  const readings = (x: Form): Form[] => {
+    if (x.kind !== 'and') return [];
+    const [a, b] = x.args;
+    if (printForm(a) === printForm(b)) return [a];
+    if (a.kind !== 'join' || b.kind !== 'join' || a.arg.kind !== 'entity' || printForm(a.arg) !== printForm(b.arg)) return [];
+    return [
+      { kind: 'join', relation: a.relation, arg: b },
+      { kind: 'join', relation: b.relation, arg: a },
+    ];
+  };
+  // the form with one AND read so (this one, or one below a child)
+  const out = readings(form);
+  children(form).forEach((kid, i) => {
+    for (const v of composed(kid)) {
+      let j = -1;
+      out.push(mapChildren(form, (c) => (++j === i ? v : c)));
+    }
+  });
+  return out;
+}
+
+/** A letter, digit or underscore: a mention that ends next to one was cut out of a word of the question. */
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+/**
+ * A mention the parser copied from inside a word of the question, completed to the whole word it cuts when that
+ * spells a label of the graph: "[ charles_lennox ]" in "… charles_lennox_1st_duke_of_richmond 's heir" names the
+ * whole name, not a shorter one (a copy that stops at an underscore or mid-word is the parser's slip: the question
+ * wrote one word). Undefined: the mention is a whole-word copy somewhere in the question, or no completion is a label.
+ */
+export function completedMention(gw: Pick<GatewayContext, 'index'>, question: string, text: string): string | undefined {
+  const q = question.toLowerCase();
+  const m = text.trim().toLowerCase();
+  if (m === '' || q.length !== question.length) return undefined;
+  let found: string | undefined;
+  for (let at = q.indexOf(m); at >= 0; at = q.indexOf(m, at + 1)) {
+    let s = at;
+    let e = at + m.length;
+    while (s > 0 && WORD_CHAR.test(question.charAt(s - 1))) s--;
+    while (e < question.length && WORD_CHAR.test(question.charAt(e))) e++;
+    if (s === at && e === at + m.length) return undefined; // copied as whole words
+    found ??= labelSpan(gw, question.slice(s, e).split(/\s+/).filter(Boolean), s < at, e > at + m.length);
+  }
+  return found;
+}
+
+/**
+ * The longest span of the words that spells a label and keeps the completed word (the first when the mention was
+ * completed at its start, the last when at its end): "the couple of elena_pavlovna_of_wurttemberg" → the name.
+ */
+function labelSpan(gw: Pick<GatewayContext, 'index'>, words: readonly string[], atStart: boolean, atEnd: boolean): string | undefined {
+  for (let n = words.length; n >= 1; n--) {
+    for (let i = 0; i + n <= words.length; i++) {
+      if ((atStart && i !== 0) || (atEnd && i + n !== words.length)) continue;
+      const span = words.slice(i, i + n).join(' ');
+      if (gw.index.hasExact(normalizeLabel(span))) return span;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The beam with each mention completed to the whole word of the question it was cut from (completedMention); a
+ * reading that becomes one before it is dropped (the first keeps its rank). `completed` lists what was completed.
+ */
+export function completeMentions(gw: Pick<GatewayContext, 'index'>, question: string, beam: readonly Candidate[]): { candidates: Candidate[]; completed: { from: string; to: string }[] } {
+  const completed: { from: string; to: string }[] = [];
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const c of beam) {
+    const form = mapRefs(c.form, {
+      entity: (r) => {
+        const whole = r.kind === 'label' ? completedMention(gw, question, r.label) : undefined;
+        if (whole === undefined || r.kind !== 'label') return r;
+        if (!completed.some((x) => x.from === r.label)) completed.push({ from: r.label, to: whole });
+        return { kind: 'label', label: whole };
+      },
+    });
+    const text = printForm(form);
+    const next = text === c.text ? c : { ...c, form, text };
+    if (seen.has(next.text)) continue;
+    seen.add(next.text);
+    out.push(next);
+  }
+  return { candidates: out, completed };
+}
+
 /** The form with each mention that spells no label trimmed to the label it holds (trimmedMention); undefined: none is. */
 function trimmed(gw: GatewayContext, form: Form): Form | undefined {
   const cuts: string[] = [];
@@ -111,12 +205,14 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
     // (the trimmed reading alone is no candidate: grounding reads such a mention by its parts already)
     const cut = trimmed(gw, c.form);
     const base = cut ?? c.form;
+    // its conjunctions of one entity's relations read as their composition (composed), each a reading of its own
+    const bases = [base, ...composed(base)];
+    for (const b of bases.slice(1)) add(b);
     // a trimmed mention is a label: its words are the label's, the rest of the question is outside it
     const mentions = copiedTextsOf(base).map((text) => (cut ? { text, label: text } : { text }));
     for (const w of questionRelationWords(gw, question, mentions)) {
       if (!words.some((x) => x.relation === w.relation)) words.push(w);
-      if (usesRelation(base, w.relation)) continue;
-      for (const f of [base, ...flipped(base)].flatMap((x) => withHop(x, w.relation))) add(f);
+      for (const b of bases) if (!usesRelation(b, w.relation)) for (const f of [b, ...flipped(b)].flatMap((x) => withHop(x, w.relation))) add(f);
     }
   }
   if (forms.length === 0) return { candidates: [], words };

@@ -37,6 +37,20 @@ describe('phrase-level grounding of relation and class phrases (ground/relations
     assert.equal(wordNearness('born', 'birth').via, 'lemma-word'); // "be born", derived from "birth"
   });
 
+  it("a two-word hypernym's head noun is a hypernym at the same step (\"mom\" → \"female parent\" → \"parent\")", () => {
+    const wn = wordNet();
+    assert.equal(wn.compoundHead('female parent'), 'parent');
+    assert.equal(wn.compoundHead('man-child'), 'child');
+    assert.equal(wn.compoundHead('line of work'), undefined); // head-first: "line", not "work"
+    assert.equal(wn.compoundHead('body politic'), undefined); // "politic" is no noun
+    assert.equal(wn.compoundHead('parent'), undefined);
+    const parent = wn.related('mom', { depth: 8 }).get('parent');
+    assert.deepEqual(parent, { kind: 'hypernym', steps: 1 });
+    // still one way: a parent is no kind of mom
+    assert.equal(wn.related('parent', { depth: 8 }).get('mom'), undefined);
+    assert.ok(wordNearness('mom', 'parents').score > wordNearness('mom', 'children').score);
+  });
+
   it('content words of names and phrases: camelCase split, function words out', () => {
     assert.deepEqual(contentWords('hasInstrument'), ['instrument']);
     assert.deepEqual(contentWords('based in'), ['based']);

@@ -2,10 +2,11 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type Candidate, type GenerateOptions, type GenerateResult } from '../../../src/core';
-import { parseForm } from '../../../src/form';
+import { normalizeLabel, type Candidate, type GenerateOptions, type GenerateResult } from '../../../src/core';
+import { parseForm, printForm } from '../../../src/form';
 import { createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
 import { leavesOut, relationUnused, relationWordsOf, usesRelation, type CheckContext } from '../../../src/pipeline/checks';
+import { completedMention, composed } from '../../../src/pipeline/repair';
 
 /** A made-up clear reading: these words read clearly as these relations (NearGraph.clearRelation's place). */
 const CLEAR: Record<string, string> = { wife: 'spouse', husband: 'spouse', nationality: 'nationality', employer: 'works_for' };
@@ -58,6 +59,37 @@ describe('relation words a reading leaves out (checks.ts relationUnused, repair.
   });
 });
 
+describe('repair.ts: mentions cut out of a word, conjunctions read as compositions', () => {
+  const labels = new Set(['charles_lennox_1st_duke_of_richmond', 'charles lennox', 'ada brook'].map(normalizeLabel));
+  const index = { index: { hasExact: (n: string) => labels.has(n) } } as unknown as Parameters<typeof completedMention>[0];
+
+  it('completedMention: a copy that stops inside a word names the whole word, when that is a label', () => {
+    const q = "what is the name of the parents of charles_lennox_1st_duke_of_richmond 's heir ?";
+    assert.equal(completedMention(index, q, 'charles_lennox'), 'charles_lennox_1st_duke_of_richmond');
+    assert.equal(completedMention(index, q, 'lennox_1st_duke'), 'charles_lennox_1st_duke_of_richmond');
+    // a copy with words before the name: the longest span that spells a label and keeps the completed word
+    assert.equal(completedMention(index, q, 'parents of charles_lennox'), 'charles_lennox_1st_duke_of_richmond');
+    // a whole-word copy is the parser's own reading, even where a longer word holds it too
+    assert.equal(completedMention(index, 'who is charles lennox and charles_lennox_1st_duke_of_richmond', 'charles lennox'), undefined);
+    assert.equal(completedMention(index, "what is Ada Brook's job", 'Ada Brook'), undefined);
+    // a completion that is no label of the graph: left to grounding
+    assert.equal(completedMention(index, 'what is the nationality of ada_brookes_ltd', 'ada_brook'), undefined);
+    assert.equal(completedMention(index, q, 'not in the question'), undefined);
+  });
+
+  it('composed: (AND (JOIN a X) (JOIN b X)) read as both compositions; (AND A A) as A; other conjunctions left', () => {
+    const texts = (f: string) => composed(parseForm(f)).map((x) => printForm(x));
+    assert.deepEqual(texts('(AND (JOIN (R gender) [ X ]) (JOIN (R children) [ X ]))'), ['(JOIN (R gender) (JOIN (R children) [ X ]))', '(JOIN (R children) (JOIN (R gender) [ X ]))']);
+    assert.deepEqual(texts('(AND (JOIN (R religion) [ X ]) (JOIN (R religion) [ X ]))'), ['(JOIN (R religion) [ X ])']);
+    // below another operator: read in its place
+    assert.deepEqual(texts('(JOIN (R spouse) (AND (JOIN (R spouse) [ X ]) (JOIN (R spouse) [ X ])))'), ['(JOIN (R spouse) (JOIN (R spouse) [ X ]))']);
+    // two entities, or a class: a real conjunction
+    assert.deepEqual(texts('(AND (JOIN (R gender) [ X ]) (JOIN (R children) [ Y ]))'), []);
+    assert.deepEqual(texts('(AND film (JOIN directed_by [ X ]))'), []);
+    assert.deepEqual(texts('(JOIN (R gender) [ X ])'), []);
+  });
+});
+
 /** A stand-in parser: a fixed beam per question, and a fixed log-probability per form it is asked to score (others −50). */
 class ScoredBeam implements ScoringGenerator {
   readonly id = 'scored-beam';
@@ -83,7 +115,7 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
   const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
   const ttl = [
     ['ada', 'Ada Brook'], ['bo', 'Bo Lind'], ['cy', 'Cy Marsh'], ['dee', 'Dee Holt'],
-    ['norway', 'Norway'], ['chile', 'Chile'], ['acme', 'Acme Works'],
+    ['norway', 'Norway'], ['chile', 'Chile'], ['acme', 'Acme Works'], ['eve', 'eve_marsh_of_acme'], ['eve2', 'eve_marsh'],
   ].map(([id, label]) => `<${E}${id}> <${LABEL}> "${label}" .`).concat([
     `<${E}ada> <${E}spouse> <${E}bo> .`,
     `<${E}ada> <${E}nationality> <${E}norway> .`,
@@ -92,6 +124,8 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     `<${E}cy> <${E}spouse> <${E}dee> .`,
     `<${E}cy> <${E}nationality> <${E}norway> .`,
     `<${E}dee> <${E}works_for> <${E}acme> .`,
+    `<${E}eve> <${E}nationality> <${E}chile> .`,
+    `<${E}eve2> <${E}nationality> <${E}norway> .`,
   ]).join('\n');
   const TWO_HOP = '(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))';
   const beams: Record<string, [string, number][]> = {
@@ -99,6 +133,8 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     "what is the nationality of Cy Marsh's wife": [['(JOIN (R nationality) [ Cy Marsh ])', -0.2]],
     'what is the nationality of Ada Brook': [['(JOIN (R nationality) [ Ada Brook ])', -0.1]],
     'what is the nationality of the wife of Ada Brook': [['(JOIN (R nationality) [ wife of Ada Brook ])', -0.3]],
+    "what is the nationality of Ada Brook 's spouse": [['(AND (JOIN (R nationality) [ Ada Brook ]) (JOIN (R spouse) [ Ada Brook ]))', -0.4]],
+    'what is the nationality of eve_marsh_of_acme': [['(JOIN (R nationality) [ eve_marsh ])', -0.2]],
   };
   let dir: string;
   let gateway: Gateway;
@@ -120,7 +156,7 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     assert.equal(a.form, TWO_HOP);
     assert.deepEqual(a.answers.map((x) => x.label), ['Chile']);
     assert.ok(a.trace.some((t) => /set aside \(RELATION_UNUSED\): .*"wife"/.test(t.note ?? '')), 'the one-hop reading is set aside, and the trace says why');
-    assert.ok(a.trace.some((t) => /repaired readings: \d+ forms .*"wife" → spouse/.test(t.note ?? '')), 'the trace lists the repaired readings');
+    assert.ok(a.trace.some((t) => /repaired readings: \d+ forms.*"wife" → spouse/.test(t.note ?? '')), 'the trace lists the repaired readings');
     assert.ok(parser.scored.some((forms) => forms.includes(TWO_HOP)), 'the parser scored the repaired reading');
   });
 
@@ -130,6 +166,21 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     assert.ok(parser.scored.some((forms) => forms.includes(TWO_HOP)), 'the trimmed reading with the hop was scored');
     assert.equal(a.form, TWO_HOP);
     assert.deepEqual(a.answers.map((x) => x.label), ['Chile']);
+  });
+
+  it('a conjunction of two relations of one entity is read as their composition, scored by the parser', async () => {
+    parser.scored = [];
+    const a = await gateway.ask("what is the nationality of Ada Brook 's spouse", { fallback: 'off' });
+    assert.ok(parser.scored.some((forms) => forms.includes(TWO_HOP) && forms.includes('(JOIN (R spouse) (JOIN (R nationality) [ Ada Brook ]))')), 'both compositions were scored');
+    assert.equal(a.form, TWO_HOP);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Chile']);
+  });
+
+  it('a mention cut out of a word of the question is completed to the whole word: the entity the question names', async () => {
+    const a = await gateway.ask('what is the nationality of eve_marsh_of_acme', { fallback: 'off' });
+    assert.equal(a.form, '(JOIN (R nationality) [ eve_marsh_of_acme ])');
+    assert.deepEqual(a.answers.map((x) => x.label), ['Chile'], 'not the nationality of the shorter label eve_marsh');
+    assert.ok(a.trace.some((t) => (t.note ?? '').includes(`mentions completed to the question's whole words: "eve_marsh" → "eve_marsh_of_acme"`)));
   });
 
   it('no repaired reading answers: the one-hop reading answers, with a caveat naming the word it leaves out', async () => {
