@@ -255,8 +255,10 @@ export class WordNet {
     for (const pos of ['n', 'v', 'a', 'r'] as const) {
       for (const base of this.baseForms(word, pos)) {
         add(base, 'synonym');
-        // the first sense, and the others seen in the tagged corpus ("address" is not "direct" in ordinary use)
-        const senses = this.senses(base, pos).slice(0, maxSenses).filter((s, i) => i === 0 || this.isTaggedSense(base, s));
+        // the first sense, and the others seen in the tagged corpus ("address" is not "direct" in ordinary use); a word
+        // of two senses has no rare one to leave out ("gender": grammatical gender, and sex)
+        const all = this.senses(base, pos);
+        const senses = all.slice(0, maxSenses).filter((s, i) => i === 0 || all.length <= 2 || this.isTaggedSense(base, s));
         for (const s of senses) {
           for (const w of s.words) add(w, 'synonym');
           for (const p of s.pointers) {

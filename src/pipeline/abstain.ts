@@ -235,12 +235,15 @@ export class NearGraph {
     return reading ?? undefined;
   }
 
-  /** The words with nothing near them (nearest score below the threshold), each with the graph's closest relation. */
+  /**
+   * The words with nothing near them (nearest score below the threshold, and no relation they read as clearly:
+   * "mom" is a kind of parent, WordNet's hypernym, too weak a link alone), each with the graph's closest relation.
+   */
   far(words: readonly string[]): FarWord[] {
     const out: FarWord[] = [];
     for (const word of words) {
       const n = this.nearest(word);
-      if (n.score >= this.threshold) continue;
+      if (n.score >= this.threshold || this.clearRelation(word)) continue;
       const top = this.graph.relations.length > 0 ? rankPhrase(word, this.graph.relations, this.graph.labels ? { labels: this.graph.labels } : {})[0] : undefined;
       const closest = top ? relationWords(this.graph.labels?.get(top.iri) ?? top.name) : undefined;
       out.push({ word, score: n.score, ...(n.word ? { nearest: n.word } : {}), ...(closest ? { closest } : {}) });

@@ -44,7 +44,8 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   if (win && !o.noAbstain && !run.stopped) win = await gw.prior.relationPrior(q, win, run);
 
   let verdict = win && !run.stopped ? await judge(gw, q, win, beam, run) : undefined;
-  // the first reading set aside only for a part of the question it leaves out: the answer if no reading uses it
+  // the best-scored reading set aside only for a part of the question it leaves out: the answer if no reading uses it
+  // (the best by its combined score, not the first: a repaired reading the greedy pass ran is no better for being early)
   let caveated = win && verdict?.caveat ? { win, verdict } : undefined;
   // the first reading withheld only as too uncertain (it may use what a better-scored one leaves out)
   let complete = win && verdict?.uncertain ? { win, verdict } : undefined;
@@ -73,7 +74,7 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
     if (!v.rejected) {
       win = next;
       verdict = v;
-    } else if (v.caveat && !caveated) caveated = { win: next, verdict: v };
+    } else if (v.caveat && (!caveated || next.attempt.score > caveated.win.attempt.score)) caveated = { win: next, verdict: v };
     else if (v.uncertain && !complete) complete = { win: next, verdict: v };
   }
   // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films

@@ -3,6 +3,7 @@ import {
   noAnswer,
   type Answer,
   type Candidate,
+  type Evidence,
   isStopword,
 } from '../core';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, runChain } from '../fallback';
@@ -34,14 +35,18 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     // a word near the graph that no reading the parser was sure of used (UNCERTAIN_WORDS).
     const unseen = gw.knownWords && gw.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, gw.knownWords) : [];
     const offTopic = farWords(gw, unseen);
-    if (unseen.length > 0) {
+    // a word that reads clearly as one relation is read, if the answer's evidence holds that relation (asked below)
+    const read = new Map(unseen.map((w) => [w, nearGraph(gw).clearRelation(w)] as const));
+    const unread = unseen.filter((w) => !read.get(w));
+    const refuse = (): Answer => {
       const near = unseen.map((w) => `"${w}" (near "${nearGraph(gw).nearest(w).word ?? ''}")`);
       const reason = offTopic.length > 0 ? nothingNearReason(offTopic) : `no reading of the question that uses ${near.slice(0, 3).join(', ')} was confident enough to answer`;
       const check = offTopic.length > 0 ? { name: 'nothingNear', code: 'NOTHING_NEAR' } : { name: 'fallbackUnseenWords', code: 'UNCERTAIN_WORDS' };
       trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, check, timeMs: 0 });
       timings.total = performance.now() - t0;
       return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
-    }
+    };
+    if (offTopic.length > 0 || unread.length > 0) return refuse();
     // A name of several words that no one entity spells ("the president of France": only a tag "president"
     // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
     const unnamed = !o.noAbstain && beam[0] && topics.length > 0 ? unmatchedNames(entityRefsOf(beam[0].form), topics.map((t) => t.label)) : [];
@@ -79,6 +84,8 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       return stopped(gw, q, run, undefined, beam, t0);
     }
     if (chain.result && chain.reader && chain.result.answers.length > 0) {
+      // the words the parser was never shown answer only through the relation each clearly reads as (wordNotRead's rule)
+      if (unreadInEvidence(read, chain.result.evidence).length > 0) return refuse();
       timings.total = performance.now() - t0;
       // the readers answer from evidence around the topics: a number or a graph name of the question their
       // evidence does not hold ("after 2013", "and Lucas") is left out, and the answer says so (checks.ts leftOut)
@@ -104,4 +111,13 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
   }
 
   return undefined;
+}
+
+/**
+ * The words the parser was never shown, each read clearly as a relation (NearGraph.clearRelation), whose relation the
+ * fallback's evidence does not hold: such a word answers only through its relation (wordNotRead's rule for readings).
+ */
+export function unreadInEvidence(read: ReadonlyMap<string, { iri: string } | undefined>, evidence: readonly Evidence[]): string[] {
+  const used = new Set(evidence.flatMap((e) => e.triples.map((t) => t.p.value)));
+  return [...read].flatMap(([w, r]) => (r && !used.has(r.iri) ? [w] : []));
 }

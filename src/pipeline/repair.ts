@@ -12,7 +12,7 @@
  * No word of any graph is written here: the relations are the graph's, the words the question's.
  */
 import { itemAt, normalizeLabel, type Candidate, type Form, type Relation } from '../core';
-import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm } from '../form';
+import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm, printRelation, relationRefs } from '../form';
 import { isWeakWord, usesRelation, type RelationWord } from './checks';
 import { copiedTextsOf } from './labels';
 import { questionRelationWords, type GatewayContext } from './context';
@@ -76,15 +76,23 @@ function trimmedMention(gw: GatewayContext, text: string): string | undefined {
 /**
  * A conjunction of two relations of one entity read as their composition: (AND (JOIN a X) (JOIN b X)) — what is both
  * X's a and X's b, nearly always nothing — is the parser's way of writing two relations it could not nest; read as
- * (JOIN a (JOIN b X)) and (JOIN b (JOIN a X)). Two equal operands are one ((AND A A) is A). Each AND of the form is
- * read so, one at a time; [] when none is such a conjunction.
+ * (JOIN a (JOIN b X)) and (JOIN b (JOIN a X)). Two equal operands are one ((AND A A) is A); one relation in both
+ * directions is left alone. Each AND of the form is read so, one at a time; [] when none is such a conjunction.
  */
+/** A relation without its (R …): the relation a reverse reads the other way. */
+function unreversed(r: Relation): Relation {
+  return r.kind === 'reverse' ? r.of : r;
+}
+
 export function composed(form: Form): Form[] {
   const readings = (x: Form): Form[] => {
     if (x.kind !== 'and') return [];
     const [a, b] = x.args;
     if (printForm(a) === printForm(b)) return [a];
     if (a.kind !== 'join' || b.kind !== 'join' || a.arg.kind !== 'entity' || printForm(a.arg) !== printForm(b.arg)) return [];
+    // one relation written both ways is the parser unsure of its direction, not two hops (their composition would be
+    // X's peers: what shares X's value)
+    if (printRelation(unreversed(a.relation)) === printRelation(unreversed(b.relation)) && printRelation(a.relation) !== printRelation(b.relation)) return [];
     return [
       { kind: 'join', relation: a.relation, arg: b },
       { kind: 'join', relation: b.relation, arg: a },
@@ -205,15 +213,19 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
     // (the trimmed reading alone is no candidate: grounding reads such a mention by its parts already)
     const cut = trimmed(gw, c.form);
     const base = cut ?? c.form;
-    // its conjunctions of one entity's relations read as their composition (composed), each a reading of its own
-    const bases = [base, ...composed(base)];
-    for (const b of bases.slice(1)) add(b);
     // a trimmed mention is a label: its words are the label's, the rest of the question is outside it
     const mentions = copiedTextsOf(base).map((text) => (cut ? { text, label: text } : { text }));
-    for (const w of questionRelationWords(gw, question, mentions)) {
-      if (!words.some((x) => x.relation === w.relation)) words.push(w);
-      for (const b of bases) if (!usesRelation(b, w.relation)) for (const f of [b, ...flipped(b)].flatMap((x) => withHop(x, w.relation))) add(f);
-    }
+    const named = questionRelationWords(gw, question, mentions);
+    const withHops = (b: Form) => {
+      for (const w of named) if (!usesRelation(b, w.relation)) for (const f of [b, ...flipped(b)].flatMap((x) => withHop(x, w.relation))) add(f);
+    };
+    for (const w of named) if (!words.some((x) => x.relation === w.relation)) words.push(w);
+    withHops(base);
+    // then its conjunctions of one entity's relations read as their composition (composed); the hops are added to
+    // those that hold fewer relations ((AND A A) read as A), not to a composition of two (a third hop is no repair)
+    const compositions = composed(base);
+    for (const b of compositions) add(b);
+    for (const b of compositions) if (relationRefs(b).length < relationRefs(base).length) withHops(b);
   }
   if (forms.length === 0) return { candidates: [], words };
   // the full beam's first readings are mostly the greedy pass's: what that pass scored is not scored again

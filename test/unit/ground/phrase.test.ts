@@ -51,6 +51,14 @@ describe('phrase-level grounding of relation and class phrases (ground/relations
     assert.ok(wordNearness('mom', 'parents').score > wordNearness('mom', 'children').score);
   });
 
+  it('a word of two senses reads both, tagged or not ("gender": grammatical gender, and sex); one of many reads only its tagged ones', () => {
+    const wn = wordNet();
+    assert.equal(wn.related('gender').get('sex')?.kind, 'synonym');
+    assert.equal(wordNearness('sex', 'gender').via, 'synonym');
+    // "sex" has more senses: its untagged fourth (sex, gender, sexuality) is not read from its side
+    assert.equal(wn.related('sex').get('gender'), undefined);
+  });
+
   it('content words of names and phrases: camelCase split, function words out', () => {
     assert.deepEqual(contentWords('hasInstrument'), ['instrument']);
     assert.deepEqual(contentWords('based in'), ['based']);

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { NEAR_THRESHOLD, NearGraph, nothingNearReason } from '../../../src/pipeline/abstain';
 import { nothingNear, wordNotRead, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { unreadInEvidence } from '../../../src/pipeline/fallback-step';
 
 // A made-up graph of paintings (no data set's): its relations and the words its parser was trained on.
 const relations = ['painted_by', 'exhibited_in', 'creation_year', 'has_style'].map((name) => ({ iri: `http://example.org/art/${name}`, name }));
@@ -33,6 +34,22 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
     const g = new NearGraph({ words: [...words, 'people', 'part', 'one'], relations });
     assert.notEqual(g.nearest('population').word, 'people');
     assert.ok(g.far(['population']).length === 1);
+  });
+
+  it('a word that reads clearly as one relation is not far, though its only link is a hypernym ("mom" is a kind of parent)', () => {
+    const kin = new NearGraph({ words: ['who', 'what', 'is', 'the', 'of'], relations: ['parents', 'children', 'spouse', 'nationality'].map((name) => ({ iri: `http://example.org/kin/${name}`, name })) });
+    assert.ok(kin.nearest('mom').score < NEAR_THRESHOLD, 'a hypernym alone is too weak a link for nearness');
+    assert.equal(kin.clearRelation('mom')?.name, 'parents');
+    assert.deepEqual(kin.far(['mom']), []);
+    assert.deepEqual(kin.far(['salary', 'mom']).map((f) => f.word), ['salary']);
+  });
+
+  it('the fallback answers through a word it was never shown only when its evidence holds the relation the word reads as', () => {
+    const P = 'http://example.org/kin/';
+    const read = new Map([['mom', { iri: `${P}parents` }], ['often', undefined]]);
+    const triple = (p: string) => ({ s: { value: `${P}ada`, label: 'Ada', type: 'uri' as const }, p: { value: P + p, label: p, type: 'uri' as const }, o: { value: `${P}bo`, label: 'Bo', type: 'uri' as const } });
+    assert.deepEqual(unreadInEvidence(read, [{ triples: [triple('parents'), triple('nationality')] }]), []);
+    assert.deepEqual(unreadInEvidence(read, [{ triples: [triple('nationality')] }]), ['mom']);
   });
 
   describe('nothingNear (NOTHING_NEAR)', () => {

@@ -83,6 +83,8 @@ describe('repair.ts: mentions cut out of a word, conjunctions read as compositio
     assert.deepEqual(texts('(AND (JOIN (R religion) [ X ]) (JOIN (R religion) [ X ]))'), ['(JOIN (R religion) [ X ])']);
     // below another operator: read in its place
     assert.deepEqual(texts('(JOIN (R spouse) (AND (JOIN (R spouse) [ X ]) (JOIN (R spouse) [ X ])))'), ['(JOIN (R spouse) (JOIN (R spouse) [ X ]))']);
+    // one relation both ways: the parser unsure of its direction, not two hops
+    assert.deepEqual(texts('(AND (JOIN plays_for [ X ]) (JOIN (R plays_for) [ X ]))'), []);
     // two entities, or a class: a real conjunction
     assert.deepEqual(texts('(AND (JOIN (R gender) [ X ]) (JOIN (R children) [ Y ]))'), []);
     assert.deepEqual(texts('(AND film (JOIN directed_by [ X ]))'), []);
