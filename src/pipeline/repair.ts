@@ -12,7 +12,7 @@
  * No word of any graph is written here: the relations are the graph's, the words the question's.
  */
 import { itemAt, normalizeLabel, type Candidate, type Form, type Relation } from '../core';
-import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm, printRelation, relationRefs } from '../form';
+import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm, printRelation } from '../form';
 import { isWeakWord, usesRelation, type RelationWord } from './checks';
 import { copiedTextsOf } from './labels';
 import { questionRelationWords, type GatewayContext } from './context';
@@ -73,26 +73,35 @@ function trimmedMention(gw: GatewayContext, text: string): string | undefined {
   return undefined;
 }
 
-/**
- * A conjunction of two relations of one entity read as their composition: (AND (JOIN a X) (JOIN b X)) — what is both
- * X's a and X's b, nearly always nothing — is the parser's way of writing two relations it could not nest; read as
- * (JOIN a (JOIN b X)) and (JOIN b (JOIN a X)). Two equal operands are one ((AND A A) is A); one relation in both
- * directions is left alone. Each AND of the form is read so, one at a time; [] when none is such a conjunction.
- */
 /** A relation without its (R …): the relation a reverse reads the other way. */
 function unreversed(r: Relation): Relation {
   return r.kind === 'reverse' ? r.of : r;
 }
 
+/** The form with each (AND A A) read as A — the same reading written twice is one; undefined when it has none. */
+export function unrepeated(form: Form): Form | undefined {
+  const once = (f: Form): Form => {
+    const g = mapChildren(f, once);
+    return g.kind === 'and' && printForm(g.args[0]) === printForm(g.args[1]) ? g.args[0] : g;
+  };
+  const out = once(form);
+  return printForm(out) === printForm(form) ? undefined : out;
+}
+
+/**
+ * A conjunction of two relations of one entity read as their composition: (AND (JOIN a X) (JOIN b X)) — what is both
+ * X's a and X's b, nearly always nothing — is the parser's way of writing two relations it could not nest; read as
+ * (JOIN a (JOIN b X)) and (JOIN b (JOIN a X)). One relation in both directions is left alone. Each AND of the form
+ * is read so, one at a time; [] when none is such a conjunction.
+ */
 export function composed(form: Form): Form[] {
   const readings = (x: Form): Form[] => {
     if (x.kind !== 'and') return [];
     const [a, b] = x.args;
-    if (printForm(a) === printForm(b)) return [a];
     if (a.kind !== 'join' || b.kind !== 'join' || a.arg.kind !== 'entity' || printForm(a.arg) !== printForm(b.arg)) return [];
-    // one relation written both ways is the parser unsure of its direction, not two hops (their composition would be
-    // X's peers: what shares X's value)
-    if (printRelation(unreversed(a.relation)) === printRelation(unreversed(b.relation)) && printRelation(a.relation) !== printRelation(b.relation)) return [];
+    // the same relation both times is one reading (unrepeated); written both ways it is the parser unsure of its
+    // direction, not two hops (their composition would be X's peers: what shares X's value)
+    if (printRelation(unreversed(a.relation)) === printRelation(unreversed(b.relation))) return [];
     return [
       { kind: 'join', relation: a.relation, arg: b },
       { kind: 'join', relation: b.relation, arg: a },
@@ -212,7 +221,10 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
     if (answerTypeOf(c.form) !== 'entities') continue;
     // (the trimmed reading alone is no candidate: grounding reads such a mention by its parts already)
     const cut = trimmed(gw, c.form);
-    const base = cut ?? c.form;
+    // a conjunction of one reading with itself is that reading (unrepeated), a candidate of its own
+    const once = unrepeated(cut ?? c.form);
+    if (once) add(once);
+    const base = once ?? cut ?? c.form;
     // a trimmed mention is a label: its words are the label's, the rest of the question is outside it
     const mentions = copiedTextsOf(base).map((text) => (cut ? { text, label: text } : { text }));
     const named = questionRelationWords(gw, question, mentions);
@@ -221,11 +233,9 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
     };
     for (const w of named) if (!words.some((x) => x.relation === w.relation)) words.push(w);
     withHops(base);
-    // then its conjunctions of one entity's relations read as their composition (composed); the hops are added to
-    // those that hold fewer relations ((AND A A) read as A), not to a composition of two (a third hop is no repair)
-    const compositions = composed(base);
-    for (const b of compositions) add(b);
-    for (const b of compositions) if (relationRefs(b).length < relationRefs(base).length) withHops(b);
+    // then its conjunctions of one entity's relations read as their composition (composed; no hop is added to a
+    // composition of two: a third is no repair)
+    for (const b of composed(base)) add(b);
   }
   if (forms.length === 0) return { candidates: [], words };
   // the full beam's first readings are mostly the greedy pass's: what that pass scored is not scored again

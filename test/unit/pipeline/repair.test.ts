@@ -6,7 +6,7 @@ import { normalizeLabel, type Candidate, type GenerateOptions, type GenerateResu
 import { parseForm, printForm } from '../../../src/form';
 import { createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
 import { leavesOut, relationUnused, relationWordsOf, usesRelation, type CheckContext } from '../../../src/pipeline/checks';
-import { completedMention, composed } from '../../../src/pipeline/repair';
+import { completedMention, composed, unrepeated } from '../../../src/pipeline/repair';
 
 /** A made-up clear reading: these words read clearly as these relations (NearGraph.clearRelation's place). */
 const CLEAR: Record<string, string> = { wife: 'spouse', husband: 'spouse', nationality: 'nationality', employer: 'works_for' };
@@ -77,13 +77,23 @@ describe('repair.ts: mentions cut out of a word, conjunctions read as compositio
     assert.equal(completedMention(index, q, 'not in the question'), undefined);
   });
 
-  it('composed: (AND (JOIN a X) (JOIN b X)) read as both compositions; (AND A A) as A; other conjunctions left', () => {
+  it('unrepeated: (AND A A) is A, at any depth; undefined when the form has no such conjunction', () => {
+    const once = (f: string) => {
+      const u = unrepeated(parseForm(f));
+      return u && printForm(u);
+    };
+    assert.equal(once('(AND (JOIN (R religion) [ X ]) (JOIN (R religion) [ X ]))'), '(JOIN (R religion) [ X ])');
+    assert.equal(once('(JOIN (R spouse) (AND (JOIN (R spouse) [ X ]) (JOIN (R spouse) [ X ])))'), '(JOIN (R spouse) (JOIN (R spouse) [ X ]))');
+    assert.equal(once('(AND (JOIN (R religion) [ X ]) (JOIN (R gender) [ X ]))'), undefined);
+  });
+
+  it('composed: (AND (JOIN a X) (JOIN b X)) read as both compositions, one AND at a time; other conjunctions left', () => {
     const texts = (f: string) => composed(parseForm(f)).map((x) => printForm(x));
     assert.deepEqual(texts('(AND (JOIN (R gender) [ X ]) (JOIN (R children) [ X ]))'), ['(JOIN (R gender) (JOIN (R children) [ X ]))', '(JOIN (R children) (JOIN (R gender) [ X ]))']);
-    assert.deepEqual(texts('(AND (JOIN (R religion) [ X ]) (JOIN (R religion) [ X ]))'), ['(JOIN (R religion) [ X ])']);
     // below another operator: read in its place
-    assert.deepEqual(texts('(JOIN (R spouse) (AND (JOIN (R spouse) [ X ]) (JOIN (R spouse) [ X ])))'), ['(JOIN (R spouse) (JOIN (R spouse) [ X ]))']);
-    // one relation both ways: the parser unsure of its direction, not two hops
+    assert.deepEqual(texts('(JOIN (R spouse) (AND (JOIN (R gender) [ X ]) (JOIN (R children) [ X ])))'), ['(JOIN (R spouse) (JOIN (R gender) (JOIN (R children) [ X ])))', '(JOIN (R spouse) (JOIN (R children) (JOIN (R gender) [ X ])))']);
+    // one relation, the same way (unrepeated's) or both ways (the parser unsure of its direction): no two hops
+    assert.deepEqual(texts('(AND (JOIN (R religion) [ X ]) (JOIN (R religion) [ X ]))'), []);
     assert.deepEqual(texts('(AND (JOIN plays_for [ X ]) (JOIN (R plays_for) [ X ]))'), []);
     // two entities, or a class: a real conjunction
     assert.deepEqual(texts('(AND (JOIN (R gender) [ X ]) (JOIN (R children) [ Y ]))'), []);
