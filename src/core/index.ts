@@ -8,6 +8,7 @@ export * from './labels';
 export * from './text';
 export * from './morph';
 export * from './wordnet';
+export * from './phonetic';
 export * from './triples';
 export * from './rdf';
 export * from './random';

@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { AskgraphError, isStopword, letterWords, relationWords, singularForms, typoEdits, wordNet, type WnLink } from '../core';
+import { AskgraphError, isStopword, letterWords, relationWords, singularForms, soundCodes, soundsAlike, typoEdits, wordNet, type WnLink } from '../core';
 import { linkScore, rankPhrase, relatedWords, wordnetLink, wordVectors, type RelationInfo, type WordVectors } from '../ground';
 
 
@@ -50,9 +50,11 @@ export interface Mention {
  * when they spell (up to a typo) a word of the label the mention grounds to: leftover words must not
  * hide inside a mention ("made Jaws" → Jaws leaves "made"; "Tom Hanks paid" → Tom Hanks leaves "paid").
  * A word within one edit of a known word of 6+ letters counts as known (typos of ordinary words are common;
- * shorter words are too close to each other: "tall" is one edit from "tell").
+ * shorter words are too close to each other: "tall" is one edit from "tell"), and so does a word that sounds like a
+ * known one (misheardAs: a speech recogniser's "rider" for "writer") unless `readsAsIs` says it reads as something of
+ * the graph as it is (the pipeline: a relation it reads clearly as, NearGraph.clearRelation).
  */
-export function unexplainedWords(question: string, mentions: readonly Mention[], known: KnownWords): string[] {
+export function unexplainedWords(question: string, mentions: readonly Mention[], known: KnownWords, readsAsIs?: (word: string) => boolean): string[] {
   let rest = question.toLowerCase();
   const leftovers: string[] = [];
   for (const m of [...mentions].sort((a, b) => b.text.length - a.text.length)) {
@@ -69,6 +71,8 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
     // function words carry no relation: "other films by …" is not out of scope for want of "other"
     if (known.has(w) || isStopword(w) || out.includes(w) || pluralOf(w, (x) => known.has(x))) continue;
     if (w.length >= 6 && nearKnown(w, known)) continue;
+    // (not a word that reads as something of the graph as it is: "mom" is parents, not a mishearing of "mam")
+    if (!readsAsIs?.(w) && misheardAs(w, known) !== undefined) continue;
     out.push(w);
   }
   return out;
@@ -99,6 +103,23 @@ function sameWord(w: string, label: string): boolean {
   // by the longer spelling: "stephen" (7) for "steven" (6) is two edits, a common variant of one name
   const tolerance = typoEdits(Math.max(label.length, w.length));
   return tolerance > 0 && distance(w, label) <= tolerance;
+}
+
+const soundIndexes = new WeakMap<KnownWords, Map<string, string[]>>();
+
+/**
+ * The known word a question word may be a mishearing of (core soundsAlike: a Double Metaphone code in common, at most
+ * two edits): a speech recogniser's "rider" for "writer", "white" for "what". Undefined: none.
+ */
+export function misheardAs(w: string, known: KnownWords): string | undefined {
+  let index = soundIndexes.get(known);
+  if (!index) {
+    index = new Map<string, string[]>();
+    for (const k of known) for (const c of soundCodes(k)) index.set(c, [...(index.get(c) ?? []), k]);
+    soundIndexes.set(known, index);
+  }
+  for (const c of soundCodes(w)) for (const k of index.get(c) ?? []) if (soundsAlike(w, k)) return k;
+  return undefined;
 }
 
 function nearKnown(w: string, known: Iterable<string>): boolean {

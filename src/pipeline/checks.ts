@@ -333,7 +333,7 @@ export const unexplainedMentionWords: Check = (reading, ctx) => {
   const known = ctx.knownWords;
   if (!known || known.size === 0) return { check: 'unexplainedMentionWords', pass: true };
   const q = ctx.question;
-  const words = unexplainedWords(q, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), known);
+  const words = unexplainedWords(q, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), known, (w) => ctx.clearRelation?.(w) !== undefined);
   const inMentions = new Set(reading.mentions.flatMap((m) => wordsOf(m.text)));
   const names = graphNames(q, words.filter((w) => !inMentions.has(w)), ctx.graphWord ?? (() => false));
   const leftovers = words.filter((w) => !names.includes(w));

@@ -33,7 +33,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     // The fallback's answers have no calibrated confidence, and its evidence need not use the question's words: a
     // word nothing the parser was shown explains refuses it — nothing of the graph near the word (NOTHING_NEAR), or
     // a word near the graph that no reading the parser was sure of used (UNCERTAIN_WORDS).
-    const unseen = gw.knownWords && gw.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, gw.knownWords) : [];
+    const unseen = gw.knownWords && gw.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, gw.knownWords, (w) => nearGraph(gw).clearRelation(w) !== undefined) : [];
     const offTopic = farWords(gw, unseen);
     // a word that reads clearly as one relation is read, if the answer's evidence holds that relation (asked below)
     const read = new Map(unseen.map((w) => [w, nearGraph(gw).clearRelation(w)] as const));

@@ -166,7 +166,7 @@ export function unexplainedQuestionWords(gw: GatewayContext, q: string, beam: Ca
   const mentions = copiedTextsOf(top.form).map((text) => ({ text }));
   // a name of the graph the parser left out ("Lucas") is not a question the graph cannot answer: the readings
   // are judged on whether they use it (checks.ts unusedWords)
-  const words = unexplainedWords(q, mentions, gw.knownWords);
+  const words = unexplainedWords(q, mentions, gw.knownWords, (w) => nearGraph(gw).clearRelation(w) !== undefined);
   const names = graphNames(q, words, (w) => gw.index.hasWord(w));
   return words.filter((w) => !names.includes(w));
 }

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadKnownWords, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf } from '../../../src/pipeline/abstain';
+import { loadKnownWords, misheardAs, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf } from '../../../src/pipeline/abstain';
+import { soundsAlike } from '../../../src/core';
 import { expectedAnswer, yesNoWording } from '../../../src/pipeline/wording';
 
 describe('abstention on unexplained words', () => {
@@ -26,6 +27,22 @@ describe('abstention on unexplained words', () => {
     // a variant spelling longer than the label's word: two edits for seven letters ("stephen" for "steven")
     assert.deepEqual(unexplainedWords('stephen spielburg films', [{ text: 'stephen spielburg', label: 'Steven Spielberg' }], known), []);
     assert.deepEqual(unexplainedWords('tom hank born', [{ text: 'tom hank born', label: 'Tom Hanks' }], known), ['born'], 'a short word is no typo of another');
+  });
+
+  it('a word that sounds like a known word is explained: a speech recogniser mishears, it does not ask something else', () => {
+    // "white" for "what", "rider" for "writer" (a Double Metaphone code in common, within two edits)
+    const spoken = new Set([...known, 'writer']);
+    assert.deepEqual(unexplainedWords('white is the rider of Heat', [{ text: 'Heat', label: 'Heat' }], spoken), []);
+    assert.equal(misheardAs('rider', spoken), 'writer');
+    // a word that sounds like none stays unexplained; four letters two edits apart are not alike ("paid", "bad")
+    assert.deepEqual(unexplainedWords('what was the salary of Heat', [{ text: 'Heat', label: 'Heat' }], spoken), ['salary']);
+    assert.equal(soundsAlike('paid', 'bad'), false);
+    assert.equal(soundsAlike('shore', 'share'), true);
+    assert.equal(soundsAlike('share', 'share'), false, 'the word itself is no mishearing');
+    // a word that reads as something of the graph as it is ("mom": parents) is that, not a mishearing of "mam"
+    const withMam = new Set([...known, 'mam']);
+    assert.deepEqual(unexplainedWords('who is the mom of Heat', [{ text: 'Heat', label: 'Heat' }], withMam), []);
+    assert.deepEqual(unexplainedWords('who is the mom of Heat', [{ text: 'Heat', label: 'Heat' }], withMam, (w) => w === 'mom'), ['mom']);
   });
 
   it('a plural is explained by its singular: the label its mention grounded to, or a known word', () => {
