@@ -219,6 +219,22 @@ export class WordNet {
     return out;
   }
 
+  private readonly depths = new Map<number, number>();
+
+  /**
+   * How far a noun synset is below the top of WordNet's hierarchy ("entity" 0, "physical entity" 1, "causal agent" and
+   * "object" 2, "parent" 5): the fewest hypernym steps ('@' or instance '@i') to a synset with none.
+   */
+  rootDistance(s: WnSynset): number {
+    const hit = this.depths.get(s.offset);
+    if (hit !== undefined) return hit;
+    this.depths.set(s.offset, 0); // a cycle (none in WordNet) ends here
+    const ups = s.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i');
+    const d = ups.length === 0 ? 0 : 1 + Math.min(...ups.map((p) => this.rootDistance(this.synset(p.offset, p.pos))));
+    this.depths.set(s.offset, d);
+    return d;
+  }
+
   /**
    * The head noun of a two-word compound lemma ("female parent" → "parent", "man-child" → "child"); undefined for
    * one word, longer lemmas (often head-first: "line of work") and a last word that is no noun ("body politic").
@@ -275,6 +291,8 @@ export class WordNet {
               for (const p of s.pointers) {
                 if (p.symbol !== '@') continue;
                 const h = this.synset(p.offset, p.pos);
+                // the top of the hierarchy says nothing of a word: "father" is a "causal agent", as every person is
+                if (this.rootDistance(h) <= GENERIC_DEPTH) continue;
                 for (const w of h.words) {
                   add(w, 'hypernym', step + 1);
                   // a two-word compound names a kind of its head noun: "female parent" is a "parent", "man-child" a "child"
@@ -296,6 +314,9 @@ export class WordNet {
     this.fds.clear();
   }
 }
+
+/** Hypernyms this near the top of the hierarchy are too general to link two words ("entity", "object", "causal agent"). */
+export const GENERIC_DEPTH = 2;
 
 let shared: WordNet | undefined;
 /** One process-wide reader (the index maps are a few MB each, loaded on first use). */

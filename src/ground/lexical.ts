@@ -200,10 +200,15 @@ export function wordVectors(): WordVectors {
 }
 
 /** Scores of WordNet links between two words (a synonym is nearly the word; a hypernym only says "a kind of"). */
-export const WORDNET_SCORES: Record<WordLink, number> = { synonym: 0.9, derived: 0.85, attribute: 0.85, hypernym: 0.7, 'lemma-word': 0.7 };
+export const WORDNET_SCORES: Record<WordLink, number> = { synonym: 0.9, derived: 0.85, attribute: 0.85, hypernym: 0.7, 'lemma-word': 0.7, hyponym: 0.6 };
 
-/** A WordNet relation, or 'lemma-word': one word is a word of a multi-word synonym or derived form of the other ("born" in "be born", derived from "birth"; "married" in "married person", a synonym of "spouse"). */
-export type WordLink = WnRelation | 'lemma-word';
+/**
+ * A WordNet relation; 'lemma-word': one word is a word of a multi-word synonym or derived form of the other ("born" in
+ * "be born", derived from "birth"; "married" in "married person", a synonym of "spouse"); 'hyponym': the other word is
+ * one step a kind of this one, the general word asking for the specific ("offspring" for "child", "occupation" for
+ * "profession"), weaker than the other way round.
+ */
+export type WordLink = WnRelation | 'lemma-word' | 'hyponym';
 
 export interface Nearness {
   /** max of the WordNet and vector scores; 1 for the same word. */
@@ -241,21 +246,27 @@ export function linkScore(link: WordLink, steps = 1): number {
 export function wordnetLink(a: string, b: string): { link: WordLink; score: number } | undefined {
   // a word's related words are lemmas: the other word is looked up as written and as the singulars WordNet knows of it
   // ("parents" → parent; "children" → child, by compromise's irregular plurals: core singularForms)
+  const singulars = (w: string) => (/s$|en$/.test(w) ? [...singularForms(w)].filter((x) => wordNet().has(x, 'n')) : []);
   const lookup = (of: string, w: string): WnLink | undefined => {
-    const related = relatedWords(of);
-    let best = related.get(w.toLowerCase());
-    for (const base of /s$|en$/.test(w) ? [...singularForms(w)].filter((x) => wordNet().has(x, 'n')) : []) {
-      const k = related.get(base);
-      if (k && (!best || linkScore(k.kind, k.steps) > linkScore(best.kind, best.steps))) best = k;
+    let best: WnLink | undefined;
+    // the word's own related words, and its singulars' ("children": child's)
+    for (const o of [of, ...singulars(of)]) {
+      const related = relatedWords(o);
+      for (const x of [w.toLowerCase(), ...singulars(w)]) {
+        const k = related.get(x);
+        if (k && (!best || linkScore(k.kind, k.steps) > linkScore(best.kind, best.steps))) best = k;
+      }
     }
     return best;
   };
   const x = lookup(a, b);
   const y = lookup(b, a);
-  // hypernyms are one-way: "cello" is an "instrument", not the reverse
-  const cands = [x, y?.kind === 'hypernym' ? undefined : y]
+  // hypernyms are one-way: "cello" is an "instrument", not the reverse, but a word one step above the other is a
+  // general way of naming it ("offspring" for "child"): a hyponym, weaker
+  const cands: { link: WordLink; score: number }[] = [x, y?.kind === 'hypernym' ? undefined : y]
     .filter((k): k is WnLink => k !== undefined)
     .map((k) => ({ link: k.kind, score: linkScore(k.kind, k.steps) }));
+  if (y?.kind === 'hypernym' && y.steps === 1) cands.push({ link: 'hyponym', score: WORDNET_SCORES.hyponym });
   // a word of a multi-word synonym or derived form: "married" in "married person", "born" in "be born"
   if (cands.length === 0 && !isStopword(a) && !isStopword(b)) {
     const inLemma = (w: string, of: string) => [...relatedWords(of)].some(([l, k]) => (k.kind === 'synonym' || k.kind === 'derived') && l.includes(' ') && l.split(' ').includes(w));

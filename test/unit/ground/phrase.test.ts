@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { contentWords, rankPhrase, readingNote, RelationRetriever, wordNearness, wordVectors, type RelationInfo } from '../../../src/ground';
-import { wordNet } from '../../../src/core/wordnet';
+import { contentWords, rankPhrase, readingNote, RelationRetriever, wordnetLink, wordNearness, wordVectors, WORDNET_SCORES, type RelationInfo } from '../../../src/ground';
+import { GENERIC_DEPTH, wordNet } from '../../../src/core/wordnet';
 import type { Executor } from '../../../src/core';
 
 // A small made-up schema (no data set's): a company, a person and a musician, and a few classes.
@@ -49,6 +49,27 @@ describe('phrase-level grounding of relation and class phrases (ground/relations
     // still one way: a parent is no kind of mom
     assert.equal(wn.related('parent', { depth: 8 }).get('mom'), undefined);
     assert.ok(wordNearness('mom', 'parents').score > wordNearness('mom', 'children').score);
+  });
+
+  it('hypernyms at the top of the hierarchy link nothing ("father" is a causal agent, as every person is)', () => {
+    const wn = wordNet();
+    const top = (w: string) => wn.rootDistance(wn.senses(w, 'n')[0]!);
+    assert.equal(top('entity'), 0);
+    assert.ok(top('object') <= GENERIC_DEPTH && top('parent') > GENERIC_DEPTH);
+    assert.equal(wn.related('father', { depth: 8 }).get('causal agent'), undefined);
+    assert.equal(wn.related('father', { depth: 8 }).get('parent')?.kind, 'hypernym');
+    assert.equal(wordNearness('father', 'cause').wordnet, 0);
+  });
+
+  it('a word one step above another names it too, weaker than the other way round (hyponym: "offspring" for "children")', () => {
+    assert.deepEqual(wordnetLink('offspring', 'children'), { link: 'hyponym', score: WORDNET_SCORES.hyponym });
+    assert.ok(WORDNET_SCORES.hyponym < WORDNET_SCORES.hypernym);
+    // the specific word for the general one stays a hypernym ("son" is a kind of child)
+    assert.equal(wordnetLink('son', 'children')?.link, 'hypernym');
+    // more than one step down is no name of it: an "instrument" question is not about the cello
+    assert.equal(wordnetLink('instrument', 'cello'), undefined);
+    const kin = rels('parents', 'children', 'spouse', 'nationality');
+    assert.equal(top('offspring', kin), 'children');
   });
 
   it('a word of two senses reads both, tagged or not ("gender": grammatical gender, and sex); one of many reads only its tagged ones', () => {
