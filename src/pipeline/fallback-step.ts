@@ -5,9 +5,11 @@ import {
   type Candidate,
   type Evidence,
   isStopword,
+  normalizeLabel,
 } from '../core';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, runChain } from '../fallback';
 import { entityRefsOf } from './labels';
+import { trimmedMention } from './repair';
 import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
 import { leftOut, writtenAsCapitalised } from './checks';
 import { halted, stop, type AttemptRun } from './run';
@@ -29,7 +31,10 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     // The readers answer from evidence around the topics: a question word that nothing the parser was shown
     // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
     // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
-    const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...(beam[0] ? entityRefsOf(beam[0].form).map((text) => ({ text })) : [])];
+    // (a mention that holds a label with words around it, "[ julie_london 's couple ]", is that label: the words
+    // around it are the question's, judged as such — repair.ts trimmedMention)
+    const mentions = beam[0] ? entityRefsOf(beam[0].form).map((text) => trimmedMention(gw, text) ?? text) : [];
+    const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...mentions.map((text) => (gw.index.hasExact(normalizeLabel(text)) ? { text, label: text } : { text }))];
     // The fallback's answers have no calibrated confidence, and its evidence need not use the question's words: a
     // word nothing the parser was shown explains refuses it — nothing of the graph near the word (NOTHING_NEAR), or
     // a word near the graph that no reading the parser was sure of used (UNCERTAIN_WORDS).
@@ -49,7 +54,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     if (offTopic.length > 0 || unread.length > 0) return refuse();
     // A name of several words that no one entity spells ("the president of France": only a tag "president"
     // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
-    const unnamed = !o.noAbstain && beam[0] && topics.length > 0 ? unmatchedNames(entityRefsOf(beam[0].form), topics.map((t) => t.label)) : [];
+    const unnamed = !o.noAbstain && topics.length > 0 ? unmatchedNames(mentions, topics.map((t) => t.label)) : [];
     if (unnamed.length > 0) {
       // words of those mentions no topic spells and the question does not write as a name are words it cannot place
       const spelt = new Set(topics.flatMap((t) => wordsOf(t.label)));
@@ -64,7 +69,8 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     const scorer = score ? (question: string, forms: string[]) => score(question, forms) : undefined;
     // the relations the question names (words outside the names that read clearly as one): chains without them leave
     // those words unexplained (the paths reader's cost)
-    const relationWords = o.noAbstain ? [] : questionRelationWords(gw, q, named).flatMap((r) => (r.iri ? [{ word: r.word, iri: r.iri }] : []));
+    const namedRelations = o.noAbstain ? [] : questionRelationWords(gw, q, named);
+    const relationWords = namedRelations.flatMap((r) => (r.iri ? [{ word: r.word, iri: r.iri }] : []));
     const chain = await runChain(readers, {
       question: q,
       topics,
@@ -90,8 +96,10 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       // the readers answer from evidence around the topics: a number or a graph name of the question their
       // evidence does not hold ("after 2013", "and Lucas") is left out, and the answer says so (checks.ts leftOut)
       const held = JSON.stringify(chain.result.evidence) + trace.filter((t) => t.stage === 'fallback' && t.reader === chain.reader).map((t) => t.note ?? '').join(' ');
-      const left = o.noAbstain ? [] : leftOut(q, held, (w) => gw.index.hasWord(w));
-      const caveat = left.length ? `the fallback reader's answer leaves out ${left.map((n) => `"${n}"`).join(', ')} of the question: no reading of the whole question found an answer` : undefined;
+      // and so is a relation the question names by a word that reads clearly as it, when no triple of the evidence has it
+      const unused = new Set(unreadInEvidence(new Map(relationWords.map((r) => [r.word, { iri: r.iri }])), chain.result.evidence));
+      const left = [...(o.noAbstain ? [] : leftOut(q, held, (w) => gw.index.hasWord(w))).map((n) => `"${n}"`), ...namedRelations.filter((r) => unused.has(r.word)).map((r) => `"${r.word}" (read as ${r.note})`)];
+      const caveat = left.length ? `the fallback reader's answer leaves out ${left.join(', ')} of the question: no reading of the whole question found an answer` : undefined;
       return {
         question: q,
         answers: chain.result.answers,

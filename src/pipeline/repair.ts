@@ -60,7 +60,7 @@ function flipped(form: Form): Form[] {
  * first of equal length), never one of function words and common adjectives only. "[ mom of X ]" → "X": the parser
  * copied the relation word into the name, and grounding finds no entity of that name.
  */
-function trimmedMention(gw: GatewayContext, text: string): string | undefined {
+export function trimmedMention(gw: Pick<GatewayContext, 'index'>, text: string): string | undefined {
   if (gw.index.hasExact(normalizeLabel(text))) return undefined;
   const words = text.split(/\s+/).filter(Boolean);
   for (let n = words.length - 1; n >= 1; n--) {

@@ -211,3 +211,40 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     assert.deepEqual(parser.scored, []);
   });
 });
+
+describe('pipeline: a fallback answer says which relation words of the question its evidence leaves out (real Oxigraph store)', function () {
+  this.timeout(60000);
+  const E = 'http://example.org/people/';
+  const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+  const nt = [['ada', 'Ada Brook'], ['bo', 'Bo Lind'], ['norway', 'Norway'], ['chile', 'Chile'], ['acme', 'Acme Works']]
+    .map(([id, label]) => `<${E}${id}> <${LABEL}> "${label}" .`)
+    .concat([`<${E}ada> <${E}spouse> <${E}bo> .`, `<${E}ada> <${E}nationality> <${E}norway> .`, `<${E}bo> <${E}nationality> <${E}chile> .`, `<${E}bo> <${E}employer> <${E}acme> .`])
+    .join('\n');
+  let dir: string;
+  let gateway: Gateway;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-fallback-words-'));
+    fs.writeFileSync(path.join(dir, 'people.nt'), nt + '\n');
+    // a parser with no reading of these questions: the fallback readers answer
+    gateway = await createGateway({ store: path.join(dir, 'people.nt'), generator: new ScoredBeam({}, {}), cacheDir: dir });
+  });
+  after(async () => {
+    await gateway.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an answer whose evidence has every relation the question names carries no caveat', async () => {
+    const a = await gateway.ask("who is the employer of Ada Brook's husband");
+    assert.equal(a.source, 'fallback:paths');
+    assert.deepEqual(a.answers.map((x) => x.label), ['Acme Works']);
+    assert.equal(a.reason, undefined);
+  });
+
+  it('an answer whose evidence has no triple of a named relation says so ("employer": Acme has no nationality)', async () => {
+    const a = await gateway.ask("what is the nationality of the employer of Ada Brook's husband");
+    assert.equal(a.source, 'fallback:paths');
+    assert.match(a.reason ?? '', /leaves out .*"employer" \(read as employer/);
+    assert.ok(a.confidence <= 0.6);
+  });
+});
