@@ -55,6 +55,8 @@ interface Candidate {
   lex: number;
   model?: number;
   score: number;
+  /** How many relations the question names (ctx.relationWords) the chain has no hop of. */
+  unnamed: number;
 }
 
 export class PathReader extends GuardedReader {
@@ -152,7 +154,7 @@ export class PathReader extends GuardedReader {
     for (const topic of topics) {
       const chains = await this.enumerate(ctx, guard, topic);
       for (const ch of chains) for (const h of ch) predicateIris.add(h.p);
-      candidates.push(...chains.map((hops) => ({ topic, hops, lex: 0, score: 0 })));
+      candidates.push(...chains.map((hops) => ({ topic, hops, lex: 0, score: 0, unnamed: 0 })));
     }
     if (!candidates.length) return { reason: 'no relation chain leaves the topic entities' };
     const labels = await labelsFor(guard, predicateIris);
@@ -164,8 +166,8 @@ export class PathReader extends GuardedReader {
       const topicPrior = o.topicWeight * Math.log(Math.max(c.topic.score, 1e-9) / maxTopicScore);
       // a relation the question names (ctx.relationWords) explains its hop; one that no hop of the chain is costs the same
       const unexplained = { contentTerms: contentByTopic.get(c.topic.iri) ?? [], cost: o.unexplainedHopCost, named: (i: number) => named.has(itemAt(c.hops, i).p) };
-      const unnamed = [...named].filter((p) => !c.hops.some((h) => h.p === p)).length;
-      c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops, o.priorWeight, unexplained) + topicPrior - o.unexplainedHopCost * unnamed;
+      c.unnamed = [...named].filter((p) => !c.hops.some((h) => h.p === p)).length;
+      c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops, o.priorWeight, unexplained) + topicPrior - o.unexplainedHopCost * c.unnamed;
       c.score = c.lex;
     }
     candidates.sort(byScore);
@@ -207,8 +209,9 @@ export class PathReader extends GuardedReader {
     // Only when topics are excluded from the answers (else a path back to the topic may be the point).
     const topicKeys = new Set(excludeTopics(ctx) ? ctx.topics.map((t) => t.iri) : []);
     const answerPaths = new Map<string, { path: Term[]; chain: number; support: number }>();
+    const first = itemAt(kept, 0).c;
     kept.forEach(({ c, rows }, ci) => {
-      if (ci > 0 && c.score < best - o.answerMargin) return;
+      if (ci > 0 && (c.score < best - o.answerMargin || c.unnamed > first.unnamed)) return;
       for (const r of rows) {
         const k = termKey(itemAt(r, -1, 'answer path'));
         const inner = r.slice(1, -1).some((t) => t.type === 'uri' && topicKeys.has(t.value)) ? 0 : 1;
@@ -254,8 +257,12 @@ export class PathReader extends GuardedReader {
   }
 }
 
+/**
+ * A chain that holds more of the relations the question names comes first, as a reading that uses a named relation
+ * beats one that leaves it out (src/pipeline checks.ts relationUnused); then the score.
+ */
 function byScore(a: Candidate, b: Candidate): number {
-  return b.score - a.score || (a.hops.length - b.hops.length) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+  return a.unnamed - b.unnamed || b.score - a.score || (a.hops.length - b.hops.length) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 }
 function key(c: Candidate): string {
   return c.topic.iri + ' ' + c.hops.map((h) => h.p + h.dir).join(' ');

@@ -81,6 +81,16 @@ describe('paths reader: a hop that no question word asks for costs (HopModel.une
     assert.deepEqual(after.answers.map((a) => a.label).sort(), ['Bergen', 'Oslo']);
   });
 
+  it('a chain with every relation the question names ranks before one that leaves one out, whatever the costs', async () => {
+    if (!people) throw new Error('store not opened');
+    const q = 'where was the mate of Ada Quist born';
+    const r = await new PathReader({ unexplainedHopCost: 0 }).read(ctx(q, [topic(PEOPLE, 'Ada Quist')], { executor: people, relationVocabulary: acquaintanceVocabulary(), relationWords: [{ word: 'mate', iri: `${PEOPLE}relation/knows` }] }));
+    if (isFailure(r)) assert.fail(JSON.stringify(r));
+    assert.match(r.note ?? '', /^chains: \(JOIN \(R place_of_birth\) \(JOIN \(R knows\) \[ Ada Quist \]\)\)/, r.note);
+    // the chains that leave "mate" out add no answers, however near their score
+    assert.deepEqual(r.answers.map((a) => a.label).sort(), ['Bergen', 'Oslo']);
+  });
+
   it('with the cost off (unexplainedHopCost 0) the old ranking comes back', async () => {
     if (!people) throw new Error('store not opened');
     const r = await new PathReader({ unexplainedHopCost: 0 }).read(ctx(QUESTION, [topic(PEOPLE, 'Ada Quist')], { executor: people, relationVocabulary: acquaintanceVocabulary() }));
