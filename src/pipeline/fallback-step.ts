@@ -122,10 +122,11 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
 }
 
 /**
- * The words the parser was never shown, each read clearly as a relation (NearGraph.clearRelation), whose relation the
- * fallback's evidence does not hold: such a word answers only through its relation (wordNotRead's rule for readings).
+ * The words, each read clearly as a relation (NearGraph.clearRelation), whose relation some path of the fallback's
+ * evidence does not hold (each answer's path is its own reading: two chains that each leave out another word leave out
+ * both). A word the parser was never shown answers only through its relation (wordNotRead's rule for readings).
  */
 export function unreadInEvidence(read: ReadonlyMap<string, { iri: string } | undefined>, evidence: readonly Evidence[]): string[] {
-  const used = new Set(evidence.flatMap((e) => e.triples.map((t) => t.p.value)));
-  return [...read].flatMap(([w, r]) => (r && !used.has(r.iri) ? [w] : []));
+  const paths = evidence.map((e) => new Set(e.triples.map((t) => t.p.value)));
+  return [...read].flatMap(([w, r]) => (r && paths.some((used) => !used.has(r.iri)) ? [w] : []));
 }

@@ -50,6 +50,8 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
     const triple = (p: string) => ({ s: { value: `${P}ada`, label: 'Ada', type: 'uri' as const }, p: { value: P + p, label: p, type: 'uri' as const }, o: { value: `${P}bo`, label: 'Bo', type: 'uri' as const } });
     assert.deepEqual(unreadInEvidence(read, [{ triples: [triple('parents'), triple('nationality')] }]), []);
     assert.deepEqual(unreadInEvidence(read, [{ triples: [triple('nationality')] }]), ['mom']);
+    // every answer's path must hold it: one path through parents does not speak for another that has none
+    assert.deepEqual(unreadInEvidence(read, [{ triples: [triple('parents')] }, { triples: [triple('nationality')] }]), ['mom']);
   });
 
   describe('nothingNear (NOTHING_NEAR)', () => {
