@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { AskgraphError, isStopword, letterWords, relationWords, singularForms, soundCodes, soundsAlike, typoEdits, wordNet, type WnLink } from '../core';
+import { AskgraphError, getOrAdd, isStopword, letterWords, pushTo, relationWords, singularForms, soundCodes, soundsAlike, typoEdits, wordNet, type WnLink } from '../core';
 import { linkScore, rankPhrase, relatedWords, wordnetLink, wordVectors, type RelationInfo, type WordVectors } from '../ground';
 
 
@@ -71,8 +71,9 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
     // function words carry no relation: "other films by …" is not out of scope for want of "other"
     if (known.has(w) || isStopword(w) || out.includes(w) || pluralOf(w, (x) => known.has(x))) continue;
     if (w.length >= 6 && nearKnown(w, known)) continue;
-    // (not a word that reads as something of the graph as it is: "mom" is parents, not a mishearing of "mam")
-    if (!readsAsIs?.(w) && misheardAs(w, known) !== undefined) continue;
+    // (not a word that reads as something of the graph as it is: "mom" is parents, not a mishearing of "mam"; asked
+    // second, as it reads the word against every relation)
+    if (misheardAs(w, known) !== undefined && !readsAsIs?.(w)) continue;
     out.push(w);
   }
   return out;
@@ -112,12 +113,11 @@ const soundIndexes = new WeakMap<KnownWords, Map<string, string[]>>();
  * two edits): a speech recogniser's "rider" for "writer", "white" for "what". Undefined: none.
  */
 export function misheardAs(w: string, known: KnownWords): string | undefined {
-  let index = soundIndexes.get(known);
-  if (!index) {
-    index = new Map<string, string[]>();
-    for (const k of known) for (const c of soundCodes(k)) index.set(c, [...(index.get(c) ?? []), k]);
-    soundIndexes.set(known, index);
-  }
+  const index = getOrAdd(soundIndexes, known, () => {
+    const byCode = new Map<string, string[]>();
+    for (const k of known) for (const c of soundCodes(k)) pushTo(byCode, c, k);
+    return byCode;
+  });
   for (const c of soundCodes(w)) for (const k of index.get(c) ?? []) if (soundsAlike(w, k)) return k;
   return undefined;
 }
@@ -169,6 +169,13 @@ export const CLEAR_READING = 0.55;
 /** … and this much above the next relation's (checks.ts wordNotRead). */
 export const CLEAR_MARGIN = 0.15;
 
+/** The relation a word clearly reads as: the name the parser writes, the reading in words with its score, its IRI. */
+export interface ClearReading {
+  name: string;
+  note: string;
+  iri?: string;
+}
+
 /** A question word with nothing near it in the graph: its nearest word, that word's score, and the graph's closest relation. */
 export interface FarWord {
   word: string;
@@ -191,7 +198,7 @@ export class NearGraph {
   private readonly relationWordSet: Set<string>;
   private readonly cache = new Map<string, { word?: string; score: number }>();
   /** clearRelation's readings by word (null: none clearly): every judged reading and each repair asks again. */
-  private readonly clear = new Map<string, { name: string; note: string; iri: string } | null>();
+  private readonly clear = new Map<string, (ClearReading & { iri: string }) | null>();
 
   constructor(
     private readonly graph: GraphVocabulary,
@@ -244,7 +251,7 @@ export class NearGraph {
   }
 
   /** The relation a word clearly reads as (CLEAR_READING, CLEAR_MARGIN), by the parser's name, with the reading in words. */
-  clearRelation(word: string): { name: string; note: string; iri: string } | undefined {
+  clearRelation(word: string): (ClearReading & { iri: string }) | undefined {
     const hit = this.clear.get(word);
     if (hit !== undefined) return hit ?? undefined;
     const ranked = rankPhrase(word, this.graph.relations, this.graph.labels ? { labels: this.graph.labels } : {});

@@ -11,7 +11,8 @@
  * "us"). No word of any graph is written here.
  */
 import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
-import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type FarWord, type KnownWords } from './abstain';
+import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
+export type { ClearReading } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import { classRefs, relationRefs } from '../form';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
@@ -202,13 +203,6 @@ export const unusedWords: Check = (reading, ctx) => {
     reason: `the reading ${reading.form} leaves out ${out.map((w) => `"${w}"`).join(', ')} of the question${readAs.length ? ` (${readAs.join(', ')})` : ''}`,
   };
 };
-
-/** The relation a word clearly reads as: the name the parser writes, the reading in words with its score, its IRI. */
-export interface ClearReading {
-  name: string;
-  note: string;
-  iri?: string;
-}
 
 /** A question word and the relation (the name the parser writes) it clearly reads as. */
 export interface RelationWord {

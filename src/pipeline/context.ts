@@ -58,6 +58,11 @@ export function questionRelationWords(gw: GatewayContext, question: string, ment
   return relationWordsOf(question, mentions, (w) => nearGraph(gw).clearRelation(w));
 }
 
+/** Whether a word reads clearly as one relation of this graph (unexplainedWords' readsAsIs: such a word is no mishearing). */
+export function readsAsRelation(gw: GatewayContext): (word: string) => boolean {
+  return (w) => nearGraph(gw).clearRelation(w) !== undefined;
+}
+
 /** The words of those given that nothing of the graph is near (none asked for: no lexical work at all). */
 export function farWords(gw: GatewayContext, words: readonly string[]): FarWord[] {
   return words.length === 0 ? [] : nearGraph(gw).far(words);

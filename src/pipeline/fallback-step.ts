@@ -14,7 +14,7 @@ import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames
 import { leftOut, writtenAsCapitalised } from './checks';
 import { halted, stop, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
-import { farWords, nearGraph, questionRelationWords, type GatewayContext } from './context';
+import { farWords, nearGraph, questionRelationWords, readsAsRelation, type GatewayContext } from './context';
 import { checkContext } from './judge';
 import { stopped } from './answer';
 
@@ -38,7 +38,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     // The fallback's answers have no calibrated confidence, and its evidence need not use the question's words: a
     // word nothing the parser was shown explains refuses it — nothing of the graph near the word (NOTHING_NEAR), or
     // a word near the graph that no reading the parser was sure of used (UNCERTAIN_WORDS).
-    const unseen = gw.knownWords && gw.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, gw.knownWords, (w) => nearGraph(gw).clearRelation(w) !== undefined) : [];
+    const unseen = gw.knownWords && gw.knownWords.size > 0 && !o.noAbstain ? unexplainedWords(q, named, gw.knownWords, readsAsRelation(gw)) : [];
     const offTopic = farWords(gw, unseen);
     // a word that reads clearly as one relation is read, if the answer's evidence holds that relation (asked below)
     const read = new Map(unseen.map((w) => [w, nearGraph(gw).clearRelation(w)] as const));
@@ -90,15 +90,16 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       return stopped(gw, q, run, undefined, beam, t0);
     }
     if (chain.result && chain.reader && chain.result.answers.length > 0) {
-      // the words the parser was never shown answer only through the relation each clearly reads as (wordNotRead's rule)
-      if (unreadInEvidence(read, chain.result.evidence).length > 0) return refuse();
+      // the relations the question's words read as clearly that some path of the evidence does not hold: a word the
+      // parser was never shown answers only through its relation (wordNotRead's rule); another is a caveat (below)
+      const unheld = new Set(unreadInEvidence(new Map([...read, ...relationWords.map((r) => [r.word, { iri: r.iri }] as const)]), chain.result.evidence));
+      if (unseen.some((w) => unheld.has(w))) return refuse();
       timings.total = performance.now() - t0;
       // the readers answer from evidence around the topics: a number or a graph name of the question their
       // evidence does not hold ("after 2013", "and Lucas") is left out, and the answer says so (checks.ts leftOut)
       const held = JSON.stringify(chain.result.evidence) + trace.filter((t) => t.stage === 'fallback' && t.reader === chain.reader).map((t) => t.note ?? '').join(' ');
-      // and so is a relation the question names by a word that reads clearly as it, when no triple of the evidence has it
-      const unused = new Set(unreadInEvidence(new Map(relationWords.map((r) => [r.word, { iri: r.iri }])), chain.result.evidence));
-      const left = [...(o.noAbstain ? [] : leftOut(q, held, (w) => gw.index.hasWord(w))).map((n) => `"${n}"`), ...namedRelations.filter((r) => unused.has(r.word)).map((r) => `"${r.word}" (read as ${r.note})`)];
+      // and so is a relation the question names by a word that reads clearly as it, when the evidence does not hold it
+      const left = [...(o.noAbstain ? [] : leftOut(q, held, (w) => gw.index.hasWord(w))).map((n) => `"${n}"`), ...namedRelations.filter((r) => unheld.has(r.word)).map((r) => `"${r.word}" (read as ${r.note})`)];
       const caveat = left.length ? `the fallback reader's answer leaves out ${left.join(', ')} of the question: no reading of the whole question found an answer` : undefined;
       return {
         question: q,

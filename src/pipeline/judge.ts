@@ -16,7 +16,7 @@ import { calibratedProbability, signalsOf, type Signals } from './calibration';
 import { graphNames, leavesOut, nothingNear, ownValueMissing, setAsideRow, tooUncertain, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
 import { type AttemptRun, type Winner } from './run';
 import { nearLabels } from './topics';
-import { farWords, nearGraph, relationName, type GatewayContext } from './context';
+import { farWords, nearGraph, readsAsRelation, relationName, type GatewayContext } from './context';
 
 /** The verdict of judge() on a winner. `caveat`: set aside only for what it leaves out (answers if nothing better does). */
 export interface Judgement {
@@ -166,7 +166,7 @@ export function unexplainedQuestionWords(gw: GatewayContext, q: string, beam: Ca
   const mentions = copiedTextsOf(top.form).map((text) => ({ text }));
   // a name of the graph the parser left out ("Lucas") is not a question the graph cannot answer: the readings
   // are judged on whether they use it (checks.ts unusedWords)
-  const words = unexplainedWords(q, mentions, gw.knownWords, (w) => nearGraph(gw).clearRelation(w) !== undefined);
+  const words = unexplainedWords(q, mentions, gw.knownWords, readsAsRelation(gw));
   const names = graphNames(q, words, (w) => gw.index.hasWord(w));
   return words.filter((w) => !names.includes(w));
 }

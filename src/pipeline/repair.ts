@@ -14,7 +14,7 @@
 import { itemAt, normalizeLabel, type Candidate, type Form, type Relation } from '../core';
 import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm, printRelation } from '../form';
 import { isWeakWord, usesRelation, type RelationWord } from './checks';
-import { copiedTextsOf } from './labels';
+import { copiedTextsOf, entityRefsOf } from './labels';
 import { questionRelationWords, type GatewayContext } from './context';
 
 /** How many of the beam's first readings are repaired, and how many repaired readings are scored at most. */
@@ -63,10 +63,21 @@ function flipped(form: Form): Form[] {
 export function trimmedMention(gw: Pick<GatewayContext, 'index'>, text: string): string | undefined {
   if (gw.index.hasExact(normalizeLabel(text))) return undefined;
   const words = text.split(/\s+/).filter(Boolean);
-  for (let n = words.length - 1; n >= 1; n--) {
+  return labelSpan(gw, words, { maxWords: words.length - 1, skipWeak: true });
+}
+
+/**
+ * The longest span of the words (at most `maxWords`; holding the first word with `first`, the last with `last`) that
+ * spells a label of the graph, the first of equal length; with `skipWeak`, never a span of function words and common
+ * adjectives only. One search for trimmedMention (a span inside a mention) and completedMention (the words a
+ * completed mention stands in).
+ */
+function labelSpan(gw: Pick<GatewayContext, 'index'>, words: readonly string[], opts: { maxWords: number; first?: boolean; last?: boolean; skipWeak?: boolean }): string | undefined {
+  for (let n = Math.min(opts.maxWords, words.length); n >= 1; n--) {
     for (let i = 0; i + n <= words.length; i++) {
+      if ((opts.first && i !== 0) || (opts.last && i + n !== words.length)) continue;
       const span = words.slice(i, i + n);
-      if (span.every((w) => isWeakWord(w.toLowerCase()) || !/\p{L}/u.test(w))) continue;
+      if (opts.skipWeak && span.every((w) => isWeakWord(w.toLowerCase()) || !/\p{L}/u.test(w))) continue;
       if (gw.index.hasExact(normalizeLabel(span.join(' ')))) return span.join(' ');
     }
   }
@@ -138,24 +149,12 @@ export function completedMention(gw: Pick<GatewayContext, 'index'>, question: st
     while (s > 0 && WORD_CHAR.test(question.charAt(s - 1))) s--;
     while (e < question.length && WORD_CHAR.test(question.charAt(e))) e++;
     if (s === at && e === at + m.length) return undefined; // copied as whole words
-    found ??= labelSpan(gw, question.slice(s, e).split(/\s+/).filter(Boolean), s < at, e > at + m.length);
+    // the longest span of those words that spells a label and keeps the completed word: "the couple of
+    // elena_pavlovna_of_wurttemberg" → the name
+    const words = question.slice(s, e).split(/\s+/).filter(Boolean);
+    found ??= labelSpan(gw, words, { maxWords: words.length, first: s < at, last: e > at + m.length });
   }
   return found;
-}
-
-/**
- * The longest span of the words that spells a label and keeps the completed word (the first when the mention was
- * completed at its start, the last when at its end): "the couple of elena_pavlovna_of_wurttemberg" → the name.
- */
-function labelSpan(gw: Pick<GatewayContext, 'index'>, words: readonly string[], atStart: boolean, atEnd: boolean): string | undefined {
-  for (let n = words.length; n >= 1; n--) {
-    for (let i = 0; i + n <= words.length; i++) {
-      if ((atStart && i !== 0) || (atEnd && i + n !== words.length)) continue;
-      const span = words.slice(i, i + n).join(' ');
-      if (gw.index.hasExact(normalizeLabel(span))) return span;
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -167,16 +166,17 @@ export function completeMentions(gw: Pick<GatewayContext, 'index'>, question: st
   const seen = new Set<string>();
   const out: Candidate[] = [];
   for (const c of beam) {
-    const form = mapRefs(c.form, {
-      entity: (r) => {
-        const whole = r.kind === 'label' ? completedMention(gw, question, r.label) : undefined;
-        if (whole === undefined || r.kind !== 'label') return r;
-        if (!completed.some((x) => x.from === r.label)) completed.push({ from: r.label, to: whole });
-        return { kind: 'label', label: whole };
-      },
-    });
-    const text = printForm(form);
-    const next = text === c.text ? c : { ...c, form, text };
+    const whole = new Map(entityRefsOf(c.form).flatMap((label) => {
+      const w = completedMention(gw, question, label);
+      return w === undefined ? [] : [[label, w] as const];
+    }));
+    let next = c;
+    // (a reading with nothing to complete stays as the parser wrote it: no form rebuilt, no text printed again)
+    if (whole.size > 0) {
+      for (const [from, to] of whole) if (!completed.some((x) => x.from === from)) completed.push({ from, to });
+      const form = mapRefs(c.form, { entity: (r) => (r.kind === 'label' && whole.has(r.label) ? { kind: 'label', label: whole.get(r.label) ?? r.label } : r) });
+      next = { ...c, form, text: printForm(form) };
+    }
     if (seen.has(next.text)) continue;
     seen.add(next.text);
     out.push(next);
