@@ -219,19 +219,20 @@ export class WordNet {
     return out;
   }
 
-  private readonly depths = new Map<number, number>();
+  private readonly depths = new Map<string, number>();
 
   /**
    * How far a noun synset is below the top of WordNet's hierarchy ("entity" 0, "physical entity" 1, "causal agent" and
    * "object" 2, "parent" 5): the fewest hypernym steps ('@' or instance '@i') to a synset with none.
    */
   rootDistance(s: WnSynset): number {
-    const hit = this.depths.get(s.offset);
+    const key = `${s.pos}${s.offset}`; // as the synset cache: offsets are per part of speech
+    const hit = this.depths.get(key);
     if (hit !== undefined) return hit;
-    this.depths.set(s.offset, 0); // a cycle (none in WordNet) ends here
+    this.depths.set(key, 0); // a cycle (none in WordNet) ends here
     const ups = s.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i');
     const d = ups.length === 0 ? 0 : 1 + Math.min(...ups.map((p) => this.rootDistance(this.synset(p.offset, p.pos))));
-    this.depths.set(s.offset, d);
+    this.depths.set(key, d);
     return d;
   }
 
@@ -243,7 +244,7 @@ export class WordNet {
     const parts = lemma.split(/[ -]/);
     if (parts.length !== 2) return undefined;
     const head = parts[1];
-    return head && this.senses(head, 'n').length > 0 ? head : undefined;
+    return head && this.has(head, 'n') ? head : undefined;
   }
 
   /**

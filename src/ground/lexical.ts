@@ -247,20 +247,23 @@ export function wordnetLink(a: string, b: string): { link: WordLink; score: numb
   // a word's related words are lemmas: the other word is looked up as written and as the singulars WordNet knows of it
   // ("parents" → parent; "children" → child, by compromise's irregular plurals: core singularForms)
   const singulars = (w: string) => (/s$|en$/.test(w) ? [...singularForms(w)].filter((x) => wordNet().has(x, 'n')) : []);
-  const lookup = (of: string, w: string): WnLink | undefined => {
+  // each word with its singulars, found once (compromise's morphology is the costly part)
+  const sa = singulars(a);
+  const sb = singulars(b);
+  const lookup = (of: string, ofSingulars: string[], w: string, wSingulars: string[]): WnLink | undefined => {
     let best: WnLink | undefined;
     // the word's own related words, and its singulars' ("children": child's)
-    for (const o of [of, ...singulars(of)]) {
+    for (const o of [of, ...ofSingulars]) {
       const related = relatedWords(o);
-      for (const x of [w.toLowerCase(), ...singulars(w)]) {
+      for (const x of [w.toLowerCase(), ...wSingulars]) {
         const k = related.get(x);
         if (k && (!best || linkScore(k.kind, k.steps) > linkScore(best.kind, best.steps))) best = k;
       }
     }
     return best;
   };
-  const x = lookup(a, b);
-  const y = lookup(b, a);
+  const x = lookup(a, sa, b, sb);
+  const y = lookup(b, sb, a, sa);
   // hypernyms are one-way: "cello" is an "instrument", not the reverse, but a word one step above the other is a
   // general way of naming it ("offspring" for "child"): a hyponym, weaker
   const cands: { link: WordLink; score: number }[] = [x, y?.kind === 'hypernym' ? undefined : y]
