@@ -2,30 +2,14 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot, type Candidate, type GenerateOptions, type GenerateResult } from '../../../src/core';
+import { packageRoot } from '../../../src/core';
 import { parseSparql } from '../../../src/sparql';
-import { parseForm } from '../../../src/form';
-import { createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
+import { createGateway, type Gateway } from '../../../src/pipeline';
+import { FixedBeam } from './fixed-beam';
 import { openGateway } from '../../../src/serve/stages';
 
 const NS = 'http://askgraph.dev/movies/relation/';
 const ENT = 'http://askgraph.dev/movies/entity/';
-
-/** A stand-in generator: returns a fixed beam per question (no model). */
-class FixedBeam implements ScoringGenerator {
-  readonly id = 'fixed-beam';
-  calls: { question: string; beam?: number }[] = [];
-  constructor(private readonly beams: Record<string, [string, number][]>) {}
-  generate(question: string, opts: GenerateOptions = {}): Promise<GenerateResult> {
-    this.calls.push({ question, beam: opts.beam });
-    const forms = this.beams[question] ?? [];
-    const candidates: Candidate[] = forms.slice(0, opts.beam ?? 4).map(([text, logProb], rank) => ({ form: parseForm(text), text, logProb, rank }));
-    return Promise.resolve({ candidates, dropped: 0, timeMs: 0 });
-  }
-  score(_q: string, forms: string[]): Promise<number[]> {
-    return Promise.resolve(forms.map(() => -1));
-  }
-}
 
 const BEAMS: Record<string, [string, number][]> = {
   'who directed Forrest Gump': [['(JOIN (R directed_by) [ Forrest Gump ])', -0.05]],
@@ -241,21 +225,12 @@ describe('pipeline: gateway.ask over the real Oxigraph store (fixed-beam generat
 
 describe('pipeline: the graph prior on the relation of an "X films" reading (real store, stand-in scorer)', function () {
   this.timeout(60_000);
-  /** A stand-in generator whose scores follow a table, so the prior's decision can be checked both ways. */
-  class TableBeam extends FixedBeam {
-    constructor(beams: Record<string, [string, number][]>, private readonly scores: Record<string, number>) {
-      super(beams);
-    }
-    override score(_q: string, forms: string[]): Promise<number[]> {
-      return Promise.resolve(forms.map((f) => this.scores[f] ?? -50));
-    }
-  }
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ag-prior-'));
   const store = path.join(packageRoot(), 'fixtures', 'graphs', 'movies-small.ttl');
   const beams = { 'zemeckis films': [['(JOIN written_by [ Robert Zemeckis ])', -0.6]] as [string, number][] };
 
   it("an unsure reading with the entity's minor relation gives way to its main one (5 films directed vs 1 written)", async () => {
-    const g = await createGateway({ store, cacheDir, generator: new TableBeam(beams, { '(JOIN directed_by [ Robert Zemeckis ])': -0.9 }) });
+    const g = await createGateway({ store, cacheDir, generator: new FixedBeam(beams, { '(JOIN directed_by [ Robert Zemeckis ])': -0.9 }, -50) });
     try {
       const a = await g.ask('zemeckis films', { fallback: 'off' });
       assert.equal(a.form, '(JOIN directed_by [ Robert Zemeckis ])');
@@ -267,7 +242,7 @@ describe('pipeline: the graph prior on the relation of an "X films" reading (rea
   });
 
   it('a reading the parser is sure of keeps its relation', async () => {
-    const g = await createGateway({ store, cacheDir, generator: new TableBeam(beams, { '(JOIN directed_by [ Robert Zemeckis ])': -6 }) });
+    const g = await createGateway({ store, cacheDir, generator: new FixedBeam(beams, { '(JOIN directed_by [ Robert Zemeckis ])': -6 }, -50) });
     try {
       const a = await g.ask('zemeckis films', { fallback: 'off' });
       assert.equal(a.form, '(JOIN written_by [ Robert Zemeckis ])');

@@ -2,9 +2,10 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { normalizeLabel, type Candidate, type GenerateOptions, type GenerateResult } from '../../../src/core';
+import { normalizeLabel } from '../../../src/core';
 import { parseForm, printForm } from '../../../src/form';
-import { createGateway, type Gateway, type ScoringGenerator } from '../../../src/pipeline';
+import { createGateway, type Gateway } from '../../../src/pipeline';
+import { FixedBeam } from './fixed-beam';
 import { leavesOut, relationUnused, relationWordsOf, usesRelation, type CheckContext } from '../../../src/pipeline/checks';
 import { completedMention, composed, unrepeated } from '../../../src/pipeline/repair';
 
@@ -102,24 +103,6 @@ describe('repair.ts: mentions cut out of a word, conjunctions read as compositio
   });
 });
 
-/** A stand-in parser: a fixed beam per question, and a fixed log-probability per form it is asked to score (others −50). */
-class ScoredBeam implements ScoringGenerator {
-  readonly id = 'scored-beam';
-  scored: string[][] = [];
-  constructor(
-    private readonly beams: Record<string, [string, number][]>,
-    private readonly scores: Record<string, number>,
-  ) {}
-  generate(question: string, opts: GenerateOptions = {}): Promise<GenerateResult> {
-    const forms = this.beams[question] ?? [];
-    const candidates: Candidate[] = forms.slice(0, opts.beam ?? 4).map(([text, logProb], rank) => ({ form: parseForm(text), text, logProb, rank }));
-    return Promise.resolve({ candidates, dropped: 0, timeMs: 0 });
-  }
-  score(_q: string, forms: string[]): Promise<number[]> {
-    this.scored.push(forms);
-    return Promise.resolve(forms.map((f) => this.scores[f] ?? -50));
-  }
-}
 
 describe('pipeline: readings with the hop a relation word names (repair.ts, real Oxigraph store)', function () {
   this.timeout(60000);
@@ -150,12 +133,12 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
   };
   let dir: string;
   let gateway: Gateway;
-  let parser: ScoredBeam;
+  let parser: FixedBeam;
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-repair-'));
     fs.writeFileSync(path.join(dir, 'people.nt'), ttl + '\n');
-    parser = new ScoredBeam(beams, { [TWO_HOP]: -1.5, '(JOIN (R nationality) (JOIN (R spouse) [ Cy Marsh ]))': -1.5 });
+    parser = new FixedBeam(beams, { [TWO_HOP]: -1.5, '(JOIN (R nationality) (JOIN (R spouse) [ Cy Marsh ]))': -1.5 }, -50);
     gateway = await createGateway({ store: path.join(dir, 'people.nt'), generator: parser, cacheDir: dir });
   });
   after(async () => {
@@ -227,7 +210,7 @@ describe('pipeline: a fallback answer says which relation words of the question 
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-fallback-words-'));
     fs.writeFileSync(path.join(dir, 'people.nt'), nt + '\n');
     // a parser with no reading of these questions: the fallback readers answer
-    gateway = await createGateway({ store: path.join(dir, 'people.nt'), generator: new ScoredBeam({}, {}), cacheDir: dir });
+    gateway = await createGateway({ store: path.join(dir, 'people.nt'), generator: new FixedBeam({}, {}, -50), cacheDir: dir });
   });
   after(async () => {
     await gateway.close();
