@@ -214,6 +214,8 @@ export interface RecordedGateway extends ServeGateway {
   askCalls: { question: string; opts: Record<string, unknown> }[];
   /** Injected latency of ask (ms): a stand-in for a slow pipeline. */
   delayMs: number;
+  /** How many asks the pipeline has finished (a late one still counts when it ends). */
+  finished: number;
   /** Writable, so a test can play a changed model or store (answer-cache keys). */
   version: string;
 }
@@ -222,6 +224,7 @@ export function recordedGateway(real: Gateway): RecordedGateway {
   const g: RecordedGateway = {
     askCalls: [],
     delayMs: 0,
+    finished: 0,
     version: real.version,
     get executor() {
       return real.executor;
@@ -235,7 +238,11 @@ export function recordedGateway(real: Gateway): RecordedGateway {
     async ask(question, opts = {}) {
       g.askCalls.push({ question, opts });
       if (g.delayMs) await new Promise((r) => setTimeout(r, g.delayMs));
-      return real.ask(question, opts);
+      try {
+        return await real.ask(question, opts);
+      } finally {
+        g.finished++;
+      }
     },
     parse: (question, opts) => real.parse(question, opts),
     compile: (formText) => real.compile(formText),

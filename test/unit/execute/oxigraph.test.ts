@@ -96,7 +96,7 @@ describe('execute: OxigraphExecutor (worker)', function () {
     const t0 = Date.now();
     await assert.rejects(ex!.count(RUNAWAY, { timeoutMs: 500 }), code('QUERY_TIMEOUT'));
     const took = Date.now() - t0;
-    assert.ok(took >= 490 && took < 1500, `timeout took ${took} ms`);
+    assert.ok(took >= 490 && took < 3000, `timeout took ${took} ms`); // before the 3 s kill floor: the caller's timeout, not the kill, ended it
     assert.equal(ox.generation, gen, 'a caller timeout below the floor does not kill the shared process');
     // queued behind the abandoned runaway: waits for its kill at the floor and the reload, then runs
     assert.equal(await ex!.ask(`ASK { <${E('Big')}> <${R('directed_by')}> <${E('Penny Marshall')}> }`, { timeoutMs: 20000 }), true);

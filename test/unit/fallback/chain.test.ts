@@ -163,6 +163,6 @@ describe('BudgetGuard (real Oxigraph store)', () => {
     const g = new BudgetGuard(never, { timeMs: 40, maxQueries: 10, maxTriples: 100 });
     const t = Date.now();
     await assert.rejects(g.select(q), (e: unknown) => e instanceof BudgetExhausted && e.kind === 'time');
-    assert.ok(Date.now() - t < 1000);
+    assert.ok(Date.now() - t < 5000); // the 40 ms budget ended it, not the (never) answer
   });
 });

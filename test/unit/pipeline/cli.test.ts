@@ -43,11 +43,10 @@ describe('pipeline: askgraph ask (CLI in-process, tiny fixture model, small grap
   });
 
   it('bad input fails fast with one line and exit code 2', async () => {
-    const t = Date.now();
-    const r = await cli(['ask', '', '--store', store, '--model', model]);
+    // a store and a model that are not there: the question is refused before either is opened
+    const r = await cli(['ask', '', '--store', store + '.missing.ttl', '--model', model + '-missing']);
     assert.equal(r.code, 2);
     assert.equal(r.err, 'askgraph: QUESTION_INVALID: the question is empty\n');
-    assert.ok(Date.now() - t < 2000, 'rejected before loading the store and the model');
     const b = await cli(['ask', 'who directed Forrest Gump', '--beam', 'x', '--store', store, '--model', model]);
     assert.equal(b.code, 2);
     assert.match(b.err, /^askgraph: BAD_REQUEST: --beam/);
