@@ -18,10 +18,10 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { Rng, soundCodes, soundsAlike } from '../src/core';
+import { packageRoot, pushTo, Rng, soundCodes, soundsAlike } from '../src/core';
 import type { EvalSummary } from '../src/eval';
 
-const ROOT = path.resolve(__dirname, fs.existsSync(path.resolve(__dirname, '../package.json')) ? '..' : '../..');
+const ROOT = packageRoot();
 const BIN = path.join(ROOT, 'bin', 'askgraph.js');
 
 const o = new Command('measure-noise')
@@ -49,11 +49,7 @@ function soundAlikes(): Map<string, string[]> {
   const byCode = new Map<string, string[]>();
   for (const w of words) {
     if (!/^[a-z]{2,}$/.test(w)) continue;
-    for (const code of soundCodes(w)) {
-      const list = byCode.get(code) ?? [];
-      list.push(w);
-      byCode.set(code, list);
-    }
+    for (const code of soundCodes(w)) pushTo(byCode, code, w);
   }
   return byCode;
 }

@@ -11,7 +11,7 @@
  * run and judged only when its readings are empty or set aside, and the store says which of them hold at all.
  * No word of any graph is written here: the relations are the graph's, the words the question's.
  */
-import { itemAt, normalizeLabel, type Candidate, type Form, type Relation } from '../core';
+import { normalizeLabel, type Candidate, type Form, type Relation } from '../core';
 import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm, printRelation } from '../form';
 import { isWeakWord, usesRelation, type RelationWord } from './checks';
 import { copiedTextsOf, entityRefsOf } from './labels';
@@ -91,12 +91,15 @@ function unreversed(r: Relation): Relation {
 
 /** The form with each (AND A A) read as A — the same reading written twice is one; undefined when it has none. */
 export function unrepeated(form: Form): Form | undefined {
+  let collapsed = 0;
   const once = (f: Form): Form => {
     const g = mapChildren(f, once);
-    return g.kind === 'and' && printForm(g.args[0]) === printForm(g.args[1]) ? g.args[0] : g;
+    if (g.kind !== 'and' || printForm(g.args[0]) !== printForm(g.args[1])) return g;
+    collapsed++;
+    return g.args[0];
   };
   const out = once(form);
-  return printForm(out) === printForm(form) ? undefined : out;
+  return collapsed > 0 ? out : undefined;
 }
 
 /**
@@ -209,12 +212,12 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
   const score = gw.generator?.score?.bind(gw.generator);
   if (!score || beam.length === 0) return { candidates: [], words: [] };
   const seen = new Set(beam.map((c) => c.text));
-  const forms: Form[] = [];
-  const add = (f: Form) => {
-    const text = printForm(f);
+  const forms: { form: Form; text: string }[] = [];
+  const add = (form: Form) => {
+    const text = printForm(form);
     if (seen.has(text) || forms.length >= MAX_REPAIRS) return;
     seen.add(text);
-    forms.push(f);
+    forms.push({ form, text });
   };
   const words: RelationWord[] = [];
   for (const c of beam.slice(0, REPAIRED_READINGS)) {
@@ -228,24 +231,22 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
     // a trimmed mention is a label: its words are the label's, the rest of the question is outside it
     const mentions = copiedTextsOf(base).map((text) => (cut ? { text, label: text } : { text }));
     const named = questionRelationWords(gw, question, mentions);
-    const withHops = (b: Form) => {
-      for (const w of named) if (!usesRelation(b, w.relation)) for (const f of [b, ...flipped(b)].flatMap((x) => withHop(x, w.relation))) add(f);
-    };
-    for (const w of named) if (!words.some((x) => x.relation === w.relation)) words.push(w);
-    withHops(base);
+    for (const w of named) {
+      if (!words.some((x) => x.relation === w.relation)) words.push(w);
+      if (!usesRelation(base, w.relation)) for (const f of [base, ...flipped(base)].flatMap((x) => withHop(x, w.relation))) add(f);
+    }
     // then its conjunctions of one entity's relations read as their composition (composed; no hop is added to a
     // composition of two: a third is no repair)
     for (const b of composed(base)) add(b);
   }
   if (forms.length === 0) return { candidates: [], words };
   // the full beam's first readings are mostly the greedy pass's: what that pass scored is not scored again
-  const texts = forms.map(printForm);
-  const fresh = texts.filter((t) => !scores.has(t));
+  const fresh = forms.map((f) => f.text).filter((t) => !scores.has(t));
   if (fresh.length > 0) {
     const lp = await score(question, fresh);
     fresh.forEach((t, i) => scores.set(t, lp[i] ?? -Infinity));
   }
-  const scored = forms.map((form, i) => ({ form, text: itemAt(texts, i), logProb: scores.get(itemAt(texts, i)) ?? -Infinity })).filter((c) => Number.isFinite(c.logProb));
+  const scored = forms.map((f) => ({ ...f, logProb: scores.get(f.text) ?? -Infinity })).filter((c) => Number.isFinite(c.logProb));
   scored.sort((a, b) => b.logProb - a.logProb || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   return { candidates: scored.map((c, i) => ({ ...c, rank: beam.length + i })), words };
 }
