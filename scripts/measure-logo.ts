@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/measure-logo.ts [--graph wc2014 --graph pathquestion --graph restaurants] [--minutes 10]
  *       [--questions 200] [--seed 1] [--base-model DIR | --no-base-model] [--size tiny] [--count N] [--epochs N]
- *       [--threads 2] [--work /tmp/askgraph-logo] [--data ../shared/data] [--json]
+ *       [--threads 2] [--work /tmp/askgraph-logo] [--data ../shared/data] [--out-of-scope N] [--reuse-packs] [--json]
  *
  * Graphs (../shared/data): wc2014 (WC-P2 questions over WC2014.txt, `_inverse` triples dropped as
  * `askgraph import wc2014 --kb` does), pathquestion (= pq-2h), pq-3h, pql-2h, pql-3h (PathQuestion questions over
@@ -15,12 +15,18 @@
  * here — nothing of it is trained on but the graph's own synthetic questions, as for every graph).
  * The questions are converted by the existing importers (`askgraph import`, src/eval/importers); init reads the
  * converted triple file (kb.txt, `head|relation|tail`) or the N-Triples file.
+ *
+ * Out of scope (`--out-of-scope N`): each pack is also asked a seeded N questions that it cannot answer — questions
+ * of the other graphs (WC2014's and PathQuestion's, converted as above, and the movie questions of
+ * fixtures/metaqa/valid.jsonl), about entities and relations this graph does not have — with no gold answer; the
+ * share it refuses is "out of scope refused". A graph never gets its own questions as out of scope.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { PATH_DATASETS } from '../src/eval';
+import { Rng } from '../src/core';
+import { loadDataset, PATH_DATASETS } from '../src/eval';
 import type { EvalSummary, ExampleResult } from '../src/eval';
 
 const ROOT = path.resolve(__dirname, fs.existsSync(path.resolve(__dirname, '../package.json')) ? '..' : '../..');
@@ -39,6 +45,8 @@ interface Opts {
   work: string;
   data?: string;
   json?: boolean;
+  outOfScope: string;
+  reusePacks?: boolean;
 }
 
 const cli = new Command('measure-logo')
@@ -54,6 +62,8 @@ const cli = new Command('measure-logo')
   .option('--threads <n>', "init's --threads")
   .option('--work <dir>', 'where converted data and packs go', '/tmp/askgraph-logo')
   .option('--data <dir>', 'the shared data folder')
+  .option('--out-of-scope <n>', "also ask each pack n seeded questions of the other graphs (no gold answer): the share refused", '0')
+  .option('--reuse-packs', 'measure a pack that is already in --work as it is (no init)')
   .option('--json', 'print the results as JSON')
   .parse();
 const o = cli.opts<Opts>();
@@ -122,17 +132,44 @@ interface Row {
   /** Answerable questions (gold answers non-empty) answered with nothing. */
   answerableRefused: number | null;
   answerable: number;
-  /** Questions whose gold is empty (out of scope) that got no answer. */
+  /** Questions whose gold is empty (out of scope) that got no answer: the data set's own, then the other graphs'. */
   outOfScopeRefused: number | null;
   outOfScope: number;
-  initSeconds: number;
+  otherGraphsRefused: number | null;
+  otherGraphs: number;
+  /** null: the pack was there already (--reuse-packs). */
+  initSeconds: number | null;
   init: string;
   eval: string;
 }
 
 const rate = (k: number, n: number) => (n ? k / n : null);
 
-async function measure(g: GraphSpec, work: string): Promise<Row> {
+/** The graphs whose questions are another graph's out-of-scope questions (besides MetaQA's movie questions). */
+const OTHER_GRAPHS = ['wc2014', 'pathquestion'];
+
+/**
+ * A JSON Lines data set of the questions of every graph but `name` (OTHER_GRAPHS, converted when they are not yet,
+ * and fixtures/metaqa/valid.jsonl), each with no gold answer; eval --sample draws from it.
+ */
+async function otherGraphsQuestions(name: string, data: string, work: string): Promise<string> {
+  const files: string[] = [path.join(ROOT, 'fixtures', 'metaqa', 'valid.jsonl')];
+  for (const other of OTHER_GRAPHS.filter((x) => x !== name)) {
+    const spec = graphSpec(other, data, work);
+    if (!fs.existsSync(spec.dataset)) {
+      fs.mkdirSync(path.join(work, 'data', other), { recursive: true });
+      for (const args of spec.prepare) await askgraph(args);
+    }
+    files.push(spec.dataset);
+  }
+  const questions = [...new Set(files.flatMap((f) => loadDataset(f).map((e) => e.question)))];
+  new Rng(Number(o.seed)).shuffle(questions); // the sources interleaved, so that any sample draws from each
+  const out = path.join(work, 'data', `out-of-scope-for-${name}.jsonl`);
+  fs.writeFileSync(out, questions.map((q, i) => JSON.stringify({ id: `oos-${i}`, question: q, answers: [] })).join('\n') + '\n');
+  return out;
+}
+
+async function measure(g: GraphSpec, data: string, work: string): Promise<Row> {
   fs.mkdirSync(path.join(work, 'data', g.name), { recursive: true }); // (import writes into an existing folder)
   for (const args of g.prepare) await askgraph(args);
   const base = o.baseModel === false ? 'scratch' : o.baseModel ? 'base' : 'default';
@@ -142,8 +179,9 @@ async function measure(g: GraphSpec, work: string): Promise<Row> {
   else if (o.baseModel) initArgs.push('--base-model', path.resolve(o.baseModel));
   for (const [flag, v] of [['--size', o.size], ['--count', o.count], ['--epochs', o.epochs], ['--threads', o.threads]] as const) if (v !== undefined) initArgs.push(flag, v);
   const t0 = Date.now();
-  await askgraph(initArgs);
-  const initSeconds = (Date.now() - t0) / 1000;
+  const reuse = o.reusePacks && fs.existsSync(path.join(pack, 'pack.json'));
+  if (!reuse) await askgraph(initArgs);
+  const initSeconds = reuse ? null : (Date.now() - t0) / 1000;
   const report = path.join(work, 'reports', `${path.basename(pack)}-q${o.questions}.json`);
   fs.mkdirSync(path.dirname(report), { recursive: true });
   const evalArgs = ['eval', '--dataset', g.dataset, ...(g.format ? ['--format', g.format] : []), '--store', pack, '--sample', o.questions, '--seed', o.seed, '--json', '--out', report];
@@ -151,6 +189,13 @@ async function measure(g: GraphSpec, work: string): Promise<Row> {
   const { summary, examples } = JSON.parse(fs.readFileSync(report, 'utf8')) as { summary: EvalSummary; examples: ExampleResult[] };
   const answerable = examples.filter((e) => e.gold.length > 0);
   const outOfScope = examples.filter((e) => e.gold.length === 0);
+  let others: ExampleResult[] = [];
+  if (Number(o.outOfScope) > 0) {
+    const file = await otherGraphsQuestions(g.name, data, work);
+    const oosReport = report.replace(/\.json$/, `-oos${o.outOfScope}.json`);
+    await askgraph(['eval', '--dataset', file, '--store', pack, '--sample', o.outOfScope, '--seed', o.seed, '--json', '--out', oosReport]);
+    others = (JSON.parse(fs.readFileSync(oosReport, 'utf8')) as { examples: ExampleResult[] }).examples;
+  }
   return {
     graph: g.name,
     questions: summary.count,
@@ -159,6 +204,8 @@ async function measure(g: GraphSpec, work: string): Promise<Row> {
     answerableRefused: rate(answerable.filter((e) => e.noAnswer).length, answerable.length),
     outOfScope: outOfScope.length,
     outOfScopeRefused: rate(outOfScope.filter((e) => e.noAnswer).length, outOfScope.length),
+    otherGraphs: others.length,
+    otherGraphsRefused: rate(others.filter((e) => e.noAnswer).length, others.length),
     initSeconds,
     init: show(initArgs),
     eval: show(evalArgs),
@@ -171,7 +218,7 @@ async function main(): Promise<void> {
   const graphs = o.graph ?? ['wc2014', 'pathquestion', 'restaurants'];
   const specs = graphs.map((g) => graphSpec(g, data, work)); // unknown names fail before any work
   const rows: Row[] = [];
-  for (const g of specs) rows.push(await measure(g, work));
+  for (const g of specs) rows.push(await measure(g, data, work));
   if (o.json) {
     process.stdout.write(JSON.stringify({ minutes: Number(o.minutes), questions: Number(o.questions), seed: Number(o.seed), baseModel: o.baseModel ?? 'default', rows }, null, 2) + '\n');
     return;
@@ -180,9 +227,9 @@ async function main(): Promise<void> {
   const L = [
     `Leave-one-graph-out, init --minutes ${o.minutes}${o.minutes === '0' ? ' (zero-shot)' : ''}, base model: ${o.baseModel === false ? 'none (from scratch)' : (o.baseModel ?? "init's default")}; a seeded sample of ${o.questions} questions (seed ${o.seed})`,
     '',
-    '| graph | questions | Hits@1 | answerable refused | out of scope refused | init wall |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.graph} | ${r.questions} | ${pct(r.hits1)} | ${pct(r.answerableRefused)} (of ${r.answerable}) | ${r.outOfScope ? `${pct(r.outOfScopeRefused)} (of ${r.outOfScope})` : '—'} | ${r.initSeconds.toFixed(0)} s |`),
+    '| graph | questions | Hits@1 | answerable refused | out of scope refused | other graphs\' questions refused | init wall |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.graph} | ${r.questions} | ${pct(r.hits1)} | ${pct(r.answerableRefused)} (of ${r.answerable}) | ${r.outOfScope ? `${pct(r.outOfScopeRefused)} (of ${r.outOfScope})` : '—'} | ${r.otherGraphs ? `${pct(r.otherGraphsRefused)} (of ${r.otherGraphs})` : '—'} | ${r.initSeconds === null ? 'pack reused' : `${r.initSeconds.toFixed(0)} s`} |`),
     '',
     'Commands:',
     ...rows.flatMap((r) => [`- ${r.graph}: \`${r.init}\``, `  then \`${r.eval}\``]),

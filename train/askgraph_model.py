@@ -119,8 +119,17 @@ class DecLayer(nn.Module):
 
 
 class Seq2Seq(nn.Module):
-    def __init__(self, vocab, d_model, heads, enc_layers, dec_layers, ffn, dropout=0.1, copy_features=False):
+    def __init__(self, vocab, d_model, heads, enc_layers, dec_layers, ffn, dropout=0.1, copy_features=False, word_vectors=0):
         super().__init__()
+        # word vectors (issue 20, item 4): a frozen table of pre-trained vectors (GloVe 100d) for the source pieces
+        # that are whole words, projected into the encoder input (the projection starts at zero: a model continued
+        # from one without them begins as that model). The table is a buffer, part of the exported encoder graph.
+        self.word_vectors = word_vectors
+        if word_vectors:
+            self.register_buffer("wv_table", torch.zeros(vocab, word_vectors))
+            self.wv = nn.Linear(word_vectors, d_model)
+            nn.init.zeros_(self.wv.weight)
+            nn.init.zeros_(self.wv.bias)
         # copy features: cross-attention keys also see the PREVIOUS source piece's embedding and values also carry
         # the piece's own embedding, so "attend to the position after the piece just copied and emit its piece"
         # is a direct path (all inside the encoder graph; the ONNX interface is unchanged).
@@ -141,7 +150,10 @@ class Seq2Seq(nn.Module):
     # ---- encoder ----
     def encode(self, src, src_pad=None):
         """src [B,S] -> memory [B,S,d]; src_pad bool [B,S] True at padding."""
-        x = self.drop(self.emb(src) * self.scale + self.pe[: src.shape[1]].unsqueeze(0))
+        x = self.emb(src) * self.scale + self.pe[: src.shape[1]].unsqueeze(0)
+        if self.word_vectors:
+            x = x + self.wv(self.wv_table[src])
+        x = self.drop(x)
         mask = None
         if src_pad is not None:
             mask = (src_pad.float() * -1e9).unsqueeze(1).unsqueeze(1)

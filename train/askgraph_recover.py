@@ -25,7 +25,8 @@ def _initializers(path):
 def _size_of(config, enc_inits):
     return {"d_model": config["dModel"], "heads": config["heads"], "enc_layers": config["encoderLayers"],
             "dec_layers": config["decoderLayers"], "ffn": config["ffn"],
-            "copy_features": any(k.startswith("m.copy_prev.") for k in enc_inits)}
+            "copy_features": any(k.startswith("m.copy_prev.") for k in enc_inits),
+            **({"word_vectors": config["wordVectors"]["dims"]} if config.get("wordVectors") else {})}
 
 
 class _SymbolIds:
@@ -55,16 +56,21 @@ def _find(value, inits):
     return hits
 
 
+def _weights(model):
+    """The parameters and the frozen word-vector table (a buffer that is part of the export)."""
+    return list(model.named_parameters()) + [(n, b) for n, b in model.named_buffers() if n == "wv_table"]
+
+
 def learn_mapping(model, config):
     """parameter name -> list of (part, file, initializer name, how); part is None or (start, end) rows."""
     torch.manual_seed(12345)
     with torch.no_grad():
-        for p in model.parameters():
+        for _, p in _weights(model):
             p.copy_(torch.randn_like(p))
     with tempfile.TemporaryDirectory() as d:
         inits = _export_all(model, config, d)
     mapping = {}
-    for name, p in model.named_parameters():
+    for name, p in _weights(model):
         hits = _find(p.detach(), inits)
         if hits:
             mapping[name] = [(None,) + hits[0]]

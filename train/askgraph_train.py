@@ -117,6 +117,10 @@ def parse_args(argv=None):
                    help="start from a checkpoint's weights, tokenizer and symbols, or from an exported model folder (its weights are "
                         "recovered from the ONNX files); continued training on new data. Examples whose forms need a "
                         "relation or class the checkpoint lacks are skipped; operators added since get new embedding rows")
+    p.add_argument("--word-vectors", default=None, metavar="DIR",
+                   help="frozen pre-trained word vectors (DIR/glove-100d-int8.bin + glove-100d-vocab.txt, the package's "
+                        "assets/lexical) for the source pieces that are whole words, projected into the encoder input "
+                        "(issue 20, item 4). A model continued from one that has them keeps them")
     p.add_argument("--golden", type=int, default=20)
     p.add_argument("--version", default=None)
     return p.parse_args(argv)
@@ -569,9 +573,18 @@ def main(argv=None):
     if os.path.exists(sp_prefix + ".vocab"):
         os.unlink(sp_prefix + ".vocab")
 
+    wv = None
+    if args.word_vectors and not size.get("word_vectors"):
+        wv = piece_vectors(sp, args.word_vectors, vocab.V)
+        size = dict(size, word_vectors=wv.shape[1])
     model = Seq2Seq(vocab.V, dropout=args.dropout, **size)
     if init_ck is not None:
         load_init_weights(model, init_ck, vocab)
+    if wv is not None:  # after the weights: a checkpoint without word vectors leaves the table and its projection as built
+        with torch.no_grad():
+            model.wv_table.copy_(wv)
+        log("word vectors: %d of %d pieces are whole words with a vector (%s)" % (
+            int((wv.abs().sum(1) > 0).sum()), vocab.S, args.word_vectors))
         log("weights from %s (step %s, %.2f epochs)" % (args.init_from, init_ck.get("step"), init_ck.get("epochs") or 0))
     nparams = sum(p.numel() for p in model.parameters())
     log("model %s: V=%d params=%.2fM" % (size, vocab.V, nparams / 1e6))
@@ -759,6 +772,8 @@ def main(argv=None):
               "pad": PAD, "bos": BOS, "eos": EOS, "unk": UNK, "symbols": vocab.symbols, "relations": relations,
               "classes": classes,
               **({"names": "open", "nameEnd": NAME_END} if open_names else {}),
+              **({"wordVectors": {"dims": size["word_vectors"], "of": "whole-word source pieces (GloVe 100d, frozen, in the encoder)"}}
+                 if size.get("word_vectors") else {}),
               "dModel": size["d_model"], "heads": size["heads"], "encoderLayers": size["enc_layers"],
               "decoderLayers": size["dec_layers"], "headDim": size["d_model"] // size["heads"], "ffn": size["ffn"],
               "targetVocab": vocab.V, "maxSourceLength": 512, "maxTargetLength": max(64, 2 * max_tgt),
@@ -826,10 +841,49 @@ def load_init(path):
     return torch.load(path)
 
 
+def read_word_vectors(directory):
+    """-> (words, float32 tensor [count, dims]) from the package's int8 vector file (scripts/build-lexical-vectors.ts:
+    "AGWV", count, dims, then per word a float32 scale and dims int8 values; the vocabulary one word a line)."""
+    import numpy as np
+    with open(os.path.join(directory, "glove-100d-vocab.txt"), encoding="utf-8") as f:
+        words = [w for w in f.read().split("\n") if w]
+    with open(os.path.join(directory, "glove-100d-int8.bin"), "rb") as f:
+        buf = f.read()
+    count, dims = int.from_bytes(buf[4:8], "little"), int.from_bytes(buf[8:12], "little")
+    if count != len(words) or len(buf) != 12 + count * (4 + dims):
+        raise ValueError("%s: %d words x %d dims does not match the vocabulary's %d words" % (directory, count, dims, len(words)))
+    rows = np.frombuffer(buf, dtype=np.uint8, offset=12).reshape(count, 4 + dims)
+    scales = rows[:, :4].copy().view("<f4").reshape(count, 1)
+    values = rows[:, 4:].copy().view(np.int8).astype(np.float32)
+    return words, torch.from_numpy(values * scales)
+
+
+def piece_vectors(sp, directory, rows):
+    """The frozen table: row i is the unit-length vector of piece i when the piece is a whole word ("▁word", lower-cased,
+    in the vectors' vocabulary), else zeros; rows past the pieces (form symbols) are zeros."""
+    words, vecs = read_word_vectors(directory)
+    index = {w: i for i, w in enumerate(words)}
+    table = torch.zeros(rows, vecs.shape[1])
+    for i in range(sp.get_piece_size()):
+        p = sp.id_to_piece(i)
+        if p.startswith("\u2581") and p[1:].lower() in index:
+            v = vecs[index[p[1:].lower()]]
+            table[i] = v / max(float(v.norm()), 1e-6)
+    return table
+
+
 def load_init_weights(model, ck, vocab):
     """Load a checkpoint's weights. When the target symbols changed (an operator added since), each symbol keeps its
-    own embedding row and new symbols keep their fresh initialisation."""
+    own embedding row and new symbols keep their fresh initialisation. A model with word vectors continued from one
+    without them keeps its table and zero projection."""
     state = dict(ck["model"])
+    if getattr(model, "word_vectors", 0) and "wv_table" not in state:
+        for k in ("wv_table", "wv.weight", "wv.bias"):
+            state[k] = model.state_dict()[k]
+    elif "wv_table" in state and state["wv_table"].shape[0] != model.wv_table.shape[0]:  # symbols added: their rows are zeros
+        table = torch.zeros_like(model.wv_table)
+        table[:vocab.S] = state["wv_table"][:vocab.S]
+        state["wv_table"] = table
     old = ck.get("symbols")
     if old is not None and list(old) != vocab.symbols:
         emb = state["emb.weight"]

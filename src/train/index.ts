@@ -48,6 +48,11 @@ export interface TrainOptions {
   checkpoint?: string;
   /** Start from this checkpoint's weights, tokenizer and symbols (continued training on new data). */
   initFrom?: string;
+  /**
+   * Frozen pre-trained word vectors in the encoder (issue 20, item 4): a folder with glove-100d-int8.bin and
+   * glove-100d-vocab.txt (the package's assets/lexical). A run continued from a model that has them keeps them.
+   */
+  wordVectors?: string;
   /** More raw trainer flags, appended as given. */
   extraArgs?: string[];
   /** Python interpreter (default $ASKGRAPH_PYTHON or /usr/bin/python3). */
@@ -114,6 +119,7 @@ export function trainerArgs(o: TrainOptions): string[] {
   num('threads', o.threads, true, 1);
   if (o.checkpoint) a.push('--checkpoint', o.checkpoint);
   if (o.initFrom) a.push('--init-from', o.initFrom);
+  if (o.wordVectors) a.push('--word-vectors', o.wordVectors);
   a.push(...(o.extraArgs ?? []));
   return a;
 }

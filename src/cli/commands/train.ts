@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError } from '../../core';
+import { AskgraphError, packageRoot } from '../../core';
 import { PACK_FILE, packOfStore, refreshPackManifest } from '../../execute';
 import { MODEL_SIZES, train, type ModelSize, type TrainEvent } from '../../train';
 import { printJson, writeLine, type CliIO } from '../io';
@@ -20,6 +20,7 @@ interface TrainFlags {
   kb?: string[];
   checkpoint?: string;
   initFrom?: string;
+  wordVectors?: string | boolean;
   maxTrain?: number;
   vocabSize?: number;
   probe?: number;
@@ -130,6 +131,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--threads <n>', 'torch threads (default 2)', intArg('--threads', 0))
     .option('--checkpoint <file>', 'checkpoint file to keep (default: beside --out, removed after a successful run)')
     .option('--init-from <path>', 'start from a checkpoint file or an exported model folder (weights, tokenizer, symbols): continued training on new data')
+    .option('--word-vectors [dir]', 'frozen GloVe 100d vectors for the question\'s whole words in the encoder (default dir: the package\'s assets/lexical)')
     .option('--python <path>', 'python interpreter (default $ASKGRAPH_PYTHON or /usr/bin/python3)')
     .option('--no-progress', 'no progress bar')
     .option('--json', 'print the final report as JSON')
@@ -160,6 +162,7 @@ export const register: RegisterCommand = (program, io) => {
           python: flags.python,
           ...(flags.checkpoint ? { checkpoint: flags.checkpoint } : {}),
           ...(flags.initFrom ? { initFrom: flags.initFrom } : {}),
+          ...(flags.wordVectors ? { wordVectors: flags.wordVectors === true ? path.join(packageRoot(), 'assets', 'lexical') : flags.wordVectors } : {}),
           env: io.env,
           onEvent,
         });
