@@ -845,6 +845,9 @@ def read_word_vectors(directory):
     """-> (words, float32 tensor [count, dims]) from the package's int8 vector file (scripts/build-lexical-vectors.ts:
     "AGWV", count, dims, then per word a float32 scale and dims int8 values; the vocabulary one word a line)."""
     import numpy as np
+    for name in ("glove-100d-int8.bin", "glove-100d-vocab.txt"):
+        if not os.path.isfile(os.path.join(directory, name)):
+            raise SystemExit("--word-vectors: %s not found (the package's assets/lexical has it)" % os.path.join(directory, name))
     with open(os.path.join(directory, "glove-100d-vocab.txt"), encoding="utf-8") as f:
         words = [w for w in f.read().split("\n") if w]
     with open(os.path.join(directory, "glove-100d-int8.bin"), "rb") as f:

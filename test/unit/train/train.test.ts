@@ -101,6 +101,14 @@ exit 3`,
     await assert.rejects(train({ data: '/nonexistent/train.jsonl', out: '/tmp/x' }), (e: unknown) => isAskgraphError(e) && e.code === 'NOT_FOUND');
   });
 
+  it('--word-vectors: passed to the trainer; a folder without the vector files is NOT_FOUND before python runs', async () => {
+    const lexical = path.join(packageRoot(), 'assets', 'lexical');
+    const a = trainerArgs({ data: 'd', out: 'o', wordVectors: lexical });
+    assert.deepEqual(a.slice(a.indexOf('--word-vectors'), a.indexOf('--word-vectors') + 2), ['--word-vectors', lexical]);
+    const data = path.join(packageRoot(), 'fixtures', 'train', 'small-train.jsonl');
+    await assert.rejects(train({ data, out: path.join(tmpDir(), 'model'), wordVectors: tmpDir(), python: '/nonexistent/python3' }), (e: unknown) => isAskgraphError(e) && e.code === 'NOT_FOUND' && e.message.includes('glove-100d-int8.bin'));
+  });
+
   it('a report whose validation is not the Node decoder\'s is TRAINING_FAILED (decoding rules live in src/generate)', async () => {
     const dir = tmpDir();
     const out = path.join(dir, 'model');
