@@ -580,12 +580,12 @@ def main(argv=None):
     model = Seq2Seq(vocab.V, dropout=args.dropout, **size)
     if init_ck is not None:
         load_init_weights(model, init_ck, vocab)
+        log("weights from %s (step %s, %.2f epochs)" % (args.init_from, init_ck.get("step"), init_ck.get("epochs") or 0))
     if wv is not None:  # after the weights: a checkpoint without word vectors leaves the table and its projection as built
         with torch.no_grad():
             model.wv_table.copy_(wv)
         log("word vectors: %d of %d pieces are whole words with a vector (%s)" % (
             int((wv.abs().sum(1) > 0).sum()), vocab.S, args.word_vectors))
-        log("weights from %s (step %s, %.2f epochs)" % (args.init_from, init_ck.get("step"), init_ck.get("epochs") or 0))
     nparams = sum(p.numel() for p in model.parameters())
     log("model %s: V=%d params=%.2fM" % (size, vocab.V, nparams / 1e6))
 

@@ -63,4 +63,17 @@ describe('continued training from an exported model folder (integration, real py
     assert.deepEqual(b.symbols, a.symbols, 'same target symbols');
     assert.equal(fs.readFileSync(path.join(more, 'tokenizer.model')).equals(fs.readFileSync(path.join(first, 'tokenizer.model'))), true, 'same tokenizer');
   });
+
+  it('--word-vectors: a model trained with them says so, decodes in Node, and a run continued from it keeps them', async () => {
+    const withVectors = path.join(dir, 'vectors');
+    const continued = path.join(dir, 'vectors-more');
+    await train(['--out', withVectors, '--epochs', '1', '--word-vectors']);
+    const a = JSON.parse(fs.readFileSync(path.join(withVectors, 'config.json'), 'utf8'));
+    assert.equal(a.wordVectors?.dims, 100);
+    const rep = JSON.parse(fs.readFileSync(path.join(withVectors, 'report.json'), 'utf8')) as { validation: { decoder: string } };
+    assert.equal(rep.validation.decoder, 'node', 'the Node decoder read the exported model');
+    await train(['--out', continued, '--epochs', '1', '--init-from', withVectors]);
+    const b = JSON.parse(fs.readFileSync(path.join(continued, 'config.json'), 'utf8'));
+    assert.equal(b.wordVectors?.dims, 100, 'continued without the flag, the table comes with the weights');
+  });
 });
