@@ -19,7 +19,8 @@
  * Out of scope (`--out-of-scope N`): each pack is also asked a seeded N questions that it cannot answer — questions
  * of the other graphs (WC2014's and PathQuestion's, converted as above, and the movie questions of
  * fixtures/metaqa/valid.jsonl), about entities and relations this graph does not have — with no gold answer; the
- * share it refuses is "out of scope refused". A graph never gets its own questions as out of scope.
+ * share it refuses is "out of scope refused". A graph never gets its own family's questions as out of scope (the
+ * PathQuestion sets share people and relations).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -87,8 +88,13 @@ interface GraphSpec {
   format?: string;
 }
 
+/** The PATH_DATASETS key of a graph name (wc2014 is WC-P2, pathquestion is PQ-2H). */
+function datasetKey(name: string): string {
+  return name === 'wc2014' ? 'wc-p2' : name === 'pathquestion' ? 'pq-2h' : name;
+}
+
 function graphSpec(name: string, data: string, work: string): GraphSpec {
-  const key = name === 'wc2014' ? 'wc-p2' : name === 'pathquestion' ? 'pq-2h' : name;
+  const key = datasetKey(name);
   if (name === 'restaurants') {
     return {
       name,
@@ -148,13 +154,18 @@ const rate = (k: number, n: number) => (n ? k / n : null);
 /** The graphs whose questions are another graph's out-of-scope questions (besides MetaQA's movie questions). */
 const OTHER_GRAPHS = ['wc2014', 'pathquestion'];
 
+/** The data family of a graph: the PathQuestion sets share people and relations, so none is another's out of scope. */
+function family(name: string): string {
+  return PATH_DATASETS[datasetKey(name)]?.kind ?? name;
+}
+
 /**
  * A JSON Lines data set of the questions of every graph but `name` (OTHER_GRAPHS, converted when they are not yet,
  * and fixtures/metaqa/valid.jsonl), each with no gold answer; eval --sample draws from it.
  */
 async function otherGraphsQuestions(name: string, data: string, work: string): Promise<string> {
   const files: string[] = [path.join(ROOT, 'fixtures', 'metaqa', 'valid.jsonl')];
-  for (const other of OTHER_GRAPHS.filter((x) => x !== name)) {
+  for (const other of OTHER_GRAPHS.filter((x) => family(x) !== family(name))) {
     const spec = graphSpec(other, data, work);
     if (!fs.existsSync(spec.dataset)) {
       fs.mkdirSync(path.join(work, 'data', other), { recursive: true });
