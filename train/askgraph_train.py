@@ -843,7 +843,7 @@ def load_init(path):
 
 def read_word_vectors(directory):
     """-> (words, float32 tensor [count, dims]) from the package's int8 vector file (scripts/build-lexical-vectors.ts:
-    "AGWV", count, dims, then per word a float32 scale and dims int8 values; the vocabulary one word a line)."""
+    "AGV1", count, dims, then per word a float32 scale and dims int8 values; the vocabulary one word a line)."""
     import numpy as np
     for name in ("glove-100d-int8.bin", "glove-100d-vocab.txt"):
         if not os.path.isfile(os.path.join(directory, name)):
@@ -881,8 +881,9 @@ def load_init_weights(model, ck, vocab):
     without them keeps its table and zero projection."""
     state = dict(ck["model"])
     if getattr(model, "word_vectors", 0) and "wv_table" not in state:
+        own = model.state_dict()
         for k in ("wv_table", "wv.weight", "wv.bias"):
-            state[k] = model.state_dict()[k]
+            state[k] = own[k]
     elif "wv_table" in state and state["wv_table"].shape[0] != model.wv_table.shape[0]:  # symbols added: their rows are zeros
         table = torch.zeros_like(model.wv_table)
         table[:vocab.S] = state["wv_table"][:vocab.S]

@@ -11,6 +11,14 @@ import { AskgraphError, isStopword, itemAt, packageRoot, singularForms, verbBase
 
 const MAGIC = 'AGV1';
 
+/** The word-vector files of a folder (scripts/build-lexical-vectors.ts writes them; the trainer's --word-vectors reads them too). */
+export const WORD_VECTOR_FILES = { vectors: 'glove-100d-int8.bin', vocabulary: 'glove-100d-vocab.txt' } as const;
+
+/** The package's folder of word vectors (assets/lexical). */
+export function lexicalDir(): string {
+  return path.join(packageRoot(), 'assets', 'lexical');
+}
+
 /** Word vectors quantised to int8 with a per-vector scale; cosine is computed on the int8 values (the scale cancels). */
 export class WordVectors {
   private readonly index = new Map<string, number>();
@@ -33,9 +41,9 @@ export class WordVectors {
   }
 
   /** Reads `<dir>/glove-100d-int8.bin` and `<dir>/glove-100d-vocab.txt` (default: the package's assets/lexical). */
-  static load(dir = path.join(packageRoot(), 'assets', 'lexical')): WordVectors {
-    const binFile = path.join(dir, 'glove-100d-int8.bin');
-    const vocabFile = path.join(dir, 'glove-100d-vocab.txt');
+  static load(dir = lexicalDir()): WordVectors {
+    const binFile = path.join(dir, WORD_VECTOR_FILES.vectors);
+    const vocabFile = path.join(dir, WORD_VECTOR_FILES.vocabulary);
     if (!fs.existsSync(binFile) || !fs.existsSync(vocabFile)) throw new AskgraphError('NOT_FOUND', `word vectors not found in ${dir} (scripts/build-lexical-vectors.ts writes them)`);
     const buf = fs.readFileSync(binFile);
     const words = fs.readFileSync(vocabFile, 'utf8').split('\n').filter((w) => w !== '');

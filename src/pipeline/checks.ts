@@ -12,7 +12,6 @@
  */
 import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
-export type { ClearReading } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import { classRefs, relationRefs } from '../form';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AskgraphError, packageRoot } from '../core';
 import { parseForm } from '../form';
+import { WORD_VECTOR_FILES } from '../ground';
 
 export type ModelSize = 'tiny' | 'small' | 'base';
 export const MODEL_SIZES: readonly ModelSize[] = ['tiny', 'small', 'base'];
@@ -273,9 +274,6 @@ export function formNames(dataFile: string): FormNames {
   return { relations: [...relations].sort(), classes: [...classes].sort() };
 }
 
-/** The files a --word-vectors folder holds (train/askgraph_train.py read_word_vectors). */
-const WORD_VECTOR_FILES = ['glove-100d-int8.bin', 'glove-100d-vocab.txt'];
-
 /** Trains a parser and writes the model folder; resolves with the trainer's report. */
 export async function train(opts: TrainOptions): Promise<TrainResult> {
   const t0 = Date.now();
@@ -283,8 +281,9 @@ export async function train(opts: TrainOptions): Promise<TrainResult> {
     if (f !== undefined && !fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `${name} file not found: ${f}`);
   }
   const vectors = opts.wordVectors;
-  for (const f of vectors ? WORD_VECTOR_FILES.map((n) => path.join(vectors, n)) : []) {
-    if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `--word-vectors: ${f} not found (the folder needs ${WORD_VECTOR_FILES.join(' and ')}, as the package's assets/lexical has)`);
+  const files = Object.values(WORD_VECTOR_FILES);
+  for (const f of vectors ? files.map((n) => path.join(vectors, n)) : []) {
+    if (!fs.existsSync(f)) throw new AskgraphError('NOT_FOUND', `--word-vectors: ${f} not found (the folder needs ${files.join(' and ')}, as the package's assets/lexical has)`);
   }
   const args = trainerArgs(opts);
   // The trainer tells relations from classes by this file: the grammar lives on the TypeScript side.

@@ -1,7 +1,8 @@
 import { SingleBar } from 'cli-progress';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError, packageRoot } from '../../core';
+import { AskgraphError } from '../../core';
+import { lexicalDir } from '../../ground';
 import { PACK_FILE, packOfStore, refreshPackManifest } from '../../execute';
 import { MODEL_SIZES, train, type ModelSize, type TrainEvent } from '../../train';
 import { printJson, writeLine, type CliIO } from '../io';
@@ -162,7 +163,7 @@ export const register: RegisterCommand = (program, io) => {
           python: flags.python,
           ...(flags.checkpoint ? { checkpoint: flags.checkpoint } : {}),
           ...(flags.initFrom ? { initFrom: flags.initFrom } : {}),
-          ...(flags.wordVectors ? { wordVectors: flags.wordVectors === true ? path.join(packageRoot(), 'assets', 'lexical') : flags.wordVectors } : {}),
+          ...(flags.wordVectors ? { wordVectors: flags.wordVectors === true ? lexicalDir() : flags.wordVectors } : {}),
           env: io.env,
           onEvent,
         });
