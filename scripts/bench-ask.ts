@@ -2,7 +2,7 @@
  * End-to-end benchmark of `askgraph ask` on MetaQA validation questions (brackets removed: the topic
  * entity is NOT given): Hits@1 by hop and latency p50/p95 per question, on the embedded movies pack.
  *
- *   npx tsx scripts/bench-ask.ts [--n N] [--beam K] [--no-entity-retrieval] [--no-relation-retrieval]
+ *   npx tsx scripts/bench-ask.ts [--n N] [--beam K] [--no-entity-retrieval] [--no-relation-retrieval] [--no-bridges]
  *                                [--no-adaptive] [--no-parser] [--free-copy] [--model DIR] [--fallback off|names] [--out FILE.json] [--failures K]
  *
  * --n N takes the first ⌈N/3⌉ questions of each hop in file order (default: all 1,958).
@@ -31,6 +31,7 @@ const cli = new Command('bench-ask')
   .option('--beam <k>', 'beam width')
   .option('--no-entity-retrieval', 'ablation: no entity retrieval')
   .option('--no-relation-retrieval', 'ablation: no relation retrieval')
+  .option('--no-bridges', 'ablation: no bridging hop between an entity and a relation it never takes')
   .option('--no-adaptive', 'decode the whole beam first')
   .option('--no-parser', 'the fallback readers alone (topics from entity linking)')
   .option('--free-copy', 'the parser may copy any question span (no restriction to graph labels)')
@@ -39,7 +40,7 @@ const cli = new Command('bench-ask')
   .option('--out <file>', 'write every row as JSON')
   .option('--failures <k>', 'misses to print', '10')
   .parse();
-const o = cli.opts<{ data?: string; n?: string; beam?: string; entityRetrieval: boolean; relationRetrieval: boolean; adaptive: boolean; parser: boolean; freeCopy?: boolean; model?: string; fallback?: string; out?: string; failures: string }>();
+const o = cli.opts<{ data?: string; n?: string; beam?: string; entityRetrieval: boolean; relationRetrieval: boolean; bridges: boolean; adaptive: boolean; parser: boolean; freeCopy?: boolean; model?: string; fallback?: string; out?: string; failures: string }>();
 function pct(xs: number[], p: number): number {
   return percentile(xs, p) ?? NaN;
 }
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
   if (o.beam) opts.beam = Number(o.beam);
   if (!o.entityRetrieval) opts.entityRetrieval = false;
   if (!o.relationRetrieval) opts.relationRetrieval = false;
+  if (!o.bridges) opts.bridges = false;
   if (!o.adaptive) opts.adaptiveBeam = false;
   if (!o.parser) opts.noParser = true; // the fallback readers alone (topics from entity linking)
   const fb = o.fallback;
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
   }
   await gateway.close();
 
-  const label = [`beam ${opts.beam ?? 'default(4)'}`, opts.entityRetrieval === false ? 'no entity retrieval' : '', opts.relationRetrieval === false ? 'no relation retrieval' : '', opts.adaptiveBeam === false ? 'no adaptive beam' : '', opts.noParser ? 'no parser (fallback only)' : '', freeCopy ? 'free copy (no label-constrained decoding)' : '', fb ? `fallback ${fb}` : ''].filter(Boolean).join(', ');
+  const label = [`beam ${opts.beam ?? 'default(4)'}`, opts.entityRetrieval === false ? 'no entity retrieval' : '', opts.relationRetrieval === false ? 'no relation retrieval' : '', opts.bridges === false ? 'no bridges' : '', opts.adaptiveBeam === false ? 'no adaptive beam' : '', opts.noParser ? 'no parser (fallback only)' : '', freeCopy ? 'free copy (no label-constrained decoding)' : '', fb ? `fallback ${fb}` : ''].filter(Boolean).join(', ');
   console.log(`bench-ask: ${examples.length} MetaQA validation questions (brackets removed), ${label}; model ${gateway.version}; setup ${(setupMs / 1000).toFixed(1)} s; load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores`);
   console.log('hop    n   Hits@1   exact-set   p50 ms   p95 ms');
   const hops = [...new Set(rows.map((r) => r.hop))].sort();

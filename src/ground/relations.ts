@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult } from '../core';
 import { isStopword, itemAt, relationWords } from '../core';
 import { relatedWords, wordNearness, wordVectors, WORDNET_SCORES, type WordVectors } from './lexical';
-import { classesQuery, degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query } from './queries';
+import { bridgeQuery, classesQuery, degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query, takesQuery } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
 import { iriLocalName } from '../core';
 import type { RelationInfo } from './store-index';
@@ -14,6 +14,15 @@ export interface RelationHit {
   /** The components of the score (phraseReading), for the trace. */
   reading?: PhraseReading;
 }
+
+/** A relation one hop from an entity to the values of another relation (RelationRetriever.bridges). */
+export interface Bridge {
+  iri: string;
+  /** true: the entity is the subject of the bridge's triples ((R p) in the bridged form); false: its object. */
+  inverse: boolean;
+}
+
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 
 export interface RelationRetrieverOptions {
   /** Predicates never offered as relations (label / alias predicates). */
@@ -303,6 +312,39 @@ export class RelationRetriever {
   }
 
   private classList?: Promise<RelationInfo[]>;
+
+  /**
+   * The relations that bridge an entity to a relation it never takes: for (JOIN r X) (`reversed` false: X as r's
+   * object) or (JOIN (R r) X) (X as r's subject) with no such triple, the relations p with a triple between X and
+   * some value of r in that place — so (JOIN r (JOIN p X)) or (JOIN r (JOIN (R p) X)) holds where the form held
+   * nothing ("restaurants in the bay area": restaurants are in cities, cities in the region). [] when X does take r,
+   * or nothing links them; never rdf:type or an excluded (label) predicate. At most `limit` (default 8), in IRI order
+   * (the store's order is not the answer's business). Cached.
+   */
+  async bridges(relation: string, reversed: boolean, entity: string, limit = 8): Promise<Bridge[]> {
+    const key = `${relation}\u0000${String(reversed)}\u0000${entity}`;
+    const hit = this.bridgeCache.get(key);
+    if (hit) return hit;
+    const t = { timeoutMs: this.opts.timeoutMs ?? 5000 };
+    let out: Bridge[] = [];
+    if ((await this.executor.select(takesQuery(relation, entity, !reversed), t)).rows.length === 0) {
+      const rows = (await this.executor.select(bridgeQuery(relation, entity, !reversed, this.opts.limit ?? 500), t)).rows;
+      const seen = new Set<string>();
+      for (const r of rows) {
+        if (r.p?.type !== 'uri' || r.p.value === RDF_TYPE || this.exclude.has(r.p.value) || r.p.value === relation) continue;
+        const b = { iri: r.p.value, inverse: r.d?.value === '2' };
+        const k = `${b.iri} ${String(b.inverse)}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push(b);
+      }
+      out = out.sort((a, b) => (a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : Number(a.inverse) - Number(b.inverse))).slice(0, limit);
+    }
+    this.bridgeCache.set(key, out);
+    return out;
+  }
+
+  private readonly bridgeCache = new LRUCache<string, Bridge[]>({ max: 2000 });
 
   /** How many triples touch each entity (cached; an entity in no triple has 0). */
   async degrees(entities: string[]): Promise<Map<string, number>> {

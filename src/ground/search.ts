@@ -1,11 +1,11 @@
-import type { Candidate, Form, GroundedCandidate, Ref } from '../core';
+import type { Candidate, Form, GroundedCandidate, Ref, Relation } from '../core';
 import { iriLocalName, isAskgraphError, itemAt, TRANSIENT_CODES } from '../core';
-import { classRefs, entityRefs, mapRefs, printForm, relationRefs } from '../form';
+import { classRefs, entityRefs, mapChildren, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
 import { labelTokens as tokens, normalizeLabel } from '../core';
 import { fuzzySimilarity } from './similarity';
-import { readingNote, type RelationHit, type RelationRetriever } from './relations';
+import { readingNote, type Bridge, type RelationHit, type RelationRetriever } from './relations';
 import type { Scorer } from './scorers';
 import type { RelationInfo } from './store-index';
 
@@ -35,11 +35,13 @@ export interface GroundOptions {
   hops?: 1 | 2;
   /** Only the first phase (exact short-cut, or the beam forms as generated without entity retrieval). */
   exactOnly?: boolean;
+  /** Bridge an entity to a relation it never takes by one hop (with phase 3; default true). Only with relationRetrieval's store. */
+  bridges?: boolean;
 }
 
 export const GROUND_DEFAULTS = { kE: 5, tE: 0.6, kR: 3, tR: 0.3, k1: 10, t1: 0.3, k2: 10, t2: 0.2, hops: 2 as 1 | 2 };
 
-export type GroundPhase = 'exact' | 'beam' | 'entity' | 'relation';
+export type GroundPhase = 'exact' | 'beam' | 'entity' | 'relation' | 'bridge';
 
 export interface GroundAttempt extends GroundedCandidate {
   phase: GroundPhase;
@@ -49,7 +51,17 @@ export interface GroundAttempt extends GroundedCandidate {
   relationReadings?: string[];
   /** Class names the graph lacks, each with the store class it was read as (relations.ts readingNote). */
   classReadings?: string[];
+  /** Phase 'bridge': each hop added between an entity and a relation it never takes ("in city ← in region"). */
+  bridges?: string[];
 }
+
+/**
+ * Bridges (with phase 3): the best BRIDGED_FORMS grounded forms each have their joins (JOIN r X) whose entity never takes r
+ * bridged by one hop (RelationRetriever.bridges); each bridged reading costs ln(BRIDGE_SCORE / n), n the bridges of
+ * that join, on the form's combined score.
+ */
+export const BRIDGED_FORMS = 3;
+export const BRIDGE_SCORE = 0.5;
 
 /**
  * A one-word mention that starts or ends several labels ("reeves", "kurosawa") names the one whose entities
@@ -185,6 +197,8 @@ function entityIrisOf(form: Form): string[] {
  *   3. relation — PermuteByRelation: for each phase-2 form (in order), relations present around its
  *                entities (1–2 hops), top kR per position (≥ tR), top k2 per form (product ≥ t2);
  *                ordered by combined score. Computed only if the earlier phases did not succeed.
+ *   bridge   — with phase 3: the best phase-2 and phase-3 forms with each join (JOIN r X) whose X never takes r
+ *                bridged by the one hop that links X to r's values (`bridged`); ordered with phase 3's by combined score.
  * A grounded form is yielded once (first occurrence).
  */
 export async function* groundCandidates(candidates: Candidate[], ctx: GroundContext, options: GroundOptions = {}): AsyncGenerator<GroundAttempt> {
@@ -201,7 +215,11 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   const byEntity = await run.byEntity(candidates, index); // 2.
   yield* byEntity.fresh;
   if (!o.relationRetrieval || !ctx.relations) return;
-  yield* await run.byRelation(byEntity.all, ctx.relations); // 3. store queries: only reached when nothing before answered
+  // 3. store queries: only reached when nothing before answered. The relation readings and the bridged readings of the
+  // best entity and relation readings, in one order by their combined scores
+  const byRelation = await run.byRelation(byEntity.all, ctx.relations);
+  const bridged = o.bridges ? [...(await run.bridged(byEntity.all, ctx.relations)), ...(await run.bridged(byRelation, ctx.relations))] : [];
+  yield* run.fresh([...byRelation, ...bridged].sort((a, b) => b.score - a.score));
 }
 
 /** The state of one groundCandidates call: options, the forms already yielded, and the question's entity links. */
@@ -220,7 +238,7 @@ class GroundRun {
     private readonly ctx: GroundContext,
     options: GroundOptions,
   ) {
-    this.o = { ...GROUND_DEFAULTS, entityRetrieval: true, relationRetrieval: true, ...stripUndefined(options) };
+    this.o = { ...GROUND_DEFAULTS, entityRetrieval: true, relationRetrieval: true, bridges: true, ...stripUndefined(options) };
     this.vocab = ctx.vocabulary ?? new Set<string>();
   }
 
@@ -475,14 +493,85 @@ class GroundRun {
         relForms.push({ candidate: g.candidate, form, text: printForm(form), score: this.scoreOf(g.candidate, g.entityScores, rs), entityScores: g.entityScores, relationScores: rs, phase: 'relation', relationReadings: readings, ...(g.entityMatches ? { entityMatches: g.entityMatches } : {}) });
       }
     }
-    relForms.sort((a, b) => b.score - a.score);
+    return relForms;
+  }
+
+  /**
+   * Bridges (with phase 3): for the best BRIDGED_FORMS forms whose relations are all the store's, each join (JOIN r X) whose X
+   * never takes r, read with the hop that links X to r's values in its place (RelationRetriever.bridges) — the
+   * parser named the relation and the place, not the step between them ("restaurants in the bay area" read as
+   * (JOIN in_city [ bay area ]), a region). Each bridge is a reading of its own (`fresh` drops those yielded before).
+   */
+  async bridged(forms: GroundAttempt[], relations: RelationRetriever): Promise<GroundAttempt[]> {
+    const eligible = [...forms].sort((a, b) => b.score - a.score).filter((g) => relationRefs(g.form).every((r) => r.kind === 'iri') && iriJoins(g.form).length > 0);
     const out: GroundAttempt[] = [];
-    for (const g of relForms) {
-      const a = this.make(g.candidate, g.form, g.entityScores, g.relationScores, 'relation', g.entityMatches);
-      if (a) out.push(g.relationReadings ? { ...a, relationReadings: g.relationReadings } : a);
+    for (const g of eligible.slice(0, BRIDGED_FORMS)) {
+      for (const [k, j] of iriJoins(g.form).entries()) {
+        // only "what has r X" ((JOIN r X): restaurants in a region); "X's r" ((JOIN (R r) X)) with X lacking r is a fact
+        // the graph lacks, and the r of X's neighbours would answer another question ("how tall is X" read as the tags
+        // of X's films; measured in src/ground/README.md)
+        if (j.reversed) continue;
+        let found: Bridge[];
+        try {
+          found = await relations.bridges(j.relation, j.reversed, j.entity);
+        } catch (e) {
+          // as a neighbourhood query: one that could not be finished stops the question (its readings could win)
+          if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
+          continue;
+        }
+        for (const b of found) {
+          const form = withBridge(g.form, k, b);
+          const note = `${iriLocalName(j.relation)} ← ${b.inverse ? '(R ' : ''}${iriLocalName(b.iri)}${b.inverse ? ')' : ''} → ${iriLocalName(j.entity)}`;
+          out.push({ ...g, form, text: printForm(form), score: g.score + Math.log(BRIDGE_SCORE / found.length), phase: 'bridge', bridges: [note] });
+        }
+      }
     }
     return out;
   }
+
+  /** The forms not yielded before (phases 3 and bridge), in their order. */
+  fresh(forms: GroundAttempt[]): GroundAttempt[] {
+    const out: GroundAttempt[] = [];
+    for (const g of forms) {
+      const a = this.make(g.candidate, g.form, g.entityScores, g.relationScores, g.phase, g.entityMatches);
+      if (a) out.push({ ...a, score: g.score, ...(g.relationReadings ? { relationReadings: g.relationReadings } : {}), ...(g.bridges ? { bridges: g.bridges } : {}) });
+    }
+    return out;
+  }
+}
+
+/** Where (JOIN r X) holds in a form: r's IRI, whether it is written (R r), X's IRI. */
+interface EntityJoin {
+  relation: string;
+  reversed: boolean;
+  entity: string;
+}
+
+/** The form's joins of a relation IRI (or its reverse) with an entity IRI, in the order mapChildren visits them. */
+function iriJoins(form: Form): EntityJoin[] {
+  const out: EntityJoin[] = [];
+  const visit = (f: Form): Form => {
+    if (f.kind === 'join' && f.arg.kind === 'entity' && f.arg.ref.kind === 'iri') {
+      const rel = f.relation.kind === 'reverse' ? f.relation.of : f.relation;
+      if (rel.kind === 'rel' && rel.ref.kind === 'iri') out.push({ relation: rel.ref.iri, reversed: f.relation.kind === 'reverse', entity: f.arg.ref.iri });
+    }
+    return mapChildren(f, visit);
+  };
+  visit(form);
+  return out;
+}
+
+/** The form with the k-th of its iriJoins' entities replaced by (JOIN p X) or (JOIN (R p) X). */
+function withBridge(form: Form, k: number, bridge: Bridge): Form {
+  let seen = -1;
+  const put = (f: Form): Form => {
+    if (f.kind === 'join' && f.arg.kind === 'entity' && iriJoins({ ...f, arg: f.arg }).length === 1 && ++seen === k) {
+      const rel: Relation = { kind: 'rel', ref: { kind: 'iri', iri: bridge.iri } };
+      return { ...f, arg: { kind: 'join', relation: bridge.inverse ? { kind: 'reverse', of: rel } : rel, arg: f.arg } };
+    }
+    return mapChildren(f, put);
+  };
+  return put(form);
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -18,6 +18,15 @@ import { attempt } from './attempt';
 /** How many more readings are tried after the best one is set aside (unexplained words, too uncertain). */
 export const MAX_REJUDGED = 3;
 
+/**
+ * Whether a reading set aside for what it leaves out may still answer with a caveat: not a bridged one (src/ground
+ * phase 4) — the hop it adds is grounding's guess, not the parser's reading, and one that drops a word of the question
+ * is no answer to it (the fallback's evidence is asked instead).
+ */
+function mayCaveat(w: Winner): boolean {
+  return w.attempt.phase !== 'bridge';
+}
+
 /** The outcome of choose(): the reading that answers (if any), with its caveat, or why none does. */
 export interface Choice {
   beam: Candidate[];
@@ -46,7 +55,7 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   let verdict = win && !run.stopped ? await judge(gw, q, win, beam, run) : undefined;
   // the best-scored reading set aside only for a part of the question it leaves out: the answer if no reading uses it
   // (the best by its combined score, not the first: a repaired reading the greedy pass ran is no better for being early)
-  let caveated = win && verdict?.caveat ? { win, verdict } : undefined;
+  let caveated = win && verdict?.caveat && mayCaveat(win) ? { win, verdict } : undefined;
   // the first reading withheld only as too uncertain (it may use what a better-scored one leaves out)
   let complete = win && verdict?.uncertain ? { win, verdict } : undefined;
   const setAside = [...run.vacuous]; // vacuous readings of every pass, the last resort
@@ -74,7 +83,7 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
     if (!v.rejected) {
       win = next;
       verdict = v;
-    } else if (v.caveat && (!caveated || next.attempt.score > caveated.win.attempt.score)) caveated = { win: next, verdict: v };
+    } else if (v.caveat && mayCaveat(next) && (!caveated || next.attempt.score > caveated.win.attempt.score)) caveated = { win: next, verdict: v };
     else if (v.uncertain && !complete) complete = { win: next, verdict: v };
   }
   // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films

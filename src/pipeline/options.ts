@@ -52,6 +52,7 @@ export const AskOptionsObject = z.object({
   entityRetrieval: z.boolean().optional().describe('ablation: ground entities through the entity index (default true)'),
   relationRetrieval: z.boolean().optional().describe('ablation: retrieve relations among the grounded entities\' neighbours (default true)'),
   hops: z.union([z.literal(1), z.literal(2)]).optional().describe('neighbourhood depth of relation retrieval'),
+  bridges: z.boolean().optional().describe('ablation: bridge an entity to a relation it never takes by one hop (src/ground phases 2b, 3b; default true)'),
   noAbstain: z
     .boolean()
     .optional()
@@ -64,7 +65,7 @@ export const AskOptionsSchema = AskOptionsObject.strict();
 export type AskOptions = z.infer<typeof AskOptionsObject>;
 
 // The grounding options are GroundOptions' own (checked here at compile time).
-type GroundKeys = 'kE' | 'tE' | 'kR' | 'tR' | 'k1' | 't1' | 'k2' | 't2' | 'entityRetrieval' | 'relationRetrieval' | 'hops';
+type GroundKeys = 'kE' | 'tE' | 'kR' | 'tR' | 'k1' | 't1' | 'k2' | 't2' | 'entityRetrieval' | 'relationRetrieval' | 'hops' | 'bridges';
 export type AskGroundOptions = Pick<GroundOptions, GroundKeys>; // fails to compile on a key GroundOptions lacks
 
 
