@@ -317,7 +317,7 @@ export class RelationRetriever {
    * The relations that bridge an entity to a relation it never takes: for (JOIN r X) (`reversed` false: X as r's
    * object) or (JOIN (R r) X) (X as r's subject) with no such triple, the relations p with a triple between X and
    * some value of r in that place — so (JOIN r (JOIN p X)) or (JOIN r (JOIN (R p) X)) holds where the form held
-   * nothing ("restaurants in the bay area": restaurants are in cities, cities in the region). [] when X does take r,
+   * nothing ("shops in Norvale", a province: shops are in towns, towns in provinces). [] when X does take r,
    * or nothing links them; never rdf:type or an excluded (label) predicate. At most `limit` (default 8), in IRI order
    * (the store's order is not the answer's business). Cached.
    */

@@ -51,7 +51,7 @@ export interface GroundAttempt extends GroundedCandidate {
   relationReadings?: string[];
   /** Class names the graph lacks, each with the store class it was read as (relations.ts readingNote). */
   classReadings?: string[];
-  /** Phase 'bridge': each hop added between an entity and a relation it never takes ("in city ← in region"). */
+  /** Phase 'bridge': each hop added between an entity and a relation it never takes ("in_town ← in_province"). */
   bridges?: string[];
 }
 
@@ -499,17 +499,17 @@ class GroundRun {
   /**
    * Bridges (with phase 3): for the best BRIDGED_FORMS forms whose relations are all the store's, each join (JOIN r X) whose X
    * never takes r, read with the hop that links X to r's values in its place (RelationRetriever.bridges) — the
-   * parser named the relation and the place, not the step between them ("restaurants in the bay area" read as
-   * (JOIN in_city [ bay area ]), a region). Each bridge is a reading of its own (`fresh` drops those yielded before).
+   * parser named the relation and the place, not the step between them ("shops in Norvale" read as
+   * (JOIN in_town [ Norvale ]), a province). Each bridge is a reading of its own (`fresh` drops those yielded before).
    */
   async bridged(forms: GroundAttempt[], relations: RelationRetriever): Promise<GroundAttempt[]> {
     const eligible = [...forms].sort((a, b) => b.score - a.score).filter((g) => relationRefs(g.form).every((r) => r.kind === 'iri') && iriJoins(g.form).length > 0);
     const out: GroundAttempt[] = [];
     for (const g of eligible.slice(0, BRIDGED_FORMS)) {
       for (const [k, j] of iriJoins(g.form).entries()) {
-        // only "what has r X" ((JOIN r X): restaurants in a region); "X's r" ((JOIN (R r) X)) with X lacking r is a fact
-        // the graph lacks, and the r of X's neighbours would answer another question ("how tall is X" read as the tags
-        // of X's films; measured in src/ground/README.md)
+        // only "what has r X" ((JOIN r X): shops in a province); "X's r" ((JOIN (R r) X)) with X lacking r is a fact
+        // the graph lacks, and the r of X's neighbours would answer another question (a person's missing attribute read
+        // as the tags of the person's films; measured in src/ground/README.md)
         if (j.reversed) continue;
         let found: Bridge[];
         try {
