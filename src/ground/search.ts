@@ -217,9 +217,17 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   if (!o.relationRetrieval || !ctx.relations) return;
   // 3. store queries: only reached when nothing before answered. The relation readings and the bridged readings of the
   // best entity and relation readings, in one order by their combined scores
-  const byRelation = await run.byRelation(byEntity.all, ctx.relations);
-  const bridged = o.bridges ? [...(await run.bridged(byEntity.all, ctx.relations)), ...(await run.bridged(byRelation, ctx.relations))] : [];
-  yield* run.fresh([...byRelation, ...bridged].sort((a, b) => b.score - a.score));
+  const byRelation = (await run.byRelation(byEntity.all, ctx.relations)).sort((a, b) => b.score - a.score);
+  const toBridge = o.bridges ? [...bridgeable(byEntity.all), ...bridgeable(byRelation)] : [];
+  // a bridged reading scores at most its form's score + ln BRIDGE_SCORE: the relation readings above every such bound
+  // come first, and the bridge queries are asked only when none of them answered
+  const bound = Math.max(...toBridge.map((g) => g.score)) + Math.log(BRIDGE_SCORE);
+  const first = byRelation.findIndex((g) => g.score < bound);
+  const above = first < 0 ? byRelation.length : first;
+  yield* run.fresh(byRelation.slice(0, above));
+  if (toBridge.length === 0) return;
+  const bridged = await run.bridged(toBridge, ctx.relations);
+  yield* run.fresh([...byRelation.slice(above), ...bridged].sort((a, b) => b.score - a.score));
 }
 
 /** The state of one groundCandidates call: options, the forms already yielded, and the question's entity links. */
@@ -497,15 +505,14 @@ class GroundRun {
   }
 
   /**
-   * Bridges (with phase 3): for the best BRIDGED_FORMS forms whose relations are all the store's, each join (JOIN r X) whose X
-   * never takes r, read with the hop that links X to r's values in its place (RelationRetriever.bridges) — the
+   * Bridges (with phase 3): for each form (`bridgeable`), each join (JOIN r X) whose X never takes r, read with the
+   * hop that links X to r's values in its place (RelationRetriever.bridges) — the
    * parser named the relation and the place, not the step between them ("shops in Norvale" read as
    * (JOIN in_town [ Norvale ]), a province). Each bridge is a reading of its own (`fresh` drops those yielded before).
    */
   async bridged(forms: GroundAttempt[], relations: RelationRetriever): Promise<GroundAttempt[]> {
-    const eligible = [...forms].sort((a, b) => b.score - a.score).filter((g) => relationRefs(g.form).every((r) => r.kind === 'iri') && iriJoins(g.form).length > 0);
     const out: GroundAttempt[] = [];
-    for (const g of eligible.slice(0, BRIDGED_FORMS)) {
+    for (const g of forms) {
       for (const [k, j] of iriJoins(g.form).entries()) {
         // only "what has r X" ((JOIN r X): shops in a province); "X's r" ((JOIN (R r) X)) with X lacking r is a fact
         // the graph lacks, and the r of X's neighbours would answer another question (a person's missing attribute read
@@ -513,7 +520,7 @@ class GroundRun {
         if (j.reversed) continue;
         let found: Bridge[];
         try {
-          found = await relations.bridges(j.relation, j.reversed, j.entity);
+          found = await relations.bridges(j.relation, j.entity);
         } catch (e) {
           // as a neighbourhood query: one that could not be finished stops the question (its readings could win)
           if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
@@ -529,12 +536,14 @@ class GroundRun {
     return out;
   }
 
-  /** The forms not yielded before (phases 3 and bridge), in their order. */
+  /** The forms not yielded before (phases 3 and bridge), in their order, with their class readings. */
   fresh(forms: GroundAttempt[]): GroundAttempt[] {
     const out: GroundAttempt[] = [];
     for (const g of forms) {
-      const a = this.make(g.candidate, g.form, g.entityScores, g.relationScores, g.phase, g.entityMatches);
-      if (a) out.push({ ...a, score: g.score, ...(g.relationReadings ? { relationReadings: g.relationReadings } : {}), ...(g.bridges ? { bridges: g.bridges } : {}) });
+      if (this.seen.has(g.text)) continue;
+      this.seen.add(g.text);
+      const notes = this.classesOf(g.candidate).notes;
+      out.push(notes.length ? { ...g, classReadings: notes } : g);
     }
     return out;
   }
@@ -547,25 +556,38 @@ interface EntityJoin {
   entity: string;
 }
 
-/** The form's joins of a relation IRI (or its reverse) with an entity IRI, in the order mapChildren visits them. */
+/** The node as a join of a relation IRI (or its reverse) with an entity IRI; undefined when it is none. */
+function iriJoin(f: Form): EntityJoin | undefined {
+  if (f.kind !== 'join' || f.arg.kind !== 'entity' || f.arg.ref.kind !== 'iri') return undefined;
+  const rel = f.relation.kind === 'reverse' ? f.relation.of : f.relation;
+  return rel.kind === 'rel' && rel.ref.kind === 'iri' ? { relation: rel.ref.iri, reversed: f.relation.kind === 'reverse', entity: f.arg.ref.iri } : undefined;
+}
+
+/** The form's iriJoin nodes, in the order mapChildren visits them. */
 function iriJoins(form: Form): EntityJoin[] {
   const out: EntityJoin[] = [];
   const visit = (f: Form): Form => {
-    if (f.kind === 'join' && f.arg.kind === 'entity' && f.arg.ref.kind === 'iri') {
-      const rel = f.relation.kind === 'reverse' ? f.relation.of : f.relation;
-      if (rel.kind === 'rel' && rel.ref.kind === 'iri') out.push({ relation: rel.ref.iri, reversed: f.relation.kind === 'reverse', entity: f.arg.ref.iri });
-    }
+    const j = iriJoin(f);
+    if (j) out.push(j);
     return mapChildren(f, visit);
   };
   visit(form);
   return out;
 }
 
+/**
+ * The forms grounding bridges (with phase 3): the best BRIDGED_FORMS whose relations are all the store's and that hold
+ * an iriJoin (in either direction: only (JOIN r X) is bridged, but "X's r" forms take their places too, as measured).
+ */
+function bridgeable(forms: GroundAttempt[]): GroundAttempt[] {
+  return [...forms].sort((a, b) => b.score - a.score).filter((g) => relationRefs(g.form).every((r) => r.kind === 'iri') && iriJoins(g.form).length > 0).slice(0, BRIDGED_FORMS);
+}
+
 /** The form with the k-th of its iriJoins' entities replaced by (JOIN p X) or (JOIN (R p) X). */
 function withBridge(form: Form, k: number, bridge: Bridge): Form {
   let seen = -1;
   const put = (f: Form): Form => {
-    if (f.kind === 'join' && f.arg.kind === 'entity' && iriJoins({ ...f, arg: f.arg }).length === 1 && ++seen === k) {
+    if (f.kind === 'join' && iriJoin(f) && ++seen === k) {
       const rel: Relation = { kind: 'rel', ref: { kind: 'iri', iri: bridge.iri } };
       return { ...f, arg: { kind: 'join', relation: bridge.inverse ? { kind: 'reverse', of: rel } : rel, arg: f.arg } };
     }

@@ -20,7 +20,7 @@ export const MAX_REJUDGED = 3;
 
 /**
  * Whether a reading set aside for what it leaves out may still answer with a caveat: not a bridged one (src/ground
- * phase 4) — the hop it adds is grounding's guess, not the parser's reading, and one that drops a word of the question
+ * `bridged`) — the hop it adds is grounding's guess, not the parser's reading, and one that drops a word of the question
  * is no answer to it (the fallback's evidence is asked instead).
  */
 function mayCaveat(w: Winner): boolean {

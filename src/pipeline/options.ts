@@ -52,7 +52,7 @@ export const AskOptionsObject = z.object({
   entityRetrieval: z.boolean().optional().describe('ablation: ground entities through the entity index (default true)'),
   relationRetrieval: z.boolean().optional().describe('ablation: retrieve relations among the grounded entities\' neighbours (default true)'),
   hops: z.union([z.literal(1), z.literal(2)]).optional().describe('neighbourhood depth of relation retrieval'),
-  bridges: z.boolean().optional().describe('ablation: bridge an entity to a relation it never takes by one hop (src/ground phases 2b, 3b; default true)'),
+  bridges: z.boolean().optional().describe('ablation: bridge an entity to a relation it never takes by one hop (src/ground, with phase 3; default true)'),
   noAbstain: z
     .boolean()
     .optional()

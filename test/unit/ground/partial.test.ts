@@ -1,11 +1,6 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import type { Executor } from '../../../src/core';
-import { openExecutor } from '../../../src/execute';
-import { buildStoreIndex, EntityIndex, groundCandidates, linkEntities, PARTIAL_UNIQUE_SCORE, RelationRetriever, type GroundAttempt } from '../../../src/ground';
-import { beam, collect } from '../../helpers/ground';
+import { EntityIndex, groundCandidates, linkEntities, PARTIAL_UNIQUE_SCORE, RelationRetriever, type GroundAttempt } from '../../../src/ground';
+import { beam, collect, openMadeUpGraph, type MadeUpGraph } from '../../helpers/ground';
 
 // A made-up graph: one famous painter and two namesakes, a unique first name, and a plural genre.
 const B = 'http://example.org/art/';
@@ -40,23 +35,16 @@ function attempts(form: string, question: string, index: EntityIndex, relations:
 
 describe('ground: partial names and plural mentions (made-up graph)', function () {
   this.timeout(60000);
-  let dir: string;
-  let executor: Executor;
+  let graph: MadeUpGraph;
   let index: EntityIndex;
   let relations: RelationRetriever;
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-partial-'));
-    fs.writeFileSync(path.join(dir, 'art.ttl'), TTL);
-    executor = await openExecutor(path.join(dir, 'art.ttl'));
-    index = await buildStoreIndex(executor, { excludeNamespaces: [REL] });
-    relations = new RelationRetriever(executor, { exclude: [LABEL] });
+    graph = await openMadeUpGraph(TTL, REL);
+    ({ index, relations } = graph);
   });
 
-  after(async () => {
-    await executor.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => graph.close());
 
   it('a first name alone that starts one label grounds to it, marked partial and scored below an exact match', () => {
     const [hit] = index.search('trudo');

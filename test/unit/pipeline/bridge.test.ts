@@ -26,7 +26,7 @@ const NT = [
   [`${B}s3`, `${REL}in_town`, `<${B}t3>`],
 ].map(([s, p, o]) => `<${s}> <${p}> ${o} .`).join('\n');
 
-describe('gateway: a reading bridged by grounding (src/ground phases 2b, 3b)', function () {
+describe('gateway: a reading bridged by grounding (src/ground bridge, with phase 3)', function () {
   this.timeout(60000);
   let dir: string;
   let gateway: Gateway;
