@@ -139,21 +139,16 @@ function synonymsOf(sense: WnSynset | undefined, word: string, max: number): str
     .slice(0, max);
 }
 
-/**
- * The question word for a noun: by the WordNet sense that fits the schema best. After a preposition ("is in
- * country") the noun names where the subject is, so any location sense of it says "where": "country" is first a
- * people (noun.group) and only then a territory (noun.location).
- */
-function whOfNoun(noun: string | undefined, ctx: Set<string>, afterPreposition = false): Wh {
+function whOfNoun(noun: string | undefined, ctx: Set<string>): Wh {
   if (!noun) return 'what';
   const head = itemAt(noun.split(' '), -1, 'words of a noun');
   if (!/^\p{L}{3,}$/u.test(head)) return 'what';
   const base = wordNet().baseForms(head, 'n')[0] ?? head;
   const sense = bestSense(base, 'n', ctx);
-  if (sense?.lexFile === 'noun.person') return 'who';
-  if (sense?.lexFile === 'noun.location') return 'where';
-  if (sense?.lexFile === 'noun.time') return 'when';
-  if (afterPreposition && wordNet().senses(base, 'n').some((s) => s.lexFile === 'noun.location')) return 'where';
+  if (!sense) return 'what';
+  if (sense.lexFile === 'noun.person') return 'who';
+  if (sense.lexFile === 'noun.location') return 'where';
+  if (sense.lexFile === 'noun.time') return 'when';
   return 'what';
 }
 
@@ -385,7 +380,7 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
   }
   // "capital of": its subjects are capitals (the class, "city", would lose what the relation says)
   const subject = ofNoun ? nounEntry([ofNoun], ctx) : nounEntry(subjNouns.flatMap((n) => withSynonyms(n, ctx, opts)), ctx);
-  let wh: Wh = p.valueKind === 'year' || p.valueKind === 'date' ? 'when' : whOfNoun(object.singular[0], ctx, shape === 'prep');
+  let wh: Wh = p.valueKind === 'year' || p.valueKind === 'date' ? 'when' : whOfNoun(object.singular[0], ctx);
   if (wh === 'when' && p.valueKind === 'number') wh = 'what'; // an age is not a time
   if (p.objectKind === 'literal' && p.valueKind === 'number') wh = 'what';
   const swh: Wh = subject.singular.length ? whOfNoun(subject.singular[0], ctx) : 'what';

@@ -62,7 +62,7 @@ describe('synth: lexicon', () => {
     const p = (name: string, label: string, extra: Partial<SchemaProperty> = {}) => prop('http://x/' + name, name, label, extra);
     const lex = buildLexicon({
       ...base,
-      properties: [p('capitalOf', 'capital of'), p('people.person.nationality', 'people.person.nationality'), p('borders', 'borders'), p('children', 'children'), p('flowsThrough', 'flows through'), p('plays_in_club', 'plays in club'), p('plays_in_club_inverse', 'plays in club inverse'), p('is_aged', 'is aged', { valueKind: 'number', objectKind: 'literal' }), p('inCountry', 'in country'), p('inLanguage', 'in language'), p('hasCountry', 'has country')],
+      properties: [p('capitalOf', 'capital of'), p('people.person.nationality', 'people.person.nationality'), p('borders', 'borders'), p('children', 'children'), p('flowsThrough', 'flows through'), p('plays_in_club', 'plays in club'), p('plays_in_club_inverse', 'plays in club inverse'), p('is_aged', 'is aged', { valueKind: 'number', objectKind: 'literal' })],
     });
     assert.equal(lex.properties.borders!.shape, 'verb'); // "which states border Texas"
     assert.equal(lex.properties.children!.shape, 'noun'); // "children of X", not "X childs"
@@ -80,13 +80,6 @@ describe('synth: lexicon', () => {
     assert.deepEqual(lex.properties.capitalOf!.subject.singular, ['capital']);
     assert.ok(lex.properties.capitalOf!.objectQ.includes('what is {x} the {s} of'));
     assert.equal(lex.properties['people.person.nationality']!.object.singular[0], 'nationality');
-    // after "in", a noun with any location sense says where ("country" is first a people, then a territory);
-    // "where is X" is asked of it, also of a nested X; a noun without one, or without the preposition, stays "what"
-    const inCountry = lex.properties.inCountry!;
-    assert.deepEqual([inCountry.shape, inCountry.wh], ['prep', 'where']);
-    assert.ok(inCountry.objectQ.includes('where is {x}'), inCountry.objectQ.join(' | '));
-    assert.deepEqual([lex.properties.inLanguage!.shape, lex.properties.inLanguage!.wh], ['prep', 'what']);
-    assert.deepEqual([lex.properties.hasCountry!.shape, lex.properties.hasCountry!.wh], ['noun', 'what']);
   });
 
   it('reads a user-edited lexicon file back; its entries win and its phrasings are used', async () => {
