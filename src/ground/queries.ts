@@ -25,11 +25,15 @@ const TEMPLATES = {
   // 28M triples) and the negated form by the entity's index (3 ms)
   neighbourIris:
     'SELECT DISTINCT ?m WHERE { VALUES ?e { <urn:x> } { ?e ?q ?m } UNION { ?m ?q ?e } FILTER(!isLiteral(?m) && !isBlank(?m)) } LIMIT 1',
-  // whether the entity is an object of the relation
-  takes: 'SELECT ?s WHERE { VALUES ?e { <urn:x> } VALUES ?r { <urn:x> } ?s ?r ?e } LIMIT 1',
-  // the predicates that link the entity (?d 1: pointing at it, 2: from it) to some object of the relation
-  bridge:
+  // whether the entity is a value of the relation (as its object; as its subject)
+  takesAsObject: 'SELECT ?s WHERE { VALUES ?e { <urn:x> } VALUES ?r { <urn:x> } ?s ?r ?e } LIMIT 1',
+  takesAsSubject: 'SELECT ?o WHERE { VALUES ?e { <urn:x> } VALUES ?r { <urn:x> } ?e ?r ?o } LIMIT 1',
+  // the predicates that link the entity (?d 1: pointing at it, 2: from it) to some object (bridgeObjects) or
+  // subject (bridgeSubjects) of the relation
+  bridgeObjects:
     'SELECT DISTINCT ?p ?d WHERE { VALUES ?e { <urn:x> } VALUES ?r { <urn:x> } { ?c ?p ?e BIND(1 AS ?d) } UNION { ?e ?p ?c BIND(2 AS ?d) } FILTER(!isLiteral(?c) && !isBlank(?c)) FILTER EXISTS { ?s ?r ?c } } LIMIT 1',
+  bridgeSubjects:
+    'SELECT DISTINCT ?p ?d WHERE { VALUES ?e { <urn:x> } VALUES ?r { <urn:x> } { ?c ?p ?e BIND(1 AS ?d) } UNION { ?e ?p ?c BIND(2 AS ?d) } FILTER(!isLiteral(?c) && !isBlank(?c)) FILTER EXISTS { ?c ?r ?o } } LIMIT 1',
 } as const;
 
 type TemplateName = keyof typeof TEMPLATES;
@@ -153,20 +157,23 @@ export function neighbourIrisQuery(entities: string[], limit: number): string {
   return generateSparql(q);
 }
 
-/** Whether the entity is an object of the relation (some ?s r e): one row or none. */
-export function takesQuery(relation: string, entity: string): string {
-  const q = template('takes');
+/**
+ * Whether the entity is a value of the relation: an object of it (`asObject`: some ?s r e), else a subject (e r ?o).
+ * One row or none.
+ */
+export function takesQuery(relation: string, entity: string, asObject: boolean): string {
+  const q = template(asObject ? 'takesAsObject' : 'takesAsSubject');
   setValues(q.where, 'e', [entity]);
   setValues(q.where, 'r', [relation]);
   return generateSparql(q);
 }
 
 /**
- * The predicates ?p that link the entity to an object of the relation (some ?s r ?c), one hop away; ?d is 1 for
- * (?c ?p e), 2 for (e ?p ?c). At most `limit` rows.
+ * The predicates ?p that link the entity to a value of the relation, one hop away: with `toObjects`, to an object of
+ * it (some ?s r ?c), else to a subject (?c r ?o); ?d is 1 for (?c ?p e), 2 for (e ?p ?c). At most `limit` rows.
  */
-export function bridgeQuery(relation: string, entity: string, limit: number): string {
-  const q = template('bridge');
+export function bridgeQuery(relation: string, entity: string, toObjects: boolean, limit: number): string {
+  const q = template(toObjects ? 'bridgeObjects' : 'bridgeSubjects');
   setValues(q.where, 'e', [entity]);
   setValues(q.where, 'r', [relation]);
   setLimits(q, limit);

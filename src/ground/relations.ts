@@ -314,20 +314,21 @@ export class RelationRetriever {
   private classList?: Promise<RelationInfo[]>;
 
   /**
-   * The relations that bridge an entity to a relation it never takes: for (JOIN r X) with X the object of no r
-   * triple, the relations p with a triple between X and some object of r — so (JOIN r (JOIN p X)) or
-   * (JOIN r (JOIN (R p) X)) holds where the form held nothing ("shops in Norvale", a province: shops are in towns, towns in provinces). [] when X does take r,
+   * The relations that bridge an entity to a relation it never takes: for (JOIN r X) (`reversed` false: X as r's
+   * object) or (JOIN (R r) X) (X as r's subject) with no such triple, the relations p with a triple between X and
+   * some value of r in that place — so (JOIN r (JOIN p X)) or (JOIN r (JOIN (R p) X)) holds where the form held
+   * nothing ("shops in Norvale", a province: shops are in towns, towns in provinces). [] when X does take r,
    * or nothing links them; never rdf:type or an excluded (label) predicate. At most `limit` (default 8), in IRI order
    * (the store's order is not the answer's business). Cached.
    */
-  async bridges(relation: string, entity: string, limit = 8): Promise<Bridge[]> {
-    const key = `${relation}\u0000${entity}`;
+  async bridges(relation: string, reversed: boolean, entity: string, limit = 8): Promise<Bridge[]> {
+    const key = `${relation}\u0000${String(reversed)}\u0000${entity}`;
     const hit = this.bridgeCache.get(key);
     if (hit) return hit;
     const t = { timeoutMs: this.opts.timeoutMs ?? 5000 };
     let out: Bridge[] = [];
-    if ((await this.executor.select(takesQuery(relation, entity), t)).rows.length === 0) {
-      const rows = (await this.executor.select(bridgeQuery(relation, entity, this.opts.limit ?? 500), t)).rows;
+    if ((await this.executor.select(takesQuery(relation, entity, !reversed), t)).rows.length === 0) {
+      const rows = (await this.executor.select(bridgeQuery(relation, entity, !reversed, this.opts.limit ?? 500), t)).rows;
       const seen = new Set<string>();
       for (const r of rows) {
         if (r.p?.type !== 'uri' || r.p.value === RDF_TYPE || this.exclude.has(r.p.value) || r.p.value === relation) continue;

@@ -1,5 +1,5 @@
 import type { Candidate, Form, GroundedCandidate, Ref, Relation } from '../core';
-import { iriLocalName, isAskgraphError, itemAt, TRANSIENT_CODES } from '../core';
+import { iriLocalName, isAskgraphError, isStopword, itemAt, TRANSIENT_CODES } from '../core';
 import { classRefs, entityRefs, mapChildren, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
@@ -57,11 +57,14 @@ export interface GroundAttempt extends GroundedCandidate {
 
 /**
  * Bridges (with phase 3): the best BRIDGED_FORMS grounded forms each have their joins (JOIN r X) whose entity never takes r
+ * (and (JOIN (R r) X) whose entity has no r, where the question names r: `namedBridges`)
  * bridged by one hop (RelationRetriever.bridges); each bridged reading costs ln(BRIDGE_SCORE / n), n the bridges of
  * that join, on the form's combined score.
  */
 export const BRIDGED_FORMS = 3;
 export const BRIDGE_SCORE = 0.5;
+/** How well a question word must read as r to bridge "X's r" (rankPhrase; a clear reading is 0.55). */
+export const BRIDGE_WORD = 0.4;
 
 /**
  * A one-word mention that starts or ends several labels ("reeves", "kurosawa") names the one whose entities
@@ -197,7 +200,8 @@ function entityIrisOf(form: Form): string[] {
  *   3. relation — PermuteByRelation: for each phase-2 form (in order), relations present around its
  *                entities (1–2 hops), top kR per position (≥ tR), top k2 per form (product ≥ t2);
  *                ordered by combined score. Computed only if the earlier phases did not succeed.
- *   bridge   — with phase 3: the best phase-2 and phase-3 forms with each join (JOIN r X) whose X never takes r
+ *   bridge   — with phase 3: the best phase-2 and phase-3 forms with each join (JOIN r X) whose X never takes r (or
+ *                (JOIN (R r) X), X without r, when the question names r and one more word: `namedBridges`)
  *                bridged by the one hop that links X to r's values (`bridged`); ordered with phase 3's by combined score.
  * A grounded form is yielded once (first occurrence).
  */
@@ -505,7 +509,8 @@ class GroundRun {
   }
 
   /**
-   * Bridges (with phase 3): for each form (`bridgeable`), each join (JOIN r X) whose X never takes r, read with the
+   * Bridges (with phase 3): for each form (`bridgeable`), each join (JOIN r X) whose X never takes r (or (JOIN (R r) X)
+   * whose X has no r, where `namedBridges` lets it), read with the
    * hop that links X to r's values in its place (RelationRetriever.bridges) — the
    * parser named the relation and the place, not the step between them ("shops in Norvale" read as
    * (JOIN in_town [ Norvale ]), a province). Each bridge is a reading of its own (`fresh` drops those yielded before).
@@ -514,18 +519,18 @@ class GroundRun {
     const out: GroundAttempt[] = [];
     for (const g of forms) {
       for (const [k, j] of iriJoins(g.form).entries()) {
-        // only "what has r X" ((JOIN r X): shops in a province); "X's r" ((JOIN (R r) X)) with X lacking r is a fact
-        // the graph lacks, and the r of X's neighbours would answer another question (a person's missing attribute read
-        // as the tags of the person's films; measured in src/ground/README.md)
-        if (j.reversed) continue;
         let found: Bridge[];
         try {
-          found = await relations.bridges(j.relation, j.entity);
+          found = await relations.bridges(j.relation, j.reversed, j.entity);
         } catch (e) {
           // as a neighbourhood query: one that could not be finished stops the question (its readings could win)
           if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
           continue;
         }
+        // "X's r" ((JOIN (R r) X)) with X lacking r is mostly a fact the graph lacks: the r of X's neighbours answers
+        // another question (a person's missing attribute read as the tags of the person's films) unless the
+        // question names r and one more thing (`namedBridges`)
+        if (j.reversed) found = this.namedBridges(found, relations, j.relation, g.form, g.candidate.form);
         for (const b of found) {
           const form = withBridge(g.form, k, b);
           const note = `${iriLocalName(j.relation)} ← ${b.inverse ? '(R ' : ''}${iriLocalName(b.iri)}${b.inverse ? ')' : ''} → ${iriLocalName(j.entity)}`;
@@ -534,6 +539,23 @@ class GroundRun {
       }
     }
     return out;
+  }
+
+  /**
+   * The bridges of "X's r" ((JOIN (R r) X), X lacking r): all of them when the question names r — a content word (no
+   * stop word, no word of a mention) reads best as r among the bridges and the form's relations, at BRIDGE_WORD or
+   * more (relations.ts rankPhrase, WordNet and GloVe) — and holds another content word, the hop's ("the gender of X's
+   * darling"); else none: the question asks for r of X itself, which the graph lacks ("how tall is X" read as X's tags).
+   */
+  namedBridges(found: Bridge[], relations: RelationRetriever, relation: string, form: Form, generated: Form): Bridge[] {
+    const question = this.ctx.question;
+    if (!question || found.length === 0) return [];
+    const mentions = new Set(entityRefs(generated).flatMap((r) => (r.kind === 'label' ? tokens(r.label) : [])));
+    const words = [...new Set(tokens(question))].filter((w) => /\p{L}{3,}/u.test(w) && !isStopword(w) && !mentions.has(w));
+    const own = relationRefs(form).flatMap((r) => (r.kind === 'iri' ? [r.iri] : []));
+    const candidates = [...new Set([...found.map((b) => b.iri), ...own])].map((iri) => ({ iri, name: iriLocalName(iri) }));
+    const namesR = words.map((w) => relations.rank(w, candidates, 1, BRIDGE_WORD)[0]?.iri === relation);
+    return namesR.some(Boolean) && namesR.some((x) => !x) ? found : [];
   }
 
   /** The forms not yielded before (phases 3 and bridge), in their order, with their class readings. */
@@ -577,7 +599,7 @@ function iriJoins(form: Form): EntityJoin[] {
 
 /**
  * The forms grounding bridges (with phase 3): the best BRIDGED_FORMS whose relations are all the store's and that hold
- * an iriJoin (in either direction: only (JOIN r X) is bridged, but "X's r" forms take their places too, as measured).
+ * an iriJoin (in either direction).
  */
 function bridgeable(forms: GroundAttempt[]): GroundAttempt[] {
   return [...forms].sort((a, b) => b.score - a.score).filter((g) => relationRefs(g.form).every((r) => r.kind === 'iri') && iriJoins(g.form).length > 0).slice(0, BRIDGED_FORMS);

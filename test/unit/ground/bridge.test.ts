@@ -41,24 +41,26 @@ describe('ground: bridging an entity to a relation it never takes (made-up graph
   after(() => graph.close());
 
   it('the queries name each IRI in its own VALUES block', () => {
-    const q = bridgeQuery(`${REL}in_town`, `${B}p1`, 10);
+    const q = bridgeQuery(`${REL}in_town`, `${B}p1`, true, 10);
     assert.match(q, /VALUES \?e \{\s*<http:\/\/example\.org\/geo\/p1>\s*\}/);
     assert.match(q, /VALUES \?r \{\s*<http:\/\/example\.org\/geo\/rel\/in_town>\s*\}/);
-    assert.match(takesQuery(`${REL}in_town`, `${B}p1`), /\?s \?r \?e/);
+    assert.match(takesQuery(`${REL}in_town`, `${B}p1`, true), /\?s \?r \?e/);
+    assert.match(takesQuery(`${REL}in_town`, `${B}p1`, false), /\?e \?r \?o/);
+    assert.match(bridgeQuery(`${REL}in_town`, `${B}p1`, false, 10), /\?c \?r \?o/);
   });
 
   it('a province is bridged to "in town" through the towns in it; a town that is in_town\'s value is not bridged', async () => {
-    assert.deepEqual(await relations.bridges(`${REL}in_town`, `${B}p1`), [{ iri: `${REL}in_province`, inverse: false }]);
-    assert.deepEqual(await relations.bridges(`${REL}in_town`, `${B}t1`), []);
+    assert.deepEqual(await relations.bridges(`${REL}in_town`, false, `${B}p1`), [{ iri: `${REL}in_province`, inverse: false }]);
+    assert.deepEqual(await relations.bridges(`${REL}in_town`, false, `${B}t1`), []);
   });
 
   it('a bridge from the entity as subject is written reversed; rdf:type and the relation itself are never bridges', async () => {
     // the shops of the town Sarn is twinned with: Sarn is the subject of twinned_with, its object a town of in_town
-    assert.deepEqual(await relations.bridges(`${REL}in_town`, `${B}t3`), []); // Sarn takes in_town itself
+    assert.deepEqual(await relations.bridges(`${REL}in_town`, false, `${B}t3`), []); // Sarn takes in_town itself
     // the shops on a road: the road is the subject of passes_through, a town (an object of in_town) its object
-    assert.deepEqual(await relations.bridges(`${REL}in_town`, `${B}r1`), [{ iri: `${REL}passes_through`, inverse: true }]);
+    assert.deepEqual(await relations.bridges(`${REL}in_town`, false, `${B}r1`), [{ iri: `${REL}passes_through`, inverse: true }]);
     // the class Town: towns are in_town's values, linked to it only by rdf:type
-    assert.deepEqual(await relations.bridges(`${REL}in_town`, `${B}Town`), []);
+    assert.deepEqual(await relations.bridges(`${REL}in_town`, false, `${B}Town`), []);
   });
 
   it('grounding reads "shops in Norvale" with the hop the parser left out, after its own readings, and the bridged reading holds', async () => {
@@ -81,8 +83,17 @@ describe('ground: bridging an entity to a relation it never takes (made-up graph
     assert.equal(got[0]?.text, `(JOIN <${REL}in_town> <${B}t2>)`);
   });
 
-  it('"X\'s r" with X lacking r is not bridged: the graph lacks the fact ((JOIN (R in_province) shop))', async () => {
-    const got = await attempts('(JOIN (R in_province) [ The Copper Kettle ])', 'the province of the copper kettle', index, relations);
-    assert.equal(got.filter((a) => a.phase === 'bridge').length, 0);
+  it('"X\'s r" with X lacking r is bridged only when the question names r and one more word (the hop\'s)', async () => {
+    // a shop as in_province's subject: the graph lacks the fact, unless the question names the step (its town)
+    assert.deepEqual(await relations.bridges(`${REL}in_province`, true, `${B}s1`), [{ iri: `${REL}in_town`, inverse: true }]);
+    const bare = await attempts('(JOIN (R in_province) [ The Copper Kettle ])', 'the province of the copper kettle', index, relations);
+    assert.equal(bare.filter((a) => a.phase === 'bridge').length, 0);
+    const unnamed = await attempts('(JOIN (R in_province) [ The Copper Kettle ])', 'the town of the copper kettle', index, relations);
+    assert.equal(unnamed.filter((a) => a.phase === 'bridge').length, 0, 'the question does not name in_province');
+    const named = await attempts('(JOIN (R in_province) [ The Copper Kettle ])', 'the province of the town of the copper kettle', index, relations);
+    const bridged = named.filter((a) => a.phase === 'bridge');
+    assert.deepEqual(bridged.map((a) => a.text), [`(JOIN (R <${REL}in_province>) (JOIN (R <${REL}in_town>) <${B}s1>))`]);
+    const res = await executor.select(compileForm(bridged[0]!.form, { vocabularyNamespace: REL }).sparql);
+    assert.deepEqual(res.rows.map((r) => Object.values(r)[0]?.value), [`${B}p1`]);
   });
 });
