@@ -53,7 +53,7 @@ export function nameInNamespace(iri: string, ns: string | undefined): string | u
 
 /**
  * Words of a local name, for display: `%20`, `_`, `-`, `+` and `.` become spaces; camelCase and ACRONYMWord
- * are split by text.ts `identifierBoundaries` ("inCity" → "in City", "HTMLParser" → "HTML Parser", "IMDbRating"
+ * are split by text.ts `identifierBoundaries` ("inTown" → "in Town", "HTMLParser" → "HTML Parser", "IMDbRating"
  * → "IMDb Rating"); digits stay attached ("R2D2", "Route66"), other punctuation and case are kept.
  */
 export function splitName(name: string): string {
@@ -67,7 +67,7 @@ export function localNameLabel(iri: string): string {
   return splitName(iriLocalName(iri));
 }
 
-/** A phrase for a schema term (class or property): the split local name, lower-cased except acronyms ("inCity" → "in city"). */
+/** A phrase for a schema term (class or property): the split local name, lower-cased except acronyms ("inTown" → "in town"). */
 export function termPhrase(name: string): string {
   return splitName(name)
     .split(' ')

@@ -76,7 +76,7 @@ export interface PropertyLexicon {
   less?: string[];
   /**
    * A rating-like scale (a small decimal range): "good" / "bad" are comparisons with `threshold`, "best" /
-   * "worst" superlatives ("good french restaurants", "the best restaurant in X"). Editable.
+   * "worst" superlatives ("good thai bakeries", "the best bakery in X"). Editable.
    */
   scale?: { threshold: number; good: string[]; bad: string[]; best: string[]; worst: string[] };
   /** Superlatives: "highest", "latest", "most recent" / "lowest", "earliest". */

@@ -1,6 +1,6 @@
 /**
  * Questions for sampled forms, written the way people type them: wh-questions, "list / show me / give
- * me", bare noun phrases ("french restaurants in palo alto"), possessives ("heat's director"), yes/no,
+ * me", bare noun phrases ("thai bakeries in harlow bend"), possessives ("heat's director"), yes/no,
  * superlatives, "how many", "most common", two-entity comparisons — from the lexicon's templates and
  * variants — plus user noise: lower case, typos and partial names in entity mentions (surname only,
  * first name only, a dropped leading article), dropped function words, "?" or none.
@@ -184,7 +184,7 @@ function cmpMod(ctx: Ctx, f: Extract<SForm, { op: 'cmp' }>): Mod {
     return { kind: 'post', text };
   }
   if (Number(f.value.value) === p.scale?.threshold && (f.cmp === 'GT' || f.cmp === 'LT') && rng.chance(0.7)) {
-    return { kind: 'pre', text: rng.pick(f.cmp === 'GT' ? p.scale.good : p.scale.bad) }; // "good french restaurants"
+    return { kind: 'pre', text: rng.pick(f.cmp === 'GT' ? p.scale.good : p.scale.bad) }; // "good thai bakeries"
   }
   const n = valueNoun(ctx, f.rel);
   const words = up ? (f.cmp === 'GE' ? ['at least', 'of at least', 'above', 'over'] : ['above', 'over', 'more than', 'greater than', 'higher than']) : f.cmp === 'LE' ? ['at most', 'up to', 'below'] : ['below', 'under', 'less than', 'lower than'];
@@ -307,7 +307,7 @@ function npOf(ctx: Ctx, f: SForm): NP | undefined {
 function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, plain = false): NP | undefined {
   const inner = f.arg;
   if (inner.op === 'join' && inner.arg.op === 'ent' && !f.rel.inv && !inner.rel.inv && ctx.rng.chance(0.6)) {
-    // containment chains say the outer place only: restaurants in (cities in) the bay area → "restaurants in the bay area"
+    // containment chains say the outer place only: shops in (towns in) the province Norvale → "shops in norvale"
     const po = lexOf(ctx, f.rel);
     const pi = lexOf(ctx, inner.rel);
     const x = defined(entText(ctx, inner.arg), 'entity text');
@@ -317,7 +317,7 @@ function joinNP(ctx: Ctx, f: Extract<SForm, { op: 'join' }>, onlyPost: boolean, 
       if (mod) return { noun: endNoun(ctx, f.rel, true), mods: [mod], wh: endWh(ctx, f.rel) };
     }
     if (po.shape === 'noun' && pi.shape === 'prep' && pi.prep) {
-      // "restaurants whose address city is in the bay area"
+      // "shops whose address town is in norvale"
       const o = nounOf(ctx.rng, po.object)?.sg ?? po.label;
       const text = ctx.rng.pick([`whose ${o} is ${pi.prep} ${place}`, `with ${o} ${pi.prep} ${place}`, `with a ${o} ${pi.prep} ${place}`]);
       return { noun: endNoun(ctx, f.rel, true), mods: [{ kind: 'post', text }], wh: endWh(ctx, f.rel) };
@@ -353,7 +353,7 @@ function npText(ctx: Ctx, np: NP, pluralForm: boolean, article = false, adjectiv
   const noun = np.noun ?? nounOf(ctx.rng, ctx.lex.thing);
   if (!noun) return undefined;
   const poss = np.mods.filter((m) => m.kind === 'poss').map((m) => m.text);
-  // "good sushi restaurants": adjectives before the entity modifiers
+  // "good sushi bars": adjectives before the entity modifiers
   const pre = np.mods.filter((m) => m.kind === 'pre').sort((a, b) => Number(a.text.includes('\u27e6')) - Number(b.text.includes('\u27e6'))).map((m) => m.text);
   const post = np.mods.filter((m) => m.kind === 'post').map((m) => m.text);
   const head = [...poss, ...(adjective ? [adjective] : []), ...pre, pluralForm ? noun.pl : noun.sg].join(' ');
@@ -418,7 +418,7 @@ function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefine
   const sg = npText(ctx, np, false);
   if (!text || !sg) return undefined;
   const r = ctx.rng.next();
-  // "a good thai restaurant in X": things to pick among, not the values of something ("a city of …")
+  // "a good thai bakery in X": things to pick among, not the values of something ("a city of …")
   const pickable = !(f.op === 'join' && f.rel.inv);
   const frames = r < 0.2 && pickable ? LIST_SG : r < 0.3 && pickable && np.noun?.place ? LIST_WHERE : np.wh === 'who' ? [...LIST, ...LIST_WHO] : LIST;
   const frame = ctx.rng.pick(frames);
@@ -472,7 +472,7 @@ function argQuestion(ctx: Ctx, f: Extract<SForm, { op: 'arg' }>): { text: string
   if (!sg || !pl) return undefined;
   const scale = lexOf(ctx, f.rel).scale;
   if (scale && rng.chance(0.5)) {
-    // "the best restaurant in palo alto", "worst rated bakery"
+    // "the best bakery in harlow bend", "worst rated bakery"
     const adjNP = npText(ctx, np, false, false, rng.pick(f.max ? scale.best : scale.worst));
     const frame = rng.pick(['the {adj}', '{adj}', 'what is the {adj}', 'which is the {adj}', "what's the {adj}", 'find the {adj}']);
     if (adjNP) return { text: frame.replace('{adj}', adjNP), t: `${f.max ? 'argmax' : 'argmin'}:scale:${frame}` };

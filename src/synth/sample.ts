@@ -263,8 +263,8 @@ export class Sampler {
   }
 
   /**
-   * A constraint one hop further along the graph, sometimes: (JOIN inCity [X]) → (JOIN inCity (JOIN inRegion [Y]))
-   * — "chinese restaurants in the bay area", "movies by directors from France".
+   * A constraint one hop further along the graph, sometimes: (JOIN inTown [X]) → (JOIN inTown (JOIN inProvince [Y]))
+   * — "thai bakeries in Norvale" (a province: bakeries are in towns), "movies by directors from France".
    */
   private async deepen(c: SForm, p: number): Promise<SForm> {
     if (c.op !== 'join' || c.arg.op !== 'ent' || c.rel.inv || !this.rng.chance(p)) return c;
@@ -275,7 +275,7 @@ export class Sampler {
     return { op: 'join', rel: c.rel, arg: { op: 'join', rel: rel(e.prop, false), arg: defined(itemEnt(e.other), 'entity of a labelled item') } };
   }
 
-  /** Sometimes a second constraint from a member's own edges: "the best italian restaurant in palo alto". */
+  /** Sometimes a second constraint from a member's own edges: "the best thai bakery in harlow bend". */
   private async narrow(base: SetForm, r: SchemaProperty, p = 0.35): Promise<SetForm> {
     if (base.form.op !== 'join' || !this.rng.chance(p)) return base;
     const cs = (await this.constraints(this.rng.pick(base.items), base.form, true)).filter((c) => c.op !== 'join' || c.rel.prop !== r.name);
@@ -299,7 +299,7 @@ export class Sampler {
     const r = this.pickProp(this.valueProps);
     let base: SetForm | undefined = await this.valuedSet(r, 3);
     if (!base) return undefined;
-    base = await this.narrow(base, r); // three constraints: "good french restaurants in palo alto"
+    base = await this.narrow(base, r); // three constraints: "good thai bakeries in harlow bend"
     const t = await this.threshold(base, r);
     if (!t) return undefined;
     const good = this.lexicon?.properties[r.name]?.scale?.threshold;
@@ -692,7 +692,7 @@ export class Sampler {
         const c = rng.pick(this.store.schema.classes.filter((x) => x.count > 0));
         const cls: SForm = { op: 'cls', name: c.name, iri: c.iri };
         // a class constraint the relation already implies (the only domain / range) is left out of the form:
-        // "restaurants in X" is (JOIN inCity X) either way; the class itself is asked for ("all restaurants", "how many cities")
+        // "shops in X" is (JOIN inTown X) either way; the class itself is asked for ("all shops", "how many towns")
         const implied = (p: SchemaProperty, subjects: boolean) => {
           const side = subjects ? p.domain : p.range;
           return side.length === 1 && side[0] === c.iri;

@@ -23,7 +23,7 @@ export interface SchemaClass {
 
 export interface SchemaProperty {
   iri: string;
-  /** Unique bare token used in forms and as a model symbol (e.g. "inCity", "directed_by"). */
+  /** Unique bare token used in forms and as a model symbol (e.g. "inTown", "directed_by"). */
   name: string;
   /** Human phrase (rdfs:label or the split local name), e.g. "in city", "directed by". */
   label: string;

@@ -279,7 +279,7 @@ describe('form language v2: ASK, DIFF, OR, aggregates, RATIO, MOSTCOMMON, ARGMAX
     '(ASK (AND [ Jaws ] (JOIN directed_by [ Steven Spielberg ])))',
     '(DIFF (JOIN starred_actors [ Tom Hanks ]) (JOIN directed_by [ Ron Howard ]))',
     '(ARGMIN (OR [ Heat ] [ Casino ]) release_year)',
-    '(AVG (JOIN (R rating) (AND Restaurant (JOIN inCity [ palo alto ]))))',
+    '(AVG (JOIN (R rating) (AND Bakery (JOIN inTown [ harlow bend ]))))',
     '(SUM (JOIN (R runtime) (JOIN directed_by [ X ])))',
     '(MAX (JOIN (R release_year) (JOIN directed_by [ X ])))',
     '(MIN (JOIN (R release_year) (JOIN directed_by [ X ])))',
