@@ -1,5 +1,5 @@
 import type { Candidate, Form, GroundedCandidate, Ref, Relation } from '../core';
-import { iriLocalName, isAskgraphError, isStopword, itemAt, TRANSIENT_CODES } from '../core';
+import { iriLocalName, isAskgraphError, isFunctionWord, isStopword, itemAt, TRANSIENT_CODES, wordNet } from '../core';
 import { classRefs, entityRefs, mapChildren, mapRefs, printForm, relationRefs } from '../form';
 import type { EntityHit, EntityIndex, PartialName } from './entity-index';
 import { linkEntities, type EntityLink } from './link';
@@ -543,19 +543,20 @@ class GroundRun {
 
   /**
    * The bridges of "X's r" ((JOIN (R r) X), X lacking r): all of them when the question names r — a content word (no
-   * stop word, no word of a mention) reads best as r among the bridges and the form's relations, at BRIDGE_WORD or
-   * more (relations.ts rankPhrase, WordNet and GloVe) — and holds another content word, the hop's ("the gender of X's
-   * darling"); else none: the question asks for r of X itself, which the graph lacks ("how tall is X" read as X's tags).
+   * stop or function word, no word of a mention) reads best as r among the bridges and the form's relations, at
+   * BRIDGE_WORD or more (relations.ts rankPhrase, WordNet and GloVe) — and holds another one that is mostly a noun,
+   * the hop ("the gender of X's darling"); else none: the question asks for r of X itself, which the graph lacks ("how
+   * tall is X" read as X's tags; "how many directors did X have").
    */
   namedBridges(found: Bridge[], relations: RelationRetriever, relation: string, form: Form, generated: Form): Bridge[] {
     const question = this.ctx.question;
     if (!question || found.length === 0) return [];
     const mentions = new Set(entityRefs(generated).flatMap((r) => (r.kind === 'label' ? tokens(r.label) : [])));
-    const words = [...new Set(tokens(question))].filter((w) => /\p{L}{3,}/u.test(w) && !isStopword(w) && !mentions.has(w));
+    const words = [...new Set(tokens(question))].filter((w) => /\p{L}{3,}/u.test(w) && !isStopword(w) && !isFunctionWord(w) && !mentions.has(w));
     const own = relationRefs(form).flatMap((r) => (r.kind === 'iri' ? [r.iri] : []));
     const candidates = [...new Set([...found.map((b) => b.iri), ...own])].map((iri) => ({ iri, name: iriLocalName(iri) }));
     const namesR = words.map((w) => relations.rank(w, candidates, 1, BRIDGE_WORD)[0]?.iri === relation);
-    return namesR.some(Boolean) && namesR.some((x) => !x) ? found : [];
+    return namesR.some(Boolean) && words.some((w, i) => !namesR[i] && mostlyNoun(w)) ? found : [];
   }
 
   /** The forms not yielded before (phases 3 and bridge), in their order, with their class readings. */
@@ -616,6 +617,13 @@ function withBridge(form: Form, k: number, bridge: Bridge): Form {
     return mapChildren(f, put);
   };
   return put(form);
+}
+
+/** A word WordNet knows as a noun at least as often as an adjective ("darling", "heir"; not "tall", "many"). */
+function mostlyNoun(word: string): boolean {
+  const wn = wordNet();
+  const nouns = wn.senses(wn.baseForms(word, 'n')[0] ?? word, 'n').length;
+  return nouns > 0 && nouns >= wn.senses(word, 'a').length;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

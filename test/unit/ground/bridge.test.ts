@@ -90,6 +90,8 @@ describe('ground: bridging an entity to a relation it never takes (made-up graph
     assert.equal(bare.filter((a) => a.phase === 'bridge').length, 0);
     const unnamed = await attempts('(JOIN (R in_province) [ The Copper Kettle ])', 'the town of the copper kettle', index, relations);
     assert.equal(unnamed.filter((a) => a.phase === 'bridge').length, 0, 'the question does not name in_province');
+    const noHop = await attempts('(JOIN (R in_province) [ The Copper Kettle ])', 'how many provinces did the copper kettle have', index, relations);
+    assert.equal(noHop.filter((a) => a.phase === 'bridge').length, 0, '"many" is no hop: only a word that is mostly a noun is');
     const named = await attempts('(JOIN (R in_province) [ The Copper Kettle ])', 'the province of the town of the copper kettle', index, relations);
     const bridged = named.filter((a) => a.phase === 'bridge');
     assert.deepEqual(bridged.map((a) => a.text), [`(JOIN (R <${REL}in_province>) (JOIN (R <${REL}in_town>) <${B}s1>))`]);
