@@ -519,6 +519,8 @@ class GroundRun {
     const out: GroundAttempt[] = [];
     for (const g of forms) {
       for (const [k, j] of iriJoins(g.form).entries()) {
+        // (a question that cannot pass namedBridges whatever the bridges are asks the store nothing)
+        if (j.reversed && !this.mayName(j.relation, relations, g.form, g.candidate.form)) continue;
         let found: Bridge[];
         try {
           found = await relations.bridges(j.relation, j.reversed, j.entity);
@@ -549,14 +551,28 @@ class GroundRun {
    * tall is X" read as X's tags; "how many directors did X have").
    */
   namedBridges(found: Bridge[], relations: RelationRetriever, relation: string, form: Form, generated: Form): Bridge[] {
+    if (found.length === 0) return [];
+    const words = this.contentWords(generated);
+    const naming = namingWords(words, [...found.map((b) => b.iri), ...ownRelations(form)], relation, relations);
+    return naming.length > 0 && words.some((w) => !naming.includes(w) && mostlyNoun(w)) ? found : [];
+  }
+
+  /**
+   * Whether namedBridges could pass, asked before the store: among the form's own relations alone some word reads
+   * best as r, and another word is mostly a noun. (More candidates only take words from r, so this is necessary.)
+   */
+  mayName(relation: string, relations: RelationRetriever, form: Form, generated: Form): boolean {
+    const words = this.contentWords(generated);
+    const naming = namingWords(words, ownRelations(form), relation, relations);
+    return words.some((w) => mostlyNoun(w) && naming.some((n) => n !== w));
+  }
+
+  /** The question's content words: no stop or function word, no word of the parser's mentions ([] without the question). */
+  private contentWords(generated: Form): string[] {
     const question = this.ctx.question;
-    if (!question || found.length === 0) return [];
+    if (!question) return [];
     const mentions = new Set(entityRefs(generated).flatMap((r) => (r.kind === 'label' ? tokens(r.label) : [])));
-    const words = [...new Set(tokens(question))].filter((w) => /\p{L}{3,}/u.test(w) && !isStopword(w) && !isFunctionWord(w) && !mentions.has(w));
-    const own = relationRefs(form).flatMap((r) => (r.kind === 'iri' ? [r.iri] : []));
-    const candidates = [...new Set([...found.map((b) => b.iri), ...own])].map((iri) => ({ iri, name: iriLocalName(iri) }));
-    const namesR = words.map((w) => relations.rank(w, candidates, 1, BRIDGE_WORD)[0]?.iri === relation);
-    return namesR.some(Boolean) && words.some((w, i) => !namesR[i] && mostlyNoun(w)) ? found : [];
+    return [...new Set(tokens(question))].filter((w) => /\p{L}{3,}/u.test(w) && !isStopword(w) && !isFunctionWord(w) && !mentions.has(w));
   }
 
   /** The forms not yielded before (phases 3 and bridge), in their order, with their class readings. */
@@ -617,6 +633,17 @@ function withBridge(form: Form, k: number, bridge: Bridge): Form {
     return mapChildren(f, put);
   };
   return put(form);
+}
+
+/** The relation IRIs a grounded form holds. */
+function ownRelations(form: Form): string[] {
+  return relationRefs(form).flatMap((r) => (r.kind === 'iri' ? [r.iri] : []));
+}
+
+/** The words that read best as `relation` among the candidate relations, at BRIDGE_WORD or more (relations.ts rankPhrase). */
+function namingWords(words: string[], candidates: string[], relation: string, relations: RelationRetriever): string[] {
+  const infos = [...new Set(candidates)].map((iri) => ({ iri, name: iriLocalName(iri) }));
+  return words.filter((w) => relations.rank(w, infos, 1, BRIDGE_WORD)[0]?.iri === relation);
 }
 
 /** A word WordNet knows as a noun at least as often as an adjective ("darling", "heir"; not "tall", "many"). */
