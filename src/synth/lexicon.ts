@@ -149,7 +149,9 @@ function whOfNoun(noun: string | undefined, ctx: Set<string>): Wh {
   if (sense.lexFile === 'noun.person') return 'who';
   if (sense.lexFile === 'noun.location') return 'where';
   if (sense.lexFile === 'noun.time') return 'when';
-  return 'what';
+  // a place in one of its two commonest readings: "country" is first a nation (noun.group), then its territory
+  // (noun.location), and people ask "where is X" of either
+  return wordNet().senses(base, 'n').slice(0, 2).some((s) => s.lexFile === 'noun.location') ? 'where' : 'what';
 }
 
 function nounEntry(nouns: string[], ctx?: Set<string>): NounEntry {

@@ -402,7 +402,7 @@ function setQuestion(ctx: Ctx, f: SForm): { text: string; t: string } | undefine
     const S = nounOf(ctx.rng, p.subject) ?? nounOf(ctx.rng, ctx.lex.thing);
     const O = nounOf(ctx.rng, p.object);
     const x = inner && (inner.startsWith('the ') || /\u27e6\d+\u27e7's/.test(inner) ? inner : ctx.rng.chance(0.6) ? `the ${inner}` : inner);
-    const q = x && pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, { x, S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh }, (t) => t.endsWith('{x}') && !t.includes("{x}'s") && !/ (is|was) \{x\}$/.test(t) && /^(who|what|which|when|where)\b/.test(t));
+    const q = x && pickFill(ctx, f.rel.inv ? p.objectQ : p.subjectQ, { x, S: S?.pl, s: S?.sg, O: O?.pl, o: O?.sg, wh: p.wh, swh: p.swh }, (t) => t.endsWith('{x}') && !t.includes("{x}'s") && !/^(?!where).* (is|was) \{x\}$/.test(t) && /^(who|what|which|when|where)\b/.test(t));
     if (q) return { text: q.text, t: `nested:${q.t}` };
   }
   const np = npOf(ctx, f);

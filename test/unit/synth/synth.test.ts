@@ -82,6 +82,22 @@ describe('synth: lexicon', () => {
     assert.equal(lex.properties['people.person.nationality']!.object.singular[0], 'nationality');
   });
 
+  it('a place in either of its two commonest readings is asked with "where", around one entity and around a nested set', () => {
+    // country: first a nation (noun.group), then its territory (noun.location); club: an organisation, never a place
+    const T = 'http://example.org/teams/';
+    const p = (name: string, label: string) => prop(T + name, name, label, { functional: true });
+    const lex = buildLexicon({ ...moviesSchema(), classes: [], properties: [p('memberOf', 'member of club'), p('clubInCountry', 'is in country')] });
+    assert.equal(lex.properties.clubInCountry!.shape, 'prep');
+    assert.equal(lex.properties.clubInCountry!.wh, 'where');
+    assert.ok(lex.properties.clubInCountry!.objectQ.includes('where is {x}'), lex.properties.clubInCountry!.objectQ.join(' | '));
+    assert.notEqual(lex.properties.memberOf!.wh, 'where');
+    const x = { op: 'ent' as const, iri: T + 'person/1', label: 'Ines Varga' };
+    const nested = { op: 'join' as const, rel: { prop: 'clubInCountry', iri: T + 'clubInCountry', inv: true }, arg: { op: 'join' as const, rel: { prop: 'memberOf', iri: T + 'memberOf', inv: true }, arg: x } };
+    const templates = new Set<string>();
+    for (let seed = 1; seed <= 300; seed++) templates.add(renderQuestion(nested, lex, new Rng(seed))?.template ?? '');
+    assert.ok(templates.has('nested:where is {x}'), [...templates].join(' | '));
+  });
+
   it('reads a user-edited lexicon file back; its entries win and its phrasings are used', async () => {
     const schema = museumSchema();
     const generated = buildLexicon(schema);
