@@ -30,7 +30,7 @@ const OWN = [
   'how many actors starred in Heat',
   'who wrote the films that Tom Hanks starred in',
   'which films share a director with Cast Away',
-  'spielberg films',
+  'fellini films',
   'Kurosawa movies',
 ];
 

@@ -61,7 +61,7 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   const setAside = [...run.vacuous]; // vacuous readings of every pass, the last resort
   // A reading set aside (a word it leaves unexplained, or too uncertain) does not end the search: the next
   // groundings and beam forms are tried, a few times, before the question goes to the fallback or abstains
-  // ("spielberg films": the tag "spielberg" is too uncertain, Steven Spielberg's films are not).
+  // ("fellini films": the tag "fellini" is too uncertain, Federico Fellini's films are not).
   // (a time budget spent on the way stops the question, timed out: it never decides which reading wins)
   for (let retry = 0; win && verdict?.rejected && !o.noAbstain && retry < MAX_REJUDGED && !halted(run); retry++) {
     if ((run.beamWidth ?? beam.length) < o.beam) {

@@ -130,7 +130,7 @@ export class GraphPrior {
 
   /**
    * Graph prior on the relation of "X films" readings: a question that names an entity without saying how it
-   * relates ("spielberg films", "Kurosawa's movies") is read by the parser as (JOIN r [ X ]) with a relation
+   * relates ("fellini films", "Kurosawa's movies") is read by the parser as (JOIN r [ X ]) with a relation
    * it cannot tell from the words. The graph can: P(r, X' | X) ∝ the number of r-triples pointing at X' (X or an
    * entity of exactly X's label). When another (relation, entity) holds more of them, its form is scored by
    * the parser and the two are compared on log P(form | question) + log P(r, X'); the better one, if it has

@@ -554,7 +554,7 @@ function commonQuestion(ctx: Ctx, f: Extract<SForm, { op: 'common' }>): { text: 
   if (!n) return undefined;
   const p = lexOf(ctx, f.rel);
   if (f.most && !f.rel.inv && p.verb?.agent === 'object' && ctx.rng.chance(0.6)) {
-    // the value that acts: "who directed the most Tom Hanks movies", "who starred in the most Spielberg films"
+    // the value that acts: "who directed the most Tom Hanks movies", "who starred in the most Fellini films"
     const particle = p.verb.particle ?? (p.shape === 'verb' ? 'in' : undefined);
     const verb = particle ? `${p.verb.past} ${particle}` : p.verb.past;
     const frame = ctx.rng.pick([`${p.wh} ${verb} the most {pl}`, `which ${n.sg} ${verb} the most {pl}`, `${p.wh} ${verb} most of the {pl}`, `${p.wh} has ${p.verb.participle}${particle ? ' ' + particle : ''} the most {pl}`]);

@@ -91,7 +91,7 @@ describe('time budgets end a question as timed out, never with another answer, a
 
   it('the same questions with the store made slower (squeezed budgets) give the same answers or an explicit timeout', async () => {
     // MetaQA-style questions written for this test; some go through the graph prior and the re-judging passes
-    const questions = ['spielberg films', 'Kurosawa movies', 'who directed Forrest Gump', 'what genre is Heat', 'who acted in the films directed by Michael Mann'];
+    const questions = ['fellini films', 'Kurosawa movies', 'who directed Forrest Gump', 'what genre is Heat', 'who acted in the films directed by Michael Mann'];
     // budgets that run out at different steps: the forms, the existence checks, the graph prior, the re-judging
     const levels: { delay: number; timeoutMs: number }[] = [
       { delay: 40, timeoutMs: 500 },
