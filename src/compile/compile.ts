@@ -183,12 +183,31 @@ export function sortKey(v: RDF.Variable): S.Expression {
 
 const AGGREGATION: Record<'AVG' | 'SUM' | 'MAX' | 'MIN', string> = { AVG: 'avg', SUM: 'sum', MAX: 'max', MIN: 'min' };
 
+/** The relation under any (R …), and whether it is read backwards (an odd number of them). */
+function direction(r: Relation): { base: Relation; backwards: boolean } {
+  let backwards = false;
+  while (r.kind === 'reverse') {
+    r = r.of;
+    backwards = !backwards;
+  }
+  return { base: r, backwards };
+}
+
+/** b then a walks back along the edge b walked: one relation, read in opposite directions. */
+function retraces(a: Relation, b: Relation): boolean {
+  const x = direction(a);
+  const y = direction(b);
+  return x.backwards !== y.backwards && JSON.stringify(x.base) === JSON.stringify(y.base);
+}
+
 class Compiler {
   private counters = new Map<string, number>();
   topicIris: string[] = [];
   topicVars: RDF.Variable[] = [];
   /** Intermediate nodes of JOIN paths (outside subqueries), for excluding the topic at every hop. */
   hopVars: RDF.Variable[] = [];
+  /** The term each JOIN's argument compiled to (for 'retraced' topic exclusion: the node a path goes back to). */
+  private joinArgs = new WeakMap<Form, Term>();
   /** Inside a subquery (ARGMAX, group counts): its variables are local, so no topic exclusion from there. */
   private inSubquery = 0;
   /** Inside an OR branch or a DIFF's NOT EXISTS: its variables are not bound in the whole group. */
@@ -291,7 +310,12 @@ class Compiler {
         return [bgp(triple(v, DF.namedNode(this.o.typePredicate), resolveName(form.ref, this.o.classNamespace, 'class', this.o.names)))];
       case 'join': {
         const { term, patterns } = this.argTerm(form.arg);
-        return [bgp(...this.path(form.relation, v, term)), ...patterns];
+        this.joinArgs.set(form, term);
+        const out = [bgp(...this.path(form.relation, v, term)), ...patterns];
+        // 'retraced': v went back along the relation that led from the topic X: v is never X itself
+        const back = form.arg.kind === 'join' && form.arg.arg.kind === 'entity' && this.o.excludeTopic === 'retraced' && retraces(form.relation, form.arg.relation) ? this.joinArgs.get(form.arg) : undefined;
+        if (back) out.push(filter(op('!=', v, back)));
+        return out;
       }
       case 'and':
         return this.conjunction(form, v);
@@ -518,13 +542,14 @@ class Compiler {
     const where = this.constrain(form, x);
     if (this.o.excludeTopic) {
       // keys: other answer nodes (a GROUP table's group values) that exclude the topics like x
-      const nodes = this.o.excludeTopic === 'every-hop' ? [x, ...keys, ...this.hopVars] : [x, ...keys];
+      const nodes = this.o.excludeTopic === 'every-hop' ? [x, ...keys, ...this.hopVars] : this.o.excludeTopic === 'retraced' ? [] : [x, ...keys];
       for (const n of nodes) {
         for (const iri of this.topicIris) where.push(filter(op('!=', n, DF.namedNode(iri))));
         for (const tv of this.topicVars) where.push(filter(op('!=', n, tv)));
       }
     }
-    const topics = this.o.excludeTopic ? [...this.topicIris] : [];
+    // the answers leave these out (runCompiled); 'retraced' has put its one filter in the query instead
+    const topics = this.o.excludeTopic === true || this.o.excludeTopic === 'every-hop' ? [...this.topicIris] : [];
     [this.topicIris, this.topicVars, this.hopVars] = saved;
     return { where: mergeBgps(where), topics };
   }

@@ -1,5 +1,5 @@
 import type * as RDF from '@rdfjs/types';
-import { AskgraphError, DF, Literal, PackConfig, Ref, RDF_LANG_STRING, RDFS_LABEL, RDF_TYPE, XSD, defined } from '../core';
+import { AskgraphError, DF, Literal, PackConfig, Ref, TopicExclusion, RDF_LANG_STRING, RDFS_LABEL, RDF_TYPE, XSD, defined } from '../core';
 import { checkIri } from '../sparql';
 
 /** RDF/JS terms for the sparqljs AST (core's data factory). Every user string enters the query only as a term value. */
@@ -32,8 +32,12 @@ export interface CompileOptions {
    * "films that share directors with X" never counts X itself (oracle 3-hop Acc 100% this way, 51.5%
    * with the answer-only rule), while PathQuestion's paths do pass back through the topic (PQ-3H oracle
    * Acc 98.5% answer-only, 58.2% every-hop) — so it is a per-pack setting (pack.json `excludeTopic`).
+   * 'retraced' keeps the topic out only of the node a path reaches by going back along the relation it came
+   * by — (JOIN r (JOIN (R r) X)) or (JOIN (R r) (JOIN r X)), at any depth: "films that share a director with X"
+   * are the other films — and keeps it everywhere else: the spouse of X's spouse is X (`askgraph init`'s
+   * default; measured in src/compile/README.md).
    */
-  excludeTopic?: boolean | 'every-hop';
+  excludeTopic?: TopicExclusion;
   /** LIMIT on SELECT queries (none by default). */
   limit?: number;
   /**
@@ -68,7 +72,7 @@ export interface ResolvedOptions {
   labelPredicates: string[];
   labelLanguages: string[];
   typePredicate: string;
-  excludeTopic: boolean | 'every-hop';
+  excludeTopic: TopicExclusion;
   limit?: number;
   names: Record<string, string>;
 }

@@ -52,6 +52,13 @@ export interface Executor {
 // ---------- the knowledge pack ----------
 
 /** What the gateway needs for one graph, read from <pack>/pack.json. Paths are relative to the pack dir. */
+/**
+ * Which answers a topic entity is kept out of (CompileOptions.excludeTopic): true — the answers; 'every-hop' — the
+ * answers and every intermediate node of a JOIN path; 'retraced' — only the node a path reaches by going back along
+ * the relation it came by; false — none.
+ */
+export type TopicExclusion = boolean | 'every-hop' | 'retraced';
+
 export interface PackConfig {
   name: string;
   /** Data files loaded into the embedded store (nt, ttl, nq, rdf, or triple files .txt/.tsv), or a snapshot. */
@@ -70,7 +77,7 @@ export interface PackConfig {
   /** A SPARQL endpoint URL holding the pack's graph (instead of embedded data files). */
   endpoint?: string;
   /** Topic exclusion when compiling forms for this graph (see CompileOptions.excludeTopic; default true). */
-  excludeTopic?: boolean | 'every-hop';
+  excludeTopic?: TopicExclusion;
   /** Model folder (relative) for the parser, if the pack has one. */
   model?: string;
   /**

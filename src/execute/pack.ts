@@ -17,7 +17,7 @@ const PackSchema = z.object({
   localNameLabels: z.boolean().optional(),
   endpoint: z.string().regex(/^https?:\/\//i, 'an http(s) URL').optional(),
   model: z.string().optional(),
-  excludeTopic: z.union([z.boolean(), z.literal('every-hop')]).optional(),
+  excludeTopic: z.union([z.boolean(), z.literal('every-hop'), z.literal('retraced')]).optional(),
   names: z.record(z.string().min(1), z.string().min(1)).optional(),
   nonTopicWords: z.array(z.string().min(1)).optional(),
   title: z.string().min(1).optional(),

@@ -475,7 +475,8 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     ...(schema.labelSources.some((s) => ALIAS_PREDICATES.includes(s.source)) ? { aliasPredicates: schema.labelSources.filter((s) => ALIAS_PREDICATES.includes(s.source)).map((s) => s.source) } : {}),
     ...(schema.labelSources.some((s) => s.source === LOCAL_NAME_SOURCE) ? { localNameLabels: true } : {}),
     names,
-    excludeTopic: previousPack?.excludeTopic ?? true,
+    // the topic stays out only of the node a path reaches by going back along its own relation (src/compile README)
+    excludeTopic: previousPack?.excludeTopic ?? 'retraced',
     ...(previousPack?.model && fs.existsSync(path.join(out, previousPack.model, 'config.json')) ? { model: previousPack.model } : {}),
   };
   writeJson(path.join(out, PACK_FILE), withManifest(out, pack));

@@ -58,6 +58,7 @@ describe('askgraph init: a pack from a graph alone, end to end (real trainer, ON
     }
     const config = JSON.parse(fs.readFileSync(path.join(pack, 'pack.json'), 'utf8'));
     assert.equal(config.model, 'model');
+    assert.equal(config.excludeTopic, 'retraced'); // a new pack keeps the topic out only of a path that retraces a hop
     // the manifest (issue 22): size + sha256 of the data and model files, as the shipped pack has it
     assert.ok(config.files?.['store/data.nq'] && config.files['model/encoder.onnx'] && config.files['model/config.json'], JSON.stringify(config.files));
     assert.deepEqual(config.files, packManifest(pack, config));

@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot } from '../../../src/core';
-import { compileForm } from '../../../src/compile';
+import { packageRoot, type Executor } from '../../../src/core';
+import { compileForm, type CompileOptions } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
-import { loadPack } from '../../../src/execute';
+import { loadPack, openExecutor, runCompiled } from '../../../src/execute';
 import { createGateway } from '../../../src/pipeline';
 import { MOVIES_NAMESPACES } from '../../helpers/movies';
 
@@ -24,6 +24,65 @@ describe('compile: topic exclusion at every hop', () => {
     assert.match(answerOnly, /FILTER\(\?x != \?e0\)/);
     assert.doesNotMatch(answerOnly, /FILTER\(\?y\d != /);
     assert.doesNotMatch(compileForm(form, { ...MOVIES_NAMESPACES, excludeTopic: false }).sparql, /FILTER/);
+  });
+});
+
+describe("compile: 'retraced' topic exclusion — only where a path goes back along its own relation", () => {
+  // a made-up family and its films: Ana and Ben are married; Ana directed two films, Ben one
+  const N = 'http://example.org/fam/';
+  const ttl = [
+    ['ana', 'Ana Roe'], ['ben', 'Ben Roe'], ['f1', 'First Light'], ['f2', 'Second Wind'], ['f3', 'Third Act'],
+  ].map(([id, label]) => `<${N}${id}> <http://www.w3.org/2000/01/rdf-schema#label> "${label}" .`).concat([
+    `<${N}ana> <${N}spouse> <${N}ben> .`, `<${N}ben> <${N}spouse> <${N}ana> .`,
+    `<${N}f1> <${N}directedBy> <${N}ana> .`, `<${N}f2> <${N}directedBy> <${N}ana> .`, `<${N}f3> <${N}directedBy> <${N}ben> .`,
+  ]).join('\n');
+  const opts = { vocabularyNamespace: N, entityNamespace: N, excludeTopic: 'retraced' as const };
+  let dir = '';
+  let ex: Executor | undefined;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-retraced-'));
+    fs.writeFileSync(path.join(dir, 'graph.ttl'), ttl);
+    ex = await openExecutor(path.join(dir, 'graph.ttl'));
+  });
+  after(async () => {
+    await ex?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const answers = async (form: string, o: CompileOptions = opts): Promise<string[]> => {
+    const out = await runCompiled(ex!, compileForm(parseForm(form), o), { timeoutMs: 30_000 });
+    assert.ok(out.status === 'answers' || out.status === 'empty', `${form}: ${out.status}`);
+    return out.answers.map((a) => a.value.slice(N.length)).sort();
+  };
+
+  it('the other films of the director of a film: the film itself is left out, in either direction of the pair', async () => {
+    assert.deepEqual(await answers(`(JOIN directedBy (JOIN (R directedBy) <${N}f1>))`), ['f2']);
+    // one hop deeper: the directors of the other films of f1's director
+    assert.deepEqual(await answers(`(JOIN (R directedBy) (JOIN directedBy (JOIN (R directedBy) <${N}f1>)))`), ['ana']);
+    // the pair written the other way round: who else directed films that Ana directed — nobody
+    assert.deepEqual(await answers(`(JOIN (R directedBy) (JOIN directedBy <${N}ana>))`), []);
+  });
+
+  it('a path of other relations that comes back to the topic keeps it: the spouse of Ana\'s spouse is Ana', async () => {
+    assert.deepEqual(await answers(`(JOIN (R spouse) (JOIN (R spouse) <${N}ana>))`), ['ana']);
+    // the answers-only rule drops her, leaving no answer at all
+    assert.deepEqual(await answers(`(JOIN (R spouse) (JOIN (R spouse) <${N}ana>))`, { ...opts, excludeTopic: true }), []);
+    // one hop is never a retraced path: the films Ana directed are all there
+    assert.deepEqual(await answers(`(JOIN directedBy <${N}ana>)`), ['f1', 'f2']);
+  });
+
+  it('the filter sits on the node that closes the pair, no other', () => {
+    const form = parseForm('(JOIN (R has_genre) (JOIN directed_by (JOIN (R directed_by) [ Black Snake Moan ])))');
+    const { sparql } = compileForm(form, { ...MOVIES_NAMESPACES, excludeTopic: 'retraced' });
+    assert.match(sparql, /FILTER\(\?y0 != \?e0\)/);
+    assert.doesNotMatch(sparql, /FILTER\(\?(x|y1) != /);
+  });
+
+  it('pack.json accepts it; another value is refused with DATA_FORMAT', async () => {
+    const base = { name: 'fam', data: ['graph.ttl'], baseIri: N, vocabularyNamespace: N, labelPredicates: ['http://www.w3.org/2000/01/rdf-schema#label'] };
+    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...base, excludeTopic: 'retraced' }));
+    assert.equal((await loadPack(dir)).config.excludeTopic, 'retraced');
+    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...base, excludeTopic: 'sometimes' }));
+    await assert.rejects(loadPack(dir), (e: Error & { code?: string }) => e.code === 'DATA_FORMAT');
   });
 });
 
