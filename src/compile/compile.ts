@@ -197,7 +197,7 @@ function direction(r: Relation): { base: Relation; backwards: boolean } {
 function retraces(a: Relation, b: Relation): boolean {
   const x = direction(a);
   const y = direction(b);
-  return x.backwards !== y.backwards && JSON.stringify(x.base) === JSON.stringify(y.base);
+  return x.backwards !== y.backwards && printRelation(x.base) === printRelation(y.base);
 }
 
 class Compiler {
@@ -540,16 +540,18 @@ class Compiler {
     this.topicVars = [];
     this.hopVars = [];
     const where = this.constrain(form, x);
-    if (this.o.excludeTopic) {
+    // true / 'every-hop': the answers leave the topics out, in the query and again in runCompiled ('retraced' has put
+    // its filters in at the joins that go back, constrain 'join'; false: none)
+    const answersLeaveOut = this.o.excludeTopic === true || this.o.excludeTopic === 'every-hop';
+    if (answersLeaveOut) {
       // keys: other answer nodes (a GROUP table's group values) that exclude the topics like x
-      const nodes = this.o.excludeTopic === 'every-hop' ? [x, ...keys, ...this.hopVars] : this.o.excludeTopic === 'retraced' ? [] : [x, ...keys];
+      const nodes = this.o.excludeTopic === 'every-hop' ? [x, ...keys, ...this.hopVars] : [x, ...keys];
       for (const n of nodes) {
         for (const iri of this.topicIris) where.push(filter(op('!=', n, DF.namedNode(iri))));
         for (const tv of this.topicVars) where.push(filter(op('!=', n, tv)));
       }
     }
-    // the answers leave these out (runCompiled); 'retraced' has put its one filter in the query instead
-    const topics = this.o.excludeTopic === true || this.o.excludeTopic === 'every-hop' ? [...this.topicIris] : [];
+    const topics = answersLeaveOut ? [...this.topicIris] : [];
     [this.topicIris, this.topicVars, this.hopVars] = saved;
     return { where: mergeBgps(where), topics };
   }

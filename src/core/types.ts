@@ -51,7 +51,6 @@ export interface Executor {
 
 // ---------- the knowledge pack ----------
 
-/** What the gateway needs for one graph, read from <pack>/pack.json. Paths are relative to the pack dir. */
 /**
  * Which answers a topic entity is kept out of (CompileOptions.excludeTopic): true — the answers; 'every-hop' — the
  * answers and every intermediate node of a JOIN path; 'retraced' — only the node a path reaches by going back along
@@ -59,6 +58,7 @@ export interface Executor {
  */
 export type TopicExclusion = boolean | 'every-hop' | 'retraced';
 
+/** What the gateway needs for one graph, read from <pack>/pack.json. Paths are relative to the pack dir. */
 export interface PackConfig {
   name: string;
   /** Data files loaded into the embedded store (nt, ttl, nq, rdf, or triple files .txt/.tsv), or a snapshot. */

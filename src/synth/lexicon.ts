@@ -147,11 +147,11 @@ function whOfNoun(noun: string | undefined, ctx: Set<string>): Wh {
   const sense = bestSense(base, 'n', ctx);
   if (!sense) return 'what';
   if (sense.lexFile === 'noun.person') return 'who';
-  if (sense.lexFile === 'noun.location') return 'where';
   if (sense.lexFile === 'noun.time') return 'when';
-  // a place in one of its two commonest readings: "country" is first a nation (noun.group), then its territory
-  // (noun.location), and people ask "where is X" of either
-  return wordNet().senses(base, 'n').slice(0, 2).some((s) => s.lexFile === 'noun.location') ? 'where' : 'what';
+  // a place in its chosen sense or in one of its two commonest: "country" is first a nation (noun.group), then its
+  // territory (noun.location), and people ask "where is X" of either
+  const place = (s: WnSynset) => s.lexFile === 'noun.location';
+  return place(sense) || wordNet().senses(base, 'n').slice(0, 2).some(place) ? 'where' : 'what';
 }
 
 function nounEntry(nouns: string[], ctx?: Set<string>): NounEntry {
