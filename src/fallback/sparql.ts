@@ -77,10 +77,10 @@ export function predicatesQuery(nodes: (S.IriTerm | S.LiteralTerm)[], dir: Direc
 }
 
 /**
- * Paths along a relation chain from the topics: rows ?t ?x1 … ?xn (the end ?xn excluded from the
- * topics when `exclude` is given).
+ * Paths along a relation chain from the topics: rows ?t ?x1 … ?xn, the nodes ?x<i> for each i of `excludeAt` kept
+ * out of `exclude` (the topics).
  */
-export function chainQuery(topics: S.IriTerm[], hops: { p: string; dir: Direction }[], exclude: S.IriTerm[], limit: number): string {
+export function chainQuery(topics: S.IriTerm[], hops: { p: string; dir: Direction }[], exclude: S.IriTerm[], excludeAt: number[], limit: number): string {
   const triples: S.Triple[] = [];
   let prev: S.VariableTerm = v('t');
   hops.forEach((h, i) => {
@@ -89,7 +89,7 @@ export function chainQuery(topics: S.IriTerm[], hops: { p: string; dir: Directio
     prev = next;
   });
   const where: S.Pattern[] = [values('t', topics), bgp(...triples)];
-  if (exclude.length) where.push(notIn(`x${hops.length}`, exclude));
+  if (exclude.length) for (const i of excludeAt) where.push(notIn(`x${i}`, exclude));
   return select([v('t'), ...hops.map((_, i) => v(`x${i + 1}`))], where, { distinct: true, limit });
 }
 

@@ -3,7 +3,7 @@
  * A reader first *tests* whether it can handle the question (Comunica-style), then *reads*; both
  * return expected failures as values, which runChain collects for the trace.
  */
-import type { AnswerItem, Evidence, Executor } from '../core';
+import type { AnswerItem, Evidence, Executor, TopicExclusion } from '../core';
 import type { RelationVocabulary } from './vocabulary';
 
 export interface Topic {
@@ -43,8 +43,12 @@ export interface ReaderContext {
   relationVocabulary?: RelationVocabulary;
   /** Predicates that only carry labels (not followed while exploring). Default: rdfs:label. */
   labelPredicates?: string[];
-  /** Exclude the topic entities from the answers (MetaQA/ChatKBQA convention). Default true. */
-  excludeTopics?: boolean;
+  /**
+   * Which answers a topic entity is kept out of: the pack's `excludeTopic`, as the compiler applies it to forms
+   * (src/compile CompileOptions.excludeTopic; readers/common.ts `topicBarred`). Default true (the answers: the
+   * MetaQA/ChatKBQA convention).
+   */
+  excludeTopics?: TopicExclusion;
   /**
    * Relations the question names by a word that reads clearly as one of them (the pipeline's lexical reading of the
    * graph's relations, src/pipeline checks.ts relationWordsOf): a chain without such a relation leaves a word of the

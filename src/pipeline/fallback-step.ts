@@ -82,6 +82,8 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       ...(gw.relationVocabulary ? { relationVocabulary: gw.relationVocabulary } : {}),
       ...(relationWords.length > 0 ? { relationWords } : {}),
       labelPredicates: [...gw.pack.config.labelPredicates, ...(gw.pack.config.aliasPredicates ?? [])],
+      // the topics are kept out of the readers' answers as the compiler keeps them out of the parser's
+      ...(gw.pack.config.excludeTopic !== undefined ? { excludeTopics: gw.pack.config.excludeTopic } : {}),
     });
     trace.push(...chainTrace(chain));
     timings.fallback = performance.now() - tf;

@@ -44,8 +44,25 @@ export function topicTerms(ctx: ReaderContext): Term[] {
   return ctx.topics.map((t) => ({ type: 'uri' as const, value: t.iri }));
 }
 
+/**
+ * Whether a topic entity is kept out of every answer and every node a path goes on through (true, 'every-hop': the
+ * readers have always read true so, a path back through the topic only restating its own facts). With 'retraced'
+ * and false it is not: see `topicBarred`.
+ */
 export function excludeTopics(ctx: ReaderContext): boolean {
-  return ctx.excludeTopics !== false;
+  const e = ctx.excludeTopics ?? true;
+  return e === true || e === 'every-hop';
+}
+
+/**
+ * Whether the node a path reaches by `hops` (from a topic) may not be a topic entity: always where `excludeTopics`;
+ * with 'retraced' (the compiler's rule, src/compile) only the node the second hop reaches by going back along the
+ * first hop's relation ("the other films of the director of F" are not F; "the spouse of X's spouse" is X).
+ */
+export function topicBarred(ctx: ReaderContext, hops: readonly { p: string; dir: '>' | '<' }[]): boolean {
+  if (excludeTopics(ctx)) return hops.length > 0;
+  const [a, b] = hops;
+  return ctx.excludeTopics === 'retraced' && hops.length === 2 && a?.p === b?.p && a?.dir !== b?.dir;
 }
 
 function testTopics(ctx: ReaderContext): Promise<true | { reason: string }> {

@@ -21,7 +21,7 @@ import { expand, termKey, type Edge } from '../graph';
 import { Bm25, questionContentTerms, questionTerms, terms as textTerms } from '../text';
 import type { ReaderContext, ReaderResult } from '../types';
 import { HopModel } from '../vocabulary';
-import { evidenceTriple, excludeTopics, item, labelsFor, relationName, GuardedReader } from './common';
+import { evidenceTriple, item, labelsFor, relationName, topicBarred, GuardedReader } from './common';
 
 export interface ExploreReaderOptions {
   width?: number;
@@ -71,7 +71,6 @@ export class ExploreReader extends GuardedReader {
     const relationWords = new Set<string>();
     const finished = new Set<Beam>();
     const topicIris = new Set(ctx.topics.map((t) => t.iri));
-    const excludeTopicPaths = excludeTopics(ctx);
     const docCache = new Map<string, string[]>();
     const doc = (name: string, dir: '>' | '<') => getOrAdd(docCache, name + dir, () => model.relationDocument(name, dir));
     for (const k of Object.keys(ctx.relationVocabulary?.keys ?? {})) for (const w of doc(k.slice(0, -2), k[k.length - 2] as '>' | '<')) relationWords.add(w);
@@ -114,8 +113,8 @@ export class ExploreReader extends GuardedReader {
         // Entity exploration: entities reached through this relation, pruned by BM25 of their labels.
         const reached = new Map<string, { term: Term; path: Edge[] }>();
         for (const [k, n] of opt.beam.nodes) {
-          // With topics excluded, paths do not go on through a topic entity reached again.
-          if (excludeTopicPaths && opt.beam.hops.length > 0 && topicIris.has(k)) continue;
+          // Paths do not go on through a topic entity reached again where it may not be an answer there either.
+          if (topicIris.has(k) && topicBarred(ctx, opt.beam.hops)) continue;
           for (const a of adj.get(k) ?? []) {
             if (a.p !== opt.p || a.dir !== opt.dir) continue;
             const tk = termKey(a.to);
@@ -140,8 +139,6 @@ export class ExploreReader extends GuardedReader {
       beams = next;
       guard.checkTime();
     }
-    const topicKeys = new Set(ctx.topics.map((t) => t.iri));
-    const exclude = excludeTopics(ctx);
     // Answer selection among the explored paths (ToG's final reasoning step, without a language
     // model): each path is scored by the vocabulary's likelihood of the question given its relation
     // chain (HopModel.scoreChain, as in the paths reader), minus one nat per relation word left.
@@ -154,7 +151,8 @@ export class ExploreReader extends GuardedReader {
       .sort((a, b) => b.s - a.s || b.b.score - a.b.score)
       .map((x) => x.b);
     for (const beam of ranked) {
-      const answers = [...beam.nodes.values()].filter((n) => !(exclude && n.term.type === 'uri' && topicKeys.has(n.term.value))).slice(0, o.maxAnswers);
+      const barred = topicBarred(ctx, beam.hops);
+      const answers = [...beam.nodes.values()].filter((n) => !(barred && n.term.type === 'uri' && topicIris.has(n.term.value))).slice(0, o.maxAnswers);
       if (!answers.length) continue;
       labels = await labelsFor(guard, answers.flatMap((a) => a.path.flatMap((e) => [e.s, e.o])), labels);
       const chain = beam.hops.map((h) => h.name + h.dir).join(' ');

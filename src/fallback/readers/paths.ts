@@ -15,7 +15,7 @@ import { chainQuery, iri } from '../sparql';
 import { questionContentTerms, questionTerms } from '../text';
 import type { Hop, ReaderContext, ReaderResult, Topic } from '../types';
 import { chainToForm, HopModel } from '../vocabulary';
-import { evidenceTriple, excludeTopics, labelsFor, relationName, item, GuardedReader } from './common';
+import { evidenceTriple, excludeTopics, labelsFor, relationName, item, topicBarred, GuardedReader } from './common';
 
 export interface PathReaderOptions {
   maxHops?: number;
@@ -194,11 +194,13 @@ export class PathReader extends GuardedReader {
       }
     }
     // Execute in rank order; keep the first `keepChains` executable chains.
-    const exclude = excludeTopics(ctx) ? ctx.topics.map((t) => iri(t.iri)) : [];
+    // the topics are kept out of the answers (true, 'every-hop'), or of the node a retraced pair of hops reaches
+    const exclude = ctx.topics.map((t) => iri(t.iri));
+    const excludeAt = (hops: Hop[]) => (excludeTopics(ctx) ? [hops.length] : topicBarred(ctx, hops.slice(0, 2)) ? [2] : []);
     const kept: { c: Candidate; rows: Term[][] }[] = [];
     for (const c of candidates.slice(0, o.maxExecute)) {
       if (kept.length >= o.keepChains) break;
-      const res = await guard.select(chainQuery([iri(c.topic.iri)], c.hops, exclude, o.maxRows));
+      const res = await guard.select(chainQuery([iri(c.topic.iri)], c.hops, exclude, excludeAt(c.hops), o.maxRows));
       const rows = res.rows.map((r) => [bindingOf(r, 't'), ...c.hops.map((_, i) => bindingOf(r, `x${i + 1}`))]);
       if (rows.length) kept.push({ c, rows });
     }

@@ -23,7 +23,7 @@ import { fetchNeighbourhood, termKey, type Edge } from '../graph';
 import { questionContentTerms, questionTerms, terms as textTerms } from '../text';
 import type { ReaderContext, ReaderResult, Topic } from '../types';
 import { HopModel } from '../vocabulary';
-import { evidenceTriple, excludeTopics, item, labelsFor, relationName, topicTerms, GuardedReader } from './common';
+import { evidenceTriple, item, labelsFor, relationName, topicBarred, topicTerms, GuardedReader } from './common';
 
 export interface TripleReaderOptions {
   hops?: number;
@@ -198,13 +198,12 @@ export class TripleReader extends GuardedReader {
     // answers, ranked by the summed triple scores of their paths.
     const model = new HopModel(ctx.relationVocabulary);
     const qTerms = questionTerms(ctx.question, topics.map((t) => t.label));
-    const exclude = excludeTopics(ctx);
     const groups = new Map<string, { hops: { name: string; dir: '>' | '<' }[]; members: { term: Term; score: number; path: ScoredEdge[] }[] }>();
     for (const [k, b] of best) {
       const last = b.path.at(-1);
       if (!last) continue;
       const term = termKey(last.edge.o) === k ? last.edge.o : last.edge.s;
-      if (exclude && term.type === 'uri' && topicKeys.has(term.value)) continue;
+      if (term.type === 'uri' && topicKeys.has(term.value) && topicBarred(ctx, b.path.map((se) => ({ p: se.edge.p, dir: se.dir })))) continue;
       const sig = b.path.map((se) => se.name + se.dir).join(' ');
       const g = getOrAdd(groups, sig, () => ({ hops: b.path.map((se) => ({ name: se.name, dir: se.dir })), members: [] }));
       g.members.push({ term, score: b.score, path: b.path });

@@ -69,6 +69,23 @@ describe('fallback readers on a real Oxigraph store (MetaQA subset)', function (
       assert.deepEqual(r.evidence[0]?.triples.map((t) => t.p.label), ['spouse', 'nationality']);
     });
 
+    it("keeps the topic out as the pack's excludeTopic says: 'retraced' only where a pair of hops goes back along one relation", async () => {
+      const q = 'which movies share the same director of Cast Away';
+      for (const excludeTopics of ['retraced', 'every-hop'] as const) {
+        const r = ok(await new PathReader().read(ctx(q, [topic(MOVIES, 'Cast Away')], { excludeTopics })));
+        assert.ok(labels(r).includes('Back to the Future') && !labels(r).includes('Cast Away'), `${excludeTopics}: ${labels(r).join(';')}`);
+      }
+      const kept = ok(await new PathReader().read(ctx(q, [topic(MOVIES, 'Cast Away')], { excludeTopics: false })));
+      assert.ok(labels(kept).includes('Cast Away'), labels(kept).join(';'));
+      // the spouse of a spouse is not a retraced pair (the same relation, the same direction): the topic answers it
+      const spouses = async (excludeTopics: boolean | 'retraced') => {
+        const r = ok(await new PathReader().read(ctx('what is the spouse of the spouse of alexander_darcy ?', [topic(PQ, 'alexander_darcy')], { executor: pqStore(), relationVocabulary: undefined, excludeTopics })));
+        return labels(r);
+      };
+      assert.ok((await spouses('retraced')).includes('alexander_darcy'));
+      assert.ok(!(await spouses(true)).includes('alexander_darcy'));
+    });
+
     it('says it cannot read without topic entities', async () => {
       assert.deepEqual(await new PathReader().test(ctx('who directed it', [])), { reason: 'no topic entities were grounded' });
     });
