@@ -8,6 +8,7 @@ import { parseForm } from '../../../src/form';
 import { loadPack, openExecutor, runCompiled } from '../../../src/execute';
 import { createGateway } from '../../../src/pipeline';
 import { MOVIES_NAMESPACES } from '../../helpers/movies';
+import { FixedBeam } from '../pipeline/fixed-beam';
 
 describe('compile: topic exclusion at every hop', () => {
   const form = parseForm('(JOIN (R has_genre) (JOIN directed_by (JOIN (R directed_by) [ Black Snake Moan ])))');
@@ -30,13 +31,14 @@ describe('compile: topic exclusion at every hop', () => {
 describe("compile: 'retraced' topic exclusion — only where a path goes back along its own relation", () => {
   // a made-up family and its films: Ana and Ben are married; Ana directed two films, Ben one
   const N = 'http://example.org/fam/';
+  const R = `${N}rel/`;
   const ttl = [
     ['ana', 'Ana Roe'], ['ben', 'Ben Roe'], ['f1', 'First Light'], ['f2', 'Second Wind'], ['f3', 'Third Act'],
   ].map(([id, label]) => `<${N}${id}> <http://www.w3.org/2000/01/rdf-schema#label> "${label}" .`).concat([
-    `<${N}ana> <${N}spouse> <${N}ben> .`, `<${N}ben> <${N}spouse> <${N}ana> .`,
-    `<${N}f1> <${N}directedBy> <${N}ana> .`, `<${N}f2> <${N}directedBy> <${N}ana> .`, `<${N}f3> <${N}directedBy> <${N}ben> .`,
+    `<${N}ana> <${R}spouse> <${N}ben> .`, `<${N}ben> <${R}spouse> <${N}ana> .`,
+    `<${N}f1> <${R}directedBy> <${N}ana> .`, `<${N}f2> <${R}directedBy> <${N}ana> .`, `<${N}f3> <${R}directedBy> <${N}ben> .`,
   ]).join('\n');
-  const opts = { vocabularyNamespace: N, entityNamespace: N, excludeTopic: 'retraced' as const };
+  const opts = { vocabularyNamespace: R, entityNamespace: N, excludeTopic: 'retraced' as const };
   let dir = '';
   let ex: Executor | undefined;
   before(async () => {
@@ -78,11 +80,36 @@ describe("compile: 'retraced' topic exclusion — only where a path goes back al
   });
 
   it('pack.json accepts it; another value is refused with DATA_FORMAT', async () => {
-    const base = { name: 'fam', data: ['graph.ttl'], baseIri: N, vocabularyNamespace: N, labelPredicates: ['http://www.w3.org/2000/01/rdf-schema#label'] };
+    const base = { name: 'fam', data: ['graph.ttl'], baseIri: N, vocabularyNamespace: R, labelPredicates: ['http://www.w3.org/2000/01/rdf-schema#label'] };
     fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...base, excludeTopic: 'retraced' }));
     assert.equal((await loadPack(dir)).config.excludeTopic, 'retraced');
     fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...base, excludeTopic: 'sometimes' }));
     await assert.rejects(loadPack(dir), (e: Error & { code?: string }) => e.code === 'DATA_FORMAT');
+  });
+
+  it("the fallback readers follow the pack's setting: the spouse of Ana's spouse is Ana with 'retraced', not with true", async function () {
+    this.timeout(60_000);
+    const Q = 'who is the spouse of the spouse of Ana Roe';
+    const base = { name: 'fam', data: ['graph.ttl'], baseIri: N, vocabularyNamespace: R, labelPredicates: ['http://www.w3.org/2000/01/rdf-schema#label'] };
+    // the parser's one reading is empty (films directed by films), which hands the question to the fallback readers
+    const generator = new FixedBeam({ [Q]: [['(JOIN directedBy (JOIN directedBy [ Ana Roe ]))', -0.1]] }, {}, -50);
+    const ask = async (excludeTopic: boolean | 'retraced') => {
+      fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...base, excludeTopic }));
+      const gateway = await createGateway({ store: dir, cacheDir: path.join(dir, '.cache'), generator });
+      try {
+        const a = await gateway.ask(Q, { fallback: ['paths'] });
+        return { source: a.source, answers: a.answers.map((x) => x.label) };
+      } finally {
+        await gateway.close();
+      }
+    };
+    // the readers' chains: spouse (Ben), and spouse of spouse, which reaches Ana again without going back along a hop
+    const retraced = await ask('retraced');
+    assert.equal(retraced.source, 'fallback:paths');
+    assert.ok(retraced.answers.includes('Ana Roe'), retraced.answers.join('; '));
+    const answersOnly = await ask(true);
+    assert.equal(answersOnly.source, 'fallback:paths');
+    assert.ok(!answersOnly.answers.includes('Ana Roe'), answersOnly.answers.join('; '));
   });
 });
 
