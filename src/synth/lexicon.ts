@@ -421,15 +421,11 @@ function directLexicon(schema: Schema, p: SchemaProperty, ctx: Set<string>, opts
       const prt = V.particle ? ' ' + V.particle : '';
       if (V.agent === 'subject') {
         lex.subjects = [`{S} that ${V.lemma}${prt} {x}`, `{S} ${V.gerund}${prt} {x}`];
-        // the object said by what the one entity does to it: "the club that X plays in" (never of a nested set: no {x} at the end)
-        lex.objects.push(`{O} that {x} ${V.present}${prt}`);
         lex.subjectQ = [`{swh} ${V.present}${prt} {x}`, `which {S} ${V.lemma}${prt} {x}`, `{swh} ${V.past}${prt} {x}`, `{S} ${V.gerund}${prt} {x}`];
         lex.objectQ.push(`which {o} does {x} ${V.lemma}${prt}`, `what {o} does {x} ${V.lemma}${prt}`, `{wh} does {x} ${V.lemma}${prt}`);
         lex.ask = [`does {a} ${V.lemma}${prt} {b}`, `is {b} the {o} of {a}`, `did {a} ${V.lemma}${prt} {b}`];
       } else {
         lex.subjects = [`{S} with {x}`, `{S} ${V.gerund} {x}`, "{x}'s {S}", `{S} that {x} ${V.past} in`];
-        // the agent said by what it did: "the actors that starred in X"
-        lex.objects.push(`{O} that ${V.past} in {x}`);
         lex.subjectQ = [`what did {x} ${V.lemma} in`, `which {S} did {x} ${V.lemma} in`, `{S} with {x}`, `{S} ${V.gerund} {x}`];
         lex.objectQ.push(`{wh} ${V.past} in {x}`, `{O} in {x}`, `{wh} was in {x}`);
         lex.ask = [`did {b} ${V.lemma} in {a}`, `is {b} in {a}`, `was {b} in {a}`];
