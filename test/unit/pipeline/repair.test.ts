@@ -185,15 +185,13 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
   it('a conjunct whose mention only describes what is asked for ("[ good employer ]") is left out, and the hop its noun names added', async () => {
     parser.scored = [];
     const a = await gateway.ask('which good employer has a worker from Chile', { fallback: 'off' });
-    assert.ok(parser.scored.some((forms) => forms.includes(EMPLOYER)), parser.scored.join(' / '));
-    // what is left without the description is no candidate alone: it would answer with the workers
-    assert.ok(!parser.scored.flat().includes('(JOIN nationality [ Chile ])'), parser.scored.join(' / '));
+    assert.ok(parser.scored.some((forms) => forms.includes('(JOIN nationality [ Chile ])') && forms.includes(EMPLOYER)), parser.scored.join(' / '));
     assert.equal(a.form, EMPLOYER);
     assert.deepEqual(a.answers.map((x) => x.label), ['Acme Works']);
     // a name the graph lacks (no noun at its end: a misspelt name, not a description) is not left out
     parser.scored = [];
     const b = await gateway.ask('which employer has a worker from Chilee Norwey', { fallback: 'off' });
-    assert.ok(!parser.scored.flat().some((f) => f.includes('(JOIN nationality [ Chile ])') && !f.includes('Chilee Norwey')), parser.scored.join(' / '));
+    assert.ok(!parser.scored.some((forms) => forms.includes('(JOIN nationality [ Chile ])')), parser.scored.join(' / '));
     assert.deepEqual(b.answers, []);
   });
 
