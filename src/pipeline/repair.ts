@@ -11,7 +11,7 @@
  * run and judged only when its readings are empty or set aside, and the store says which of them hold at all.
  * No word of any graph is written here: the relations are the graph's, the words the question's.
  */
-import { letterWords, normalizeLabel, singularForms, wordNet, type Candidate, type Form, type Relation } from '../core';
+import { normalizeLabel, type Candidate, type Form, type Relation } from '../core';
 import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm, printRelation } from '../form';
 import { isWeakWord, usesRelation, type RelationWord } from './checks';
 import { copiedTextsOf, entityRefsOf } from './labels';
@@ -82,41 +82,6 @@ function labelSpan(gw: Pick<GatewayContext, 'index'>, words: readonly string[], 
     }
   }
   return undefined;
-}
-
-/**
- * A mention that names nothing of the graph and says only what kind of thing the question means: no label near it
- * (the index's search at the fallback topics' threshold), none inside it (trimmedMention), and its last word a
- * WordNet noun — the parser copied a description as a name ("[ good shop ]", a slip such as "[ tenis club ]").
- */
-export function describesOnly(gw: Pick<GatewayContext, 'index'>, text: string): boolean {
-  const words = letterWords(text.toLowerCase());
-  const head = words[words.length - 1];
-  if (head === undefined || ![head, ...singularForms(head)].some((w) => wordNet().senses(w, 'n').length > 0)) return false;
-  return gw.index.search(text, { k: 1, threshold: 0.6 }).length === 0 && trimmedMention(gw, text) === undefined;
-}
-
-/**
- * The form with each conjunct whose mentions all describe only (describesOnly) left out: (AND A B) → B, the
- * description being what the other conjunct's hops are to say ("the clubs with a member from X": the members from X,
- * then the hop "team" names). Undefined when no conjunct is such, or both are.
- */
-export function undescribed(gw: Pick<GatewayContext, 'index'>, form: Form): Form | undefined {
-  let dropped = 0;
-  const described = (f: Form) => {
-    const refs = entityRefsOf(f);
-    return refs.length > 0 && refs.every((t) => describesOnly(gw, t));
-  };
-  const keep = (f: Form): Form => {
-    const g = mapChildren(f, keep);
-    if (g.kind !== 'and') return g;
-    const [a, b] = g.args.map(described);
-    if (a === b) return g;
-    dropped++;
-    return a ? g.args[1] : g.args[0];
-  };
-  const out = keep(form);
-  return dropped > 0 ? out : undefined;
 }
 
 /** A relation without its (R …): the relation a reverse reads the other way. */
@@ -262,9 +227,7 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
     // a conjunction of one reading with itself is that reading (unrepeated), a candidate of its own
     const once = unrepeated(cut ?? c.form);
     if (once) add(once);
-    // a conjunct that only describes what is asked for is left out (undescribed); what is left is no candidate alone
-    // (it answers with what the description was to be hops from: "the clubs with a member from X" → the members)
-    const base = undescribed(gw, once ?? cut ?? c.form) ?? once ?? cut ?? c.form;
+    const base = once ?? cut ?? c.form;
     // a trimmed mention is a label: its words are the label's, the rest of the question is outside it
     const mentions = copiedTextsOf(base).map((text) => (cut ? { text, label: text } : { text }));
     const named = questionRelationWords(gw, question, mentions);

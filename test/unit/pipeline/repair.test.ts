@@ -123,7 +123,6 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     `<${E}eve2> <${E}nationality> <${E}norway> .`,
   ]).join('\n');
   const TWO_HOP = '(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))';
-  const EMPLOYER = '(JOIN (R works_for) (JOIN nationality [ Chile ]))';
   const beams: Record<string, [string, number][]> = {
     "what is the nationality of Ada Brook's wife": [['(JOIN (R nationality) [ Ada Brook ])', -0.2]],
     "what is the nationality of Cy Marsh's wife": [['(JOIN (R nationality) [ Cy Marsh ])', -0.2]],
@@ -131,9 +130,6 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     'what is the nationality of the wife of Ada Brook': [['(JOIN (R nationality) [ wife of Ada Brook ])', -0.3]],
     "what is the nationality of Ada Brook 's spouse": [['(AND (JOIN (R nationality) [ Ada Brook ]) (JOIN (R spouse) [ Ada Brook ]))', -0.4]],
     'what is the nationality of eve_marsh_of_acme': [['(JOIN (R nationality) [ eve_marsh ])', -0.2]],
-    // the parser copied a description as a name: "[ good employer ]" names nothing of the graph
-    'which good employer has a worker from Chile': [['(AND (JOIN works_for [ good employer ]) (JOIN nationality [ Chile ]))', -0.3]],
-    'which employer has a worker from Chilee Norwey': [['(AND (JOIN works_for [ Chilee Norwey ]) (JOIN nationality [ Chile ]))', -0.3]],
   };
   let dir: string;
   let gateway: Gateway;
@@ -142,7 +138,7 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-repair-'));
     fs.writeFileSync(path.join(dir, 'people.nt'), ttl + '\n');
-    parser = new FixedBeam(beams, { [TWO_HOP]: -1.5, '(JOIN (R nationality) (JOIN (R spouse) [ Cy Marsh ]))': -1.5, [EMPLOYER]: -1.5 }, -50);
+    parser = new FixedBeam(beams, { [TWO_HOP]: -1.5, '(JOIN (R nationality) (JOIN (R spouse) [ Cy Marsh ]))': -1.5 }, -50);
     gateway = await createGateway({ store: path.join(dir, 'people.nt'), generator: parser, cacheDir: dir });
   });
   after(async () => {
@@ -180,19 +176,6 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     assert.equal(a.form, '(JOIN (R nationality) [ eve_marsh_of_acme ])');
     assert.deepEqual(a.answers.map((x) => x.label), ['Chile'], 'not the nationality of the shorter label eve_marsh');
     assert.ok(a.trace.some((t) => (t.note ?? '').includes(`mentions completed to the question's whole words: "eve_marsh" → "eve_marsh_of_acme"`)));
-  });
-
-  it('a conjunct whose mention only describes what is asked for ("[ good employer ]") is left out, and the hop its noun names added', async () => {
-    parser.scored = [];
-    const a = await gateway.ask('which good employer has a worker from Chile', { fallback: 'off' });
-    assert.ok(parser.scored.some((forms) => forms.includes('(JOIN nationality [ Chile ])') && forms.includes(EMPLOYER)), parser.scored.join(' / '));
-    assert.equal(a.form, EMPLOYER);
-    assert.deepEqual(a.answers.map((x) => x.label), ['Acme Works']);
-    // a name the graph lacks (no noun at its end: a misspelt name, not a description) is not left out
-    parser.scored = [];
-    const b = await gateway.ask('which employer has a worker from Chilee Norwey', { fallback: 'off' });
-    assert.ok(!parser.scored.some((forms) => forms.includes('(JOIN nationality [ Chile ])')), parser.scored.join(' / '));
-    assert.deepEqual(b.answers, []);
   });
 
   it('no repaired reading answers: the one-hop reading answers, with a caveat naming the word it leaves out', async () => {
