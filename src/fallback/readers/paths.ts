@@ -195,8 +195,9 @@ export class PathReader extends GuardedReader {
     }
     // Execute in rank order; keep the first `keepChains` executable chains.
     // the topics are kept out of the answers (true, 'every-hop'), or of the node a retraced pair of hops reaches
+    const answersLeaveOut = excludeTopics(ctx);
     const exclude = ctx.topics.map((t) => iri(t.iri));
-    const excludeAt = (hops: Hop[]) => (excludeTopics(ctx) ? [hops.length] : topicBarred(ctx, hops.slice(0, 2)) ? [2] : []);
+    const excludeAt = (hops: Hop[]) => (answersLeaveOut ? [hops.length] : topicBarred(ctx, hops.slice(0, 2)) ? [2] : []);
     const kept: { c: Candidate; rows: Term[][] }[] = [];
     for (const c of candidates.slice(0, o.maxExecute)) {
       if (kept.length >= o.keepChains) break;
@@ -209,7 +210,7 @@ export class PathReader extends GuardedReader {
     // Support of an answer = paths of its chain that do not pass through a topic entity again
     // (a path back through the topic only restates the topic's own facts); answers rank by support.
     // Only when topics are excluded from the answers (else a path back to the topic may be the point).
-    const topicKeys = new Set(excludeTopics(ctx) ? ctx.topics.map((t) => t.iri) : []);
+    const topicKeys = new Set(answersLeaveOut ? ctx.topics.map((t) => t.iri) : []);
     const answerPaths = new Map<string, { path: Term[]; chain: number; support: number }>();
     const first = itemAt(kept, 0).c;
     kept.forEach(({ c, rows }, ci) => {

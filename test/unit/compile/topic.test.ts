@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot, type Executor } from '../../../src/core';
+import { packageRoot, RDFS_LABEL, type Executor, type TopicExclusion } from '../../../src/core';
 import { compileForm, type CompileOptions } from '../../../src/compile';
 import { parseForm } from '../../../src/form';
 import { loadPack, openExecutor, runCompiled } from '../../../src/execute';
@@ -34,11 +34,13 @@ describe("compile: 'retraced' topic exclusion — only where a path goes back al
   const R = `${N}rel/`;
   const ttl = [
     ['ana', 'Ana Roe'], ['ben', 'Ben Roe'], ['f1', 'First Light'], ['f2', 'Second Wind'], ['f3', 'Third Act'],
-  ].map(([id, label]) => `<${N}${id}> <http://www.w3.org/2000/01/rdf-schema#label> "${label}" .`).concat([
+  ].map(([id, label]) => `<${N}${id}> <${RDFS_LABEL}> "${label}" .`).concat([
     `<${N}ana> <${R}spouse> <${N}ben> .`, `<${N}ben> <${R}spouse> <${N}ana> .`,
     `<${N}f1> <${R}directedBy> <${N}ana> .`, `<${N}f2> <${R}directedBy> <${N}ana> .`, `<${N}f3> <${R}directedBy> <${N}ben> .`,
   ]).join('\n');
   const opts = { vocabularyNamespace: R, entityNamespace: N, excludeTopic: 'retraced' as const };
+  /** pack.json of the family graph, less its excludeTopic */
+  const packConfig = { name: 'fam', data: ['graph.ttl'], baseIri: N, vocabularyNamespace: R, labelPredicates: [RDFS_LABEL] };
   let dir = '';
   let ex: Executor | undefined;
   before(async () => {
@@ -80,21 +82,19 @@ describe("compile: 'retraced' topic exclusion — only where a path goes back al
   });
 
   it('pack.json accepts it; another value is refused with DATA_FORMAT', async () => {
-    const base = { name: 'fam', data: ['graph.ttl'], baseIri: N, vocabularyNamespace: R, labelPredicates: ['http://www.w3.org/2000/01/rdf-schema#label'] };
-    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...base, excludeTopic: 'retraced' }));
+    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...packConfig, excludeTopic: 'retraced' }));
     assert.equal((await loadPack(dir)).config.excludeTopic, 'retraced');
-    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...base, excludeTopic: 'sometimes' }));
+    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...packConfig, excludeTopic: 'sometimes' }));
     await assert.rejects(loadPack(dir), (e: Error & { code?: string }) => e.code === 'DATA_FORMAT');
   });
 
   it("the fallback readers follow the pack's setting: the spouse of Ana's spouse is Ana with 'retraced', not with true", async function () {
     this.timeout(60_000);
     const Q = 'who is the spouse of the spouse of Ana Roe';
-    const base = { name: 'fam', data: ['graph.ttl'], baseIri: N, vocabularyNamespace: R, labelPredicates: ['http://www.w3.org/2000/01/rdf-schema#label'] };
     // the parser's one reading is empty (films directed by films), which hands the question to the fallback readers
     const generator = new FixedBeam({ [Q]: [['(JOIN directedBy (JOIN directedBy [ Ana Roe ]))', -0.1]] }, {}, -50);
-    const ask = async (excludeTopic: boolean | 'retraced') => {
-      fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...base, excludeTopic }));
+    const ask = async (excludeTopic: TopicExclusion) => {
+      fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ ...packConfig, excludeTopic }));
       const gateway = await createGateway({ store: dir, cacheDir: path.join(dir, '.cache'), generator });
       try {
         const a = await gateway.ask(Q, { fallback: ['paths'] });

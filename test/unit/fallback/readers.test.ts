@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import type { TopicExclusion } from '../../../src/core';
 import { ExploreReader, isFailure, PathReader, runChain, TripleReader, type ReaderSuccess } from '../../../src/fallback';
 import { existsQuery, iri } from '../../../src/fallback/sparql';
 import { ctx, ManualClock, MOVIES, moviesStore, PQ, pqStore, SlowExecutorStandIn, topic } from './helpers';
@@ -78,7 +79,7 @@ describe('fallback readers on a real Oxigraph store (MetaQA subset)', function (
       const kept = ok(await new PathReader().read(ctx(q, [topic(MOVIES, 'Cast Away')], { excludeTopics: false })));
       assert.ok(labels(kept).includes('Cast Away'), labels(kept).join(';'));
       // the spouse of a spouse is not a retraced pair (the same relation, the same direction): the topic answers it
-      const spouses = async (excludeTopics: boolean | 'retraced') => {
+      const spouses = async (excludeTopics: TopicExclusion) => {
         const r = ok(await new PathReader().read(ctx('what is the spouse of the spouse of alexander_darcy ?', [topic(PQ, 'alexander_darcy')], { executor: pqStore(), relationVocabulary: undefined, excludeTopics })));
         return labels(r);
       };
