@@ -12,11 +12,20 @@ import {
 import { bestReading, halted, isStopped, type AttemptRun, type Winner } from './run';
 import { type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
-import { checkContext, judge, readingOf } from './judge';
+import { checkContext, judge, readingOf, type Judgement } from './judge';
 import { attempt } from './attempt';
+import { extensions } from './repair';
 
 /** How many more readings are tried after the best one is set aside (unexplained words, too uncertain). */
 export const MAX_REJUDGED = 3;
+
+/**
+ * How many times a reading set aside only for a relation word it leaves out is extended by that word's hop
+ * (`extend`): each time adds one hop, so a one-hop reading of a three-hop question can reach all three.
+ */
+export const MAX_EXTENSIONS = 2;
+/** The grounded readings one extension may execute, beyond what `maxAttempts` left (a count, never a time). */
+export const EXTENSION_ATTEMPTS = 8;
 
 /**
  * Whether a reading set aside for what it leaves out may still answer with a caveat: not a bridged one (src/ground
@@ -56,6 +65,9 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   // the best-scored reading set aside only for a part of the question it leaves out: the answer if no reading uses it
   // (the best by its combined score, not the first: a repaired reading the greedy pass ran is no better for being early)
   let caveated = win && verdict?.caveat && mayCaveat(win) ? { win, verdict } : undefined;
+  // the readings set aside only for relation words they leave out, to extend by those words' hops
+  const partial: { win: Winner; verdict: Judgement }[] = [];
+  if (win && verdict?.caveat?.code === 'RELATION_UNUSED' && mayCaveat(win)) partial.push({ win, verdict });
   // the first reading withheld only as too uncertain (it may use what a better-scored one leaves out)
   let complete = win && verdict?.uncertain ? { win, verdict } : undefined;
   const setAside = [...run.vacuous]; // vacuous readings of every pass, the last resort
@@ -83,8 +95,10 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
     if (!v.rejected) {
       win = next;
       verdict = v;
-    } else if (v.caveat && mayCaveat(next) && (!caveated || next.attempt.score > caveated.win.attempt.score)) caveated = { win: next, verdict: v };
-    else if (v.uncertain && !complete) complete = { win: next, verdict: v };
+    } else if (v.caveat && mayCaveat(next)) {
+      if (!caveated || next.attempt.score > caveated.win.attempt.score) caveated = { win: next, verdict: v };
+      if (v.caveat.code === 'RELATION_UNUSED') partial.push({ win: next, verdict: v });
+    } else if (v.uncertain && !complete) complete = { win: next, verdict: v };
   }
   // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films
   // did Brad Pitt direct": 0), unless it asks for a fact the graph lacks (judge)
@@ -95,6 +109,21 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
       win = lastResort;
       verdict = v;
     }
+  }
+  // a reading set aside only for relation words it leaves out, with those words' hops added anywhere in it (repair.ts
+  // extensions): the beam's repairs add one hop to its first readings, a hop short of a question naming three. The
+  // reading that leaves out the fewest words is extended first (then the best scored); an extension that still leaves
+  // one out is extended in turn.
+  for (let ext = 0; win && verdict?.rejected && partial.length > 0 && ext < MAX_EXTENSIONS && !halted(run); ext++) {
+    partial.sort((a, b) => leftOut(a.verdict) - leftOut(b.verdict) || b.win.attempt.score - a.win.attempt.score);
+    const from = defined(partial.shift(), 'a reading to extend');
+    const found = await extend(gw, q, from.win, beam, run, ctx);
+    if (run.stopped) break;
+    if (!found) continue;
+    if (!found.verdict.rejected) {
+      win = found.win;
+      verdict = found.verdict;
+    } else if (found.verdict.caveat?.code === 'RELATION_UNUSED' && mayCaveat(found.win)) partial.push(found);
   }
   if (run.stopped) return { beam, abstained: false, ...(win && verdict && !verdict.rejected ? { accepted: { win, signals: verdict.signals } } : {}) };
   // no reading uses what the set-aside one left out: it answers, and the answer says what it left out
@@ -129,4 +158,34 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   } else signals = verdict?.signals;
 
   return { beam, abstained, ...(win ? { win } : {}), ...(signals ? { signals } : {}), ...(caveat ? { caveat } : {}), ...(uncertain !== undefined ? { uncertain } : {}), ...(doubt ? { doubt } : {}) };
+}
+
+/** How many words of the question a set-aside reading leaves out. */
+function leftOut(v: Judgement): number {
+  return v.caveat?.words?.length ?? 0;
+}
+
+/**
+ * The reading with the hop of each relation word it leaves out added at any place (repair.ts `extensions`), run in
+ * the parser's order of them, and the best one with answers judged; undefined when none answers.
+ */
+async function extend(gw: GatewayContext, q: string, from: Winner, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<{ win: Winner; verdict: Judgement } | undefined> {
+  const fixed = await extensions(gw, q, from.attempt.candidate, beam.length, (run.repairScores ??= new Map<string, number>()));
+  const extra = fixed.candidates.filter((c) => !beam.some((b) => b.text === c.text));
+  if (extra.length === 0) return undefined;
+  run.trace.push({ stage: 'generate', outcome: 'answers', answerCount: extra.length, note: `extended readings: ${extra.length} forms: ${from.attempt.candidate.text} with the hop of ${fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ')}`, timeMs: 0 });
+  run.winners = [];
+  run.vacuous = [];
+  // its own few attempts: the beam's readings may have spent maxAttempts before the reading to extend was judged
+  const o = run.o;
+  run.o = { ...o, maxAttempts: run.n + EXTENSION_ATTEMPTS };
+  try {
+    await attempt(gw, groundCandidates(fitting(extra, run), ctx, run.o), run, extra, false);
+  } finally {
+    run.o = o;
+  }
+  if (run.stopped) return undefined;
+  const next = bestReading(run);
+  if (!next || next.vacuous) return undefined;
+  return { win: next, verdict: await judge(gw, q, next, beam, run) };
 }

@@ -239,8 +239,16 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
     // composition of two: a third is no repair)
     for (const b of composed(base)) add(b);
   }
-  if (forms.length === 0) return { candidates: [], words };
-  // the full beam's first readings are mostly the greedy pass's: what that pass scored is not scored again
+  return { candidates: await scoredReadings(score, question, forms, scores, beam.length), words };
+}
+
+/**
+ * Readings scored by the parser (teacher-forced log-probability), best first, ranked from `rank0`; those it cannot
+ * write are dropped. A form `scores` holds (a pass of the same question scored it) is not scored again: the full
+ * beam's first readings are mostly the greedy pass's.
+ */
+async function scoredReadings(score: (q: string, forms: string[]) => Promise<number[]>, question: string, forms: readonly { form: Form; text: string }[], scores: Map<string, number>, rank0: number): Promise<Candidate[]> {
+  if (forms.length === 0) return [];
   const fresh = forms.map((f) => f.text).filter((t) => !scores.has(t));
   if (fresh.length > 0) {
     const lp = await score(question, fresh);
@@ -248,5 +256,47 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
   }
   const scored = forms.map((f) => ({ ...f, logProb: scores.get(f.text) ?? -Infinity })).filter((c) => Number.isFinite(c.logProb));
   scored.sort((a, b) => b.logProb - a.logProb || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
-  return { candidates: scored.map((c, i) => ({ ...c, rank: beam.length + i })), words };
+  return scored.map((c, i) => ({ ...c, rank: rank0 + i }));
+}
+
+/**
+ * The form with one relation hop added at any place of its chains: above the whole form, and above each argument of
+ * a join or a conjunction — between two hops as well as in place of an entity (withHop's places, and those between)
+ * —, in both directions. Only where a set of entities stands: never above a count, a class or a literal.
+ */
+export function withHopAnywhere(form: Form, name: string): Form[] {
+  const rel: Relation = { kind: 'rel', ref: { kind: 'name', name } };
+  const out: Form[] = [];
+  if (form.kind === 'join' || form.kind === 'and' || form.kind === 'entity') {
+    out.push({ kind: 'join', relation: { kind: 'reverse', of: rel }, arg: form }, { kind: 'join', relation: rel, arg: form });
+  }
+  if (form.kind === 'entity' || form.kind === 'class' || form.kind === 'literal') return out;
+  children(form).forEach((kid, i) => {
+    for (const v of withHopAnywhere(kid, name)) {
+      let j = -1;
+      out.push(mapChildren(form, (c) => (++j === i ? v : c)));
+    }
+  });
+  return out;
+}
+
+/**
+ * A reading set aside only for relation words of the question it leaves out (checks.ts relationUnused), extended by
+ * the hop of each such word at any place of it (withHopAnywhere), scored by the parser and ranked from `rank0`. The
+ * beam's repairs (repairs) add one hop to its first readings; a question naming three relations read as one needs
+ * a hop more, in a place the first repair could not see.
+ */
+export async function extensions(gw: GatewayContext, question: string, reading: Candidate, rank0: number, scores: Map<string, number>): Promise<{ candidates: Candidate[]; words: RelationWord[] }> {
+  const score = gw.generator?.score?.bind(gw.generator);
+  if (!score || answerTypeOf(reading.form) !== 'entities') return { candidates: [], words: [] };
+  const words = questionRelationWords(gw, question, copiedTextsOf(reading.form).map((text) => ({ text }))).filter((w) => !usesRelation(reading.form, w.relation));
+  const seen = new Set([reading.text]);
+  const forms: { form: Form; text: string }[] = [];
+  for (const f of words.flatMap((w) => withHopAnywhere(reading.form, w.relation))) {
+    const text = printForm(f);
+    if (seen.has(text) || forms.length >= MAX_REPAIRS) continue;
+    seen.add(text);
+    forms.push({ form: f, text });
+  }
+  return { candidates: await scoredReadings(score, question, forms, scores, rank0), words };
 }

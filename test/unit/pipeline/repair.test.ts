@@ -7,7 +7,7 @@ import { parseForm, printForm } from '../../../src/form';
 import { createGateway, type Gateway } from '../../../src/pipeline';
 import { FixedBeam } from './fixed-beam';
 import { leavesOut, relationUnused, relationWordsOf, usesRelation, type CheckContext } from '../../../src/pipeline/checks';
-import { completedMention, composed, unrepeated } from '../../../src/pipeline/repair';
+import { completedMention, composed, unrepeated, withHopAnywhere } from '../../../src/pipeline/repair';
 
 /** A made-up clear reading: these words read clearly as these relations (NearGraph.clearRelation's place). */
 const CLEAR: Record<string, string> = { wife: 'spouse', husband: 'spouse', nationality: 'nationality', employer: 'works_for' };
@@ -104,6 +104,29 @@ describe('repair.ts: mentions cut out of a word, conjunctions read as compositio
 });
 
 
+describe('repair.ts withHopAnywhere: a hop added at every place of a chain', () => {
+  it('above the form, between two hops and in place of the entity, both directions; never above a class', () => {
+    const texts = (f: string) => withHopAnywhere(parseForm(f), 'parents').map((x) => printForm(x));
+    assert.deepEqual(texts('(JOIN (R nationality) (JOIN (R spouse) [ X ]))'), [
+      '(JOIN (R parents) (JOIN (R nationality) (JOIN (R spouse) [ X ])))',
+      '(JOIN parents (JOIN (R nationality) (JOIN (R spouse) [ X ])))',
+      '(JOIN (R nationality) (JOIN (R parents) (JOIN (R spouse) [ X ])))',
+      '(JOIN (R nationality) (JOIN parents (JOIN (R spouse) [ X ])))',
+      '(JOIN (R nationality) (JOIN (R spouse) (JOIN (R parents) [ X ])))',
+      '(JOIN (R nationality) (JOIN (R spouse) (JOIN parents [ X ])))',
+    ]);
+    assert.deepEqual(texts('(AND person (JOIN spouse [ X ]))'), [
+      '(JOIN (R parents) (AND person (JOIN spouse [ X ])))',
+      '(JOIN parents (AND person (JOIN spouse [ X ])))',
+      '(AND person (JOIN (R parents) (JOIN spouse [ X ])))',
+      '(AND person (JOIN parents (JOIN spouse [ X ])))',
+      '(AND person (JOIN spouse (JOIN (R parents) [ X ])))',
+      '(AND person (JOIN spouse (JOIN parents [ X ])))',
+    ]);
+    assert.deepEqual(texts('(COUNT (JOIN spouse [ X ]))').slice(0, 2), ['(COUNT (JOIN (R parents) (JOIN spouse [ X ])))', '(COUNT (JOIN parents (JOIN spouse [ X ])))'], 'inside a count, never above it');
+  });
+});
+
 describe('pipeline: readings with the hop a relation word names (repair.ts, real Oxigraph store)', function () {
   this.timeout(60000);
   const E = 'http://example.org/people/';
@@ -111,6 +134,7 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
   const ttl = [
     ['ada', 'Ada Brook'], ['bo', 'Bo Lind'], ['cy', 'Cy Marsh'], ['dee', 'Dee Holt'],
     ['norway', 'Norway'], ['chile', 'Chile'], ['acme', 'Acme Works'], ['eve', 'eve_marsh_of_acme'], ['eve2', 'eve_marsh'],
+    ['gus', 'Gus Lind'], ['peru', 'Peru'],
   ].map(([id, label]) => `<${E}${id}> <${LABEL}> "${label}" .`).concat([
     `<${E}ada> <${E}spouse> <${E}bo> .`,
     `<${E}ada> <${E}nationality> <${E}norway> .`,
@@ -121,6 +145,8 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     `<${E}dee> <${E}works_for> <${E}acme> .`,
     `<${E}eve> <${E}nationality> <${E}chile> .`,
     `<${E}eve2> <${E}nationality> <${E}norway> .`,
+    `<${E}bo> <${E}parents> <${E}gus> .`,
+    `<${E}gus> <${E}nationality> <${E}peru> .`,
   ]).join('\n');
   const TWO_HOP = '(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))';
   const beams: Record<string, [string, number][]> = {
@@ -130,6 +156,7 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     'what is the nationality of the wife of Ada Brook': [['(JOIN (R nationality) [ wife of Ada Brook ])', -0.3]],
     "what is the nationality of Ada Brook 's spouse": [['(AND (JOIN (R nationality) [ Ada Brook ]) (JOIN (R spouse) [ Ada Brook ]))', -0.4]],
     'what is the nationality of eve_marsh_of_acme': [['(JOIN (R nationality) [ eve_marsh ])', -0.2]],
+    "what is the nationality of the father of Ada Brook's wife": [['(JOIN (R nationality) [ Ada Brook ])', -0.2]],
   };
   let dir: string;
   let gateway: Gateway;
@@ -184,6 +211,19 @@ describe('pipeline: readings with the hop a relation word names (repair.ts, real
     assert.deepEqual(a.answers.map((x) => x.label), ['Norway']);
     assert.match(a.reason ?? '', /leaves out "wife"/);
     assert.ok(a.confidence <= 0.6);
+  });
+
+  it('a repaired reading that still leaves out a relation word is extended by its hop, between two hops', async () => {
+    parser.scored = [];
+    const a = await gateway.ask("what is the nationality of the father of Ada Brook's wife", { fallback: 'off' });
+    // the beam's repair adds one hop (the spouse: Chile, set aside for "father"); the extension puts the parents hop
+    // between the two, where no repair of the one-hop reading could
+    assert.equal(a.form, '(JOIN (R nationality) (JOIN (R parents) (JOIN (R spouse) [ Ada Brook ])))');
+    assert.deepEqual(a.answers.map((x) => x.label), ['Peru']);
+    assert.equal(a.reason, undefined, 'the extended reading uses every relation word: no caveat');
+    assert.ok(a.trace.some((t) => (t.note ?? '').includes('set aside (RELATION_UNUSED): the reading (JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ])) leaves out "father"')));
+    assert.ok(a.trace.some((t) => /extended readings: \d+ forms: \(JOIN \(R nationality\) \(JOIN \(R spouse\) \[ Ada Brook \]\)\) with the hop of "father" → parents/.test(t.note ?? '')), 'the trace lists the extension');
+    assert.ok(parser.scored.some((forms) => forms.includes('(JOIN (R nationality) (JOIN (R parents) (JOIN (R spouse) [ Ada Brook ])))')), 'the parser scored the extended reading');
   });
 
   it('a reading that uses every relation the question names is not repaired (no extra scoring)', async () => {
