@@ -13,7 +13,7 @@
 import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
-import { classRefs, relationRefs } from '../form';
+import { children, classRefs, relationRefs } from '../form';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
 
 /** One entity mention of a reading: the words the parser copied and the graph label it grounded to. */
@@ -211,6 +211,42 @@ export interface RelationWord {
   note: string;
   /** The relation's IRI, when the reading knows it. */
   iri?: string;
+  /** How many separate phrases of the question name the relation ("X's father's father": 2); at least 1. */
+  times: number;
+}
+
+/**
+ * How many separate phrases of the question, outside the mentions, name each relation: each word that reads clearly as
+ * it (`clearRelation`) is one, except that different words of the relation's own name in one run (only function words
+ * between) are one phrase ("cause of death", "birth place"). A word repeated or a synonym of the whole relation is a
+ * hop of its own: "X's father's father", "the son of the daughter of X" name one relation twice. A mention or a word
+ * of no relation ends the run.
+ */
+export function relationPhrases(question: string, mentions: readonly { text: string }[], clearRelation: (word: string) => ClearReading | undefined): Map<string, number> {
+  let parts = [question.toLowerCase()];
+  for (const m of [...mentions].sort((a, b) => b.text.length - a.text.length)) {
+    const t = m.text.trim().toLowerCase();
+    if (t) parts = parts.flatMap((p) => p.split(t));
+  }
+  const nameWords = (name: string) => new Set(relationWords(name).split(' ').map(stem));
+  const counts = new Map<string, number>();
+  for (const part of parts) {
+    // the phrase being read: its relation, and its words (all of the relation's name, or it takes no more)
+    let run: { relation: string; words: Set<string>; named: boolean } | undefined;
+    for (const w of wordsOf(part)) {
+      if (isStopword(w) || isWeakWord(w)) continue;
+      const r = clearRelation(w)?.name;
+      const word = stem(w);
+      const named = r !== undefined && nameWords(r).has(word);
+      if (r !== undefined && run?.relation === r && run.named && named && !run.words.has(word)) {
+        run.words.add(word);
+        continue;
+      }
+      if (r !== undefined) counts.set(r, (counts.get(r) ?? 0) + 1);
+      run = r === undefined ? undefined : { relation: r, words: new Set([word]), named };
+    }
+  }
+  return counts;
 }
 
 /**
@@ -220,25 +256,46 @@ export interface RelationWord {
  */
 export function relationWordsOf(question: string, mentions: readonly { text: string; label?: string }[], clearRelation: (word: string) => ClearReading | undefined): RelationWord[] {
   const out: RelationWord[] = [];
+  let phrases: Map<string, number> | undefined;
   for (const word of unexplainedWords(question, mentions, new Set<string>())) {
     if (isStopword(word) || isWeakWord(word)) continue;
     const r = clearRelation(word);
-    if (r && !out.some((x) => x.relation === r.name)) out.push({ word, relation: r.name, note: r.note, ...(r.iri ? { iri: r.iri } : {}) });
+    if (!r || out.some((x) => x.relation === r.name)) continue;
+    phrases ??= relationPhrases(question, mentions, clearRelation);
+    out.push({ word, relation: r.name, note: r.note, ...(r.iri ? { iri: r.iri } : {}), times: Math.max(1, phrases.get(r.name) ?? 1) });
   }
   return out;
 }
 
+/**
+ * How many times a form uses a relation of this name (the name the parser writes), in either direction, along one
+ * path from its answer to an entity: the hops of a chain, not the two sides of a conjunction ((AND A A) is one use).
+ */
+export function timesUsed(form: Form, name: string): number {
+  const count = (f: Form) => relationRefs(f).filter((r) => r.kind === 'name' && r.name === name).length;
+  const kids = children(form);
+  const own = count(form) - kids.reduce((n, k) => n + count(k), 0);
+  return own + Math.max(0, ...kids.map((k) => timesUsed(k, name)));
+}
+
 /** Whether a form uses a relation of this name (the name the parser writes). */
 export function usesRelation(form: Form, name: string): boolean {
-  return relationRefs(form).some((r) => r.kind === 'name' && r.name === name);
+  return timesUsed(form, name) > 0;
+}
+
+/** Whether a form uses a relation word's relation as many times as the question names it. */
+export function usesFully(form: Form, w: RelationWord): boolean {
+  return timesUsed(form, w.relation) >= w.times;
 }
 
 /**
  * Whether a reading uses a relation: by the name the parser wrote, or by the relation grounding read a name the graph
  * lacks as ("director" → directed_by: Reading.relationIris).
  */
-function readingUses(reading: Reading, name: string, iri: string | undefined): boolean {
-  return (reading.tree !== undefined && usesRelation(reading.tree, name)) || (iri !== undefined && (reading.relationIris ?? []).includes(iri));
+function readingUses(reading: Reading, name: string, iri: string | undefined, times = 1): boolean {
+  const byName = reading.tree ? timesUsed(reading.tree, name) : 0;
+  const byIri = iri === undefined ? 0 : (reading.relationIris ?? []).filter((x) => x === iri).length;
+  return byName + byIri >= times;
 }
 
 /** Whether a word reads clearly as a relation the reading uses. */
@@ -258,15 +315,17 @@ export const relationUnused: Check = (reading, ctx) => {
   // a word the reading writes as a class name is read as that class ("writer" → the class Author), not left out
   const classWords = new Set(classRefs(reading.tree).flatMap((r) => (r.kind === 'name' ? relationWords(r.name).split(' ') : [])));
   const words = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation);
-  const unused = words.filter((r) => !readingUses(reading, r.relation, r.iri) && !classWords.has(r.word));
+  const unused = words.filter((r) => !readingUses(reading, r.relation, r.iri, r.times) && !classWords.has(r.word));
   if (unused.length === 0) return { check: 'relationUnused', pass: true };
+  // a relation the question names in two phrases and the reading uses once leaves one of them out
+  const named = (r: RelationWord) => (r.times > 1 && readingUses(reading, r.relation, r.iri) ? `, named ${r.times} times, used fewer` : '');
   return {
     check: 'relationUnused',
     pass: false,
     code: 'RELATION_UNUSED',
     words: unused.map((r) => r.word),
     relation: unused.map((r) => r.relation).join(', '),
-    reason: `the reading ${reading.form} leaves out ${unused.map((r) => `"${r.word}" (read as ${r.note})`).join(', ')}`,
+    reason: `the reading ${reading.form} leaves out ${unused.map((r) => `"${r.word}" (read as ${r.note}${named(r)})`).join(', ')}`,
   };
 };
 

@@ -13,7 +13,7 @@
  */
 import { normalizeLabel, type Candidate, type Form, type Relation } from '../core';
 import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm, printRelation } from '../form';
-import { isWeakWord, usesRelation, type RelationWord } from './checks';
+import { isWeakWord, usesFully, type RelationWord } from './checks';
 import { copiedTextsOf, entityRefsOf } from './labels';
 import { questionRelationWords, type GatewayContext } from './context';
 
@@ -233,7 +233,7 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
     const named = questionRelationWords(gw, question, mentions);
     for (const w of named) {
       if (!words.some((x) => x.relation === w.relation)) words.push(w);
-      if (!usesRelation(base, w.relation)) for (const f of [base, ...flipped(base)].flatMap((x) => withHop(x, w.relation))) add(f);
+      if (!usesFully(base, w)) for (const f of [base, ...flipped(base)].flatMap((x) => withHop(x, w.relation))) add(f);
     }
     // then its conjunctions of one entity's relations read as their composition (composed; no hop is added to a
     // composition of two: a third is no repair)
@@ -289,7 +289,7 @@ export function withHopAnywhere(form: Form, name: string): Form[] {
 export async function extensions(gw: GatewayContext, question: string, reading: Candidate, rank0: number, scores: Map<string, number>): Promise<{ candidates: Candidate[]; words: RelationWord[] }> {
   const score = gw.generator?.score?.bind(gw.generator);
   if (!score || answerTypeOf(reading.form) !== 'entities') return { candidates: [], words: [] };
-  const words = questionRelationWords(gw, question, copiedTextsOf(reading.form).map((text) => ({ text }))).filter((w) => !usesRelation(reading.form, w.relation));
+  const words = questionRelationWords(gw, question, copiedTextsOf(reading.form).map((text) => ({ text }))).filter((w) => !usesFully(reading.form, w));
   const seen = new Set([reading.text]);
   const forms: { form: Form; text: string }[] = [];
   for (const f of words.flatMap((w) => withHopAnywhere(reading.form, w.relation))) {

@@ -6,7 +6,7 @@ import { normalizeLabel } from '../../../src/core';
 import { parseForm, printForm } from '../../../src/form';
 import { createGateway, type Gateway } from '../../../src/pipeline';
 import { FixedBeam } from './fixed-beam';
-import { leavesOut, relationUnused, relationWordsOf, usesRelation, type CheckContext } from '../../../src/pipeline/checks';
+import { leavesOut, relationPhrases, relationUnused, relationWordsOf, timesUsed, usesRelation, type CheckContext } from '../../../src/pipeline/checks';
 import { completedMention, composed, unrepeated, withHopAnywhere } from '../../../src/pipeline/repair';
 
 /** A made-up clear reading: these words read clearly as these relations (NearGraph.clearRelation's place). */
@@ -21,6 +21,39 @@ describe('relation words a reading leaves out (checks.ts relationUnused, repair.
     // a mention word its label spells is a name, not a relation word; one it does not spell is outside the name
     assert.deepEqual(relationWordsOf('who is Employer Bank', [{ text: 'Employer Bank', label: 'Employer Bank' }], clearRelation), []);
     assert.deepEqual(relationWordsOf("Ada Brook's wife", [{ text: "Ada Brook's wife", label: 'Ada Brook' }], clearRelation).map((w) => w.word), ['wife']);
+  });
+
+  it('relationPhrases: a relation named in separate phrases counts once per phrase; words of its own name in one phrase once', () => {
+    const clear: Record<string, string> = { father: 'parents', dad: 'parents', parents: 'parents', children: 'children', son: 'children', daughter: 'children', place: 'place_of_birth', birth: 'place_of_birth', cause: 'cause_of_death', death: 'cause_of_death' };
+    const read = (w: string) => (clear[w] ? { name: clear[w], note: `${clear[w]} (0.90)` } : undefined);
+    const phrases = (q: string, m: string) => Object.fromEntries(relationPhrases(q, [{ text: m }], read));
+    assert.deepEqual(phrases("Ada Brook 's father 's father", 'Ada Brook'), { parents: 2 });
+    assert.deepEqual(phrases("Ada Brook 's couple 's children 's children", 'Ada Brook'), { children: 2 });
+    assert.deepEqual(phrases('the son of the daughter of Ada Brook', 'Ada Brook'), { children: 2 }, 'two synonyms of the whole relation: two hops');
+    assert.deepEqual(phrases("the daughter of Ada Brook 's dad", 'Ada Brook'), { children: 1, parents: 1 });
+    assert.deepEqual(phrases('the place of birth of Ada Brook', 'Ada Brook'), { place_of_birth: 1 }, "words of the relation's own name: one phrase");
+    assert.deepEqual(phrases("Ada Brook 's birth place", 'Ada Brook'), { place_of_birth: 1 });
+    assert.deepEqual(phrases("the cause of death of Ada Brook 's parents", 'Ada Brook'), { cause_of_death: 1, parents: 1 });
+    // the word repeated, or a mention between: separate phrases
+    assert.deepEqual(phrases('the place of birth of the place of Ada Brook', 'Ada Brook'), { place_of_birth: 2 });
+    assert.deepEqual(relationWordsOf("what is Ada Brook 's father 's father", [{ text: 'Ada Brook', label: 'Ada Brook' }], read).map((w) => [w.word, w.times]), [['father', 2]]);
+  });
+
+  it('timesUsed: the hops of one relation along a path from the answer, not both sides of a conjunction', () => {
+    assert.equal(timesUsed(parseForm('(JOIN (R parents) (JOIN (R parents) [ X ]))'), 'parents'), 2);
+    assert.equal(timesUsed(parseForm('(AND (JOIN (R parents) [ X ]) (JOIN (R parents) [ X ]))'), 'parents'), 1);
+    assert.equal(timesUsed(parseForm('(JOIN (R gender) (AND (JOIN (R parents) [ X ]) (JOIN parents (JOIN (R parents) [ Y ]))))'), 'parents'), 2);
+    assert.equal(timesUsed(parseForm('(JOIN (R gender) [ X ])'), 'parents'), 0);
+  });
+
+  it('RELATION_UNUSED: a relation the question names twice and the reading uses once', () => {
+    const q = "what is the nationality of Ada Brook's husband's wife";
+    const mention = { text: 'Ada Brook', label: 'Ada Brook', match: 'exact' as const };
+    const read = (f: string) => ({ form: f, tree: parseForm(f), mentions: [mention] });
+    const v = relationUnused(read('(JOIN (R nationality) (JOIN (R spouse) [ Ada Brook ]))'), ctx(q));
+    assert.equal(v.code, 'RELATION_UNUSED');
+    assert.match(v.reason!, /leaves out "husband" \(read as spouse \(0\.90\), named 2 times, used fewer\)/);
+    assert.equal(relationUnused(read('(JOIN (R nationality) (JOIN (R spouse) (JOIN (R spouse) [ Ada Brook ])))'), ctx(q)).pass, true);
   });
 
   it('usesRelation: by the name the parser writes, in either direction and at any depth', () => {
