@@ -217,8 +217,8 @@ export interface RelationWord {
 
 /**
  * How many separate phrases of the question, outside the mentions, name each relation: each word that reads clearly as
- * it (`clearRelation`) is one, except that different words of the relation's own name in one run (only function words
- * between) are one phrase ("cause of death", "birth place"). A word repeated or a synonym of the whole relation is a
+ * it (`clearRelation`) is one, except that different words next to each other ("football club") or of the relation's
+ * own name in one run (only function words between: "cause of death", "birth place") are one phrase. A word repeated or a synonym of the whole relation is a
  * hop of its own: "X's father's father", "the son of the daughter of X" name one relation twice. A mention or a word
  * of no relation ends the run.
  */
@@ -232,19 +232,21 @@ export function relationPhrases(question: string, mentions: readonly { text: str
   const counts = new Map<string, number>();
   for (const part of parts) {
     // the phrase being read: its relation, and its words (all of the relation's name, or it takes no more)
-    let run: { relation: string; words: Set<string>; named: boolean } | undefined;
-    for (const w of wordsOf(part)) {
-      if (isStopword(w) || isWeakWord(w)) continue;
+    let run: { relation: string; words: Set<string>; named: boolean; at: number } | undefined;
+    wordsOf(part).forEach((w, at) => {
+      if (isStopword(w) || isWeakWord(w)) return;
       const r = clearRelation(w)?.name;
       const word = stem(w);
       const named = r !== undefined && nameWords(r).has(word);
-      if (r !== undefined && run?.relation === r && run.named && named && !run.words.has(word)) {
+      // one noun phrase ("football club": next to each other), or the relation's name spelt out ("cause of death")
+      if (r !== undefined && run?.relation === r && !run.words.has(word) && (run.at === at - 1 || (run.named && named))) {
         run.words.add(word);
-        continue;
+        run.at = at;
+        return;
       }
       if (r !== undefined) counts.set(r, (counts.get(r) ?? 0) + 1);
-      run = r === undefined ? undefined : { relation: r, words: new Set([word]), named };
-    }
+      run = r === undefined ? undefined : { relation: r, words: new Set([word]), named, at };
+    });
   }
   return counts;
 }

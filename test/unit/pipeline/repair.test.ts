@@ -24,7 +24,7 @@ describe('relation words a reading leaves out (checks.ts relationUnused, repair.
   });
 
   it('relationPhrases: a relation named in separate phrases counts once per phrase; words of its own name in one phrase once', () => {
-    const clear: Record<string, string> = { father: 'parents', dad: 'parents', parents: 'parents', children: 'children', son: 'children', daughter: 'children', place: 'place_of_birth', birth: 'place_of_birth', cause: 'cause_of_death', death: 'cause_of_death' };
+    const clear: Record<string, string> = { father: 'parents', dad: 'parents', parents: 'parents', children: 'children', son: 'children', daughter: 'children', place: 'place_of_birth', birth: 'place_of_birth', cause: 'cause_of_death', death: 'cause_of_death', football: 'plays_in_club', club: 'plays_in_club' };
     const read = (w: string) => (clear[w] ? { name: clear[w], note: `${clear[w]} (0.90)` } : undefined);
     const phrases = (q: string, m: string) => Object.fromEntries(relationPhrases(q, [{ text: m }], read));
     assert.deepEqual(phrases("Ada Brook 's father 's father", 'Ada Brook'), { parents: 2 });
@@ -34,6 +34,8 @@ describe('relation words a reading leaves out (checks.ts relationUnused, repair.
     assert.deepEqual(phrases('the place of birth of Ada Brook', 'Ada Brook'), { place_of_birth: 1 }, "words of the relation's own name: one phrase");
     assert.deepEqual(phrases("Ada Brook 's birth place", 'Ada Brook'), { place_of_birth: 1 });
     assert.deepEqual(phrases("the cause of death of Ada Brook 's parents", 'Ada Brook'), { cause_of_death: 1, parents: 1 });
+    assert.deepEqual(phrases("Ada Brook 's football club", 'Ada Brook'), { plays_in_club: 1 }, 'two words next to each other: one noun phrase');
+    assert.deepEqual(phrases("the club of Ada Brook 's football coach", 'Ada Brook'), { plays_in_club: 2 });
     // the word repeated, or a mention between: separate phrases
     assert.deepEqual(phrases('the place of birth of the place of Ada Brook', 'Ada Brook'), { place_of_birth: 2 });
     assert.deepEqual(relationWordsOf("what is Ada Brook 's father 's father", [{ text: 'Ada Brook', label: 'Ada Brook' }], read).map((w) => [w.word, w.times]), [['father', 2]]);
