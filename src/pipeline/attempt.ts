@@ -76,8 +76,11 @@ export async function readings(gw: GatewayContext, q: string, run: AttemptRun, c
   return { beam, ...(win ? { win } : {}) };
 }
 
-/** Compiles and executes grounded forms in order until the strategy is satisfied; every attempt goes to the trace. */
-export async function attempt(gw: GatewayContext, attempts: AsyncGenerator<GroundAttempt>, run: AttemptRun, beam: Candidate[], reportUngrounded: boolean): Promise<void> {
+/**
+ * Compiles and executes grounded forms in order until the strategy is satisfied, or the run has executed `maxAttempts`
+ * forms (default the option's); every attempt goes to the trace.
+ */
+export async function attempt(gw: GatewayContext, attempts: AsyncGenerator<GroundAttempt>, run: AttemptRun, beam: Candidate[], reportUngrounded: boolean, maxAttempts = run.o.maxAttempts): Promise<void> {
   const { o, trace, timings } = run;
   let exhausted = false;
   const grounded = new Set<number>();
@@ -108,8 +111,8 @@ export async function attempt(gw: GatewayContext, attempts: AsyncGenerator<Groun
       trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: defined(fits.reason, 'reason of a failed answerShape'), check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
       continue;
     }
-    if (run.n >= o.maxAttempts) {
-      trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: `maxAttempts ${o.maxAttempts} reached`, timeMs: 0 });
+    if (run.n >= maxAttempts) {
+      trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: `maxAttempts ${maxAttempts} reached`, timeMs: 0 });
       break;
     }
     if (halted(run)) {

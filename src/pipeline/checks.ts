@@ -10,7 +10,7 @@
  * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
  * "us"). No word of any graph is written here.
  */
-import { isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
+import { getOrAdd, isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import { children, classRefs, relationRefs } from '../form';
@@ -228,7 +228,8 @@ export function relationPhrases(question: string, mentions: readonly { text: str
     const t = m.text.trim().toLowerCase();
     if (t) parts = parts.flatMap((p) => p.split(t));
   }
-  const nameWords = (name: string) => new Set(relationWords(name).split(' ').map(stem));
+  const names = new Map<string, Set<string>>();
+  const nameWords = (name: string) => getOrAdd(names, name, () => new Set(relationWords(name).split(' ').map(stem)));
   const counts = new Map<string, number>();
   for (const part of parts) {
     // the phrase being read: its relation, and its words (all of the relation's name, or it takes no more)
@@ -278,11 +279,6 @@ export function timesUsed(form: Form, name: string): number {
   const kids = children(form);
   const own = count(form) - kids.reduce((n, k) => n + count(k), 0);
   return own + Math.max(0, ...kids.map((k) => timesUsed(k, name)));
-}
-
-/** Whether a form uses a relation of this name (the name the parser writes). */
-export function usesRelation(form: Form, name: string): boolean {
-  return timesUsed(form, name) > 0;
 }
 
 /** Whether a form uses a relation word's relation as many times as the question names it. */

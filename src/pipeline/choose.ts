@@ -64,10 +64,17 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   let verdict = win && !run.stopped ? await judge(gw, q, win, beam, run) : undefined;
   // the best-scored reading set aside only for a part of the question it leaves out: the answer if no reading uses it
   // (the best by its combined score, not the first: a repaired reading the greedy pass ran is no better for being early)
-  let caveated = win && verdict?.caveat && mayCaveat(win) ? { win, verdict } : undefined;
+  let caveated: { win: Winner; verdict: Judgement } | undefined;
   // the readings set aside only for relation words they leave out, to extend by those words' hops
   const partial: { win: Winner; verdict: Judgement }[] = [];
-  if (win && verdict?.caveat?.code === 'RELATION_UNUSED' && mayCaveat(win)) partial.push({ win, verdict });
+  /** Keeps a reading set aside for what it leaves out (whether it was one): the best scored, and those to extend. */
+  const keepCaveated = (w: Winner, v: Judgement): boolean => {
+    if (!v.caveat || !mayCaveat(w)) return false;
+    if (!caveated || w.attempt.score > caveated.win.attempt.score) caveated = { win: w, verdict: v };
+    if (shortOfRelation(v)) partial.push({ win: w, verdict: v });
+    return true;
+  };
+  if (win && verdict) keepCaveated(win, verdict);
   // the first reading withheld only as too uncertain (it may use what a better-scored one leaves out)
   let complete = win && verdict?.uncertain ? { win, verdict } : undefined;
   const setAside = [...run.vacuous]; // vacuous readings of every pass, the last resort
@@ -95,10 +102,7 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
     if (!v.rejected) {
       win = next;
       verdict = v;
-    } else if (v.caveat && mayCaveat(next)) {
-      if (!caveated || next.attempt.score > caveated.win.attempt.score) caveated = { win: next, verdict: v };
-      if (v.caveat.code === 'RELATION_UNUSED') partial.push({ win: next, verdict: v });
-    } else if (v.uncertain && !complete) complete = { win: next, verdict: v };
+    } else if (!keepCaveated(next, v) && v.uncertain && !complete) complete = { win: next, verdict: v };
   }
   // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films
   // did Brad Pitt direct": 0), unless it asks for a fact the graph lacks (judge)
@@ -123,7 +127,7 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
     if (!found.verdict.rejected) {
       win = found.win;
       verdict = found.verdict;
-    } else if (found.verdict.caveat?.code === 'RELATION_UNUSED' && mayCaveat(found.win)) partial.push(found);
+    } else if (shortOfRelation(found.verdict) && mayCaveat(found.win)) partial.push(found);
   }
   if (run.stopped) return { beam, abstained: false, ...(win && verdict && !verdict.rejected ? { accepted: { win, signals: verdict.signals } } : {}) };
   // no reading uses what the set-aside one left out: it answers, and the answer says what it left out
@@ -160,6 +164,11 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   return { beam, abstained, ...(win ? { win } : {}), ...(signals ? { signals } : {}), ...(caveat ? { caveat } : {}), ...(uncertain !== undefined ? { uncertain } : {}), ...(doubt ? { doubt } : {}) };
 }
 
+/** Whether a reading was set aside only for relation words of the question it leaves out (to extend by their hops). */
+function shortOfRelation(v: Judgement): boolean {
+  return v.caveat?.code === 'RELATION_UNUSED';
+}
+
 /** How many words of the question a set-aside reading leaves out. */
 function leftOut(v: Judgement): number {
   return v.caveat?.words?.length ?? 0;
@@ -170,20 +179,14 @@ function leftOut(v: Judgement): number {
  * the parser's order of them, and the best one with answers judged; undefined when none answers.
  */
 async function extend(gw: GatewayContext, q: string, from: Winner, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<{ win: Winner; verdict: Judgement } | undefined> {
-  const fixed = await extensions(gw, q, from.attempt.candidate, beam.length, (run.repairScores ??= new Map<string, number>()));
-  const extra = fixed.candidates.filter((c) => !beam.some((b) => b.text === c.text));
+  const fixed = await extensions(gw, q, from.attempt.candidate, beam, (run.repairScores ??= new Map<string, number>()));
+  const extra = fixed.candidates;
   if (extra.length === 0) return undefined;
   run.trace.push({ stage: 'generate', outcome: 'answers', answerCount: extra.length, note: `extended readings: ${extra.length} forms: ${from.attempt.candidate.text} with the hop of ${fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ')}`, timeMs: 0 });
   run.winners = [];
   run.vacuous = [];
   // its own few attempts: the beam's readings may have spent maxAttempts before the reading to extend was judged
-  const o = run.o;
-  run.o = { ...o, maxAttempts: run.n + EXTENSION_ATTEMPTS };
-  try {
-    await attempt(gw, groundCandidates(fitting(extra, run), ctx, run.o), run, extra, false);
-  } finally {
-    run.o = o;
-  }
+  await attempt(gw, groundCandidates(fitting(extra, run), ctx, run.o), run, extra, false, run.n + EXTENSION_ATTEMPTS);
   if (run.stopped) return undefined;
   const next = bestReading(run);
   if (!next || next.vacuous) return undefined;

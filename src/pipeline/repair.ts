@@ -12,7 +12,7 @@
  * No word of any graph is written here: the relations are the graph's, the words the question's.
  */
 import { normalizeLabel, type Candidate, type Form, type Relation } from '../core';
-import { answerTypeOf, children, entityRefs, mapChildren, mapRefs, printForm, printRelation } from '../form';
+import { answerTypeOf, children, mapChildren, mapRefs, printForm, printRelation } from '../form';
 import { isWeakWord, usesFully, type RelationWord } from './checks';
 import { copiedTextsOf, entityRefsOf } from './labels';
 import { questionRelationWords, type GatewayContext } from './context';
@@ -21,26 +21,49 @@ import { questionRelationWords, type GatewayContext } from './context';
 export const REPAIRED_READINGS = 2;
 export const MAX_REPAIRS = 16;
 
+/**
+ * The form with one relation hop added, in both directions, at each place `at` picks — a subform, outermost or not —
+ * one place at a time: (JOIN (R r) F) and (JOIN r F) in place of the subform F. One walk for withHop and withHopAnywhere.
+ */
+function hopsAt(form: Form, name: string, at: (f: Form, outermost: boolean) => boolean, outermost = true): Form[] {
+  const rel: Relation = { kind: 'rel', ref: { kind: 'name', name } };
+  const out: Form[] = at(form, outermost) ? [{ kind: 'join', relation: { kind: 'reverse', of: rel }, arg: form }, { kind: 'join', relation: rel, arg: form }] : [];
+  children(form).forEach((kid, i) => {
+    for (const v of hopsAt(kid, name, at, false)) {
+      let j = -1;
+      out.push(mapChildren(form, (c) => (++j === i ? v : c)));
+    }
+  });
+  return out;
+}
+
 /** The form with one relation hop added: outside it, and in place of each entity, in both directions. */
 function withHop(form: Form, name: string): Form[] {
-  const rel: Relation = { kind: 'rel', ref: { kind: 'name', name } };
-  const hops = (x: Form): Form[] => [
-    { kind: 'join', relation: { kind: 'reverse', of: rel }, arg: x },
-    { kind: 'join', relation: rel, arg: x },
-  ];
-  const out: Form[] = [...hops(form)];
-  // in place of one entity at a time
-  for (let k = 0; k < entityRefs(form).length; k++) {
-    for (const dir of [0, 1]) {
-      let seen = -1;
-      const put = (f: Form): Form => {
-        if (f.kind === 'entity') return ++seen === k ? (hops(f)[dir] ?? f) : f;
-        return mapChildren(f, put);
-      };
-      out.push(put(form));
-    }
-  }
-  return out;
+  return hopsAt(form, name, (f, outermost) => outermost || f.kind === 'entity');
+}
+
+/**
+ * The form with one relation hop added at any place of its chains: above the whole form, and above each argument of
+ * a join or a conjunction — between two hops as well as in place of an entity (withHop's places, and those between)
+ * —, in both directions. Only where a set of entities stands: never above a count, a class or a literal.
+ */
+export function withHopAnywhere(form: Form, name: string): Form[] {
+  return hopsAt(form, name, (f) => f.kind === 'join' || f.kind === 'and' || f.kind === 'entity');
+}
+
+/**
+ * Distinct readings in the order they are added, none of `seen` (the texts already read; filled here), at most
+ * MAX_REPAIRS: what repairs and extensions give the parser to score.
+ */
+function readingSet(seen: Set<string>): { add: (form: Form) => void; forms: { form: Form; text: string }[] } {
+  const forms: { form: Form; text: string }[] = [];
+  const add = (form: Form) => {
+    const text = printForm(form);
+    if (seen.has(text) || forms.length >= MAX_REPAIRS) return;
+    seen.add(text);
+    forms.push({ form, text });
+  };
+  return { add, forms };
 }
 
 /**
@@ -211,14 +234,7 @@ function trimmed(gw: GatewayContext, form: Form): Form | undefined {
 export async function repairs(gw: GatewayContext, question: string, beam: readonly Candidate[], scores: Map<string, number> = new Map<string, number>()): Promise<{ candidates: Candidate[]; words: RelationWord[] }> {
   const score = gw.generator?.score?.bind(gw.generator);
   if (!score || beam.length === 0) return { candidates: [], words: [] };
-  const seen = new Set(beam.map((c) => c.text));
-  const forms: { form: Form; text: string }[] = [];
-  const add = (form: Form) => {
-    const text = printForm(form);
-    if (seen.has(text) || forms.length >= MAX_REPAIRS) return;
-    seen.add(text);
-    forms.push({ form, text });
-  };
+  const { add, forms } = readingSet(new Set(beam.map((c) => c.text)));
   const words: RelationWord[] = [];
   for (const c of beam.slice(0, REPAIRED_READINGS)) {
     if (answerTypeOf(c.form) !== 'entities') continue;
@@ -260,43 +276,18 @@ async function scoredReadings(score: (q: string, forms: string[]) => Promise<num
 }
 
 /**
- * The form with one relation hop added at any place of its chains: above the whole form, and above each argument of
- * a join or a conjunction — between two hops as well as in place of an entity (withHop's places, and those between)
- * —, in both directions. Only where a set of entities stands: never above a count, a class or a literal.
- */
-export function withHopAnywhere(form: Form, name: string): Form[] {
-  const rel: Relation = { kind: 'rel', ref: { kind: 'name', name } };
-  const out: Form[] = [];
-  if (form.kind === 'join' || form.kind === 'and' || form.kind === 'entity') {
-    out.push({ kind: 'join', relation: { kind: 'reverse', of: rel }, arg: form }, { kind: 'join', relation: rel, arg: form });
-  }
-  if (form.kind === 'entity' || form.kind === 'class' || form.kind === 'literal') return out;
-  children(form).forEach((kid, i) => {
-    for (const v of withHopAnywhere(kid, name)) {
-      let j = -1;
-      out.push(mapChildren(form, (c) => (++j === i ? v : c)));
-    }
-  });
-  return out;
-}
-
-/**
  * A reading set aside only for relation words of the question it leaves out (checks.ts relationUnused), extended by
- * the hop of each such word at any place of it (withHopAnywhere), scored by the parser and ranked from `rank0`. The
- * beam's repairs (repairs) add one hop to its first readings; a question naming three relations read as one needs
- * a hop more, in a place the first repair could not see.
+ * the hop of each such word at any place of it (withHopAnywhere), scored by the parser and ranked after the beam; an
+ * extension the beam already holds is left out (it was run, and is not scored again). The beam's repairs (repairs)
+ * add one hop to its first readings; a question naming three relations read as one needs a hop more, in a place the
+ * first repair could not see.
  */
-export async function extensions(gw: GatewayContext, question: string, reading: Candidate, rank0: number, scores: Map<string, number>): Promise<{ candidates: Candidate[]; words: RelationWord[] }> {
+export async function extensions(gw: GatewayContext, question: string, reading: Candidate, beam: readonly Candidate[], scores: Map<string, number>): Promise<{ candidates: Candidate[]; words: RelationWord[] }> {
   const score = gw.generator?.score?.bind(gw.generator);
   if (!score || answerTypeOf(reading.form) !== 'entities') return { candidates: [], words: [] };
   const words = questionRelationWords(gw, question, copiedTextsOf(reading.form).map((text) => ({ text }))).filter((w) => !usesFully(reading.form, w));
-  const seen = new Set([reading.text]);
-  const forms: { form: Form; text: string }[] = [];
-  for (const f of words.flatMap((w) => withHopAnywhere(reading.form, w.relation))) {
-    const text = printForm(f);
-    if (seen.has(text) || forms.length >= MAX_REPAIRS) continue;
-    seen.add(text);
-    forms.push({ form: f, text });
-  }
-  return { candidates: await scoredReadings(score, question, forms, scores, rank0), words };
+  const { add, forms } = readingSet(new Set([reading.text]));
+  for (const f of words.flatMap((w) => withHopAnywhere(reading.form, w.relation))) add(f);
+  const inBeam = new Set(beam.map((c) => c.text));
+  return { candidates: await scoredReadings(score, question, forms.filter((f) => !inBeam.has(f.text)), scores, beam.length), words };
 }
