@@ -14,3 +14,4 @@ export * from './rdf';
 export * from './random';
 export * from './stats';
 export * from './answer-table';
+export * from './schema';

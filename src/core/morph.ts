@@ -127,6 +127,15 @@ export function* singularForms(word: string): Generator<string> {
   if (s && !seen.has(s)) yield s;
 }
 
+/**
+ * Is this word a verb, preposition, conjunction or question word (compromise's lexicon)? Such a word ends the lead of
+ * a noun phrase ("which shops **are** …", "list the towns **of** …"); a determiner, pronoun or adjective ("all", "me")
+ * does not.
+ */
+export function endsNounPhrase(word: string): boolean {
+  return compromise().nlp(word).has('(#Verb|#Preposition|#Conjunction|#QuestionWord)');
+}
+
 /** Is this word of a closed class (compromise's lexicon: a pronoun, determiner, preposition or conjunction — "her", "us", "every")? */
 export function isFunctionWord(word: string): boolean {
   return compromise().nlp(word).has('(#Pronoun|#Determiner|#Preposition|#Conjunction)');

@@ -10,7 +10,7 @@
  * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
  * "us"). No word of any graph is written here.
  */
-import { getOrAdd, isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
+import { getOrAdd, isFunctionWord, singularForms, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import { children, classRefs, relationRefs } from '../form';
@@ -72,7 +72,7 @@ export interface CheckContext {
   yesNo?: boolean;
 }
 
-export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO';
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'WRONG_CLASS';
 
 export interface Verdict {
   /** The check's name (its export here). */
@@ -310,10 +310,11 @@ function readsAsUsedRelation(reading: Reading, ctx: CheckContext, w: string): bo
  */
 export const relationUnused: Check = (reading, ctx) => {
   if (!ctx.clearRelation || !reading.tree) return { check: 'relationUnused', pass: true };
-  // a word the reading writes as a class name is read as that class ("writer" → the class Author), not left out
+  // a word the reading writes as a class name is read as that class ("writer" → the class Author; "suppliers" → the
+  // class Supplier), not left out
   const classWords = new Set(classRefs(reading.tree).flatMap((r) => (r.kind === 'name' ? relationWords(r.name).split(' ') : [])));
   const words = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation);
-  const unused = words.filter((r) => !readingUses(reading, r.relation, r.iri, r.times) && !classWords.has(r.word));
+  const unused = words.filter((r) => !readingUses(reading, r.relation, r.iri, r.times) && !classWords.has(r.word) && ![...singularForms(r.word)].some((s) => classWords.has(s)));
   if (unused.length === 0) return { check: 'relationUnused', pass: true };
   // a relation the question names in two phrases and the reading uses once leaves one of them out
   const named = (r: RelationWord) => (r.times > 1 && readingUses(reading, r.relation, r.iri) ? `, named ${r.times} times, used fewer` : '');

@@ -1,5 +1,7 @@
 /** Which reading answers (`choose`): the decisions in the order src/pipeline/README.md "Decisions" lists them. */
 import {
+  AskgraphError,
+  TRANSIENT_CODES,
   defined,
   type Candidate,
 } from '../core';
@@ -9,12 +11,13 @@ import {
   groundCandidates,
   type GroundContext,
 } from '../ground';
-import { bestReading, halted, isStopped, type AttemptRun, type Winner } from './run';
+import { bestReading, halted, isStopped, stop, traceError, type AttemptRun, type Winner } from './run';
 import { type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
 import { checkContext, judge, readingOf, type Judgement } from './judge';
 import { attempt } from './attempt';
 import { extensions } from './repair';
+import { graphTypes, typedNote, typedReadings } from './typed';
 
 /** How many more readings are tried after the best one is set aside (unexplained words, too uncertain). */
 export const MAX_REJUDGED = 3;
@@ -95,6 +98,9 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
     setAside.push(...run.vacuous);
     let next = bestReading(run);
     if (!next) break;
+    // a vacuous reading (a count "0" over a relation its entity never takes) waits for the last resort where the
+    // graph has classes: a reading of the question's own class (retype) comes first
+    if (next.vacuous && graphTypes(gw)) break;
     next = await gw.prior.relationPrior(q, next, run);
     if (isStopped(run)) break;
     const v = await judge(gw, q, next, beam, run);
@@ -103,6 +109,16 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
       win = next;
       verdict = v;
     } else if (!keepCaveated(next, v) && v.uncertain && !complete) complete = { win: next, verdict: v };
+  }
+  // the question names the kind of thing it asks for and no reading answers with it: readings built from the schema's
+  // paths between that class and the entities the question names (typed.ts), judged as the parser's are — before the
+  // last resort: a vacuous count says "0" only where no reading of the question's own class answers
+  if ((!win || verdict?.rejected) && !o.noAbstain && !halted(run)) {
+    const found = await retype(gw, q, beam, run, ctx);
+    if (found && !found.verdict.rejected) {
+      win = found.win;
+      verdict = found.verdict;
+    }
   }
   // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films
   // did Brad Pitt direct": 0), unless it asks for a fact the graph lacks (judge)
@@ -182,10 +198,35 @@ async function extend(gw: GatewayContext, q: string, from: Winner, beam: Candida
   const fixed = await extensions(gw, q, from.attempt.candidate, beam, (run.repairScores ??= new Map<string, number>()));
   const extra = fixed.candidates;
   if (extra.length === 0) return undefined;
-  run.trace.push({ stage: 'generate', outcome: 'answers', answerCount: extra.length, note: `extended readings: ${extra.length} forms: ${from.attempt.candidate.text} with the hop of ${fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ')}`, timeMs: 0 });
+  return runExtra(gw, q, extra, beam, run, ctx, `extended readings: ${extra.length} forms: ${from.attempt.candidate.text} with the hop of ${fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ')}`);
+}
+
+/**
+ * The question's class joined to the entities it names along the schema's paths (typed.ts typedReadings), run in the
+ * parser's order of them and the best one with answers judged; undefined when none answers or none is built.
+ */
+async function retype(gw: GatewayContext, q: string, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<{ win: Winner; verdict: Judgement } | undefined> {
+  let typed: Awaited<ReturnType<typeof typedReadings>>;
+  try {
+    typed = await typedReadings(gw, q, beam, (run.repairScores ??= new Map<string, number>()), { count: run.expected === 'number', timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
+  } catch (e) {
+    const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
+    if (TRANSIENT_CODES.has(code)) stop(run, 'ground', code, `typed readings: ${(e as Error).message}`);
+    else traceError(run, 'ground', e, 'typed readings: the classes of the entities could not be asked');
+    return undefined;
+  }
+  if (typed.candidates.length === 0) return undefined;
+  return runExtra(gw, q, typed.candidates, beam, run, ctx, typedNote(gw, typed));
+}
+
+/**
+ * Readings beyond the beam (extensions, typed readings) run with their own few attempts — the beam's readings may have
+ * spent maxAttempts — and the best one with answers judged; undefined when none answers.
+ */
+async function runExtra(gw: GatewayContext, q: string, extra: Candidate[], beam: Candidate[], run: AttemptRun, ctx: GroundContext, note: string): Promise<{ win: Winner; verdict: Judgement } | undefined> {
+  run.trace.push({ stage: 'generate', outcome: 'answers', answerCount: extra.length, note, timeMs: 0 });
   run.winners = [];
   run.vacuous = [];
-  // its own few attempts: the beam's readings may have spent maxAttempts before the reading to extend was judged
   await attempt(gw, groundCandidates(fitting(extra, run), ctx, run.o), run, extra, false, run.n + EXTENSION_ATTEMPTS);
   if (run.stopped) return undefined;
   const next = bestReading(run);

@@ -21,6 +21,7 @@ import {
   type Scorer,
 } from '../ground';
 import { GraphPrior } from './prior';
+import { type GraphTypes } from './typed';
 import { type ScoringGenerator } from './open';
 
 export interface GatewayContext {
@@ -45,6 +46,8 @@ export interface GatewayContext {
   relationNamesCache?: Set<string>;
   /** nearGraph's cache. */
   near?: NearGraph;
+  /** typed.ts graphTypes' cache (null: the pack has no classes). */
+  types?: GraphTypes | null;
 }
 
 /** What the graph has that question words may be near (abstain.ts): its parser's words and relations; built on first use. */

@@ -4,6 +4,8 @@
  * grounding (`unexplainedQuestionWords`); the calibration signals of a reading (`winnerSignals`).
  */
 import {
+  AskgraphError,
+  TRANSIENT_CODES,
   defined,
   type Candidate,
   relationWords,
@@ -14,7 +16,8 @@ import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
 import { graphNames, leavesOut, nothingNear, ownValueMissing, setAsideRow, tooUncertain, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
-import { type AttemptRun, type Winner } from './run';
+import { stop, traceError, type AttemptRun, type Winner } from './run';
+import { wrongClass } from './typed';
 import { nearLabels } from './topics';
 import { farWords, nearGraph, readsAsRelation, relationName, type GatewayContext } from './context';
 
@@ -65,6 +68,12 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
     setAsideRow(trace, win.attempt.text, unread);
     return { rejected: true, abstained: false, doubt: unread.reason };
   }
+  const typed = await classOf(gw, q, win, run);
+  if (typed === undefined) return { rejected: true, abstained: false };
+  if (!typed.pass) {
+    setAsideRow(trace, win.attempt.text, typed);
+    return { rejected: true, abstained: false, doubt: typed.reason };
+  }
   let signals = winnerSignals(win, beam);
   let sure = tooUncertain({ ...reading, signals }, checks);
   if (!sure.pass) {
@@ -88,6 +97,24 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
     return { rejected: true, abstained: false, doubt: unused.reason, signals, caveat: unused };
   }
   return { rejected: false, abstained: false, signals };
+}
+
+/**
+ * typed.ts wrongClass on a winner (its grounded form, the mentions it copied); undefined when the store could not be
+ * asked — a transient failure stops the question (run.ts stop), any other leaves an error row and passes.
+ */
+async function classOf(gw: GatewayContext, q: string, win: Winner, run: AttemptRun): Promise<Verdict | undefined> {
+  try {
+    return await wrongClass(gw, q, { grounded: win.attempt.form, mentions: copiedTextsOf(win.attempt.candidate.form) }, Math.min(run.o.queryTimeoutMs, run.left()));
+  } catch (e) {
+    const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
+    if (TRANSIENT_CODES.has(code)) {
+      stop(run, 'execute', code, `the classes of a reading: ${(e as Error).message}`);
+      return undefined;
+    }
+    traceError(run, 'execute', e, 'the classes of a reading could not be asked; the reading is judged without them');
+    return { check: 'wrongClass', pass: true };
+  }
 }
 
 /** A winner as the checks see it: its beam form, and each mention with the label and match it grounded to. */

@@ -55,7 +55,7 @@ export function withHopAnywhere(form: Form, name: string): Form[] {
  * Distinct readings in the order they are added, none of `seen` (the texts already read; filled here), at most
  * MAX_REPAIRS: what repairs and extensions give the parser to score.
  */
-function readingSet(seen: Set<string>): { add: (form: Form) => void; forms: { form: Form; text: string }[] } {
+export function readingSet(seen: Set<string>): { add: (form: Form) => void; forms: { form: Form; text: string }[] } {
   const forms: { form: Form; text: string }[] = [];
   const add = (form: Form) => {
     const text = printForm(form);
@@ -263,7 +263,7 @@ export async function repairs(gw: GatewayContext, question: string, beam: readon
  * write are dropped. A form `scores` holds (a pass of the same question scored it) is not scored again: the full
  * beam's first readings are mostly the greedy pass's.
  */
-async function scoredReadings(score: (q: string, forms: string[]) => Promise<number[]>, question: string, forms: readonly { form: Form; text: string }[], scores: Map<string, number>, rank0: number): Promise<Candidate[]> {
+export async function scoredReadings(score: (q: string, forms: string[]) => Promise<number[]>, question: string, forms: readonly { form: Form; text: string }[], scores: Map<string, number>, rank0: number): Promise<Candidate[]> {
   if (forms.length === 0) return [];
   const fresh = forms.map((f) => f.text).filter((t) => !scores.has(t));
   if (fresh.length > 0) {

@@ -4,8 +4,7 @@
  *   synthesize(executor, schema, lexicon, …)   → (question, form) pairs whose forms execute with an answer
  * Deterministic for a seed (given the same store).
  */
-import * as fs from 'node:fs';
-import { AskgraphError, type Executor } from '../core';
+import { type Executor } from '../core';
 import type { CompileOptions } from '../compile';
 import { orderByMentions, printSForm } from './forms';
 import type { Lexicon } from './lexicon';
@@ -16,6 +15,7 @@ import { SynthStore } from './store';
 import type { Schema, SynthExample, SynthOperator } from './types';
 
 export * from './types';
+export { readSchema } from '../core';
 export { buildLexicon, mergeLexicon, readLexicon, writeLexicon, LEXICON_FORMAT, LEXICON_FILE, type Lexicon, type LexiconOptions, type PropertyLexicon } from './lexicon';
 export { renderQuestion, typo } from './render';
 export { printSForm, orderByMentions, type SForm, type SRel } from './forms';
@@ -154,32 +154,6 @@ export async function synthesize(executor: Executor, schema: Schema, lexicon: Le
       ...(stoppedAtBudget ? { stoppedAtBudget: true as const } : {}),
     },
   };
-}
-
-/** Reads a schema.json (written by schema discovery), with DATA_FORMAT / NOT_FOUND errors. */
-export function readSchema(file: string): Schema {
-  let json: unknown;
-  try {
-    json = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new AskgraphError(missing ? 'NOT_FOUND' : 'DATA_FORMAT', missing ? `no schema file ${file}` : `${file}: ${(e as Error).message}`, { cause: e });
-  }
-  const bad = (msg: string): never => {
-    throw new AskgraphError('DATA_FORMAT', `${file}: ${msg}`);
-  };
-  if (typeof json !== 'object' || json === null) return bad('not a JSON object');
-  const s = json as Partial<Schema>;
-  if (!Array.isArray(s.properties)) bad('properties must be an array');
-  if (!Array.isArray(s.classes)) bad('classes must be an array');
-  if (!Array.isArray(s.labelPredicates)) bad('labelPredicates must be an array');
-  for (const [i, p] of (s.properties as unknown[]).entries()) {
-    if (typeof p !== 'object' || p === null) return bad(`properties[${i}] needs iri and name`);
-    const q = p as Record<string, unknown>;
-    if (typeof q.iri !== 'string' || typeof q.name !== 'string') bad(`properties[${i}] needs iri and name`);
-    if (!Array.isArray(q.domain) || !Array.isArray(q.range)) bad(`properties[${i}] needs domain and range arrays`);
-  }
-  return s as Schema;
 }
 
 /** One pair in the chat fine-tuning layout (system prompt lists the graph's relations and classes). */

@@ -1,62 +1,11 @@
 /**
- * Types shared by the synthesis stage (`askgraph init` / `askgraph synth`): the schema discovered from a
- * store, and the synthetic (question, form) examples made from it. Discovery writes a Schema (also saved as
- * <pack>/schema.json); the lexicon verbalises it; the sampler and renderer turn it into examples.
+ * Types shared by the synthesis stage (`askgraph init` / `askgraph synth`): the schema discovered from a store (its
+ * types live in src/core schema.ts, re-exported here), and the synthetic (question, form) examples made from it.
+ * Discovery writes a Schema (also saved as <pack>/schema.json); the lexicon verbalises it; the sampler and renderer
+ * turn it into examples.
  */
 
-/** Where entity labels came from: a label predicate, or the IRI's local name split into words. */
-export interface LabelSource {
-  source: string; // predicate IRI, or 'iri-local-name'
-  count: number; // entities labelled through it
-}
-
-export type ValueKind = 'number' | 'year' | 'date' | 'string' | 'boolean';
-
-export interface SchemaClass {
-  iri: string;
-  /** Unique bare token used in forms and as a model symbol (e.g. "Restaurant"); resolved by pack.json `names`. */
-  name: string;
-  /** Human phrase (rdfs:label or the split local name), e.g. "food type". */
-  label: string;
-  count: number; // instances
-}
-
-export interface SchemaProperty {
-  iri: string;
-  /** Unique bare token used in forms and as a model symbol (e.g. "inTown", "directed_by"). */
-  name: string;
-  /** Human phrase (rdfs:label or the split local name), e.g. "in city", "directed by". */
-  label: string;
-  count: number; // triples
-  subjects: number; // distinct subjects
-  objects: number; // distinct objects
-  /** Class IRIs of subjects / objects (declared rdfs:domain/range, else observed on a sample). */
-  domain: string[];
-  range: string[];
-  objectKind: 'entity' | 'literal' | 'mixed';
-  /** Dominant literal datatype IRI when objects are literals. */
-  datatype?: string;
-  /** What the values are, for comparisons/aggregates: literals by datatype, entities by a numeric/date label (MetaQA years). */
-  valueKind?: ValueKind;
-  /** At most one object per subject (on the whole store, or the sample when the store is large). */
-  functional: boolean;
-  /** For numeric/date values: observed range, used to pick comparison constants. */
-  min?: number;
-  max?: number;
-}
-
-export interface Schema {
-  /** Store identity (Executor.id) and when it was read. */
-  store: string;
-  createdAt: string;
-  triples: number;
-  entities: number;
-  typePredicate: string;
-  labelPredicates: string[];
-  labelSources: LabelSource[];
-  classes: SchemaClass[];
-  properties: SchemaProperty[];
-}
+export type { LabelSource, Schema, SchemaClass, SchemaProperty, ValueKind } from '../core';
 
 /** Operators of the form language an example exercises (for per-operator statistics in REPORT.md). */
 export type SynthOperator =

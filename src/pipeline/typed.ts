@@ -1,0 +1,385 @@
+/**
+ * The kind of thing a question asks for, read off the graph's classes (`askedClass`), and what follows from it:
+ *  - `wrongClass` (a named check, code WRONG_CLASS): a reading whose answers the schema says are of another class than
+ *    the one the question names ("which employees …" read as their departments), or whose conjunction joins two sets
+ *    that share no member of any class (a city's restaurants read as the cities in a region) is set aside;
+ *  - `typedReadings`: readings built from the schema instead of the parser's relations — the asked class joined to
+ *    each entity the question names along the relation paths (one or two hops) that link the two classes in the
+ *    schema, scored by the parser and ranked after its beam (choose.ts "retype").
+ * The classes, relations, domains and ranges are the pack's schema.json (written by `askgraph init`: declared
+ * rdfs:domain / rdfs:range, else observed); a pack without classes (MetaQA, PathQuestion) gets neither. No word of any
+ * graph is written here.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { endsNounPhrase, getOrAdd, isStopword, normalizeLabel, readSchema, singularForms, type Schema, words, type Candidate, type Form, type Ref, type Relation } from '../core';
+import { rankPhrase, type RelationInfo } from '../ground';
+import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
+import { isWeakWord, type Verdict } from './checks';
+import { relationName, type GatewayContext } from './context';
+import { copiedTextsOf } from './labels';
+import { readingSet, scoredReadings, trimmedMention } from './repair';
+
+/** What the typed steps read of the pack's schema: classes, and each relation's domain and range classes. */
+export interface GraphTypes {
+  typePredicate: string;
+  classes: RelationInfo[];
+  labels: Map<string, string>;
+  /** The name the parser writes for a class IRI (pack.json `names`). */
+  className: Map<string, string>;
+  /** The class IRI of a name the parser writes. */
+  classIri: Map<string, string>;
+  relations: { iri: string; domain: readonly string[]; range: readonly string[] }[];
+  domain: Map<string, readonly string[]>;
+  range: Map<string, readonly string[]>;
+  /** The relations whose values are literals. */
+  literal: Set<string>;
+  /** Whether two classes share a member (asked of the store once per pair). */
+  overlap: Map<string, boolean>;
+  /** The classes of an entity (asked of the store once per entity). */
+  entityClasses: Map<string, readonly string[]>;
+  /** The class each question word reads clearly as (null: none). */
+  clearClass: Map<string, string | null>;
+}
+
+/** How many entities of one label, how many paths per entity and how many named entities the typed readings use. */
+const ENTITIES_PER_LABEL = 3;
+const PATHS_PER_LABEL = 4;
+const MAX_LABELS = 2;
+
+/** The pack's classes and relation types (schema.json), read once; undefined: the pack has no schema or no classes. */
+export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
+  if (gw.types !== undefined) return gw.types ?? undefined;
+  const file = path.join(gw.pack.dir, 'schema.json');
+  let schema: Schema | undefined;
+  try {
+    schema = fs.existsSync(file) ? readSchema(file) : undefined;
+  } catch {
+    schema = undefined; // an unreadable schema.json types nothing: the checks and readings that need it stand aside
+  }
+  if (!schema || !Array.isArray(schema.classes) || schema.classes.length === 0 || !Array.isArray(schema.properties)) {
+    gw.types = null;
+    return undefined;
+  }
+  const names = new Map(Object.entries(gw.pack.config.names ?? {}).map(([n, iri]) => [iri, n] as const));
+  const relations = schema.properties.filter((p) => p.objectKind === 'entity' && p.domain.length > 0 && p.range.length > 0 && relationName(gw, p.iri) !== undefined);
+  gw.types = {
+    typePredicate: schema.typePredicate,
+    classes: schema.classes.map((c) => ({ iri: c.iri, name: c.name })),
+    labels: new Map(schema.classes.map((c) => [c.iri, c.label] as const)),
+    className: new Map(schema.classes.map((c) => [c.iri, names.get(c.iri) ?? c.name] as const)),
+    classIri: new Map(schema.classes.map((c) => [names.get(c.iri) ?? c.name, c.iri] as const)),
+    relations: relations.map((p) => ({ iri: p.iri, domain: p.domain, range: p.range })),
+    domain: new Map(schema.properties.filter((p) => p.domain.length > 0).map((p) => [p.iri, p.domain] as const)),
+    range: new Map(schema.properties.filter((p) => p.objectKind === 'entity' && p.range.length > 0).map((p) => [p.iri, p.range] as const)),
+    literal: new Set(schema.properties.filter((p) => p.objectKind === 'literal').map((p) => p.iri)),
+    overlap: new Map(),
+    entityClasses: new Map(),
+    clearClass: new Map(),
+  };
+  return gw.types;
+}
+
+/** The question's words in order, each mention's words replaced by one null (a mention's words are a name, not the kind asked for). */
+function wordsOutside(question: string, mentions: readonly string[]): (string | null)[] {
+  let pieces = [question.toLowerCase()];
+  for (const m of mentions) {
+    const t = m.trim().toLowerCase();
+    if (t) pieces = pieces.flatMap((p) => p.split(t).flatMap((x, i) => (i === 0 ? [x] : ['\u0000', x])));
+  }
+  return pieces.flatMap((p) => (p === '\u0000' ? [null] : words(p)));
+}
+
+/** Words that open the phrase naming what a question asks for: "which products", "how many restaurants", "list the …". */
+const ASKING = new Set(['which', 'what', 'many', 'list', 'name', 'show', 'give', 'find']);
+/** How many words after such a word the class word may stand ("which networking products"). */
+const ASKING_REACH = 4;
+
+/**
+ * The class the question asks for: in the phrase after "which", "what", "how many" or an imperative ("list", "give
+ * me"), the first word outside the mentions that reads clearly as one class of the graph (rankPhrase over the classes'
+ * names and labels, ≥ CLEAR_READING and CLEAR_MARGIN above the next: "employees" → Employee), a class's own name
+ * first. The phrase ends at a verb, preposition or conjunction ("what is the budget of …" asks for no class) or a
+ * mention. Undefined when no word does.
+ */
+export function askedClass(types: GraphTypes, question: string, mentions: readonly string[]): string | undefined {
+  const ws = wordsOutside(question, mentions);
+  const at = ws.findIndex((w) => w !== null && ASKING.has(w));
+  if (at < 0) return undefined;
+  const phrase: string[] = [];
+  for (const w of ws.slice(at + 1, at + 1 + ASKING_REACH)) {
+    if (w === null) break; // a mention ends the phrase
+    if (isStopword(w) && endsNounPhrase(w)) break;
+    if (!isStopword(w) && !isWeakWord(w) && /\p{L}/u.test(w)) phrase.push(w);
+  }
+  // a class's own name first ("pottery shops": shops, though WordNet reads pottery as a craft), then a clear reading
+  for (const w of phrase) {
+    const named = namedClass(types, w);
+    if (named) return named;
+  }
+  for (const w of phrase) {
+    const hit = clearClass(types, w);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** The class a word names: its name or label, or their plural ("offices" → Office). */
+function namedClass(types: GraphTypes, w: string): string | undefined {
+  for (const form of [w, ...singularForms(w)]) {
+    const same = types.classes.find((c) => normalizeLabel(types.labels.get(c.iri) ?? '') === form || c.name.toLowerCase() === form);
+    if (same) return same.iri;
+  }
+  return undefined;
+}
+
+/** The class a word reads clearly as (cached), else undefined. */
+function clearClass(types: GraphTypes, w: string): string | undefined {
+  return getOrAdd(types.clearClass, w, () => {
+    // the class's own name, or its plural, is that class ("offices" → Office, though WordNet puts an office near a role)
+    const named = namedClass(types, w);
+    if (named) return named;
+    const ranked = rankPhrase(w, types.classes, { labels: types.labels });
+    const top = ranked[0];
+    return top && top.score >= CLEAR_READING && top.score - (ranked[1]?.score ?? 0) >= CLEAR_MARGIN ? top.iri : null;
+  }) ?? undefined;
+}
+
+/** The IRI a grounded ref names, if it is one. */
+function iriOf(ref: Ref): string | undefined {
+  return ref.kind === 'iri' ? ref.iri : undefined;
+}
+
+/** The classes whose members a relation (as written in a join) gives: its domain, or its range read backwards. */
+/** Whether a join reads a relation backwards whose values are literals: its answers are values. */
+function literalValues(types: GraphTypes, r: Relation): boolean {
+  const iri = r.kind === 'reverse' && r.of.kind === 'rel' ? iriOf(r.of.ref) : undefined;
+  return iri !== undefined && types.literal.has(iri);
+}
+
+function joinClasses(types: GraphTypes, r: Relation): { out?: readonly string[]; arg?: readonly string[] } {
+  if (r.kind === 'rel') {
+    const iri = iriOf(r.ref);
+    return iri ? { ...(types.domain.has(iri) ? { out: types.domain.get(iri) } : {}), ...(types.range.has(iri) ? { arg: types.range.get(iri) } : {}) } : {};
+  }
+  if (r.kind === 'reverse' && r.of.kind === 'rel') {
+    const iri = iriOf(r.of.ref);
+    return iri ? { ...(types.range.has(iri) ? { out: types.range.get(iri) } : {}), ...(types.domain.has(iri) ? { arg: types.domain.get(iri) } : {}) } : {};
+  }
+  return {};
+}
+
+/** Whether two sets of classes share a member (the same class, or a member typed as both: asked of the store). */
+async function overlapping(gw: GatewayContext, types: GraphTypes, a: readonly string[], b: readonly string[], timeoutMs: number): Promise<boolean> {
+  for (const x of a) {
+    for (const y of b) {
+      if (x === y) return true;
+      const key = x < y ? `${x} ${y}` : `${y} ${x}`;
+      let both = types.overlap.get(key);
+      if (both === undefined) {
+        const t = `<${types.typePredicate}>`;
+        both = await gw.executor.ask(`ASK { ?x ${t} <${x}> . ?x ${t} <${y}> }`, { timeoutMs });
+        types.overlap.set(key, both);
+      }
+      if (both) return true;
+    }
+  }
+  return false;
+}
+
+/** What the schema says of a set a grounded form describes: its classes (undefined: unknown), values, or a clash in it. */
+interface Typing {
+  classes?: readonly string[];
+  /** Its members are values (literals: a number, a name, a date), never members of a class. */
+  values?: boolean;
+  clash?: string;
+}
+
+/**
+ * The classes of the members of a grounded form's set, by the schema: a class is itself; (JOIN r X) is r's domain,
+ * (JOIN (R r) X) its range; a conjunction is what both parts allow. A clash: a join whose argument is of no class the
+ * relation takes, or a conjunction of two sets no member of the graph is in both of.
+ */
+async function typing(gw: GatewayContext, types: GraphTypes, form: Form, timeoutMs: number): Promise<Typing> {
+  const name = (iri: string) => types.labels.get(iri) ?? iri;
+  switch (form.kind) {
+    case 'class': {
+      const iri = form.ref.kind === 'name' ? types.classIri.get(form.ref.name) : iriOf(form.ref);
+      return iri && types.labels.has(iri) ? { classes: [iri] } : {};
+    }
+    case 'join': {
+      const arg = await typing(gw, types, form.arg, timeoutMs);
+      if (arg.clash) return arg;
+      const { out, arg: takes } = joinClasses(types, form.relation);
+      if (arg.classes && takes && !(await overlapping(gw, types, arg.classes, takes, timeoutMs))) {
+        return { clash: `a ${arg.classes.map(name).join(' or ')} is never what its relation links (${takes.map(name).join(', ')})` };
+      }
+      if (out) return { classes: out };
+      return literalValues(types, form.relation) ? { values: true } : {};
+    }
+    case 'and': {
+      const [a, b] = await Promise.all(form.args.map((x) => typing(gw, types, x, timeoutMs)));
+      if (a?.clash) return a;
+      if (b?.clash) return b;
+      if (a?.classes && b?.classes) {
+        if (!(await overlapping(gw, types, a.classes, b.classes, timeoutMs))) return { clash: `nothing is both a ${a.classes.map(name).join(' or ')} and a ${b.classes.map(name).join(' or ')}` };
+        return { classes: a.classes.filter((c) => b.classes?.includes(c)).length > 0 ? a.classes.filter((c) => b.classes?.includes(c)) : a.classes };
+      }
+      return a?.classes ? a : (b ?? {});
+    }
+    case 'count':
+    case 'ask':
+    case 'arg':
+      return typing(gw, types, form.arg, timeoutMs);
+    default:
+      return {};
+  }
+}
+
+/**
+ * WRONG_CLASS: a reading (its grounded form) the schema says cannot answer the question — its answers are of a class
+ * other than the one the question asks for (and share no member with it), or a part of it joins sets that never meet.
+ * Passes where the pack has no classes or the schema says nothing of the reading.
+ */
+export async function wrongClass(gw: GatewayContext, question: string, reading: { grounded: Form; mentions: readonly string[] }, timeoutMs: number): Promise<Verdict> {
+  const pass: Verdict = { check: 'wrongClass', pass: true };
+  const types = graphTypes(gw);
+  if (!types) return pass;
+  const t = await typing(gw, types, reading.grounded, timeoutMs);
+  if (t.clash) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the reading cannot hold together in this graph: ${t.clash}` };
+  const asked = askedClass(types, question, reading.mentions);
+  const label = (iri: string) => types.labels.get(iri) ?? iri;
+  if (asked && t.values) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for a ${label(asked)}; the reading's answers are values` };
+  if (!asked || !t.classes || (await overlapping(gw, types, [asked], t.classes, timeoutMs))) return pass;
+  return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for a ${label(asked)}; the reading's answers are ${t.classes.map((c) => `a ${label(c)}`).join(' or ')}` };
+}
+
+/** A relation path from a class to an entity's class: each hop a relation IRI, read forwards or backwards. */
+type Path = { iri: string; reverse: boolean }[];
+
+/** The relation paths of one or two hops the schema has from members of `from` to members of `to`. */
+function pathsBetween(types: GraphTypes, from: string, to: readonly string[]): Path[] {
+  const steps = (c: string) =>
+    types.relations.flatMap((r) => [
+      ...(r.domain.includes(c) ? [{ hop: { iri: r.iri, reverse: false }, next: r.range }] : []),
+      ...(r.range.includes(c) ? [{ hop: { iri: r.iri, reverse: true }, next: r.domain }] : []),
+    ]);
+  const out: Path[] = [];
+  const first = steps(from);
+  for (const s of first) if (s.next.some((c) => to.includes(c))) out.push([s.hop]);
+  for (const s of first) {
+    for (const mid of s.next) {
+      for (const t of steps(mid)) {
+        if (t.hop.iri === s.hop.iri) continue; // back along the same relation: the class's peers, not a path
+        if (t.next.some((c) => to.includes(c))) out.push([s.hop, t.hop]);
+      }
+    }
+  }
+  return out;
+}
+
+/** The classes of the entities (one query for those not asked before). */
+async function classesOfEntities(gw: GatewayContext, types: GraphTypes, iris: readonly string[], timeoutMs: number): Promise<void> {
+  const fresh = iris.filter((i) => !types.entityClasses.has(i));
+  if (fresh.length === 0) return;
+  const rows = await gw.executor.select(`SELECT ?e ?c WHERE { VALUES ?e { ${fresh.map((i) => `<${i}>`).join(' ')} } ?e <${types.typePredicate}> ?c }`, { timeoutMs });
+  const found = new Map<string, string[]>();
+  for (const r of rows.rows) {
+    const e = r.e?.value;
+    const c = r.c?.value;
+    if (e && c) getOrAdd(found, e, () => []).push(c);
+  }
+  for (const i of fresh) types.entityClasses.set(i, found.get(i) ?? []);
+}
+
+/**
+ * The labels of entities a question names: the parser's mentions that spell a label (as the index reads them: a plural
+ * of a singular label too), then the longest spans of the other words that do (never function words and common
+ * adjectives alone, never the word that names the asked class). At most MAX_LABELS.
+ */
+function namedLabels(gw: GatewayContext, question: string, mentions: readonly string[], classWord: (w: string) => boolean): string[] {
+  const out: string[] = [];
+  const exactHit = (text: string) => gw.index.search(text, { k: 1 }).find((h) => h.exact);
+  // a mention that spells no label but holds one is that label (repair.ts trimmedMention: "[ Sales department ]" → Sales)
+  for (const m of mentions) {
+    const label = exactHit(m) ? m : trimmedMention(gw, m);
+    if (label !== undefined && !out.includes(label)) out.push(label);
+  }
+  const rest = wordsOutside(question, mentions);
+  for (let i = 0; i < rest.length && out.length < MAX_LABELS; ) {
+    let took = 0;
+    for (let n = Math.min(4, rest.length - i); n >= 1 && took === 0; n--) {
+      const cut = rest.slice(i, i + n);
+      if (cut.includes(null)) continue; // never across a mention
+      const span = cut.filter((w): w is string => w !== null);
+      if (span.every((w) => isStopword(w) || isWeakWord(w) || !/\p{L}/u.test(w)) || span.some(classWord)) continue;
+      const text = span.join(' ');
+      if (exactHit(text)) {
+        if (!out.includes(text)) out.push(text);
+        took = n;
+      }
+    }
+    i += took || 1;
+  }
+  return out.slice(0, MAX_LABELS);
+}
+
+/** The form of a path ending at a mention: (JOIN r1 (JOIN r2 [ label ])), a backwards hop as (R r). */
+function pathForm(gw: GatewayContext, p: Path, label: string): Form | undefined {
+  let f: Form = { kind: 'entity', ref: { kind: 'label', label } };
+  for (const hop of [...p].reverse()) {
+    const name = relationName(gw, hop.iri);
+    if (!name) return undefined;
+    const rel: Relation = { kind: 'rel', ref: { kind: 'name', name } };
+    f = { kind: 'join', relation: hop.reverse ? { kind: 'reverse', of: rel } : rel, arg: f };
+  }
+  return f;
+}
+
+/**
+ * Readings built from the schema for a question that names the class it asks for: (AND C P) for each path P (one or
+ * two hops, either way) the schema has from C to the class of an entity the question names — two such entities give
+ * (AND C (AND P1 P2)) — counted when the wording asks how many. Scored by the parser and ranked after the beam; none
+ * where the pack has no classes, the question names none or names no entity, or there is no scoring parser.
+ */
+export async function typedReadings(gw: GatewayContext, question: string, beam: readonly Candidate[], scores: Map<string, number>, opts: { count: boolean; timeoutMs: number }): Promise<{ candidates: Candidate[]; asked?: string; labels: string[] }> {
+  const none = { candidates: [], labels: [] };
+  const types = graphTypes(gw);
+  const score = gw.generator?.score?.bind(gw.generator);
+  const top = beam[0];
+  if (!types || !score || !top) return none;
+  const mentions = copiedTextsOf(top.form);
+  const asked = askedClass(types, question, mentions);
+  const className = asked ? types.className.get(asked) : undefined;
+  if (!asked || !className) return none;
+  const labels = namedLabels(gw, question, mentions, (w) => askedClass(types, w, []) === asked);
+  if (labels.length === 0) return none;
+  const hits = new Map(labels.map((l) => [l, gw.index.search(l, { k: ENTITIES_PER_LABEL }).filter((h) => h.exact).map((h) => h.iri)] as const));
+  await classesOfEntities(gw, types, [...new Set([...hits.values()].flat())], opts.timeoutMs);
+  // per label, the paths from the asked class to its entities' classes (shortest first, then the schema's order)
+  const perLabel = labels.map((l) => {
+    const to = [...new Set((hits.get(l) ?? []).flatMap((i) => types.entityClasses.get(i) ?? []))];
+    const paths = to.length > 0 ? pathsBetween(types, asked, to) : [];
+    return paths.map((p) => pathForm(gw, p, l)).filter((f): f is Form => f !== undefined).slice(0, PATHS_PER_LABEL);
+  }).filter((fs) => fs.length > 0);
+  if (perLabel.length === 0) return none;
+  const cls: Form = { kind: 'class', ref: { kind: 'name', name: className } };
+  const { add: addForm, forms } = readingSet(new Set(beam.map((c) => c.text)));
+  const add = (body: Form) => {
+    const set: Form = { kind: 'and', args: [cls, body] };
+    addForm(opts.count ? { kind: 'count', arg: set } : set);
+  };
+  const [first, second] = perLabel;
+  for (const a of first ?? []) {
+    if (!second) add(a);
+    else for (const b of second) add({ kind: 'and', args: [a, b] });
+  }
+  return { candidates: await scoredReadings(score, question, forms, scores, beam.length), asked, labels };
+}
+
+/** The trace note of typed readings: the class asked for, the entities named, how many readings. */
+export function typedNote(gw: GatewayContext, t: { candidates: readonly Candidate[]; asked?: string; labels: readonly string[] }): string {
+  const types = graphTypes(gw);
+  const cls = t.asked ? (types?.labels.get(t.asked) ?? t.asked) : '?';
+  return `typed readings: ${t.candidates.length} forms: a ${cls} linked by the schema's paths to ${t.labels.map((l) => `[ ${normalizeLabel(l)} ]`).join(', ')}`;
+}

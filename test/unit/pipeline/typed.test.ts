@@ -1,0 +1,118 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openExecutor } from '../../../src/execute';
+import { createGateway, type Gateway } from '../../../src/pipeline';
+import { discoverSchema, namesOf } from '../../../src/synth';
+import { askedClass, graphTypes } from '../../../src/pipeline/typed';
+import { type GatewayContext } from '../../../src/pipeline/context';
+import { FixedBeam } from './fixed-beam';
+
+/**
+ * A made-up typed graph (nothing from a data set): shops in towns, towns in provinces, each shop with a craft. Its
+ * schema is discovered from the store as `askgraph init` discovers it, and written into a pack.
+ */
+const E = 'http://example.org/shops/id/';
+const V = 'http://example.org/shops/vocab/';
+const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+const TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+const things: [string, string, string][] = [
+  ['clay', 'Shop', 'Clay Corner'], ['loom', 'Shop', 'Loom House'], ['kiln', 'Shop', 'Kiln Works'], ['brillpots', 'Shop', 'Brill Pots'],
+  ['norvale', 'Town', 'Norvale'], ['ashby', 'Town', 'Ashby'], ['brill', 'Town', 'Brill'],
+  ['westmark', 'Province', 'Westmark'], ['eastfold', 'Province', 'Eastfold'],
+  ['pottery', 'Craft', 'pottery'], ['weaving', 'Craft', 'weaving'],
+];
+const facts: [string, string, string][] = [
+  ['clay', 'inTown', 'norvale'], ['loom', 'inTown', 'norvale'], ['kiln', 'inTown', 'ashby'], ['brillpots', 'inTown', 'brill'],
+  ['norvale', 'inProvince', 'westmark'], ['ashby', 'inProvince', 'westmark'], ['brill', 'inProvince', 'eastfold'],
+  ['clay', 'craft', 'pottery'], ['loom', 'craft', 'weaving'], ['kiln', 'craft', 'pottery'], ['brillpots', 'craft', 'pottery'],
+];
+const nt = [
+  ...['Shop', 'Town', 'Province', 'Craft'].map((c) => `<${V}${c}> <${LABEL}> "${c.toLowerCase()}" .`),
+  ...things.flatMap(([id, cls, label]) => [`<${E}${id}> <${TYPE}> <${V}${cls}> .`, `<${E}${id}> <${LABEL}> "${label}" .`]),
+  ...facts.map(([s, p, o]) => `<${E}${s}> <${V}${p}> <${E}${o}> .`),
+].join('\n');
+
+const SHOPS_IN_WESTMARK = '(AND Shop (JOIN inTown (JOIN inProvince [ Westmark ])))';
+
+describe('typed.ts: the class a question asks for, and readings built from the schema (real Oxigraph store)', function () {
+  this.timeout(60000);
+  let dir: string;
+  let gateway: Gateway;
+  let parser: FixedBeam;
+  let types: NonNullable<ReturnType<typeof graphTypes>>;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-typed-'));
+    fs.writeFileSync(path.join(dir, 'shops.nt'), nt + '\n');
+    const ex = await openExecutor(path.join(dir, 'shops.nt'));
+    const schema = await discoverSchema(ex);
+    await ex.close();
+    fs.writeFileSync(path.join(dir, 'schema.json'), JSON.stringify(schema));
+    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ name: 'shops', data: ['shops.nt'], baseIri: E, vocabularyNamespace: V, labelPredicates: [LABEL], names: namesOf(schema) }));
+    parser = new FixedBeam({
+      // read as the towns of the province: the question asks for shops
+      'which shops are in Westmark?': [['(JOIN inProvince [ Westmark ])', -0.2]],
+      'how many pottery shops are there in Westmark?': [['(COUNT (JOIN inProvince [ Westmark ]))', -0.2]],
+      // a conjunction of a shop and a town: nothing is both
+      'how many shops does Westmark have?': [['(COUNT (AND Shop (JOIN inProvince [ Westmark ])))', -0.2]],
+      // asks for no class: no typed readings
+      'what is in Westmark?': [['(JOIN inProvince [ Westmark ])', -0.2]],
+    }, { [SHOPS_IN_WESTMARK]: -1 }, -50);
+    gateway = await createGateway({ pack: dir, generator: parser, cacheDir: dir });
+    types = graphTypes({ pack: { dir, config: { names: namesOf(schema) } } } as unknown as GatewayContext)!;
+  });
+  after(async () => {
+    await gateway.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('askedClass: the class word of the phrase after "which", "how many", "list"; none after "what is", none in a mention', () => {
+    assert.ok(types, 'the pack has classes');
+    assert.equal(askedClass(types, 'which shops are in Westmark?', ['Westmark']), `${V}Shop`);
+    assert.equal(askedClass(types, 'how many pottery shops are there?', []), `${V}Shop`, 'past a word that is no class');
+    assert.equal(askedClass(types, 'list all the towns of Westmark', ['Westmark']), `${V}Town`);
+    assert.equal(askedClass(types, 'what province is Norvale in?', ['Norvale']), `${V}Province`);
+    assert.equal(askedClass(types, 'what is the province of Norvale?', ['Norvale']), undefined, 'the phrase ends at "is"');
+    assert.equal(askedClass(types, 'who runs Clay Corner?', ['Clay Corner']), undefined);
+    assert.equal(askedClass(types, 'which Clay Corner shop is it', ['Clay Corner shop']), undefined, 'a class word inside a mention is a name');
+  });
+
+  it('WRONG_CLASS: a reading whose answers are of another class is set aside; the schema\'s path from the class to the entity answers', async () => {
+    parser.scored = [];
+    // (grounding's bridge reads the towns' relation through the province too: off, so the typed readings are seen)
+    const a = await gateway.ask('which shops are in Westmark?', { fallback: 'off', bridges: false });
+    assert.ok(a.trace.some((t) => t.check?.code === 'WRONG_CLASS' && (t.note ?? '').includes('asks for a shop; the reading\'s answers are a town')), 'the towns are set aside, and the trace says why');
+    assert.ok(a.trace.some((t) => /typed readings: \d+ forms: a shop linked by the schema's paths to \[ westmark \]/.test(t.note ?? '')), JSON.stringify(a.trace.map((t) => t.note)));
+    assert.ok(parser.scored.some((forms) => forms.includes(SHOPS_IN_WESTMARK)), 'the parser scored the typed reading');
+    assert.equal(a.form, SHOPS_IN_WESTMARK);
+    assert.deepEqual(a.answers.map((x) => x.label).sort(), ['Clay Corner', 'Kiln Works', 'Loom House']);
+  });
+
+  it('a second entity the question names outside the mentions joins the typed reading; a count stays a count', async () => {
+    const a = await gateway.ask('how many pottery shops are there in Westmark?', { fallback: 'off', bridges: false });
+    assert.ok(a.form?.startsWith('(COUNT (AND Shop (AND '), JSON.stringify(a.trace.map((t) => t.note)));
+    assert.ok(a.form?.includes('(JOIN craft [ pottery ])') && a.form.includes('(JOIN inTown (JOIN inProvince [ Westmark ]))'), a.form ?? 'no form');
+    assert.deepEqual(a.answers.map((x) => x.value), ['2'], 'Clay Corner and Kiln Works');
+  });
+
+  it('a count of a conjunction of two sets that share no member is set aside, not answered "0"', async () => {
+    const a = await gateway.ask('how many shops does Westmark have?', { fallback: 'off', bridges: false });
+    const notes = JSON.stringify(a.trace.map((t) => t.note));
+    assert.ok(a.trace.some((t) => t.check?.code === 'WRONG_CLASS' && (t.note ?? '').includes('nothing is both a shop and a town')), notes);
+    assert.equal(a.form, `(COUNT ${SHOPS_IN_WESTMARK})`, notes);
+    assert.deepEqual(a.answers.map((x) => x.value), ['3']);
+  });
+
+  it('a question that names no class gets no typed readings: the parser\'s reading answers', async () => {
+    const a = await gateway.ask('what is in Westmark?', { fallback: 'off' });
+    assert.ok(!a.trace.some((t) => (t.note ?? '').includes('typed readings')));
+    assert.equal(a.form, '(JOIN inProvince [ Westmark ])');
+    assert.deepEqual(a.answers.map((x) => x.label).sort(), ['Ashby', 'Norvale']);
+  });
+
+  it('a pack without classes types nothing (graphTypes undefined)', () => {
+    assert.equal(graphTypes({ pack: { dir: os.tmpdir(), config: {} } } as unknown as GatewayContext), undefined);
+  });
+});
