@@ -56,8 +56,9 @@ export interface Choice {
 
 /**
  * Which reading answers: the graph prior on the best reading's relation, then judge(); a reading set aside
- * does not end the search (the next groundings and beam forms, up to MAX_REJUDGED more), then the last resort
- * (a vacuous reading), then a reading set aside only for what it leaves out (answers with a caveat) or one
+ * does not end the search (the next groundings and beam forms, up to MAX_REJUDGED more), then readings of the class
+ * the question asks for built from the schema (retype), then the last resort (a vacuous reading), then the extensions
+ * of a reading a hop short, then a reading set aside only for what it leaves out (answers with a caveat) or one
  * withheld only as too uncertain that reads the whole question. A stopped run returns what was accepted.
  */
 export async function choose(gw: GatewayContext, q: string, win: Winner | undefined, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<Choice> {

@@ -40,6 +40,8 @@ export interface GraphTypes {
   entityClasses: Map<string, readonly string[]>;
   /** The class each question word reads clearly as (null: none). */
   clearClass: Map<string, string | null>;
+  /** askedClass's answers by question and mentions (null: none). */
+  asked: Map<string, string | null>;
 }
 
 /** How many entities of one label, how many paths per entity and how many named entities the typed readings use. */
@@ -76,6 +78,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
     overlap: new Map(),
     entityClasses: new Map(),
     clearClass: new Map(),
+    asked: new Map(),
   };
   return gw.types;
 }
@@ -92,17 +95,30 @@ function wordsOutside(question: string, mentions: readonly string[]): (string | 
 
 /** Words that open the phrase naming what a question asks for: "which products", "how many restaurants", "list the …". */
 const ASKING = new Set(['which', 'what', 'many', 'list', 'name', 'show', 'give', 'find']);
+/** The WordNet part of a class reading (relations.ts phraseReading) that a synonym gives: a word read so names the class. */
+const SYNONYM = 0.9;
 /** How many words after such a word the class word may stand ("which networking products"). */
 const ASKING_REACH = 4;
 
 /**
  * The class the question asks for: in the phrase after "which", "what", "how many" or an imperative ("list", "give
- * me"), the first word outside the mentions that reads clearly as one class of the graph (rankPhrase over the classes'
- * names and labels, ≥ CLEAR_READING and CLEAR_MARGIN above the next: "employees" → Employee), a class's own name
- * first. The phrase ends at a verb, preposition or conjunction ("what is the budget of …" asks for no class) or a
+ * me"), the first word outside the mentions that names one class of the graph — its name or label, or their plural
+ * ("employees" → Employee), else a WordNet synonym read clearly (rankPhrase ≥ CLEAR_READING, CLEAR_MARGIN above the
+ * next) — a class's own name first. The phrase ends at a verb, preposition or conjunction ("what is the budget of …" asks for no class) or a
  * mention. Undefined when no word does.
  */
 export function askedClass(types: GraphTypes, question: string, mentions: readonly string[]): string | undefined {
+  // (one question's readings mostly share their mentions: read once per gateway and question)
+  const key = `${question}\u0000${mentions.join('\u0001')}`;
+  const known = types.asked.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const found = classAskedFor(types, question, mentions);
+  if (types.asked.size > 5000) types.asked.clear();
+  types.asked.set(key, found ?? null);
+  return found;
+}
+
+function classAskedFor(types: GraphTypes, question: string, mentions: readonly string[]): string | undefined {
   const ws = wordsOutside(question, mentions);
   const at = ws.findIndex((w) => w !== null && ASKING.has(w));
   if (at < 0) return undefined;
@@ -139,9 +155,11 @@ function clearClass(types: GraphTypes, w: string): string | undefined {
     // the class's own name, or its plural, is that class ("offices" → Office, though WordNet puts an office near a role)
     const named = namedClass(types, w);
     if (named) return named;
+    // else a WordNet synonym of it, read clearly ("eateries" → Restaurant, "nations" → Country): not a hypernym ("places"
+    // is a kind of region, "movies" a kind of product) nor a spelling or word-vector likeness ("firms" ~ Film)
     const ranked = rankPhrase(w, types.classes, { labels: types.labels });
     const top = ranked[0];
-    return top && top.score >= CLEAR_READING && top.score - (ranked[1]?.score ?? 0) >= CLEAR_MARGIN ? top.iri : null;
+    return top && top.wordnet >= SYNONYM && top.score >= CLEAR_READING && top.score - (ranked[1]?.score ?? 0) >= CLEAR_MARGIN ? top.iri : null;
   }) ?? undefined;
 }
 

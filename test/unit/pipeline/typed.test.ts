@@ -74,6 +74,8 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     assert.equal(askedClass(types, 'how many pottery shops are there?', []), `${V}Shop`, 'past a word that is no class');
     assert.equal(askedClass(types, 'list all the towns of Westmark', ['Westmark']), `${V}Town`);
     assert.equal(askedClass(types, 'what province is Norvale in?', ['Norvale']), `${V}Province`);
+    assert.equal(askedClass(types, 'which stores are in Westmark?', ['Westmark']), `${V}Shop`, 'a WordNet synonym of the class name');
+    assert.equal(askedClass(types, 'which places are in Westmark?', ['Westmark']), undefined, 'a word the class is a kind of is no name of it');
     assert.equal(askedClass(types, 'what is the province of Norvale?', ['Norvale']), undefined, 'the phrase ends at "is"');
     assert.equal(askedClass(types, 'who runs Clay Corner?', ['Clay Corner']), undefined);
     assert.equal(askedClass(types, 'which Clay Corner shop is it', ['Clay Corner shop']), undefined, 'a class word inside a mention is a name');
