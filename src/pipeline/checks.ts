@@ -70,6 +70,8 @@ export interface CheckContext {
   expected?: ExpectedAnswer;
   /** Whether the wording can ask yes or no (abstain.ts yesNoWording); undefined: it can. */
   yesNo?: boolean;
+  /** Spans outside the reading's mentions that name a condition on the class the question asks for (typed.ts linkedNames). */
+  linkedNames?: readonly string[];
 }
 
 export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'WRONG_CLASS';
@@ -167,7 +169,9 @@ export function numbersOf(text: string): string[] {
  * contain ("after 2015" read with 2020), a word the parser copies into a mention of another of its readings but
  * not into any of this one's ("how many X films are documentaries" read as all of X's films), or a name of the
  * graph (capitalised, a word of some label) outside every mention of this reading ("Spielberg and Lucas" read as
- * Spielberg alone). A reading that uses the word should win; if none does, the answer says what it left out.
+ * Spielberg alone), or, on a graph with classes, the name of a condition on the class the question asks for in any
+ * case (`linkedNames`: "how many pottery shops …" read as all the shops). A reading that uses the word should win; if
+ * none does, the answer says what it left out.
  */
 export const unusedWords: Check = (reading, ctx) => {
   const used = new Set(reading.mentions.flatMap((m) => labelTokens(m.text)));
@@ -184,7 +188,9 @@ export const unusedWords: Check = (reading, ctx) => {
     if (m) readAs.push(`"${n}" is read as "${m.label}"`);
   }
   // (a word that reads clearly as a relation the reading uses is used: "wife" in a reading with the spouse hop)
-  const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w) && !readsAsUsedRelation(reading, ctx, w);
+  // (and a word the reading writes as a class name: "restaurants" in a reading of the class Restaurant)
+  const classWord = classWordsOf(reading);
+  const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w) && !readsAsUsedRelation(reading, ctx, w) && !classWord(w);
   const elsewhere = new Set(ctx.beam.filter((b) => b.form !== reading.form).flatMap((b) => b.mentions.flatMap(labelTokens)));
   for (const w of labelTokens(ctx.question)) if (elsewhere.has(w) && !isWeakWord(w) && content(w)) out.push(w);
   // names of the graph: written with a capital past the first word of the question
@@ -193,6 +199,8 @@ export const unusedWords: Check = (reading, ctx) => {
     const w = normalizeLabel(word);
     if (/^\p{Lu}/u.test(word) && w && content(w) && !isWeakWord(w) && (ctx.graphWord?.(w) ?? false)) out.push(w);
   }
+  // names of a condition on the class the question asks for, written in any case ("how many pottery shops …")
+  for (const span of ctx.linkedNames ?? []) for (const w of labelTokens(span)) if (content(w) && !isWeakWord(w)) out.push(w);
   if (out.length === 0) return { check: 'unusedWords', pass: true };
   return {
     check: 'unusedWords',
@@ -302,6 +310,12 @@ function readsAsUsedRelation(reading: Reading, ctx: CheckContext, w: string): bo
   return r !== undefined && readingUses(reading, r.name, r.iri);
 }
 
+/** Whether a word is one the reading writes as a class name, or its plural ("suppliers" for the class Supplier). */
+function classWordsOf(reading: Reading): (word: string) => boolean {
+  const names = new Set(reading.tree ? classRefs(reading.tree).flatMap((r) => (r.kind === 'name' ? relationWords(r.name).split(' ') : [])) : []);
+  return (w) => names.size > 0 && (names.has(w) || [...singularForms(w)].some((s) => names.has(s)));
+}
+
 /**
  * RELATION_UNUSED: a question word outside the reading's names reads clearly as one relation of the graph
  * (`clearRelation`: relations.ts rankPhrase, WordNet and GloVe) and the reading does not use that relation — "the
@@ -312,9 +326,9 @@ export const relationUnused: Check = (reading, ctx) => {
   if (!ctx.clearRelation || !reading.tree) return { check: 'relationUnused', pass: true };
   // a word the reading writes as a class name is read as that class ("writer" → the class Author; "suppliers" → the
   // class Supplier), not left out
-  const classWords = new Set(classRefs(reading.tree).flatMap((r) => (r.kind === 'name' ? relationWords(r.name).split(' ') : [])));
+  const classWord = classWordsOf(reading);
   const words = relationWordsOf(ctx.question, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), ctx.clearRelation);
-  const unused = words.filter((r) => !readingUses(reading, r.relation, r.iri, r.times) && !classWords.has(r.word) && ![...singularForms(r.word)].some((s) => classWords.has(s)));
+  const unused = words.filter((r) => !readingUses(reading, r.relation, r.iri, r.times) && !classWord(r.word));
   if (unused.length === 0) return { check: 'relationUnused', pass: true };
   // a relation the question names in two phrases and the reading uses once leaves one of them out
   const named = (r: RelationWord) => (r.times > 1 && readingUses(reading, r.relation, r.iri) ? `, named ${r.times} times, used fewer` : '');

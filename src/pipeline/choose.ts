@@ -1,7 +1,5 @@
 /** Which reading answers (`choose`): the decisions in the order src/pipeline/README.md "Decisions" lists them. */
 import {
-  AskgraphError,
-  TRANSIENT_CODES,
   defined,
   type Candidate,
 } from '../core';
@@ -11,7 +9,7 @@ import {
   groundCandidates,
   type GroundContext,
 } from '../ground';
-import { bestReading, halted, isStopped, stop, traceError, type AttemptRun, type Winner } from './run';
+import { bestReading, halted, isStopped, storeStep, type AttemptRun, type Winner } from './run';
 import { type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
 import { checkContext, judge, readingOf, type Judgement } from './judge';
@@ -207,16 +205,9 @@ async function extend(gw: GatewayContext, q: string, from: Winner, beam: Candida
  * parser's order of them and the best one with answers judged; undefined when none answers or none is built.
  */
 async function retype(gw: GatewayContext, q: string, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<{ win: Winner; verdict: Judgement } | undefined> {
-  let typed: Awaited<ReturnType<typeof typedReadings>>;
-  try {
-    typed = await typedReadings(gw, q, beam, (run.repairScores ??= new Map<string, number>()), { count: run.expected === 'number', timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
-  } catch (e) {
-    const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
-    if (TRANSIENT_CODES.has(code)) stop(run, 'ground', code, `typed readings: ${(e as Error).message}`);
-    else traceError(run, 'ground', e, 'typed readings: the classes of the entities could not be asked');
-    return undefined;
-  }
-  if (typed.candidates.length === 0) return undefined;
+  const scores = (run.repairScores ??= new Map<string, number>());
+  const typed = await storeStep(run, 'ground', 'typed readings: the classes of the entities', (t) => typedReadings(gw, q, beam, scores, { count: run.expected === 'number', timeoutMs: t }), { candidates: [], labels: [] });
+  if (!typed || typed.candidates.length === 0) return undefined;
   return runExtra(gw, q, typed.candidates, beam, run, ctx, typedNote(gw, typed));
 }
 

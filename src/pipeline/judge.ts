@@ -4,8 +4,6 @@
  * grounding (`unexplainedQuestionWords`); the calibration signals of a reading (`winnerSignals`).
  */
 import {
-  AskgraphError,
-  TRANSIENT_CODES,
   defined,
   type Candidate,
   relationWords,
@@ -16,8 +14,8 @@ import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
 import { graphNames, leavesOut, nothingNear, ownValueMissing, setAsideRow, tooUncertain, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
-import { stop, traceError, type AttemptRun, type Winner } from './run';
-import { wrongClass } from './typed';
+import { storeStep, type AttemptRun, type Winner } from './run';
+import { linkedNames, wrongClass } from './typed';
 import { nearLabels } from './topics';
 import { farWords, nearGraph, readsAsRelation, relationName, type GatewayContext } from './context';
 
@@ -68,7 +66,8 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
     setAsideRow(trace, win.attempt.text, unread);
     return { rejected: true, abstained: false, doubt: unread.reason };
   }
-  const typed = await classOf(gw, q, win, run);
+  const mentions = copiedTextsOf(win.attempt.candidate.form);
+  const typed = await storeStep(run, 'execute', 'the classes of a reading', (t) => wrongClass(gw, q, { grounded: win.attempt.form, mentions }, t), { check: 'wrongClass', pass: true });
   if (typed === undefined) return { rejected: true, abstained: false };
   if (!typed.pass) {
     setAsideRow(trace, win.attempt.text, typed);
@@ -90,31 +89,16 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
     row(sure, `withheld: ${sure.reason}`);
     return { rejected: true, abstained: false, doubt: sure.reason, uncertain: { signals, p: defined(sure.confidence, 'confidence of tooUncertain') } };
   }
-  // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat
-  const unused = leavesOut(reading, checks);
+  // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat —
+  // on a graph with classes, a name of a condition on the class asked for too (typed.ts linkedNames)
+  const linked = await storeStep(run, 'execute', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, mentions, t), []);
+  if (linked === undefined) return { rejected: true, abstained: false };
+  const unused = leavesOut(reading, linked.length > 0 ? { ...checks, linkedNames: linked } : checks);
   if (!unused.pass) {
     setAsideRow(trace, win.attempt.text, unused);
     return { rejected: true, abstained: false, doubt: unused.reason, signals, caveat: unused };
   }
   return { rejected: false, abstained: false, signals };
-}
-
-/**
- * typed.ts wrongClass on a winner (its grounded form, the mentions it copied); undefined when the store could not be
- * asked — a transient failure stops the question (run.ts stop), any other leaves an error row and passes.
- */
-async function classOf(gw: GatewayContext, q: string, win: Winner, run: AttemptRun): Promise<Verdict | undefined> {
-  try {
-    return await wrongClass(gw, q, { grounded: win.attempt.form, mentions: copiedTextsOf(win.attempt.candidate.form) }, Math.min(run.o.queryTimeoutMs, run.left()));
-  } catch (e) {
-    const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
-    if (TRANSIENT_CODES.has(code)) {
-      stop(run, 'execute', code, `the classes of a reading: ${(e as Error).message}`);
-      return undefined;
-    }
-    traceError(run, 'execute', e, 'the classes of a reading could not be asked; the reading is judged without them');
-    return { check: 'wrongClass', pass: true };
-  }
 }
 
 /** A winner as the checks see it: its beam form, and each mention with the label and match it grounded to. */

@@ -85,3 +85,22 @@ export function traceError(run: AttemptRun, stage: TraceEntry['stage'], e: unkno
   const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
   run.trace.push({ stage, ...extra, outcome: 'error', error: { code, message: (e as Partial<Error> | null)?.message ?? String(e) }, note, timeMs: 0 });
 }
+
+/**
+ * A step that asks the store something the question can do without (the typed checks, the typed readings): a transient
+ * failure (time, the store away) stops the question and gives undefined; any other leaves an error row and gives
+ * `otherwise`, and the question goes on.
+ */
+export async function storeStep<T>(run: AttemptRun, stage: TraceEntry['stage'], what: string, step: (timeoutMs: number) => Promise<T>, otherwise: T): Promise<T | undefined> {
+  try {
+    return await step(Math.min(run.o.queryTimeoutMs, run.left()));
+  } catch (e) {
+    const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
+    if (TRANSIENT_CODES.has(code)) {
+      stop(run, stage, code, `${what}: ${(e as Error).message}`);
+      return undefined;
+    }
+    traceError(run, stage, e, `${what} could not be asked; the question goes on without it`);
+    return otherwise;
+  }
+}

@@ -310,21 +310,31 @@ async function classesOfEntities(gw: GatewayContext, types: GraphTypes, iris: re
   for (const i of fresh) types.entityClasses.set(i, found.get(i) ?? []);
 }
 
+/** The entities a label names exactly (as the index reads it: a plural of a singular label too). */
+function exactEntities(gw: GatewayContext, text: string, k = ENTITIES_PER_LABEL): string[] {
+  return gw.index.search(text, { k }).filter((h) => h.exact).map((h) => h.iri);
+}
+
 /**
- * The labels of entities a question names: the parser's mentions that spell a label (as the index reads them: a plural
- * of a singular label too), then the longest spans of the other words that do (never function words and common
- * adjectives alone, never the word that names the asked class). At most MAX_LABELS.
+ * The labels of entities a question names: the parser's mentions that spell a label (or hold one: repair.ts
+ * trimmedMention, "[ Sales department ]" → Sales), then the longest spans of the other words that spell one (never
+ * function words and common adjectives alone, never across a mention, never the word that names the asked class).
  */
 function namedLabels(gw: GatewayContext, question: string, mentions: readonly string[], classWord: (w: string) => boolean): string[] {
   const out: string[] = [];
-  const exactHit = (text: string) => gw.index.search(text, { k: 1 }).find((h) => h.exact);
-  // a mention that spells no label but holds one is that label (repair.ts trimmedMention: "[ Sales department ]" → Sales)
   for (const m of mentions) {
-    const label = exactHit(m) ? m : trimmedMention(gw, m);
+    const label = exactEntities(gw, m, 1).length > 0 ? m : trimmedMention(gw, m);
     if (label !== undefined && !out.includes(label)) out.push(label);
   }
+  for (const span of spansOutside(gw, question, mentions, classWord)) if (!out.includes(span)) out.push(span);
+  return out;
+}
+
+/** The longest spans of the question's words outside the mentions that spell a label of the graph, in order. */
+function spansOutside(gw: GatewayContext, question: string, mentions: readonly string[], classWord: (w: string) => boolean): string[] {
+  const out: string[] = [];
   const rest = wordsOutside(question, mentions);
-  for (let i = 0; i < rest.length && out.length < MAX_LABELS; ) {
+  for (let i = 0; i < rest.length; ) {
     let took = 0;
     for (let n = Math.min(4, rest.length - i); n >= 1 && took === 0; n--) {
       const cut = rest.slice(i, i + n);
@@ -332,14 +342,46 @@ function namedLabels(gw: GatewayContext, question: string, mentions: readonly st
       const span = cut.filter((w): w is string => w !== null);
       if (span.every((w) => isStopword(w) || isWeakWord(w) || !/\p{L}/u.test(w)) || span.some(classWord)) continue;
       const text = span.join(' ');
-      if (exactHit(text)) {
-        if (!out.includes(text)) out.push(text);
+      if (exactEntities(gw, text, 1).length > 0) {
+        out.push(text);
         took = n;
       }
     }
     i += took || 1;
   }
-  return out.slice(0, MAX_LABELS);
+  return out;
+}
+
+/**
+ * The labels (of those given) that name a condition on the asked class: their entities' classes are linked to it by a
+ * schema path of one or two hops, and are not that class itself (a member of the class asked for is a name, not a
+ * condition: "how many Denny's …"; of a label both have, the other entities count). Each label with those paths.
+ */
+async function linkedLabels(gw: GatewayContext, types: GraphTypes, asked: string, labels: readonly string[], timeoutMs: number): Promise<{ label: string; paths: Path[] }[]> {
+  const hits = new Map(labels.map((l) => [l, exactEntities(gw, l)] as const));
+  await classesOfEntities(gw, types, [...new Set([...hits.values()].flat())], timeoutMs);
+  return labels.flatMap((label) => {
+    // (a label some member of the asked class also has — a restaurant named after a cuisine — still names the others)
+    const others = (hits.get(label) ?? []).map((i) => types.entityClasses.get(i) ?? []).filter((cs) => !cs.includes(asked));
+    const to = [...new Set(others.flat())];
+    if (to.length === 0) return [];
+    const paths = pathsBetween(types, asked, to);
+    return paths.length > 0 ? [{ label, paths }] : [];
+  });
+}
+
+/**
+ * The spans of the question outside a reading's mentions that name a condition on the class the question asks for
+ * (linkedLabels: "how many **pottery** shops …"): words a reading of that class must use (checks.ts unusedWords). None
+ * where the pack has no classes or the question names none.
+ */
+export async function linkedNames(gw: GatewayContext, question: string, mentions: readonly string[], timeoutMs: number): Promise<string[]> {
+  const types = graphTypes(gw);
+  if (!types) return [];
+  const asked = askedClass(types, question, mentions);
+  if (!asked) return [];
+  const spans = spansOutside(gw, question, mentions, (w) => namedClass(types, w) === asked || clearClass(types, w) === asked);
+  return spans.length === 0 ? [] : (await linkedLabels(gw, types, asked, spans, timeoutMs)).map((l) => l.label);
 }
 
 /** The form of a path ending at a mention: (JOIN r1 (JOIN r2 [ label ])), a backwards hop as (R r). */
@@ -370,16 +412,11 @@ export async function typedReadings(gw: GatewayContext, question: string, beam: 
   const asked = askedClass(types, question, mentions);
   const className = asked ? types.className.get(asked) : undefined;
   if (!asked || !className) return none;
-  const labels = namedLabels(gw, question, mentions, (w) => askedClass(types, w, []) === asked);
-  if (labels.length === 0) return none;
-  const hits = new Map(labels.map((l) => [l, gw.index.search(l, { k: ENTITIES_PER_LABEL }).filter((h) => h.exact).map((h) => h.iri)] as const));
-  await classesOfEntities(gw, types, [...new Set([...hits.values()].flat())], opts.timeoutMs);
-  // per label, the paths from the asked class to its entities' classes (shortest first, then the schema's order)
-  const perLabel = labels.map((l) => {
-    const to = [...new Set((hits.get(l) ?? []).flatMap((i) => types.entityClasses.get(i) ?? []))];
-    const paths = to.length > 0 ? pathsBetween(types, asked, to) : [];
-    return paths.map((p) => pathForm(gw, p, l)).filter((f): f is Form => f !== undefined).slice(0, PATHS_PER_LABEL);
-  }).filter((fs) => fs.length > 0);
+  const named = namedLabels(gw, question, mentions, (w) => namedClass(types, w) === asked || clearClass(types, w) === asked);
+  // per entity named (at most MAX_LABELS), the paths from the asked class to its class (shortest first)
+  const linked = (await linkedLabels(gw, types, asked, named, opts.timeoutMs)).slice(0, MAX_LABELS);
+  const labels = linked.map((l) => l.label);
+  const perLabel = linked.map((l) => l.paths.map((p) => pathForm(gw, p, l.label)).filter((f): f is Form => f !== undefined).slice(0, PATHS_PER_LABEL)).filter((fs) => fs.length > 0);
   if (perLabel.length === 0) return none;
   const cls: Form = { kind: 'class', ref: { kind: 'name', name: className } };
   const { add: addForm, forms } = readingSet(new Set(beam.map((c) => c.text)));

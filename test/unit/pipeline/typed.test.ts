@@ -57,6 +57,8 @@ describe('typed.ts: the class a question asks for, and readings built from the s
       'how many pottery shops are there in Westmark?': [['(COUNT (JOIN inProvince [ Westmark ]))', -0.2]],
       // a conjunction of a shop and a town: nothing is both
       'how many shops does Westmark have?': [['(COUNT (AND Shop (JOIN inProvince [ Westmark ])))', -0.2]],
+      // a reading of the right class that drops the craft the question names
+      'how many pottery shops does Westmark have?': [[`(COUNT ${SHOPS_IN_WESTMARK})`, -0.2]],
       // asks for no class: no typed readings
       'what is in Westmark?': [['(JOIN inProvince [ Westmark ])', -0.2]],
     }, { [SHOPS_IN_WESTMARK]: -1 }, -50);
@@ -105,6 +107,15 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     assert.ok(a.trace.some((t) => t.check?.code === 'WRONG_CLASS' && (t.note ?? '').includes('nothing is both a shop and a town')), notes);
     assert.equal(a.form, `(COUNT ${SHOPS_IN_WESTMARK})`, notes);
     assert.deepEqual(a.answers.map((x) => x.value), ['3']);
+  });
+
+  it('a name of a condition on the class asked for, in lower case, is a word the reading must use (UNUSED_WORDS), and the typed reading uses it', async () => {
+    const a = await gateway.ask('how many pottery shops does Westmark have?', { fallback: 'off', bridges: false });
+    const notes = JSON.stringify(a.trace.map((t) => t.note));
+    assert.ok(a.trace.some((t) => t.check?.code === 'UNUSED_WORDS' && /leaves out "pottery"/.test(t.note ?? '')), notes);
+    assert.ok(a.form?.includes('(JOIN craft [ pottery ])'), notes);
+    assert.deepEqual(a.answers.map((x) => x.value), ['2']);
+    assert.equal(a.reason, undefined, 'no caveat: the answer uses the craft');
   });
 
   it('a question that names no class gets no typed readings: the parser\'s reading answers', async () => {
