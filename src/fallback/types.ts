@@ -55,6 +55,12 @@ export interface ReaderContext {
    * question unexplained (the paths reader's unexplainedHopCost for each).
    */
   relationWords?: { word: string; iri: string }[];
+  /**
+   * Whether a chain's last hop (predicate, and '>' from subject to object or '<' back) ends on what the question asks
+   * for — on a graph with classes, the class it names (src/pipeline typed.ts answerFits); undefined: anything fits.
+   * The paths reader ranks the chains that end elsewhere after those that fit.
+   */
+  answerFits?: (last: { p: string; dir: '>' | '<' }) => boolean;
 }
 
 export interface ReaderStats {

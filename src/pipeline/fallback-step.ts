@@ -10,6 +10,7 @@ import {
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, runChain } from '../fallback';
 import { entityRefsOf } from './labels';
 import { trimmedMention } from './repair';
+import { answerFits } from './typed';
 import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
 import { leftOut, writtenAsCapitalised } from './checks';
 import { halted, stop, type AttemptRun } from './run';
@@ -71,6 +72,8 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     // those words unexplained (the paths reader's cost)
     const namedRelations = o.noAbstain ? [] : questionRelationWords(gw, q, named);
     const relationWords = namedRelations.flatMap((r) => (r.iri ? [{ word: r.word, iri: r.iri }] : []));
+    // on a graph with classes, the class the question asks for: chains that end elsewhere rank after those that fit
+    const fits = o.noAbstain ? undefined : answerFits(gw, q, named.map((m) => m.text));
     const chain = await runChain(readers, {
       question: q,
       topics,
@@ -81,6 +84,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       ...(scorer ? { scorer } : {}),
       ...(gw.relationVocabulary ? { relationVocabulary: gw.relationVocabulary } : {}),
       ...(relationWords.length > 0 ? { relationWords } : {}),
+      ...(fits ? { answerFits: fits } : {}),
       labelPredicates: [...gw.pack.config.labelPredicates, ...(gw.pack.config.aliasPredicates ?? [])],
       // the topics are kept out of the readers' answers as the compiler keeps them out of the parser's
       ...(gw.pack.config.excludeTopic !== undefined ? { excludeTopics: gw.pack.config.excludeTopic } : {}),

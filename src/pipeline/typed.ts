@@ -438,3 +438,22 @@ export function typedNote(gw: GatewayContext, t: { candidates: readonly Candidat
   const cls = t.asked ? (types?.labels.get(t.asked) ?? t.asked) : '?';
   return `typed readings: ${t.candidates.length} forms: a ${cls} linked by the schema's paths to ${t.labels.map((l) => `[ ${normalizeLabel(l)} ]`).join(', ')}`;
 }
+
+/**
+ * Whether a relation hop of the fallback's chains ends on the class the question asks for (src/fallback ReaderContext
+ * answerFits): a hop forwards ends on the relation's range, backwards on its domain; a hop the schema says ends on other
+ * classes only, on values, or along rdf:type does not fit; one it says nothing of does. Undefined where the pack has no classes or the
+ * question names none.
+ */
+export function answerFits(gw: GatewayContext, question: string, mentions: readonly string[]): ((last: { p: string; dir: '>' | '<' }) => boolean) | undefined {
+  const types = graphTypes(gw);
+  const asked = types ? askedClass(types, question, mentions) : undefined;
+  if (!types || !asked) return undefined;
+  return ({ p, dir }) => {
+    // a hop to values, or along rdf:type — to a class node, or from it to the peers of the node before — is no
+    // reading of the class asked for
+    if (p === types.typePredicate || (dir === '>' && types.literal.has(p))) return false;
+    const ends = dir === '>' ? types.range.get(p) : types.domain.get(p);
+    return !ends || ends.includes(asked);
+  };
+}

@@ -57,6 +57,8 @@ interface Candidate {
   score: number;
   /** How many relations the question names (ctx.relationWords) the chain has no hop of. */
   unnamed: number;
+  /** 1: the chain ends on something other than what the question asks for (ctx.answerFits), else 0. */
+  misfit: number;
 }
 
 export class PathReader extends GuardedReader {
@@ -154,7 +156,7 @@ export class PathReader extends GuardedReader {
     for (const topic of topics) {
       const chains = await this.enumerate(ctx, guard, topic);
       for (const ch of chains) for (const h of ch) predicateIris.add(h.p);
-      candidates.push(...chains.map((hops) => ({ topic, hops, lex: 0, score: 0, unnamed: 0 })));
+      candidates.push(...chains.map((hops) => ({ topic, hops, lex: 0, score: 0, unnamed: 0, misfit: 0 })));
     }
     if (!candidates.length) return { reason: 'no relation chain leaves the topic entities' };
     const labels = await labelsFor(guard, predicateIris);
@@ -167,6 +169,8 @@ export class PathReader extends GuardedReader {
       // a relation the question names (ctx.relationWords) explains its hop; one that no hop of the chain is costs the same
       const unexplained = { contentTerms: contentByTopic.get(c.topic.iri) ?? [], cost: o.unexplainedHopCost, named: (i: number) => named.has(itemAt(c.hops, i).p) };
       c.unnamed = [...named].filter((p) => !c.hops.some((h) => h.p === p)).length;
+      const last = c.hops[c.hops.length - 1];
+      c.misfit = last && ctx.answerFits && !ctx.answerFits(last) ? 1 : 0;
       c.lex = model.scoreChain(termsByTopic.get(c.topic.iri) ?? [], c.hops, o.priorWeight, unexplained) + topicPrior - o.unexplainedHopCost * c.unnamed;
       c.score = c.lex;
     }
@@ -214,7 +218,7 @@ export class PathReader extends GuardedReader {
     const answerPaths = new Map<string, { path: Term[]; chain: number; support: number }>();
     const first = itemAt(kept, 0).c;
     kept.forEach(({ c, rows }, ci) => {
-      if (ci > 0 && (c.score < best - o.answerMargin || c.unnamed > first.unnamed)) return;
+      if (ci > 0 && (c.score < best - o.answerMargin || c.unnamed > first.unnamed || c.misfit > first.misfit)) return;
       for (const r of rows) {
         const k = termKey(itemAt(r, -1, 'answer path'));
         const inner = r.slice(1, -1).some((t) => t.type === 'uri' && topicKeys.has(t.value)) ? 0 : 1;
@@ -261,11 +265,12 @@ export class PathReader extends GuardedReader {
 }
 
 /**
- * A chain that holds more of the relations the question names comes first, as a reading that uses a named relation
- * beats one that leaves it out (src/pipeline checks.ts relationUnused); then the score.
+ * A chain that ends on what the question asks for (ctx.answerFits: the class it names) comes first, then one that holds
+ * more of the relations the question names, as a reading that uses a named relation beats one that leaves it out
+ * (src/pipeline checks.ts relationUnused); then the score.
  */
 function byScore(a: Candidate, b: Candidate): number {
-  return a.unnamed - b.unnamed || b.score - a.score || (a.hops.length - b.hops.length) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+  return a.misfit - b.misfit || a.unnamed - b.unnamed || b.score - a.score || (a.hops.length - b.hops.length) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 }
 function key(c: Candidate): string {
   return c.topic.iri + ' ' + c.hops.map((h) => h.p + h.dir).join(' ');

@@ -125,6 +125,16 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     assert.deepEqual(a.answers.map((x) => x.label).sort(), ['Ashby', 'Norvale']);
   });
 
+  it('the fallback\'s chains that end on the class asked for come first (answerFits); with no class named, the shortest', async () => {
+    const shops = await gateway.ask('which shops are there in Westmark?', { noParser: true });
+    assert.equal(shops.source, 'fallback:paths');
+    assert.deepEqual(shops.answers.map((x) => x.label).sort(), ['Clay Corner', 'Kiln Works', 'Loom House']);
+    const any = await gateway.ask('what is there in Westmark?', { noParser: true });
+    assert.equal(any.source, 'fallback:paths');
+    const labels = any.answers.map((x) => x.label);
+    assert.ok(labels.includes('Ashby') && labels.includes('Norvale') && !labels.includes('Clay Corner'), `the towns, the one-hop chain: nothing asks for shops (${labels.join(', ')})`);
+  });
+
   it('a pack without classes types nothing (graphTypes undefined)', () => {
     assert.equal(graphTypes({ pack: { dir: os.tmpdir(), config: {} } } as unknown as GatewayContext), undefined);
   });
