@@ -227,19 +227,29 @@ export class EntityIndex {
     return normalized !== '' && this.exactMap.has(normalized);
   }
 
+  /**
+   * The entities whose label the text spells (exact), else those of a singular form of it: a plural mention of a
+   * singular label ("westerns", "comedies" → Western, Comedy; WordNet's morphy detachment rules on the last word, each
+   * candidate checked against the labels themselves), scored INFLECTED_SCORE. search()'s first step, without its fuzzy
+   * one: for a caller that asks only whether a span of the question names something.
+   */
+  spelt(text: string, limit = 1000): EntityHit[] {
+    const exact = this.exact(text, limit);
+    if (exact.length > 0) return exact;
+    for (const singular of singularCandidates(text)) {
+      const hits = this.exact(singular, limit).map((h) => ({ ...h, score: INFLECTED_SCORE * h.score, match: 'inflected' as const }));
+      if (hits.length > 0) return hits;
+    }
+    return [];
+  }
+
   /** Top k entities for a text, best first, score ≥ threshold. Exact normalised matches score 1. */
   search(text: string, opts: EntitySearchOptions = {}): EntityHit[] {
     const k = opts.k ?? 5;
     const threshold = opts.threshold ?? 0.6;
     const query = normalizeLabel(text);
     if (query === '') return [];
-    let exact = this.exact(text, Math.max(64, 8 * k));
-    // A plural mention of a singular label ("westerns", "comedies" → Western, Comedy): WordNet's morphy
-    // detachment rules on the last word, each candidate checked against the labels themselves.
-    for (const singular of exact.length > 0 ? [] : singularCandidates(text)) {
-      exact = this.exact(singular, Math.max(64, 8 * k)).map((h) => ({ ...h, score: INFLECTED_SCORE * h.score, match: 'inflected' as const }));
-      if (exact.length > 0) break;
-    }
+    let exact = this.spelt(text, Math.max(64, 8 * k));
     if (exact.length > 0 && !opts.always) return exact.slice(0, k);
     // Function words alone ("every", "all the") name only a label that spells them ("It", "Us"): no near matches.
     if (exact.length === 0 && query.split(' ').every(isStopword)) return [];

@@ -42,6 +42,8 @@ export interface GraphTypes {
   clearClass: Map<string, string | null>;
   /** askedClass's answers by question and mentions (null: none). */
   asked: Map<string, string | null>;
+  /** linkedNames' answers by question and mentions. */
+  linked: Map<string, string[]>;
 }
 
 /** How many entities of one label, how many paths per entity and how many named entities the typed readings use. */
@@ -79,6 +81,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
     entityClasses: new Map(),
     clearClass: new Map(),
     asked: new Map(),
+    linked: new Map(),
   };
   return gw.types;
 }
@@ -312,22 +315,21 @@ async function classesOfEntities(gw: GatewayContext, types: GraphTypes, iris: re
 
 /** The entities a label names exactly (as the index reads it: a plural of a singular label too). */
 function exactEntities(gw: GatewayContext, text: string, k = ENTITIES_PER_LABEL): string[] {
-  return gw.index.search(text, { k }).filter((h) => h.exact).map((h) => h.iri);
+  return gw.index.spelt(text, k).map((h) => h.iri);
 }
 
 /**
  * The labels of entities a question names: the parser's mentions that spell a label (or hold one: repair.ts
- * trimmedMention, "[ Sales department ]" → Sales), then the longest spans of the other words that spell one (never
+ * trimmedMention, "[ Sales department ]" → Sales), and the longest spans of the other words that spell one (never
  * function words and common adjectives alone, never across a mention, never the word that names the asked class).
  */
-function namedLabels(gw: GatewayContext, question: string, mentions: readonly string[], classWord: (w: string) => boolean): string[] {
+function namedLabels(gw: GatewayContext, question: string, mentions: readonly string[], classWord: (w: string) => boolean): [string[], string[]] {
   const out: string[] = [];
   for (const m of mentions) {
     const label = exactEntities(gw, m, 1).length > 0 ? m : trimmedMention(gw, m);
     if (label !== undefined && !out.includes(label)) out.push(label);
   }
-  for (const span of spansOutside(gw, question, mentions, classWord)) if (!out.includes(span)) out.push(span);
-  return out;
+  return [out, spansOutside(gw, question, mentions, classWord)];
 }
 
 /** The longest spans of the question's words outside the mentions that spell a label of the graph, in order. */
@@ -354,15 +356,16 @@ function spansOutside(gw: GatewayContext, question: string, mentions: readonly s
 
 /**
  * The labels (of those given) that name a condition on the asked class: their entities' classes are linked to it by a
- * schema path of one or two hops, and are not that class itself (a member of the class asked for is a name, not a
- * condition: "how many Denny's …"; of a label both have, the other entities count). Each label with those paths.
+ * schema path of one or two hops — and, unless `members` (the parser's mentions: "the people X knows" asks for X's
+ * peers), are not that class itself (a word of the question that names a member of the class asked for is a name, not
+ * a condition: "how many Denny's …"; of a label both have, the other entities count). Each label with those paths.
  */
-async function linkedLabels(gw: GatewayContext, types: GraphTypes, asked: string, labels: readonly string[], timeoutMs: number): Promise<{ label: string; paths: Path[] }[]> {
+async function linkedLabels(gw: GatewayContext, types: GraphTypes, asked: string, labels: readonly string[], timeoutMs: number, members: boolean): Promise<{ label: string; paths: Path[] }[]> {
   const hits = new Map(labels.map((l) => [l, exactEntities(gw, l)] as const));
   await classesOfEntities(gw, types, [...new Set([...hits.values()].flat())], timeoutMs);
   return labels.flatMap((label) => {
     // (a label some member of the asked class also has — a restaurant named after a cuisine — still names the others)
-    const others = (hits.get(label) ?? []).map((i) => types.entityClasses.get(i) ?? []).filter((cs) => !cs.includes(asked));
+    const others = (hits.get(label) ?? []).map((i) => types.entityClasses.get(i) ?? []).filter((cs) => members || !cs.includes(asked));
     const to = [...new Set(others.flat())];
     if (to.length === 0) return [];
     const paths = pathsBetween(types, asked, to);
@@ -380,8 +383,15 @@ export async function linkedNames(gw: GatewayContext, question: string, mentions
   if (!types) return [];
   const asked = askedClass(types, question, mentions);
   if (!asked) return [];
+  // (one question's readings mostly share their mentions: read once per gateway and question)
+  const key = `${question}\u0000${mentions.join('\u0001')}`;
+  const known = types.linked.get(key);
+  if (known) return known;
   const spans = spansOutside(gw, question, mentions, (w) => namedClass(types, w) === asked || clearClass(types, w) === asked);
-  return spans.length === 0 ? [] : (await linkedLabels(gw, types, asked, spans, timeoutMs)).map((l) => l.label);
+  const found = spans.length === 0 ? [] : (await linkedLabels(gw, types, asked, spans, timeoutMs, false)).map((l) => l.label);
+  if (types.linked.size > 5000) types.linked.clear();
+  types.linked.set(key, found);
+  return found;
 }
 
 /** The form of a path ending at a mention: (JOIN r1 (JOIN r2 [ label ])), a backwards hop as (R r). */
@@ -412,9 +422,10 @@ export async function typedReadings(gw: GatewayContext, question: string, beam: 
   const asked = askedClass(types, question, mentions);
   const className = asked ? types.className.get(asked) : undefined;
   if (!asked || !className) return none;
-  const named = namedLabels(gw, question, mentions, (w) => namedClass(types, w) === asked || clearClass(types, w) === asked);
+  const classWord = (w: string) => namedClass(types, w) === asked || clearClass(types, w) === asked;
+  const [fromMentions, spans] = namedLabels(gw, question, mentions, classWord);
   // per entity named (at most MAX_LABELS), the paths from the asked class to its class (shortest first)
-  const linked = (await linkedLabels(gw, types, asked, named, opts.timeoutMs)).slice(0, MAX_LABELS);
+  const linked = [...(await linkedLabels(gw, types, asked, fromMentions, opts.timeoutMs, true)), ...(await linkedLabels(gw, types, asked, spans.filter((l) => !fromMentions.includes(l)), opts.timeoutMs, false))].slice(0, MAX_LABELS);
   const labels = linked.map((l) => l.label);
   const perLabel = linked.map((l) => l.paths.map((p) => pathForm(gw, p, l.label)).filter((f): f is Form => f !== undefined).slice(0, PATHS_PER_LABEL)).filter((fs) => fs.length > 0);
   if (perLabel.length === 0) return none;
