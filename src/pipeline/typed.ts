@@ -5,14 +5,17 @@
  *    that share no member of any class (a city's restaurants read as the cities in a region) is set aside;
  *  - `typedReadings`: readings built from the schema instead of the parser's relations — the asked class joined to
  *    each entity the question names along the relation paths (one or two hops) that link the two classes in the
- *    schema, scored by the parser and ranked after its beam (choose.ts "retype").
+ *    schema, scored by the parser and ranked after its beam (choose.ts "retype");
+ *  - `linkedNames`: the words outside a reading's mentions that name a condition on the asked class (checks.ts
+ *    unusedWords: a reading must use them);
+ *  - `answerFits`: whether a fallback chain's last hop ends on the asked class (src/fallback, the paths reader's order).
  * The classes, relations, domains and ranges are the pack's schema.json (written by `askgraph init`: declared
  * rdfs:domain / rdfs:range, else observed); a pack without classes (MetaQA, PathQuestion) gets neither. No word of any
  * graph is written here.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { endsNounPhrase, getOrAdd, isStopword, normalizeLabel, readSchema, singularForms, type Schema, words, type Candidate, type Form, type Ref, type Relation } from '../core';
+import { endsNounPhrase, getOrAdd, isStopword, normalizeLabel, RDF_TYPE, readSchema, singularForms, type Schema, words, type Candidate, type Form, type Ref, type Relation } from '../core';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
 import { isWeakWord, type Verdict } from './checks';
@@ -68,7 +71,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
   const names = new Map(Object.entries(gw.pack.config.names ?? {}).map(([n, iri]) => [iri, n] as const));
   const relations = schema.properties.filter((p) => p.objectKind === 'entity' && p.domain.length > 0 && p.range.length > 0 && relationName(gw, p.iri) !== undefined);
   gw.types = {
-    typePredicate: schema.typePredicate,
+    typePredicate: schema.typePredicate || RDF_TYPE, // (a schema.json written before the type predicate was recorded)
     classes: schema.classes.map((c) => ({ iri: c.iri, name: c.name })),
     labels: new Map(schema.classes.map((c) => [c.iri, c.label] as const)),
     className: new Map(schema.classes.map((c) => [c.iri, names.get(c.iri) ?? c.name] as const)),
@@ -171,13 +174,16 @@ function iriOf(ref: Ref): string | undefined {
   return ref.kind === 'iri' ? ref.iri : undefined;
 }
 
-/** The classes whose members a relation (as written in a join) gives: its domain, or its range read backwards. */
 /** Whether a join reads a relation backwards whose values are literals: its answers are values. */
 function literalValues(types: GraphTypes, r: Relation): boolean {
   const iri = r.kind === 'reverse' && r.of.kind === 'rel' ? iriOf(r.of.ref) : undefined;
   return iri !== undefined && types.literal.has(iri);
 }
 
+/**
+ * What a relation (as written in a join) gives and takes: `out`, the classes of the join's members (its domain, or its
+ * range read backwards); `arg`, the classes its argument must be of (the other end).
+ */
 function joinClasses(types: GraphTypes, r: Relation): { out?: readonly string[]; arg?: readonly string[] } {
   if (r.kind === 'rel') {
     const iri = iriOf(r.ref);
@@ -244,7 +250,8 @@ async function typing(gw: GatewayContext, types: GraphTypes, form: Form, timeout
       if (b?.clash) return b;
       if (a?.classes && b?.classes) {
         if (!(await overlapping(gw, types, a.classes, b.classes, timeoutMs))) return { clash: `nothing is both a ${a.classes.map(name).join(' or ')} and a ${b.classes.map(name).join(' or ')}` };
-        return { classes: a.classes.filter((c) => b.classes?.includes(c)).length > 0 ? a.classes.filter((c) => b.classes?.includes(c)) : a.classes };
+        const both = a.classes.filter((c) => b.classes?.includes(c));
+        return { classes: both.length > 0 ? both : a.classes };
       }
       return a?.classes ? a : (b ?? {});
     }
