@@ -10,7 +10,7 @@
  * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
  * "us"). No word of any graph is written here.
  */
-import { getOrAdd, isFunctionWord, singularForms, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
+import { getOrAdd, isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, singularForms, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import { children, classRefs, relationRefs } from '../form';
