@@ -224,6 +224,19 @@ export interface RelationWord {
 }
 
 /**
+ * The question (lower case) cut at its mentions, longest mention first: the pieces between them, in order — a mention
+ * ends a phrase (relationPhrases, typed.ts askedClass).
+ */
+export function questionParts(question: string, mentions: readonly string[]): string[] {
+  let parts = [question.toLowerCase()];
+  for (const m of [...mentions].sort((a, b) => b.length - a.length)) {
+    const t = m.trim().toLowerCase();
+    if (t) parts = parts.flatMap((p) => p.split(t));
+  }
+  return parts;
+}
+
+/**
  * How many separate phrases of the question, outside the mentions, name each relation: each word that reads clearly as
  * it (`clearRelation`) is one, except that different words next to each other ("football club") or of the relation's
  * own name in one run (only function words between: "cause of death", "birth place") are one phrase. A word repeated or a synonym of the whole relation is a
@@ -231,11 +244,7 @@ export interface RelationWord {
  * of no relation ends the run.
  */
 export function relationPhrases(question: string, mentions: readonly { text: string }[], clearRelation: (word: string) => ClearReading | undefined): Map<string, number> {
-  let parts = [question.toLowerCase()];
-  for (const m of [...mentions].sort((a, b) => b.text.length - a.text.length)) {
-    const t = m.text.trim().toLowerCase();
-    if (t) parts = parts.flatMap((p) => p.split(t));
-  }
+  const parts = questionParts(question, mentions.map((m) => m.text));
   const names = new Map<string, Set<string>>();
   const nameWords = (name: string) => getOrAdd(names, name, () => new Set(relationWords(name).split(' ').map(stem)));
   const counts = new Map<string, number>();

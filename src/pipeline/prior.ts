@@ -4,14 +4,14 @@
  * reading the parser could not tell from the words (relationPrior), and to back a reading the parser alone is
  * unsure of (priorSignals, for the calibrated confidence).
  */
-import { AskgraphError, TRANSIENT_CODES, type Candidate, type Executor, type Form, type PackConfig } from '../core';
+import { AskgraphError, type Candidate, type Executor, type Form, type PackConfig } from '../core';
 import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { children, mapChildren, mapRefs, printForm } from '../form';
 import { incomingDegreesQuery, type EntityIndex } from '../ground';
 import { signalsOf, type Signals } from './calibration';
 import type { ScoringGenerator } from './open';
-import { halted, haltOn, stop, traceError, type AttemptRun, type Winner } from './run';
+import { halted, haltOn, storeStep, traceError, type AttemptRun, type Winner } from './run';
 
 /** What the prior reads: the store, the index, the graph's relations and the parser that scores readings. */
 export interface PriorDeps {
@@ -59,16 +59,10 @@ export class GraphPrior {
     const degrees = new Map<string, number>(); // "relation entity" → incoming triples
     const tq = performance.now();
     for (const e of entities) {
-      try {
-        const res = await this.d.executor.select(incomingDegreesQuery(e, 100), { timeoutMs: Math.min(run.o.queryTimeoutMs, run.left()) });
-        for (const r of res.rows) if (r.p?.type === 'uri' && r.n && this.d.vocabulary.has(r.p.value)) degrees.set(`${r.p.value} ${e}`, Number(r.n.value));
-      } catch (e) {
-        // a count that could not be finished stops the question (it would decide the reading otherwise)
-        const code = e instanceof AskgraphError ? e.code : 'INTERNAL';
-        if (TRANSIENT_CODES.has(code)) stop(run, 'ground', code, `graph prior: ${(e as Error).message}`);
-        else traceError(run, 'ground', e, 'graph prior: the count of relations pointing at the entity failed; the reading keeps its relation');
-        return undefined;
-      }
+      // a count that could not be finished stops the question (it would decide the reading otherwise)
+      const res = await storeStep(run, 'ground', 'graph prior', (timeoutMs) => this.d.executor.select(incomingDegreesQuery(e, 100), { timeoutMs }), undefined, 'graph prior: the count of relations pointing at the entity failed; the reading keeps its relation');
+      if (!res) return undefined;
+      for (const r of res.rows) if (r.p?.type === 'uri' && r.n && this.d.vocabulary.has(r.p.value)) degrees.set(`${r.p.value} ${e}`, Number(r.n.value));
     }
     run.timings.ground += performance.now() - tq;
     const total = [...degrees.values()].reduce((a, b) => a + b, 0);

@@ -87,11 +87,11 @@ export function traceError(run: AttemptRun, stage: TraceEntry['stage'], e: unkno
 }
 
 /**
- * A step that asks the store something the question can do without (the typed checks, the typed readings): a transient
- * failure (time, the store away) stops the question and gives undefined; any other leaves an error row and gives
- * `otherwise`, and the question goes on.
+ * A step that asks the store something the question can do without (the graph prior, the typed checks, the typed
+ * readings), within the query's and the question's time: a transient failure (time, the store away) stops the question
+ * and gives undefined; any other leaves an error row (`note`) and gives `otherwise`, and the question goes on.
  */
-export async function storeStep<T>(run: AttemptRun, stage: TraceEntry['stage'], what: string, step: (timeoutMs: number) => Promise<T>, otherwise: T): Promise<T | undefined> {
+export async function storeStep<T>(run: AttemptRun, stage: TraceEntry['stage'], what: string, step: (timeoutMs: number) => Promise<T>, otherwise: T, note = `${what} could not be asked; the question goes on without it`): Promise<T | undefined> {
   try {
     return await step(Math.min(run.o.queryTimeoutMs, run.left()));
   } catch (e) {
@@ -100,7 +100,7 @@ export async function storeStep<T>(run: AttemptRun, stage: TraceEntry['stage'], 
       stop(run, stage, code, `${what}: ${(e as Error).message}`);
       return undefined;
     }
-    traceError(run, stage, e, `${what} could not be asked; the question goes on without it`);
+    traceError(run, stage, e, note);
     return otherwise;
   }
 }

@@ -15,10 +15,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { endsNounPhrase, getOrAdd, isStopword, normalizeLabel, RDF_TYPE, readSchema, singularForms, type Schema, words, type Candidate, type Form, type Ref, type Relation } from '../core';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
-import { isWeakWord, type Verdict } from './checks';
+import { isWeakWord, questionParts, type Verdict } from './checks';
 import { relationName, type GatewayContext } from './context';
 import { copiedTextsOf } from './labels';
 import { readingSet, scoredReadings, trimmedMention } from './repair';
@@ -37,22 +38,24 @@ export interface GraphTypes {
   range: Map<string, readonly string[]>;
   /** The relations whose values are literals. */
   literal: Set<string>;
-  /** Whether two classes share a member (asked of the store once per pair). */
+  /** Whether two classes share a member (asked of the store once per pair: the pairs of the schema's classes). */
   overlap: Map<string, boolean>;
-  /** The classes of an entity (asked of the store once per entity). */
-  entityClasses: Map<string, readonly string[]>;
-  /** The class each question word reads clearly as (null: none). */
-  clearClass: Map<string, string | null>;
-  /** askedClass's answers by question and mentions (null: none). */
-  asked: Map<string, string | null>;
+  /** The classes of an entity (asked of the store once per entity; the most recent TYPED_CACHE × 4). */
+  entityClasses: LRUCache<string, readonly string[]>;
+  /** The class each question word reads clearly as ('': none). */
+  clearClass: LRUCache<string, string>;
+  /** askedClass's answers by question and mentions ('': none). */
+  asked: LRUCache<string, string>;
   /** linkedNames' answers by question and mentions. */
-  linked: Map<string, string[]>;
+  linked: LRUCache<string, string[]>;
 }
 
 /** How many entities of one label, how many paths per entity and how many named entities the typed readings use. */
 const ENTITIES_PER_LABEL = 3;
 const PATHS_PER_LABEL = 4;
 const MAX_LABELS = 2;
+/** How many words, questions (and 4× entities) the typed steps keep what they read of per gateway: a server runs long. */
+const TYPED_CACHE = 5000;
 
 /** The pack's classes and relation types (schema.json), read once; undefined: the pack has no schema or no classes. */
 export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
@@ -81,22 +84,17 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
     range: new Map(schema.properties.filter((p) => p.objectKind === 'entity' && p.range.length > 0).map((p) => [p.iri, p.range] as const)),
     literal: new Set(schema.properties.filter((p) => p.objectKind === 'literal').map((p) => p.iri)),
     overlap: new Map(),
-    entityClasses: new Map(),
-    clearClass: new Map(),
-    asked: new Map(),
-    linked: new Map(),
+    entityClasses: new LRUCache({ max: 4 * TYPED_CACHE }),
+    clearClass: new LRUCache({ max: TYPED_CACHE }),
+    asked: new LRUCache({ max: TYPED_CACHE }),
+    linked: new LRUCache({ max: TYPED_CACHE }),
   };
   return gw.types;
 }
 
-/** The question's words in order, each mention's words replaced by one null (a mention's words are a name, not the kind asked for). */
+/** The question's words in order, a null where a mention stands (a mention's words are a name, not the kind asked for). */
 function wordsOutside(question: string, mentions: readonly string[]): (string | null)[] {
-  let pieces = [question.toLowerCase()];
-  for (const m of mentions) {
-    const t = m.trim().toLowerCase();
-    if (t) pieces = pieces.flatMap((p) => p.split(t).flatMap((x, i) => (i === 0 ? [x] : ['\u0000', x])));
-  }
-  return pieces.flatMap((p) => (p === '\u0000' ? [null] : words(p)));
+  return questionParts(question, mentions).flatMap((p, i) => (i === 0 ? words(p) : [null, ...words(p)]));
 }
 
 /** Words that open the phrase naming what a question asks for: "which products", "how many restaurants", "list the …". */
@@ -115,13 +113,12 @@ const ASKING_REACH = 4;
  */
 export function askedClass(types: GraphTypes, question: string, mentions: readonly string[]): string | undefined {
   // (one question's readings mostly share their mentions: read once per gateway and question)
-  const key = `${question}\u0000${mentions.join('\u0001')}`;
-  const known = types.asked.get(key);
-  if (known !== undefined) return known ?? undefined;
-  const found = classAskedFor(types, question, mentions);
-  if (types.asked.size > 5000) types.asked.clear();
-  types.asked.set(key, found ?? null);
-  return found;
+  return known(getOrAdd(types.asked, questionKey(question, mentions), () => classAskedFor(types, question, mentions) ?? ''));
+}
+
+/** The key of a question read with these mentions (askedClass's and linkedNames' caches). */
+function questionKey(question: string, mentions: readonly string[]): string {
+  return `${question}\u0000${mentions.join('\u0001')}`;
 }
 
 function classAskedFor(types: GraphTypes, question: string, mentions: readonly string[]): string | undefined {
@@ -155,9 +152,14 @@ function namedClass(types: GraphTypes, w: string): string | undefined {
   return undefined;
 }
 
+/** Whether a word names the class asked for (clearClass: its name, plural or synonym): never a label of a condition on it. */
+function namesClass(types: GraphTypes, asked: string): (w: string) => boolean {
+  return (w) => clearClass(types, w) === asked;
+}
+
 /** The class a word reads clearly as (cached), else undefined. */
 function clearClass(types: GraphTypes, w: string): string | undefined {
-  return getOrAdd(types.clearClass, w, () => {
+  return known(getOrAdd(types.clearClass, w, () => {
     // the class's own name, or its plural, is that class ("offices" → Office, though WordNet puts an office near a role)
     const named = namedClass(types, w);
     if (named) return named;
@@ -165,8 +167,13 @@ function clearClass(types: GraphTypes, w: string): string | undefined {
     // is a kind of region, "movies" a kind of product) nor a spelling or word-vector likeness ("firms" ~ Film)
     const ranked = rankPhrase(w, types.classes, { labels: types.labels });
     const top = ranked[0];
-    return top && top.wordnet >= SYNONYM && top.score >= CLEAR_READING && top.score - (ranked[1]?.score ?? 0) >= CLEAR_MARGIN ? top.iri : null;
-  }) ?? undefined;
+    return top && top.wordnet >= SYNONYM && top.score >= CLEAR_READING && top.score - (ranked[1]?.score ?? 0) >= CLEAR_MARGIN ? top.iri : '';
+  }));
+}
+
+/** A cached class: '' is none. */
+function known(iri: string | undefined): string | undefined {
+  return iri === '' ? undefined : iri;
 }
 
 /** The IRI a grounded ref names, if it is one. */
@@ -174,26 +181,18 @@ function iriOf(ref: Ref): string | undefined {
   return ref.kind === 'iri' ? ref.iri : undefined;
 }
 
-/** Whether a join reads a relation backwards whose values are literals: its answers are values. */
-function literalValues(types: GraphTypes, r: Relation): boolean {
-  const iri = r.kind === 'reverse' && r.of.kind === 'rel' ? iriOf(r.of.ref) : undefined;
-  return iri !== undefined && types.literal.has(iri);
-}
-
 /**
  * What a relation (as written in a join) gives and takes: `out`, the classes of the join's members (its domain, or its
- * range read backwards); `arg`, the classes its argument must be of (the other end).
+ * range read backwards); `arg`, the classes its argument must be of (the other end); `values`, read backwards its
+ * members are literals.
  */
-function joinClasses(types: GraphTypes, r: Relation): { out?: readonly string[]; arg?: readonly string[] } {
-  if (r.kind === 'rel') {
-    const iri = iriOf(r.ref);
-    return iri ? { ...(types.domain.has(iri) ? { out: types.domain.get(iri) } : {}), ...(types.range.has(iri) ? { arg: types.range.get(iri) } : {}) } : {};
-  }
-  if (r.kind === 'reverse' && r.of.kind === 'rel') {
-    const iri = iriOf(r.of.ref);
-    return iri ? { ...(types.range.has(iri) ? { out: types.range.get(iri) } : {}), ...(types.domain.has(iri) ? { arg: types.domain.get(iri) } : {}) } : {};
-  }
-  return {};
+function joinClasses(types: GraphTypes, r: Relation): { out?: readonly string[]; arg?: readonly string[]; values?: boolean } {
+  const reverse = r.kind === 'reverse';
+  const rel = reverse ? r.of : r;
+  const iri = rel.kind === 'rel' ? iriOf(rel.ref) : undefined;
+  if (!iri) return {};
+  const [out, arg] = reverse ? [types.range.get(iri), types.domain.get(iri)] : [types.domain.get(iri), types.range.get(iri)];
+  return { ...(out ? { out } : {}), ...(arg ? { arg } : {}), ...(reverse && types.literal.has(iri) ? { values: true } : {}) };
 }
 
 /** Whether two sets of classes share a member (the same class, or a member typed as both: asked of the store). */
@@ -237,12 +236,12 @@ async function typing(gw: GatewayContext, types: GraphTypes, form: Form, timeout
     case 'join': {
       const arg = await typing(gw, types, form.arg, timeoutMs);
       if (arg.clash) return arg;
-      const { out, arg: takes } = joinClasses(types, form.relation);
+      const { out, arg: takes, values } = joinClasses(types, form.relation);
       if (arg.classes && takes && !(await overlapping(gw, types, arg.classes, takes, timeoutMs))) {
         return { clash: `a ${arg.classes.map(name).join(' or ')} is never what its relation links (${takes.map(name).join(', ')})` };
       }
       if (out) return { classes: out };
-      return literalValues(types, form.relation) ? { values: true } : {};
+      return values ? { values } : {};
     }
     case 'and': {
       const [a, b] = await Promise.all(form.args.map((x) => typing(gw, types, x, timeoutMs)));
@@ -326,20 +325,22 @@ function exactEntities(gw: GatewayContext, text: string, k = ENTITIES_PER_LABEL)
 }
 
 /**
- * The labels of entities a question names: the parser's mentions that spell a label (or hold one: repair.ts
- * trimmedMention, "[ Sales department ]" → Sales), and the longest spans of the other words that spell one (never
- * function words and common adjectives alone, never across a mention, never the word that names the asked class).
+ * The labels the parser's mentions name: a mention that spells a label, or the label it holds (repair.ts trimmedMention,
+ * "[ Sales department ]" → Sales).
  */
-function namedLabels(gw: GatewayContext, question: string, mentions: readonly string[], classWord: (w: string) => boolean): [string[], string[]] {
+function mentionLabels(gw: GatewayContext, mentions: readonly string[]): string[] {
   const out: string[] = [];
   for (const m of mentions) {
     const label = exactEntities(gw, m, 1).length > 0 ? m : trimmedMention(gw, m);
     if (label !== undefined && !out.includes(label)) out.push(label);
   }
-  return [out, spansOutside(gw, question, mentions, classWord)];
+  return out;
 }
 
-/** The longest spans of the question's words outside the mentions that spell a label of the graph, in order. */
+/**
+ * The longest spans of the question's words outside the mentions that spell a label of the graph, in order: never
+ * function words and common adjectives alone, never across a mention, never the word that names the asked class.
+ */
 function spansOutside(gw: GatewayContext, question: string, mentions: readonly string[], classWord: (w: string) => boolean): string[] {
   const out: string[] = [];
   const rest = wordsOutside(question, mentions);
@@ -391,12 +392,11 @@ export async function linkedNames(gw: GatewayContext, question: string, mentions
   const asked = askedClass(types, question, mentions);
   if (!asked) return [];
   // (one question's readings mostly share their mentions: read once per gateway and question)
-  const key = `${question}\u0000${mentions.join('\u0001')}`;
-  const known = types.linked.get(key);
-  if (known) return known;
-  const spans = spansOutside(gw, question, mentions, (w) => namedClass(types, w) === asked || clearClass(types, w) === asked);
+  const key = questionKey(question, mentions);
+  const cached = types.linked.get(key);
+  if (cached) return cached;
+  const spans = spansOutside(gw, question, mentions, namesClass(types, asked));
   const found = spans.length === 0 ? [] : (await linkedLabels(gw, types, asked, spans, timeoutMs, false)).map((l) => l.label);
-  if (types.linked.size > 5000) types.linked.clear();
   types.linked.set(key, found);
   return found;
 }
@@ -429,10 +429,10 @@ export async function typedReadings(gw: GatewayContext, question: string, beam: 
   const asked = askedClass(types, question, mentions);
   const className = asked ? types.className.get(asked) : undefined;
   if (!asked || !className) return none;
-  const classWord = (w: string) => namedClass(types, w) === asked || clearClass(types, w) === asked;
-  const [fromMentions, spans] = namedLabels(gw, question, mentions, classWord);
+  const fromMentions = mentionLabels(gw, mentions);
+  const spans = spansOutside(gw, question, mentions, namesClass(types, asked)).filter((l) => !fromMentions.includes(l));
   // per entity named (at most MAX_LABELS), the paths from the asked class to its class (shortest first)
-  const linked = [...(await linkedLabels(gw, types, asked, fromMentions, opts.timeoutMs, true)), ...(await linkedLabels(gw, types, asked, spans.filter((l) => !fromMentions.includes(l)), opts.timeoutMs, false))].slice(0, MAX_LABELS);
+  const linked = [...(await linkedLabels(gw, types, asked, fromMentions, opts.timeoutMs, true)), ...(await linkedLabels(gw, types, asked, spans, opts.timeoutMs, false))].slice(0, MAX_LABELS);
   const labels = linked.map((l) => l.label);
   const perLabel = linked.map((l) => l.paths.map((p) => pathForm(gw, p, l.label)).filter((f): f is Form => f !== undefined).slice(0, PATHS_PER_LABEL)).filter((fs) => fs.length > 0);
   if (perLabel.length === 0) return none;
