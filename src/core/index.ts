@@ -7,6 +7,7 @@ export * from './answer';
 export * from './labels';
 export * from './text';
 export * from './morph';
+export * from './lexicon-file';
 export * from './wordnet';
 export * from './phonetic';
 export * from './triples';

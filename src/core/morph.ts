@@ -140,3 +140,26 @@ export function endsNounPhrase(word: string): boolean {
 export function isFunctionWord(word: string): boolean {
   return compromise().nlp(word).has('(#Pronoun|#Determiner|#Preposition|#Conjunction)');
 }
+
+/** Is this word a form of "be" (compromise's #Copula: "is", "are", "was")? */
+export function isCopula(word: string): boolean {
+  return compromise().nlp(word).has('#Copula');
+}
+
+const superlatives = new Map<string, boolean>();
+
+/**
+ * Is this word a superlative adjective: compromise's #Superlative ("largest", "oldest", "cheapest"), or an adjective
+ * WordNet glosses as the superlative of another ("best", "worst", "most", "least", "fewest")? Cached per word (a
+ * bounded map: a server reads many questions).
+ */
+export function isSuperlative(word: string): boolean {
+  const w = word.toLowerCase();
+  let hit = superlatives.get(w);
+  if (hit === undefined) {
+    hit = /\p{L}/u.test(w) && (compromise().nlp(w).has('#Superlative') || wordNet().senses(w, 'a').some((s) => s.gloss.startsWith('(superlative of')));
+    if (superlatives.size > 10000) superlatives.clear();
+    superlatives.set(w, hit);
+  }
+  return hit;
+}

@@ -45,11 +45,10 @@ import {
   type SynthOperator,
   type SynthStats,
 } from '../synth';
-import { Rng, defined, itemAt } from '../core';
+import { LEXICON_FILE, Rng, defined, itemAt } from '../core';
 
 export const INIT_STATE_FILE = '.init-state.json';
 export const SCHEMA_FILE = 'schema.json';
-export const LEXICON_FILE = 'lexicon.json';
 export const REPORT_FILE = 'REPORT.md';
 
 export type InitPhase = 'store' | 'discover' | 'index' | 'lexicon' | 'synth' | 'vocabulary' | 'train' | 'self-eval' | 'report';

@@ -10,7 +10,7 @@
  * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
  * "us"). No word of any graph is written here.
  */
-import { getOrAdd, isFunctionWord, isStopword, labelTokens, letterWords, normalizeLabel, relationWords, singularForms, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
+import { getOrAdd, isFunctionWord, isStopword, isSuperlative, labelTokens, letterWords, normalizeLabel, relationWords, singularForms, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import { children, classRefs, relationRefs } from '../form';
@@ -170,8 +170,9 @@ export function numbersOf(text: string): string[] {
  * not into any of this one's ("how many X films are documentaries" read as all of X's films), or a name of the
  * graph (capitalised, a word of some label) outside every mention of this reading ("Spielberg and Lucas" read as
  * Spielberg alone), or, on a graph with classes, the name of a condition on the class the question asks for in any
- * case (`linkedNames`: "how many pottery shops …" read as all the shops). A reading that uses the word should win; if
- * none does, the answer says what it left out.
+ * case (`linkedNames`: "how many pottery shops …" read as all the shops), or a superlative no ranking, aggregate or
+ * comparison of the reading reads ("the oldest shop in X" read as all of them). A reading that uses the word should win;
+ * if none does, the answer says what it left out.
  */
 export const unusedWords: Check = (reading, ctx) => {
   const used = new Set(reading.mentions.flatMap((m) => labelTokens(m.text)));
@@ -201,6 +202,8 @@ export const unusedWords: Check = (reading, ctx) => {
   }
   // names of a condition on the class the question asks for, written in any case ("how many pottery shops …")
   for (const span of ctx.linkedNames ?? []) for (const w of labelTokens(span)) if (content(w) && !isWeakWord(w)) out.push(w);
+  // a superlative ("the oldest …", "the most …") read by no ranking, aggregate or comparison of the reading
+  if (reading.tree && !ranks(reading.tree)) for (const w of labelTokens(ctx.question)) if (!used.has(w) && !out.includes(w) && isSuperlative(w)) out.push(w);
   if (out.length === 0) return { check: 'unusedWords', pass: true };
   return {
     check: 'unusedWords',
@@ -210,6 +213,14 @@ export const unusedWords: Check = (reading, ctx) => {
     reason: `the reading ${reading.form} leaves out ${out.map((w) => `"${w}"`).join(', ')} of the question${readAs.length ? ` (${readAs.join(', ')})` : ''}`,
   };
 };
+
+/** The kinds of form that read a superlative: a ranking, an aggregate, an order or a window, a comparison. */
+const RANKING = new Set<Form['kind']>(['arg', 'aggregate', 'order', 'slice', 'group', 'having', 'compare', 'attrcompare', 'more']);
+
+/** Whether a form ranks, aggregates or compares anywhere in it (what a superlative of the question asks for). */
+function ranks(form: Form): boolean {
+  return RANKING.has(form.kind) || children(form).some(ranks);
+}
 
 /** A question word and the relation (the name the parser writes) it clearly reads as. */
 export interface RelationWord {

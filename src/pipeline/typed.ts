@@ -16,13 +16,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { endsNounPhrase, getOrAdd, isStopword, normalizeLabel, RDF_TYPE, readSchema, singularForms, type Schema, words, type Candidate, type Form, type Ref, type Relation } from '../core';
+import { defined, endsNounPhrase, LEXICON_FILE, readLexicon, type ArgOp, type Lexicon, getOrAdd, isCopula, isStopword, isSuperlative, normalizeLabel, RDF_TYPE, readSchema, singularForms, type Schema, words, type Candidate, type Form, type Ref, type Relation } from '../core';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
 import { isWeakWord, questionParts, type Verdict } from './checks';
 import { relationName, type GatewayContext } from './context';
 import { copiedTextsOf } from './labels';
-import { readingSet, scoredReadings, trimmedMention } from './repair';
+import { MAX_REPAIRS, readingSet, scoredReadings, trimmedMention } from './repair';
 
 /** What the typed steps read of the pack's schema: classes, and each relation's domain and range classes. */
 export interface GraphTypes {
@@ -38,6 +38,15 @@ export interface GraphTypes {
   range: Map<string, readonly string[]>;
   /** The relations whose values are literals. */
   literal: Set<string>;
+  /** The relations whose values are numbers or dates (literals): what a superlative ranks members of a class by. */
+  ranking: { iri: string; name: string; domain: readonly string[] }[];
+  /** Labels of the ranking relations (rankPhrase). */
+  rankingLabels: Map<string, string>;
+  /**
+   * The superlatives the pack's lexicon says a ranking relation by (lexicon.json `most` and a scale's `best` rank
+   * highest first, `least` and `worst` lowest first: "top rated", "earliest"), by relation IRI; empty without a lexicon.
+   */
+  superlatives: Map<string, { max: string[]; min: string[] }>;
   /** Whether two classes share a member (asked of the store once per pair: the pairs of the schema's classes). */
   overlap: Map<string, boolean>;
   /** The classes of an entity (asked of the store once per entity; the most recent TYPED_CACHE × 4). */
@@ -73,6 +82,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
   }
   const names = new Map(Object.entries(gw.pack.config.names ?? {}).map(([n, iri]) => [iri, n] as const));
   const relations = schema.properties.filter((p) => p.objectKind === 'entity' && p.domain.length > 0 && p.range.length > 0 && relationName(gw, p.iri) !== undefined);
+  const ranking = schema.properties.filter((p) => p.objectKind === 'literal' && (p.valueKind === 'number' || p.valueKind === 'date') && p.domain.length > 0 && relationName(gw, p.iri) !== undefined);
   gw.types = {
     typePredicate: schema.typePredicate || RDF_TYPE, // (a schema.json written before the type predicate was recorded)
     classes: schema.classes.map((c) => ({ iri: c.iri, name: c.name })),
@@ -83,6 +93,9 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
     domain: new Map(schema.properties.filter((p) => p.domain.length > 0).map((p) => [p.iri, p.domain] as const)),
     range: new Map(schema.properties.filter((p) => p.objectKind === 'entity' && p.range.length > 0).map((p) => [p.iri, p.range] as const)),
     literal: new Set(schema.properties.filter((p) => p.objectKind === 'literal').map((p) => p.iri)),
+    ranking: ranking.map((p) => ({ iri: p.iri, name: defined(relationName(gw, p.iri), 'a ranking relation name'), domain: p.domain })),
+    rankingLabels: new Map(ranking.map((p) => [p.iri, p.label] as const)),
+    superlatives: lexiconSuperlatives(gw, ranking),
     overlap: new Map(),
     entityClasses: new LRUCache({ max: 4 * TYPED_CACHE }),
     clearClass: new LRUCache({ max: TYPED_CACHE }),
@@ -90,6 +103,25 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
     linked: new LRUCache({ max: TYPED_CACHE }),
   };
   return gw.types;
+}
+
+/** The superlative phrases of the ranking relations in the pack's lexicon.json (none where it has none or it is unreadable). */
+function lexiconSuperlatives(gw: GatewayContext, ranking: readonly { iri: string; name: string }[]): Map<string, { max: string[]; min: string[] }> {
+  const file = path.join(gw.pack.dir, LEXICON_FILE);
+  let lex: Partial<Lexicon> | undefined;
+  try {
+    lex = fs.existsSync(file) ? (readLexicon(file) as Partial<Lexicon>) : undefined;
+  } catch {
+    lex = undefined; // an unreadable lexicon says no superlatives: the typed readings rank by every relation
+  }
+  const out = new Map<string, { max: string[]; min: string[] }>();
+  for (const r of ranking) {
+    const p = lex?.properties?.[r.name] ?? lex?.properties?.[relationName(gw, r.iri) ?? ''];
+    if (!p) continue;
+    const phrases = (xs: readonly string[] | undefined) => (xs ?? []).map(normalizeLabel).filter(Boolean);
+    out.set(r.iri, { max: [...phrases(p.most), ...phrases(p.scale?.best)], min: [...phrases(p.least), ...phrases(p.scale?.worst)] });
+  }
+  return out;
 }
 
 /** The question's words in order, a null where a mention stands (a mention's words are a name, not the kind asked for). */
@@ -101,7 +133,7 @@ function wordsOutside(question: string, mentions: readonly string[]): (string | 
 const ASKING = new Set(['which', 'what', 'many', 'list', 'name', 'show', 'give', 'find']);
 /** The WordNet part of a class reading (relations.ts phraseReading) that a synonym gives: a word read so names the class. */
 const SYNONYM = 0.9;
-/** How many words after such a word the class word may stand ("which networking products"). */
+/** How many words (not counting function words) after such a word the class word may stand ("which networking products"). */
 const ASKING_REACH = 4;
 
 /**
@@ -125,11 +157,27 @@ function classAskedFor(types: GraphTypes, question: string, mentions: readonly s
   const ws = wordsOutside(question, mentions);
   const at = ws.findIndex((w) => w !== null && ASKING.has(w));
   if (at < 0) return undefined;
+  // "what is the …", "which are the …": the phrase begins after the copula, and names the class only by its last word
+  // where it ends within reach ("what is the oldest shop in …"; "what is the shop's address" asks for no shop)
+  const after = ws[at + 1];
+  const copula = after !== null && after !== undefined && isCopula(after);
+  const from = copula ? at + 2 : at + 1;
+  // a mention, a verb, a preposition or a conjunction ends the phrase (so does the question's end)
+  const ends = (w: string | null | undefined) => w === undefined || w === null || (isStopword(w) && endsNounPhrase(w));
   const phrase: string[] = [];
-  for (const w of ws.slice(at + 1, at + 1 + ASKING_REACH)) {
-    if (w === null) break; // a mention ends the phrase
-    if (isStopword(w) && endsNounPhrase(w)) break;
-    if (!isStopword(w) && !isWeakWord(w) && /\p{L}/u.test(w)) phrase.push(w);
+  let ended = false;
+  // (function words do not count towards the reach: "which is the one …")
+  for (let i = from, reach = 0; reach <= ASKING_REACH && !ended; i++) {
+    const w = ws[i];
+    if (ends(w)) ended = true;
+    else if (w && !isStopword(w)) {
+      if (reach < ASKING_REACH && !isWeakWord(w) && /\p{L}/u.test(w)) phrase.push(w);
+      reach++;
+    }
+  }
+  if (copula) {
+    const head = phrase.at(-1);
+    return ended && head !== undefined ? clearClass(types, head) : undefined;
   }
   // a class's own name first ("pottery shops": shops, though WordNet reads pottery as a craft), then a clear reading
   for (const w of phrase) {
@@ -435,19 +483,65 @@ export async function typedReadings(gw: GatewayContext, question: string, beam: 
   const linked = [...(await linkedLabels(gw, types, asked, fromMentions, opts.timeoutMs, true)), ...(await linkedLabels(gw, types, asked, spans, opts.timeoutMs, false))].slice(0, MAX_LABELS);
   const labels = linked.map((l) => l.label);
   const perLabel = linked.map((l) => l.paths.map((p) => pathForm(gw, p, l.label)).filter((f): f is Form => f !== undefined).slice(0, PATHS_PER_LABEL)).filter((fs) => fs.length > 0);
-  if (perLabel.length === 0) return none;
+  // a superlative of the question ("the oldest …") ranks the members by a number or a date of theirs
+  const ranks = opts.count ? [] : rankingsOf(types, asked, question, mentions);
+  if (perLabel.length === 0 && ranks.length === 0) return none;
   const cls: Form = { kind: 'class', ref: { kind: 'name', name: className } };
-  const { add: addForm, forms } = readingSet(new Set(beam.map((c) => c.text)));
-  const add = (body: Form) => {
-    const set: Form = { kind: 'and', args: [cls, body] };
-    addForm(opts.count ? { kind: 'count', arg: set } : set);
-  };
+  const sets: Form[] = [];
   const [first, second] = perLabel;
   for (const a of first ?? []) {
-    if (!second) add(a);
-    else for (const b of second) add({ kind: 'and', args: [a, b] });
+    if (!second) sets.push({ kind: 'and', args: [cls, a] });
+    else for (const b of second) sets.push({ kind: 'and', args: [cls, { kind: 'and', args: [a, b] }] });
   }
+  if (sets.length === 0) sets.push(cls); // "the oldest shop": the class's members, ranked
+  const { add, forms } = readingSet(new Set(beam.map((c) => c.text)));
+  if (ranks.length > 0) {
+    // the ranked readings of the first sets (each ranking relation, each way it may be read: the parser's score says which)
+    const per = ranks.reduce((n, r) => n + r.ops.length, 0);
+    for (const set of sets.slice(0, Math.max(1, Math.floor(MAX_REPAIRS / per)))) {
+      for (const r of ranks) for (const op of r.ops) add({ kind: 'arg', op, arg: set, relation: r.relation });
+    }
+  } else for (const set of sets) add(opts.count ? { kind: 'count', arg: set } : set);
   return { candidates: await scoredReadings(score, question, forms, scores, beam.length), asked, labels };
+}
+
+/** How many number or date relations a superlative's readings rank by (the nearest to its words first). */
+const RANKINGS = 3;
+
+/** A relation a superlative ranks by, and which ways (highest first, lowest first). */
+interface Ranking {
+  relation: Relation;
+  ops: ArgOp[];
+}
+
+/**
+ * The relations (as forms write them) a superlative of the question may rank members of the asked class by, and which
+ * way: those whose superlatives in the pack's lexicon the question says ("top rated": highest first), else each number
+ * and date relation of the class either way, the nearest to the question's superlative words first (rankPhrase:
+ * "oldest" → a founding date). None when the question says neither outside its mentions.
+ */
+function rankingsOf(types: GraphTypes, asked: string, question: string, mentions: readonly string[]): Ranking[] {
+  const outside = wordsOutside(question, mentions);
+  const sups = outside.filter((w): w is string => w !== null && isSuperlative(w));
+  const own = types.ranking.filter((r) => r.domain.includes(asked));
+  if (own.length === 0) return [];
+  const rel = (name: string): Relation => ({ kind: 'rel', ref: { kind: 'name', name } });
+  // the lexicon's phrases, each within the question's words outside the mentions
+  const text = ` ${outside.map((w) => w ?? '|').join(' ')} `;
+  const says = (phrases: readonly string[]) => phrases.some((p) => text.includes(` ${p} `));
+  const said = own.flatMap((r) => {
+    const sup = types.superlatives.get(r.iri);
+    const ops: ArgOp[] = sup ? [...(says(sup.max) ? (['ARGMAX'] as const) : []), ...(says(sup.min) ? (['ARGMIN'] as const) : [])] : [];
+    return ops.length > 0 ? [{ relation: rel(r.name), ops }] : [];
+  });
+  if (said.length > 0 || sups.length === 0) return said;
+  const infos = own.map((r) => ({ iri: r.iri, name: r.name }));
+  const near = new Map<string, number>();
+  for (const w of sups) for (const r of rankPhrase(w, infos, { labels: types.rankingLabels })) near.set(r.iri, Math.max(near.get(r.iri) ?? 0, r.score));
+  return [...own]
+    .sort((a, b) => (near.get(b.iri) ?? 0) - (near.get(a.iri) ?? 0) || a.name.localeCompare(b.name))
+    .slice(0, RANKINGS)
+    .map((r) => ({ relation: rel(r.name), ops: ['ARGMAX', 'ARGMIN'] }));
 }
 
 /** The trace note of typed readings: the class asked for, the entities named, how many readings. */

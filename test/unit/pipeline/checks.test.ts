@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { TraceEntry } from '../../../src/core';
+import { parseForm } from '../../../src/form';
 import { graphNames, isWeakWord, leftOut, noAnswerReason, writtenAsCapitalised, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 
 const ctx = (question: string, beam: { form: string; mentions: string[] }[] = [], names: string[] = []): CheckContext => ({
@@ -60,6 +61,20 @@ describe('pipeline checks (checks.ts)', () => {
       const mention = { text: 'Werner Herzog', label: 'Werner Herzog', match: 'exact' as const };
       assert.deepEqual(unusedWords({ form: beam[0]!.form, mentions: [mention] }, ctx(q, beam)).words, ['documentaries']);
       assert.equal(unusedWords({ form: beam[1]!.form, mentions: [mention, { text: 'documentaries', label: 'Documentary', match: 'exact' }] }, ctx(q, beam)).pass, true);
+    });
+
+    it('a superlative no ranking, aggregate or comparison of the reading reads; not one inside a mention', () => {
+      const mention = { text: 'Norvale', label: 'Norvale', match: 'exact' as const };
+      const reading = (form: string, m = [mention]): Reading => ({ form, tree: parseForm(form), mentions: m });
+      const v = unusedWords(reading('(AND Shop (JOIN inTown [ Norvale ]))'), ctx('which is the oldest shop in Norvale'));
+      assert.equal(v.code, 'UNUSED_WORDS');
+      assert.deepEqual(v.words, ['oldest']);
+      assert.deepEqual(unusedWords(reading('(AND Shop (JOIN inTown [ Norvale ]))'), ctx('the best shop in Norvale')).words, ['best'], 'WordNet: the superlative of "good"');
+      assert.equal(unusedWords(reading('(ARGMIN (AND Shop (JOIN inTown [ Norvale ])) opened)'), ctx('which is the oldest shop in Norvale')).pass, true);
+      assert.equal(unusedWords(reading('(MAX (JOIN (R opened) (JOIN inTown [ Norvale ])))'), ctx('when did the newest shop in Norvale open')).pass, true, 'an aggregate reads it');
+      assert.equal(unusedWords(reading('(AND Shop (JOIN inTown [ Norvale ]))'), ctx('which shops are in Norvale')).pass, true, 'no superlative');
+      const named = { text: 'Best Buns', label: 'Best Buns', match: 'exact' as const };
+      assert.equal(unusedWords(reading('(JOIN (R inTown) [ Best Buns ])', [named]), ctx('where is Best Buns')).pass, true, 'a word of a mention is a name');
     });
 
     it('a capitalised name of the graph outside every mention; relation words and unknown words are no such part', () => {

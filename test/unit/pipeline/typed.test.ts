@@ -8,6 +8,7 @@ import { discoverSchema, namesOf } from '../../../src/synth';
 import { askedClass, graphTypes } from '../../../src/pipeline/typed';
 import { type GatewayContext } from '../../../src/pipeline/context';
 import { FixedBeam } from './fixed-beam';
+import { LEXICON_FILE } from '../../../src/core';
 
 /**
  * A made-up typed graph (nothing from a data set): shops in towns, towns in provinces, each shop with a craft. Its
@@ -28,13 +29,21 @@ const facts: [string, string, string][] = [
   ['norvale', 'inProvince', 'westmark'], ['ashby', 'inProvince', 'westmark'], ['brill', 'inProvince', 'eastfold'],
   ['clay', 'craft', 'pottery'], ['loom', 'craft', 'weaving'], ['kiln', 'craft', 'pottery'], ['brillpots', 'craft', 'pottery'],
 ];
+// each shop's year of opening and floor area: numbers a superlative ranks the shops by
+const INT = 'http://www.w3.org/2001/XMLSchema#integer';
+const values: [string, string, number][] = [
+  ['clay', 'opened', 1990], ['loom', 'opened', 2005], ['kiln', 'opened', 1975], ['brillpots', 'opened', 1960],
+  ['clay', 'floorArea', 120], ['loom', 'floorArea', 80], ['kiln', 'floorArea', 200], ['brillpots', 'floorArea', 300],
+];
 const nt = [
   ...['Shop', 'Town', 'Province', 'Craft'].map((c) => `<${V}${c}> <${LABEL}> "${c.toLowerCase()}" .`),
   ...things.flatMap(([id, cls, label]) => [`<${E}${id}> <${TYPE}> <${V}${cls}> .`, `<${E}${id}> <${LABEL}> "${label}" .`]),
   ...facts.map(([s, p, o]) => `<${E}${s}> <${V}${p}> <${E}${o}> .`),
+  ...values.map(([s, p, v]) => `<${E}${s}> <${V}${p}> "${v}"^^<${INT}> .`),
 ].join('\n');
 
 const SHOPS_IN_WESTMARK = '(AND Shop (JOIN inTown (JOIN inProvince [ Westmark ])))';
+const OLDEST_POTTERY_SHOP = '(ARGMIN (AND Shop (AND (JOIN inTown (JOIN inProvince [ Westmark ])) (JOIN craft [ pottery ]))) opened)';
 
 describe('typed.ts: the class a question asks for, and readings built from the schema (real Oxigraph store)', function () {
   this.timeout(60000);
@@ -50,6 +59,8 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     const schema = await discoverSchema(ex);
     await ex.close();
     fs.writeFileSync(path.join(dir, 'schema.json'), JSON.stringify(schema));
+    // the pack's lexicon as a user edited it: the superlatives said of the floor area, either way
+    fs.writeFileSync(path.join(dir, LEXICON_FILE), JSON.stringify({ properties: { floorArea: { most: ['roomiest'], least: ['pokiest'] } } }));
     fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ name: 'shops', data: ['shops.nt'], baseIri: E, vocabularyNamespace: V, labelPredicates: [LABEL], names: namesOf(schema) }));
     parser = new FixedBeam({
       // read as the towns of the province: the question asks for shops
@@ -61,7 +72,10 @@ describe('typed.ts: the class a question asks for, and readings built from the s
       'how many pottery shops does Westmark have?': [[`(COUNT ${SHOPS_IN_WESTMARK})`, -0.2]],
       // asks for no class: no typed readings
       'what is in Westmark?': [['(JOIN inProvince [ Westmark ])', -0.2]],
-    }, { [SHOPS_IN_WESTMARK]: -1 }, -50);
+      // a reading of the right class that drops the craft and the superlative
+      'what is the oldest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
+      'which is the roomiest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
+    }, { [SHOPS_IN_WESTMARK]: -1, [OLDEST_POTTERY_SHOP]: -2 }, -50);
     gateway = await createGateway({ pack: dir, generator: parser, cacheDir: dir });
     types = graphTypes({ pack: { dir, config: { names: namesOf(schema) } } } as unknown as GatewayContext)!;
   });
@@ -78,7 +92,11 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     assert.equal(askedClass(types, 'what province is Norvale in?', ['Norvale']), `${V}Province`);
     assert.equal(askedClass(types, 'which stores are in Westmark?', ['Westmark']), `${V}Shop`, 'a WordNet synonym of the class name');
     assert.equal(askedClass(types, 'which places are in Westmark?', ['Westmark']), undefined, 'a word the class is a kind of is no name of it');
-    assert.equal(askedClass(types, 'what is the province of Norvale?', ['Norvale']), undefined, 'the phrase ends at "is"');
+    assert.equal(askedClass(types, 'what is in Norvale?', ['Norvale']), undefined, 'the phrase ends at "in"');
+    assert.equal(askedClass(types, 'what is the oldest pottery shop in Westmark?', ['Westmark']), `${V}Shop`, 'after a copula: the last word of the phrase');
+    assert.equal(askedClass(types, 'what is the province of Norvale?', ['Norvale']), `${V}Province`);
+    assert.equal(askedClass(types, "what is the shop's floor area?", []), undefined, 'a class word before the last is no class asked for');
+    assert.equal(askedClass(types, 'which is the best old traditional pottery shop', []), undefined, 'a phrase that runs past the reach names no class');
     assert.equal(askedClass(types, 'who runs Clay Corner?', ['Clay Corner']), undefined);
     assert.equal(askedClass(types, 'which Clay Corner shop is it', ['Clay Corner shop']), undefined, 'a class word inside a mention is a name');
   });
@@ -133,6 +151,26 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     assert.equal(any.source, 'fallback:paths');
     const labels = any.answers.map((x) => x.label);
     assert.ok(labels.includes('Ashby') && labels.includes('Norvale') && !labels.includes('Clay Corner'), `the towns, the one-hop chain: nothing asks for shops (${labels.join(', ')})`);
+  });
+
+  it('a superlative no reading ranks by: readings of the class ranked by its numbers, either way, scored by the parser', async () => {
+    parser.scored = [];
+    const a = await gateway.ask('what is the oldest pottery shop in Westmark?', { fallback: 'off', bridges: false });
+    const notes = JSON.stringify(a.trace.map((t) => t.note));
+    assert.ok(a.trace.some((t) => t.check?.code === 'UNUSED_WORDS' && (t.note ?? '').includes('"oldest"')), notes);
+    const scored = parser.scored.flat();
+    for (const op of ['ARGMAX', 'ARGMIN']) for (const r of ['opened', 'floorArea']) assert.ok(scored.some((f) => f.startsWith(`(${op} `) && f.endsWith(` ${r})`)), `${op} by ${r}: ${JSON.stringify(scored)}`);
+    assert.equal(a.form, OLDEST_POTTERY_SHOP, notes);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Kiln Works'], 'Brill Pots is older, in Eastfold');
+    assert.equal(a.reason, undefined);
+  });
+
+  it('a superlative the pack\'s lexicon says of a relation ranks by that relation only, the way the lexicon says', async () => {
+    parser.scored = [];
+    const a = await gateway.ask('which is the roomiest pottery shop in Westmark?', { fallback: 'off', bridges: false });
+    const ranked = parser.scored.flat().filter((f) => /^\(ARG(MAX|MIN) /.test(f));
+    assert.ok(ranked.length > 0 && ranked.every((f) => f.startsWith('(ARGMAX ') && f.endsWith(' floorArea)')), JSON.stringify(ranked));
+    assert.deepEqual(a.answers.map((x) => x.label), ['Kiln Works'], 'the larger of the two pottery shops in Westmark');
   });
 
   it('a pack without classes types nothing (graphTypes undefined)', () => {

@@ -1,0 +1,14 @@
+import { strict as assert } from 'node:assert';
+import { isCopula, isSuperlative } from '../../../src/core';
+
+describe('core morph: copulas and superlatives (compromise, WordNet)', () => {
+  it('isSuperlative: regular superlatives (compromise) and those WordNet glosses as the superlative of another adjective', () => {
+    for (const w of ['largest', 'oldest', 'cheapest', 'earliest', 'best', 'worst', 'most', 'fewest', 'Best']) assert.equal(isSuperlative(w), true, w);
+    for (const w of ['large', 'good', 'rest', 'west', 'interest', 'honest', 'forest', '2015', '']) assert.equal(isSuperlative(w), false, w);
+  });
+
+  it('isCopula: the forms of "be", not other verbs', () => {
+    for (const w of ['is', 'are', 'was', 'were']) assert.equal(isCopula(w), true, w);
+    for (const w of ['has', 'does', 'shop', 'the']) assert.equal(isCopula(w), false, w);
+  });
+});
