@@ -1,5 +1,6 @@
 """Questions about the made-up company graph (fixtures/graphs/company.ttl), written by hand on 2026-11-29 before the typed
-readings were built, with answers from SPARQL over the graph (rdflib). A typed graph no data set has: a measure of
+readings were built (and superlatives, written after the superlative readings were built), with answers from SPARQL over
+the graph (rdflib). A typed graph no data set has: a measure of
 class-aware question answering, not training data. Run from the repository root: /usr/bin/python3 scripts/make-company-questions.py"""
 import json, rdflib, sys
 g = rdflib.Graph(); g.parse('fixtures/graphs/company.ttl', format='turtle')
@@ -42,15 +43,42 @@ Q = [
  ("which audio products are there?", "SELECT ?x WHERE { ?x :inCategory :category_Audio }"),
  ("how many engineers work in the Osaka office?", "SELECT (COUNT(?x) AS ?c) WHERE { ?x :hasRole :role_Engineer ; :basedIn :office_Osaka_office }"),
 ]
-out = []
-for i, (q, s) in enumerate(Q):
-    rows = list(g.query(P + s))
-    vals = [r[0] for r in rows]
-    if not vals or (len(vals) == 1 and vals[0] is None): print('EMPTY', q, file=sys.stderr); continue
-    b = []
-    for v in vals:
-        if isinstance(v, rdflib.URIRef): b.append({'x': {'type': 'uri', 'value': str(v)}})
-        else: b.append({'x': {'type': 'literal', 'value': str(v), **({'datatype': str(v.datatype)} if v.datatype else {})}})
-    print(len(vals), q, file=sys.stderr)
-    out.append({'id': str(i + 1), 'question': [{'language': 'en', 'string': q}], 'query': {'sparql': P + s}, 'answers': [{'head': {'vars': ['x']}, 'results': {'bindings': b}}]})
-json.dump({'dataset': {'id': 'company-heldout'}, 'questions': out}, open('fixtures/eval/company-questions.qald.json', 'w'), indent=0)
+# superlatives: written by hand on 2026-11-29 after the superlative readings were built (src/pipeline typed.ts
+# rankingsOf) and before they were run on this graph; ties keep every member with the extreme value
+def top(cls, rel, best, cond=''):
+    agg = 'MAX' if best else 'MIN'
+    return (f"SELECT ?x WHERE {{ ?x a :{cls} ; :{rel} ?v . {cond} "
+            f"{{ SELECT ({agg}(?w) AS ?m) WHERE {{ ?y a :{cls} ; :{rel} ?w . {cond.replace('?x', '?y')} }} }} FILTER(?v = ?m) }}")
+Q2 = [
+ ("which employee has the highest salary?", top('Employee', 'salary', True)),
+ ("who is the youngest employee?", top('Employee', 'birthYear', True)),
+ ("what is the most expensive product?", top('Product', 'price', True)),
+ ("which is the cheapest product in the Kitchen category?", top('Product', 'price', False, '?x :inCategory :category_Kitchen .')),
+ ("which supplier has the best rating?", top('Supplier', 'rating', True)),
+ ("what is the oldest supplier?", top('Supplier', 'foundingYear', False)),
+ ("which office has the largest capacity?", top('Office', 'capacity', True)),
+ ("which project has the biggest budget?", top('Project', 'budget', True)),
+ ("who was hired earliest in the Sales department?", top('Employee', 'hireDate', False, '?x :worksIn :department_Sales .')),
+ ("which is the heaviest networking product?", top('Product', 'weight', True, '?x :inCategory :category_Networking .')),
+ ("what is the newest office?", top('Office', 'openingYear', True)),
+ ("which supplier in Chile has the lowest rating?", top('Supplier', 'rating', False, '?x :inCountry :country_Chile .')),
+ ("which department has the smallest budget?", top('Department', 'budget', False)),
+ ("which analyst earns the most?", top('Employee', 'salary', True, '?x :hasRole :role_Analyst .')),
+]
+
+def write(questions, file, dataset):
+    out = []
+    for i, (q, s) in enumerate(questions):
+        rows = list(g.query(P + s))
+        vals = [r[0] for r in rows]
+        if not vals or (len(vals) == 1 and vals[0] is None): print('EMPTY', q, file=sys.stderr); continue
+        b = []
+        for v in vals:
+            if isinstance(v, rdflib.URIRef): b.append({'x': {'type': 'uri', 'value': str(v)}})
+            else: b.append({'x': {'type': 'literal', 'value': str(v), **({'datatype': str(v.datatype)} if v.datatype else {})}})
+        print(len(vals), q, file=sys.stderr)
+        out.append({'id': str(i + 1), 'question': [{'language': 'en', 'string': q}], 'query': {'sparql': P + s}, 'answers': [{'head': {'vars': ['x']}, 'results': {'bindings': b}}]})
+    json.dump({'dataset': {'id': dataset}, 'questions': out}, open(file, 'w'), indent=0)
+
+write(Q, 'fixtures/eval/company-questions.qald.json', 'company-heldout')
+write(Q2, 'fixtures/eval/company-superlatives.qald.json', 'company-superlatives')

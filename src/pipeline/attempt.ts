@@ -4,6 +4,7 @@
  */
 import {
   defined,
+  labelTokens,
   noAnswer,
   AskgraphError,
   TRANSIENT_CODES,
@@ -21,7 +22,9 @@ import {
   type GroundAttempt,
   type GroundContext,
 } from '../ground';
-import { bestReading, halted, haltOn, isStopped, stop, type AttemptRun, type Winner } from './run';
+import { bestReading, halted, haltOn, isStopped, stop, storeStep, type AttemptRun, type Winner } from './run';
+import { copiedTextsOf } from './labels';
+import { linkedNames } from './typed';
 import { subtracted, vacuousJoin } from './probes';
 import { farWords, nearGraph, type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
@@ -41,7 +44,15 @@ export async function readings(gw: GatewayContext, q: string, run: AttemptRun, c
   const first = await generate(gw, q, adaptive ? 1 : o.beam, run);
   // words the parser was never shown refuse the question only when nothing of the graph is near them (checks.ts
   // nothingNear); the others are left to the readings' calibrated confidence
-  const unexplained = o.noAbstain || run.stopped ? [] : unexplainedQuestionWords(gw, q, first);
+  let unexplained = o.noAbstain || run.stopped ? [] : unexplainedQuestionWords(gw, q, first);
+  // a word that names a condition on the class the question asks for ("which **networking** products …": a category of
+  // the graph) is a name of the graph, not a question it cannot answer: the readings must use it (checks.ts unusedWords)
+  const top = first[0];
+  if (unexplained.length > 0 && top) {
+    const linked = (await storeStep(run, 'generate', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, copiedTextsOf(top.form), t), [])) ?? [];
+    const named = new Set(linked.flatMap((l) => labelTokens(l)));
+    unexplained = unexplained.filter((w) => !named.has(w));
+  }
   const far = farWords(gw, unexplained);
   if (far.length > 0) {
     const reason = nothingNearReason(far);

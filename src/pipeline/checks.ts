@@ -190,8 +190,10 @@ export const unusedWords: Check = (reading, ctx) => {
   }
   // (a word that reads clearly as a relation the reading uses is used: "wife" in a reading with the spouse hop)
   // (and a word the reading writes as a class name: "restaurants" in a reading of the class Restaurant)
+  // (and a superlative in a reading that ranks: "oldest" in (ARGMIN … founded))
   const classWord = classWordsOf(reading);
-  const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w) && !readsAsUsedRelation(reading, ctx, w) && !classWord(w);
+  const ranked = reading.tree !== undefined && ranks(reading.tree);
+  const content = (w: string) => !used.has(w) && !isStopword(w) && !(ctx.relationWord?.(w) ?? false) && !out.includes(w) && !readsAsUsedRelation(reading, ctx, w) && !classWord(w) && !(ranked && isSuperlative(w));
   const elsewhere = new Set(ctx.beam.filter((b) => b.form !== reading.form).flatMap((b) => b.mentions.flatMap(labelTokens)));
   for (const w of labelTokens(ctx.question)) if (elsewhere.has(w) && !isWeakWord(w) && content(w)) out.push(w);
   // names of the graph: written with a capital past the first word of the question
@@ -203,7 +205,7 @@ export const unusedWords: Check = (reading, ctx) => {
   // names of a condition on the class the question asks for, written in any case ("how many pottery shops …")
   for (const span of ctx.linkedNames ?? []) for (const w of labelTokens(span)) if (content(w) && !isWeakWord(w)) out.push(w);
   // a superlative ("the oldest …", "the most …") read by no ranking, aggregate or comparison of the reading
-  if (reading.tree && !ranks(reading.tree)) for (const w of labelTokens(ctx.question)) if (!used.has(w) && !out.includes(w) && isSuperlative(w)) out.push(w);
+  if (reading.tree && !ranked) for (const w of labelTokens(ctx.question)) if (!used.has(w) && !out.includes(w) && isSuperlative(w)) out.push(w);
   if (out.length === 0) return { check: 'unusedWords', pass: true };
   return {
     check: 'unusedWords',
@@ -421,7 +423,9 @@ export const unexplainedMentionWords: Check = (reading, ctx) => {
   const words = unexplainedWords(q, reading.mentions.map((m) => ({ text: m.text, label: m.label ?? m.text })), known, (w) => ctx.clearRelation?.(w) !== undefined);
   const inMentions = new Set(reading.mentions.flatMap((m) => wordsOf(m.text)));
   const names = graphNames(q, words.filter((w) => !inMentions.has(w)), ctx.graphWord ?? (() => false));
-  const leftovers = words.filter((w) => !names.includes(w));
+  // (a word of a name of a condition on the class asked for is a name of the graph in any case: typed.ts linkedNames)
+  const linked = new Set((ctx.linkedNames ?? []).flatMap((l) => labelTokens(l)));
+  const leftovers = words.filter((w) => !names.includes(w) && !linked.has(w));
   if (leftovers.length === 0) return { check: 'unexplainedMentionWords', pass: true };
   const named = reading.mentions.filter((m) => wordsOf(m.text).some((w) => leftovers.includes(w))).map((m) => m.text);
   const inNames = named.length > 0 && leftovers.every((w) => named.some((n) => wordsOf(n).includes(w)) && writtenAsCapitalised(q, w));

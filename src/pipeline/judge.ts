@@ -41,7 +41,12 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   if (o.noAbstain) return { rejected: false, abstained: false, signals: winnerSignals(win, beam) };
   const row = (v: Verdict, note: string) => trace.push({ stage: 'execute', groundedForm: win.attempt.text, outcome: 'skipped', note, check: { name: v.check, code: v.code ?? '' }, timeMs: 0 });
   const reading = readingOf(gw, win);
-  const checks = checkContext(gw, q, beam);
+  const mentions = copiedTextsOf(win.attempt.candidate.form);
+  // on a graph with classes, the names of conditions on the class asked for (typed.ts linkedNames): names of the graph,
+  // never words it lacks (nothingNear, wordNotRead), and words the reading must use (unusedWords)
+  const linked = await storeStep(run, 'execute', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, mentions, t), []);
+  if (linked === undefined) return { rejected: true, abstained: false };
+  const checks = linked.length > 0 ? { ...checkContext(gw, q, beam), linkedNames: linked } : checkContext(gw, q, beam);
   const own = ownValueMissing(reading, checks);
   if (!own.pass) {
     row(own, `abstained: ${own.reason}`);
@@ -66,7 +71,6 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
     setAsideRow(trace, win.attempt.text, unread);
     return { rejected: true, abstained: false, doubt: unread.reason };
   }
-  const mentions = copiedTextsOf(win.attempt.candidate.form);
   const typed = await storeStep(run, 'execute', 'the classes of a reading', (t) => wrongClass(gw, q, { grounded: win.attempt.form, mentions }, t), { check: 'wrongClass', pass: true });
   if (typed === undefined) return { rejected: true, abstained: false };
   if (!typed.pass) {
@@ -91,9 +95,7 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   }
   // last: a reading that drops part of the question is set aside for one that uses it, or answers with a caveat —
   // on a graph with classes, a name of a condition on the class asked for too (typed.ts linkedNames)
-  const linked = await storeStep(run, 'execute', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, mentions, t), []);
-  if (linked === undefined) return { rejected: true, abstained: false };
-  const unused = leavesOut(reading, linked.length > 0 ? { ...checks, linkedNames: linked } : checks);
+  const unused = leavesOut(reading, checks);
   if (!unused.pass) {
     setAsideRow(trace, win.attempt.text, unused);
     return { rejected: true, abstained: false, doubt: unused.reason, signals, caveat: unused };

@@ -82,7 +82,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
   }
   const names = new Map(Object.entries(gw.pack.config.names ?? {}).map(([n, iri]) => [iri, n] as const));
   const relations = schema.properties.filter((p) => p.objectKind === 'entity' && p.domain.length > 0 && p.range.length > 0 && relationName(gw, p.iri) !== undefined);
-  const ranking = schema.properties.filter((p) => p.objectKind === 'literal' && (p.valueKind === 'number' || p.valueKind === 'date') && p.domain.length > 0 && relationName(gw, p.iri) !== undefined);
+  const ranking = schema.properties.filter((p) => p.objectKind === 'literal' && (p.valueKind === 'number' || p.valueKind === 'year' || p.valueKind === 'date') && p.domain.length > 0 && relationName(gw, p.iri) !== undefined);
   gw.types = {
     typePredicate: schema.typePredicate || RDF_TYPE, // (a schema.json written before the type predicate was recorded)
     classes: schema.classes.map((c) => ({ iri: c.iri, name: c.name })),

@@ -66,6 +66,13 @@ describe('pipeline judging checks, each alone (checks.ts)', () => {
       const withName = ctx('what did Ana Reyes and Tomasz paint', { knownWords: known, graphWord: (w) => w === 'tomasz' });
       assert.equal(unexplainedMentionWords(reading([{ text: 'Ana Reyes', label: 'Ana Reyes' }]), withName).pass, true);
     });
+
+    it('a word of a name of a condition on the class asked for (typed.ts linkedNames) is a name of the graph in lower case too', () => {
+      const q = 'what did Ana Reyes paint in oils';
+      const mention = [{ text: 'Ana Reyes', label: 'Ana Reyes' }];
+      assert.deepEqual(unexplainedMentionWords(reading(mention), ctx(q, { knownWords: known })).words, ['oils']);
+      assert.equal(unexplainedMentionWords(reading(mention), ctx(q, { knownWords: known, linkedNames: ['oils'] })).pass, true);
+    });
   });
 
   describe('tooUncertain', () => {
