@@ -49,7 +49,7 @@ export async function readings(gw: GatewayContext, q: string, run: AttemptRun, c
   // the graph) is a name of the graph, not a question it cannot answer: the readings must use it (checks.ts unusedWords)
   const top = first[0];
   if (unexplained.length > 0 && top) {
-    const linked = (await storeStep(run, 'generate', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, copiedTextsOf(top.form), t), [])) ?? [];
+    const linked = (await storeStep(run, 'generate', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, copiedTextsOf(top.form), t, top.form), [])) ?? [];
     const named = new Set(linked.flatMap((l) => labelTokens(l)));
     unexplained = unexplained.filter((w) => !named.has(w));
   }

@@ -44,7 +44,7 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   const mentions = copiedTextsOf(win.attempt.candidate.form);
   // on a graph with classes, the names of conditions on the class asked for (typed.ts linkedNames): names of the graph,
   // never words it lacks (nothingNear, wordNotRead), and words the reading must use (unusedWords)
-  const linked = await storeStep(run, 'execute', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, mentions, t), []);
+  const linked = await storeStep(run, 'execute', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, mentions, t, win.attempt.candidate.form), []);
   if (linked === undefined) return { rejected: true, abstained: false };
   const checks = linked.length > 0 ? { ...checkContext(gw, q, beam), linkedNames: linked } : checkContext(gw, q, beam);
   const own = ownValueMissing(reading, checks);

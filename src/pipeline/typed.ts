@@ -17,6 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { defined, endsNounPhrase, LEXICON_FILE, readLexicon, type ArgOp, type Lexicon, getOrAdd, isCopula, isStopword, isSuperlative, normalizeLabel, RDF_TYPE, readSchema, singularForms, type Schema, words, type Candidate, type Form, type Ref, type Relation } from '../core';
+import { children } from '../form';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
 import { isWeakWord, questionParts, type Verdict } from './checks';
@@ -40,6 +41,8 @@ export interface GraphTypes {
   literal: Set<string>;
   /** The relations whose values are numbers or dates (literals): what a superlative ranks members of a class by. */
   ranking: { iri: string; name: string; domain: readonly string[] }[];
+  /** The relations whose values are no numbers, years or dates (entities or text): nothing a ranking ranks by. */
+  unranked: Set<string>;
   /** Labels of the ranking relations (rankPhrase). */
   rankingLabels: Map<string, string>;
   /**
@@ -95,6 +98,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
     literal: new Set(schema.properties.filter((p) => p.objectKind === 'literal').map((p) => p.iri)),
     ranking: ranking.map((p) => ({ iri: p.iri, name: defined(relationName(gw, p.iri), 'a ranking relation name'), domain: p.domain })),
     rankingLabels: new Map(ranking.map((p) => [p.iri, p.label] as const)),
+    unranked: new Set(schema.properties.filter((p) => p.valueKind !== 'number' && p.valueKind !== 'year' && p.valueKind !== 'date').map((p) => p.iri)),
     superlatives: lexiconSuperlatives(gw, ranking),
     overlap: new Map(),
     entityClasses: new LRUCache({ max: 4 * TYPED_CACHE }),
@@ -302,9 +306,27 @@ async function typing(gw: GatewayContext, types: GraphTypes, form: Form, timeout
       }
       return a?.classes ? a : (b ?? {});
     }
+    case 'or': {
+      // a union is of the classes of both sides (an entity's own classes, asked of the store)
+      const sides = await Promise.all(form.args.map((x) => (x.kind === 'entity' ? entityTyping(gw, types, x, timeoutMs) : typing(gw, types, x, timeoutMs))));
+      const clash = sides.find((t) => t.clash);
+      if (clash) return clash;
+      return sides.every((t) => t.classes) ? { classes: [...new Set(sides.flatMap((t) => t.classes ?? []))] } : {};
+    }
+    case 'arg': {
+      // (ARGMAX S r): r must give numbers, years or dates, and the members of S be what it ranks (its domain; a city
+      // has no rating)
+      const set = await typing(gw, types, form.arg, timeoutMs);
+      const by = form.relation.kind === 'rel' ? iriOf(form.relation.ref) : undefined;
+      if (!set.clash && by && types.unranked.has(by)) return { clash: `its ${relationLabel(gw, types, form.relation)} is no number or date to rank by` };
+      const { out: ranked } = joinClasses(types, form.relation);
+      if (!set.clash && set.classes && ranked && !(await overlapping(gw, types, set.classes, ranked, timeoutMs))) {
+        return { clash: `a ${set.classes.map(name).join(' or ')} has no ${relationLabel(gw, types, form.relation)} to rank by (${ranked.map(name).join(', ')} have)` };
+      }
+      return set;
+    }
     case 'count':
     case 'ask':
-    case 'arg':
       return typing(gw, types, form.arg, timeoutMs);
     default:
       return {};
@@ -327,6 +349,47 @@ export async function wrongClass(gw: GatewayContext, question: string, reading: 
   if (asked && t.values) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for a ${label(asked)}; the reading's answers are values` };
   if (!asked || !t.classes || (await overlapping(gw, types, [asked], t.classes, timeoutMs))) return pass;
   return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for a ${label(asked)}; the reading's answers are ${t.classes.map((c) => `a ${label(c)}`).join(' or ')}` };
+}
+
+/** The classes of a grounded entity (none known: unknown). */
+async function entityTyping(gw: GatewayContext, types: GraphTypes, form: Form & { kind: 'entity' }, timeoutMs: number): Promise<Typing> {
+  const iri = iriOf(form.ref);
+  if (!iri) return {};
+  await classesOfEntities(gw, types, [iri], timeoutMs);
+  const classes = types.entityClasses.get(iri) ?? [];
+  return classes.length > 0 ? { classes } : {};
+}
+
+/** A relation's words for a reason: its label where the schema has one, else its name. */
+function relationLabel(gw: GatewayContext, types: GraphTypes, r: Relation): string {
+  const rel = r.kind === 'reverse' ? r.of : r;
+  const iri = rel.kind === 'rel' ? iriOf(rel.ref) : undefined;
+  return (iri && (types.rankingLabels.get(iri) ?? relationName(gw, iri))) || 'value';
+}
+
+/**
+ * The class a form ranks: the members of (ARGMAX S r) / (ARGMIN S r) where r is a number, year or date relation of
+ * one class only ("the best … in X" read as a ranking by a rating only restaurants have). By name or grounded IRI.
+ */
+function rankedClass(types: GraphTypes, form: Form): string | undefined {
+  if (form.kind === 'arg' && form.relation.kind === 'rel') {
+    const ref = form.relation.ref;
+    const r = types.ranking.find((x) => (ref.kind === 'name' ? x.name === ref.name : ref.kind === 'iri' && x.iri === ref.iri));
+    if (r && r.domain.length === 1) return r.domain[0];
+  }
+  for (const c of children(form)) {
+    const k = rankedClass(types, c);
+    if (k) return k;
+  }
+  return undefined;
+}
+
+/**
+ * The class a reading of the question is held to: the one the question names (askedClass), else the one the reading
+ * ranks (rankedClass: "the best … in X" names no class, and ranks restaurants).
+ */
+function heldClass(types: GraphTypes, question: string, mentions: readonly string[], form?: Form): string | undefined {
+  return askedClass(types, question, mentions) ?? (form ? rankedClass(types, form) : undefined);
 }
 
 /** A relation path from a class to an entity's class: each hop a relation IRI, read forwards or backwards. */
@@ -431,16 +494,17 @@ async function linkedLabels(gw: GatewayContext, types: GraphTypes, asked: string
 
 /**
  * The spans of the question outside a reading's mentions that name a condition on the class the question asks for
- * (linkedLabels: "how many **pottery** shops …"): words a reading of that class must use (checks.ts unusedWords). None
- * where the pack has no classes or the question names none.
+ * (linkedLabels: "how many **pottery** shops …"), or, where it names none, on the class the reading (`form`) ranks
+ * (heldClass: "the best **thai** in X"): words a reading of that class must use (checks.ts unusedWords). None where
+ * the pack has no classes or there is no such class.
  */
-export async function linkedNames(gw: GatewayContext, question: string, mentions: readonly string[], timeoutMs: number): Promise<string[]> {
+export async function linkedNames(gw: GatewayContext, question: string, mentions: readonly string[], timeoutMs: number, form?: Form): Promise<string[]> {
   const types = graphTypes(gw);
   if (!types) return [];
-  const asked = askedClass(types, question, mentions);
+  const asked = heldClass(types, question, mentions, form);
   if (!asked) return [];
-  // (one question's readings mostly share their mentions: read once per gateway and question)
-  const key = questionKey(question, mentions);
+  // (one question's readings mostly share their mentions: read once per gateway, question and class)
+  const key = `${questionKey(question, mentions)}\u0000${asked}`;
   const cached = types.linked.get(key);
   if (cached) return cached;
   const spans = spansOutside(gw, question, mentions, namesClass(types, asked));
@@ -474,7 +538,7 @@ export async function typedReadings(gw: GatewayContext, question: string, beam: 
   const top = beam[0];
   if (!types || !score || !top) return none;
   const mentions = copiedTextsOf(top.form);
-  const asked = askedClass(types, question, mentions);
+  const asked = heldClass(types, question, mentions, top.form);
   const className = asked ? types.className.get(asked) : undefined;
   if (!asked || !className) return none;
   const fromMentions = mentionLabels(gw, mentions);

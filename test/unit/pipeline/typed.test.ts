@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { openExecutor } from '../../../src/execute';
 import { createGateway, type Gateway } from '../../../src/pipeline';
 import { discoverSchema, namesOf } from '../../../src/synth';
-import { askedClass, graphTypes } from '../../../src/pipeline/typed';
+import { askedClass, graphTypes, wrongClass } from '../../../src/pipeline/typed';
+import { parseForm } from '../../../src/form';
 import { type GatewayContext } from '../../../src/pipeline/context';
 import { FixedBeam } from './fixed-beam';
 import { LEXICON_FILE } from '../../../src/core';
@@ -75,6 +76,8 @@ describe('typed.ts: the class a question asks for, and readings built from the s
       // a reading of the right class that drops the craft and the superlative
       'what is the oldest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
       'which is the roomiest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
+      // names no class, and ranks the towns by a floor area only shops have
+      'which is the roomiest in Westmark?': [['(ARGMAX (JOIN inProvince [ Westmark ]) floorArea)', -0.2]],
     }, { [SHOPS_IN_WESTMARK]: -1, [OLDEST_POTTERY_SHOP]: -2 }, -50);
     gateway = await createGateway({ pack: dir, generator: parser, cacheDir: dir });
     types = graphTypes({ pack: { dir, config: { names: namesOf(schema) } } } as unknown as GatewayContext)!;
@@ -171,6 +174,23 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     const ranked = parser.scored.flat().filter((f) => /^\(ARG(MAX|MIN) /.test(f));
     assert.ok(ranked.length > 0 && ranked.every((f) => f.startsWith('(ARGMAX ') && f.endsWith(' floorArea)')), JSON.stringify(ranked));
     assert.deepEqual(a.answers.map((x) => x.label), ['Kiln Works'], 'the larger of the two pottery shops in Westmark');
+  });
+
+  it('a ranking by what is no number or date is set aside (WRONG_CLASS); the class the parser\'s relation ranks is then the one read', async () => {
+    parser.scored = [];
+    const a = await gateway.ask('which is the roomiest in Westmark?', { fallback: 'off', bridges: false });
+    const notes = JSON.stringify(a.trace.map((t) => [t.outcome, t.groundedForm, t.note]));
+    // (grounding reads the floor area as another relation: the towns by their province, no number to rank by)
+    assert.ok(a.trace.some((t) => t.check?.code === 'WRONG_CLASS' && (t.note ?? '').includes('is no number or date to rank by')), notes);
+    assert.ok(a.trace.some((t) => /typed readings: \d+ forms: a shop linked by the schema's paths to \[ westmark \]/.test(t.note ?? '')), notes);
+    assert.equal(a.form, '(ARGMAX (AND Shop (JOIN inTown (JOIN inProvince [ Westmark ]))) floorArea)', notes);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Kiln Works']);
+    // the towns ranked by a floor area only shops have, as the schema says
+    const gw = (gateway as unknown as { gw: GatewayContext }).gw;
+    const towns = parseForm(`(ARGMAX (JOIN <${V}inProvince> <${E}westmark>) <${V}floorArea>)`);
+    const v = await wrongClass(gw, 'which is the roomiest in Westmark?', { grounded: towns, mentions: ['Westmark'] }, 5000);
+    assert.deepEqual([v.pass, v.code], [false, 'WRONG_CLASS']);
+    assert.match(v.reason ?? '', /a town has no floor area to rank by/);
   });
 
   it('a pack without classes types nothing (graphTypes undefined)', () => {
