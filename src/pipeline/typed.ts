@@ -364,7 +364,8 @@ async function entityTyping(gw: GatewayContext, types: GraphTypes, form: Form & 
 function relationLabel(gw: GatewayContext, types: GraphTypes, r: Relation): string {
   const rel = r.kind === 'reverse' ? r.of : r;
   const iri = rel.kind === 'rel' ? iriOf(rel.ref) : undefined;
-  return (iri && (types.rankingLabels.get(iri) ?? relationName(gw, iri))) || 'value';
+  if (!iri) return 'value';
+  return types.rankingLabels.get(iri) ?? relationName(gw, iri) ?? 'value';
 }
 
 /**
@@ -375,7 +376,7 @@ function rankedClass(types: GraphTypes, form: Form): string | undefined {
   if (form.kind === 'arg' && form.relation.kind === 'rel') {
     const ref = form.relation.ref;
     const r = types.ranking.find((x) => (ref.kind === 'name' ? x.name === ref.name : ref.kind === 'iri' && x.iri === ref.iri));
-    if (r && r.domain.length === 1) return r.domain[0];
+    if (r?.domain.length === 1) return r.domain[0];
   }
   for (const c of children(form)) {
     const k = rankedClass(types, c);
