@@ -538,7 +538,8 @@ export async function typedReadings(gw: GatewayContext, question: string, beam: 
   const score = gw.generator?.score?.bind(gw.generator);
   const top = beam[0];
   if (!types || !score || !top) return none;
-  const mentions = copiedTextsOf(top.form);
+  // (a mention that names nothing of the graph is no name: "which [ supplier ] …" is the class asked for)
+  const mentions = copiedTextsOf(top.form).filter((m) => exactEntities(gw, m, 1).length > 0 || trimmedMention(gw, m) !== undefined);
   const asked = heldClass(types, question, mentions, top.form);
   const className = asked ? types.className.get(asked) : undefined;
   if (!asked || !className) return none;

@@ -76,6 +76,8 @@ describe('typed.ts: the class a question asks for, and readings built from the s
       // a reading of the right class that drops the craft and the superlative
       'what is the oldest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
       'which is the roomiest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
+      // the class word copied as a name, which names nothing of the graph
+      'which shop is the roomiest?': [['(JOIN (R inTown) [ shop ])', -0.2]],
       // names no class, and ranks the towns by a floor area only shops have
       'which is the roomiest in Westmark?': [['(ARGMAX (JOIN inProvince [ Westmark ]) floorArea)', -0.2]],
     }, { [SHOPS_IN_WESTMARK]: -1, [OLDEST_POTTERY_SHOP]: -2 }, -50);
@@ -191,6 +193,13 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     const v = await wrongClass(gw, 'which is the roomiest in Westmark?', { grounded: towns, mentions: ['Westmark'] }, 5000);
     assert.deepEqual([v.pass, v.code], [false, 'WRONG_CLASS']);
     assert.match(v.reason ?? '', /a town has no floor area to rank by/);
+  });
+
+  it('a class word the parser copied as a name that names nothing is the class asked for: the class ranked alone', async () => {
+    const a = await gateway.ask('which shop is the roomiest?', { fallback: 'off', bridges: false });
+    const notes = JSON.stringify(a.trace.map((t) => t.note));
+    assert.equal(a.form, '(ARGMAX Shop floorArea)', notes);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Brill Pots']);
   });
 
   it('a pack without classes types nothing (graphTypes undefined)', () => {
