@@ -144,8 +144,8 @@ const ASKING_REACH = 4;
  * The class the question asks for: in the phrase after "which", "what", "how many" or an imperative ("list", "give
  * me"), the first word outside the mentions that names one class of the graph — its name or label, or their plural
  * ("employees" → Employee), else a WordNet synonym read clearly (rankPhrase ≥ CLEAR_READING, CLEAR_MARGIN above the
- * next) — a class's own name first. The phrase ends at a verb, preposition or conjunction ("what is the budget of …" asks for no class) or a
- * mention. Undefined when no word does.
+ * next) — a class's own name first. The phrase ends at a verb, preposition or conjunction ("what is the budget of …" asks for no class);
+ * a mention is a name in it, never its class word. Undefined when no word does.
  */
 export function askedClass(types: GraphTypes, question: string, mentions: readonly string[]): string | undefined {
   // (one question's readings mostly share their mentions: read once per gateway and question)
@@ -166,15 +166,16 @@ function classAskedFor(types: GraphTypes, question: string, mentions: readonly s
   const after = ws[at + 1];
   const copula = after !== null && after !== undefined && isCopula(after);
   const from = copula ? at + 2 : at + 1;
-  // a mention, a verb, a preposition or a conjunction ends the phrase (so does the question's end)
-  const ends = (w: string | null | undefined) => w === undefined || w === null || (isStopword(w) && endsNounPhrase(w));
+  // a verb, a preposition or a conjunction ends the phrase (so does the question's end)
+  const ends = (w: string | null | undefined) => w === undefined || (w !== null && isStopword(w) && endsNounPhrase(w));
   const phrase: string[] = [];
   let ended = false;
   // (function words do not count towards the reach: "which is the one …")
   for (let i = from, reach = 0; reach <= ASKING_REACH && !ended; i++) {
     const w = ws[i];
-    if (ends(w)) ended = true;
-    else if (w && !isStopword(w)) {
+    if (w === undefined || ends(w)) ended = true;
+    else if (w === null) reach++; // a mention is a name in the phrase ("which [ Westmark ] shops"), never its class word
+    else if (!isStopword(w)) {
       if (reach < ASKING_REACH && !isWeakWord(w) && /\p{L}/u.test(w)) phrase.push(w);
       reach++;
     }
@@ -437,6 +438,23 @@ function exactEntities(gw: GatewayContext, text: string, k = ENTITIES_PER_LABEL)
 }
 
 /**
+ * The parser's mentions as names of the graph: one that names nothing of it is none ("which [ supplier ] …": the class
+ * asked for), and a class word that ends one whose other words spell a label is the class's ("how many [ thai shops ]"
+ * → "thai": the words before it name the condition).
+ */
+function namesOf(gw: GatewayContext, types: GraphTypes, mentions: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const m of mentions) {
+    const ws = words(m);
+    const last = ws.at(-1);
+    const rest = ws.slice(0, -1).join(' ');
+    if (last && rest && namedClass(types, last) && exactEntities(gw, rest, 1).length > 0) out.push(rest);
+    else if (exactEntities(gw, m, 1).length > 0 || trimmedMention(gw, m) !== undefined) out.push(m);
+  }
+  return out;
+}
+
+/**
  * The labels the parser's mentions name: a mention that spells a label, or the label it holds (repair.ts trimmedMention,
  * "[ Sales department ]" → Sales).
  */
@@ -499,9 +517,10 @@ async function linkedLabels(gw: GatewayContext, types: GraphTypes, asked: string
  * (heldClass: "the best **thai** in X"): words a reading of that class must use (checks.ts unusedWords). None where
  * the pack has no classes or there is no such class.
  */
-export async function linkedNames(gw: GatewayContext, question: string, mentions: readonly string[], timeoutMs: number, form?: Form): Promise<string[]> {
+export async function linkedNames(gw: GatewayContext, question: string, parsed: readonly string[], timeoutMs: number, form?: Form): Promise<string[]> {
   const types = graphTypes(gw);
   if (!types) return [];
+  const mentions = namesOf(gw, types, parsed);
   const asked = heldClass(types, question, mentions, form);
   if (!asked) return [];
   // (one question's readings mostly share their mentions: read once per gateway, question and class)
@@ -538,8 +557,7 @@ export async function typedReadings(gw: GatewayContext, question: string, beam: 
   const score = gw.generator?.score?.bind(gw.generator);
   const top = beam[0];
   if (!types || !score || !top) return none;
-  // (a mention that names nothing of the graph is no name: "which [ supplier ] …" is the class asked for)
-  const mentions = copiedTextsOf(top.form).filter((m) => exactEntities(gw, m, 1).length > 0 || trimmedMention(gw, m) !== undefined);
+  const mentions = namesOf(gw, types, copiedTextsOf(top.form));
   const asked = heldClass(types, question, mentions, top.form);
   const className = asked ? types.className.get(asked) : undefined;
   if (!asked || !className) return none;

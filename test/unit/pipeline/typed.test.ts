@@ -76,6 +76,8 @@ describe('typed.ts: the class a question asks for, and readings built from the s
       // a reading of the right class that drops the craft and the superlative
       'what is the oldest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
       'which is the roomiest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
+      // the class word copied into the name of the condition
+      'how many pottery shops are there?': [['(COUNT (JOIN (R craft) [ pottery shops ]))', -0.2]],
       // the class word copied as a name, which names nothing of the graph
       'which shop is the roomiest?': [['(JOIN (R inTown) [ shop ])', -0.2]],
       // names no class, and ranks the towns by a floor area only shops have
@@ -104,6 +106,7 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     assert.equal(askedClass(types, 'which is the best old traditional pottery shop', []), undefined, 'a phrase that runs past the reach names no class');
     assert.equal(askedClass(types, 'who runs Clay Corner?', ['Clay Corner']), undefined);
     assert.equal(askedClass(types, 'which Clay Corner shop is it', ['Clay Corner shop']), undefined, 'a class word inside a mention is a name');
+    assert.equal(askedClass(types, 'which Westmark shops sell pottery?', ['Westmark']), `${V}Shop`, 'past a mention');
   });
 
   it('WRONG_CLASS: a reading whose answers are of another class is set aside; the schema\'s path from the class to the entity answers', async () => {
@@ -200,6 +203,13 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     const notes = JSON.stringify(a.trace.map((t) => t.note));
     assert.equal(a.form, '(ARGMAX Shop floorArea)', notes);
     assert.deepEqual(a.answers.map((x) => x.label), ['Brill Pots']);
+  });
+
+  it('a class word that ends a mention whose other words spell a label is the class asked for, the label its condition', async () => {
+    const a = await gateway.ask('how many pottery shops are there?', { fallback: 'off', bridges: false });
+    const notes = JSON.stringify(a.trace.map((t) => t.note));
+    assert.equal(a.form, '(COUNT (AND Shop (JOIN craft [ pottery ])))', notes);
+    assert.deepEqual(a.answers.map((x) => x.value), ['3']);
   });
 
   it('a pack without classes types nothing (graphTypes undefined)', () => {
