@@ -7,7 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult, Term } from '../core';
-import { RDFS_LABEL, bindingOf, fnv1a, getOrAdd, pushTo } from '../core';
+import { PROPERTY_SCHEMA_PREDICATES, RDFS_LABEL, bindingOf, fnv1a, getOrAdd, pushTo } from '../core';
 import type { BudgetGuard, SharedResults } from './budget';
 import { degreeQuery, edgesQuery, fromTerm, predicatesQuery, sampledEdgesQuery, type Direction } from './sparql';
 
@@ -29,8 +29,9 @@ export function termKey(t: Term): string {
   return t.type === 'literal' ? `"${t.value}"^^${t.datatype ?? ''}@${t.lang ?? ''}` : t.value;
 }
 
-function labelPredicatesOf(lp?: string[]): string[] {
-  return lp?.length ? lp : [RDFS_LABEL];
+/** The predicates the walk never follows: the labels (the pack's, else rdfs:label) and those that describe properties. */
+function unfollowed(lp?: string[]): string[] {
+  return [...(lp?.length ? lp : [RDFS_LABEL]), ...PROPERTY_SCHEMA_PREDICATES];
 }
 
 /** Deterministic sample of at most n items (FNV-1a order of their keys). */
@@ -62,7 +63,7 @@ function chunks<T>(xs: T[], n: number): T[][] {
 
 /** All non-label edges of the nodes in both directions, hubs sampled. Literals are expanded backwards only. */
 export async function expand(guard: BudgetGuard, nodes: Term[], opts: ExpandOptions = {}): Promise<{ edges: Edge[]; hubs: number; skippedHubs: number }> {
-  const lp = labelPredicatesOf(opts.labelPredicates);
+  const lp = unfollowed(opts.labelPredicates);
   const hubDegree = opts.hubDegree ?? 100;
   const maxHubs = opts.maxHubs ?? 24;
   const chunk = opts.chunk ?? 150;
@@ -100,7 +101,7 @@ function toEdge(x: Term, p: Term, y: Term, dir: Direction): Edge {
 
 /** Distinct (node, predicate) pairs in both directions — cheap one-hop extension of chains. */
 export async function predicatesOf(guard: BudgetGuard, nodes: Term[], opts: { labelPredicates?: string[]; chunk?: number; limit?: number } = {}): Promise<{ node: Term; p: string; dir: Direction }[]> {
-  const lp = labelPredicatesOf(opts.labelPredicates);
+  const lp = unfollowed(opts.labelPredicates);
   const out: { node: Term; p: string; dir: Direction }[] = [];
   for (const dir of ['>', '<'] as Direction[]) {
     const candidates = dir === '>' ? nodes.filter((n) => n.type !== 'literal') : nodes;

@@ -8,6 +8,7 @@ import {
   type Executor,
   type PackConfig,
   nameInNamespace,
+  PROPERTY_SCHEMA_PREDICATES,
 } from '../core';
 import { loadRelationVocabulary, type RelationVocabulary } from '../fallback';
 import { NearGraph, type FarWord, type KnownWords } from './abstain';
@@ -94,7 +95,7 @@ export function gatewayContext(
     vocabulary,
     relationVocabulary: loadRelationVocabulary(pack.dir),
     prior: new GraphPrior({ executor, index, vocabulary, generator, config: pack.config, relationName: (iri) => relationName(gw, iri) }),
-    relations: new RelationRetriever(executor, { exclude: [...pack.config.labelPredicates, ...(pack.config.aliasPredicates ?? [])] }),
+    relations: new RelationRetriever(executor, { exclude: [...pack.config.labelPredicates, ...(pack.config.aliasPredicates ?? []), ...PROPERTY_SCHEMA_PREDICATES] }),
   };
   return gw;
 }

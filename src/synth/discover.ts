@@ -18,6 +18,8 @@ import {
   LOCAL_NAME_SOURCE,
   localNameLabel,
   RDF_TYPE,
+  RDFS_DOMAIN,
+  RDFS_RANGE,
   termPhrase,
   XSD,
   type Executor,
@@ -32,8 +34,6 @@ const DF = new DataFactory();
 const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
 const OWL = 'http://www.w3.org/2002/07/owl#';
-const RDFS_DOMAIN = RDFS + 'domain';
-const RDFS_RANGE = RDFS + 'range';
 
 /** Namespaces whose predicates and classes describe the schema itself, not the data. */
 const META_NAMESPACES = [RDF, RDFS, OWL, 'http://www.w3.org/ns/shacl#'];

@@ -17,7 +17,8 @@ import { LEXICON_FILE } from '../../../src/core';
  */
 const E = 'http://example.org/shops/id/';
 const V = 'http://example.org/shops/vocab/';
-const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
+const LABEL = `${RDFS}label`;
 const TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const things: [string, string, string][] = [
   ['clay', 'Shop', 'Clay Corner'], ['loom', 'Shop', 'Loom House'], ['kiln', 'Shop', 'Kiln Works'], ['brillpots', 'Shop', 'Brill Pots'],
@@ -41,6 +42,9 @@ const nt = [
   ...things.flatMap(([id, cls, label]) => [`<${E}${id}> <${TYPE}> <${V}${cls}> .`, `<${E}${id}> <${LABEL}> "${label}" .`]),
   ...facts.map(([s, p, o]) => `<${E}${s}> <${V}${p}> <${E}${o}> .`),
   ...values.map(([s, p, v]) => `<${E}${s}> <${V}${p}> "${v}"^^<${INT}> .`),
+  // the schema declared in the graph: triples about properties, never about the things
+  `<${V}inProvince> <${RDFS}domain> <${V}Town> .`,
+  `<${V}inProvince> <${RDFS}range> <${V}Province> .`,
 ].join('\n');
 
 const SHOPS_IN_WESTMARK = '(AND Shop (JOIN inTown (JOIN inProvince [ Westmark ])))';
@@ -210,6 +214,13 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     const notes = JSON.stringify(a.trace.map((t) => t.note));
     assert.equal(a.form, '(COUNT (AND Shop (JOIN craft [ pottery ])))', notes);
     assert.deepEqual(a.answers.map((x) => x.value), ['3']);
+  });
+
+  it('relation retrieval never offers the predicates that describe properties (rdfs:domain, rdfs:range)', async () => {
+    const gw = (gateway as unknown as { gw: GatewayContext }).gw;
+    const near = (await gw.relations.neighbourhood([`${E}westmark`], 2)).map((r) => r.iri);
+    assert.ok(near.includes(`${V}inProvince`) && near.includes(TYPE), near.join(' '));
+    assert.ok(!near.includes(`${RDFS}range`) && !near.includes(`${RDFS}domain`), near.join(' '));
   });
 
   it('a pack without classes types nothing (graphTypes undefined)', () => {
