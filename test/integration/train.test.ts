@@ -106,7 +106,9 @@ describe('train → export → Node inference (integration, real python + torch)
     assert.ok(total >= 15);
   });
 
-  it('the reported validation EM is the Node decoder\'s (src/generate), not the PyTorch probe', async () => {
+  it('the reported validation EM is the Node decoder\'s (src/generate), not the PyTorch probe', async function () {
+    // 60 epochs of real training: well inside the suite's limit on an idle machine, over it on a loaded one
+    this.timeout(600_000);
     // a run that learns something (short warm-up), so that the numbers are not all zero
     const out = path.join(dir, 'node-eval');
     const r = await train({ data: trainFile, valid: validFile, out, size: 'tiny', epochs: 60, seed: 3, beam: 2, probe: 0, threads: 2, extraArgs: ['--warmup', '20'] });
