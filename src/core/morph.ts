@@ -5,6 +5,8 @@
  * so it is required on first use: a question that never needs morphology never pays for it.
  */
 import type nlpType from 'compromise';
+import { LRUCache } from 'lru-cache';
+import { getOrAdd } from './checked';
 import { DETACH, wordNet } from './wordnet';
 
 interface CompromiseMethods {
@@ -146,20 +148,14 @@ export function isCopula(word: string): boolean {
   return compromise().nlp(word).has('#Copula');
 }
 
-const superlatives = new Map<string, boolean>();
+const superlatives = new LRUCache<string, boolean>({ max: 10000 });
 
 /**
  * Is this word a superlative adjective: compromise's #Superlative ("largest", "oldest", "cheapest"), or an adjective
- * WordNet glosses as the superlative of another ("best", "worst", "most", "least", "fewest")? Cached per word (a
- * bounded map: a server reads many questions).
+ * WordNet glosses as the superlative of another ("best", "worst", "most", "fewest")? Cached per word (bounded: a server
+ * reads many questions).
  */
 export function isSuperlative(word: string): boolean {
   const w = word.toLowerCase();
-  let hit = superlatives.get(w);
-  if (hit === undefined) {
-    hit = /\p{L}/u.test(w) && (compromise().nlp(w).has('#Superlative') || wordNet().senses(w, 'a').some((s) => s.gloss.startsWith('(superlative of')));
-    if (superlatives.size > 10000) superlatives.clear();
-    superlatives.set(w, hit);
-  }
-  return hit;
+  return getOrAdd<string, boolean>(superlatives, w, () => /\p{L}/u.test(w) && (compromise().nlp(w).has('#Superlative') || wordNet().senses(w, 'a').some((s) => s.gloss.startsWith('(superlative of'))));
 }

@@ -16,7 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { defined, endsNounPhrase, LEXICON_FILE, readLexicon, type ArgOp, type Lexicon, getOrAdd, isCopula, isStopword, isSuperlative, normalizeLabel, RDF_TYPE, readSchema, singularForms, type Schema, words, type Candidate, type Form, type Ref, type Relation } from '../core';
+import { defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSuperlative, LEXICON_FILE, normalizeLabel, RDF_TYPE, readLexicon, readSchema, singularForms, words, type ArgOp, type Candidate, type Form, type Lexicon, type Ref, type Relation, type Schema, type SchemaProperty } from '../core';
 import { children } from '../form';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
@@ -110,7 +110,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
 }
 
 /** The superlative phrases of the ranking relations in the pack's lexicon.json (none where it has none or it is unreadable). */
-function lexiconSuperlatives(gw: GatewayContext, ranking: readonly { iri: string; name: string }[]): Map<string, { max: string[]; min: string[] }> {
+function lexiconSuperlatives(gw: GatewayContext, ranking: readonly SchemaProperty[]): Map<string, { max: string[]; min: string[] }> {
   const file = path.join(gw.pack.dir, LEXICON_FILE);
   let lex: Partial<Lexicon> | undefined;
   try {
@@ -120,7 +120,7 @@ function lexiconSuperlatives(gw: GatewayContext, ranking: readonly { iri: string
   }
   const out = new Map<string, { max: string[]; min: string[] }>();
   for (const r of ranking) {
-    const p = lex?.properties?.[r.name] ?? lex?.properties?.[relationName(gw, r.iri) ?? ''];
+    const p = lex?.properties?.[r.name]; // (keyed by the schema's property names)
     if (!p) continue;
     const phrases = (xs: readonly string[] | undefined) => (xs ?? []).map(normalizeLabel).filter(Boolean);
     out.set(r.iri, { max: [...phrases(p.most), ...phrases(p.scale?.best)], min: [...phrases(p.least), ...phrases(p.scale?.worst)] });
