@@ -27,11 +27,14 @@ const LEX_FILES = [
   'verb.possession', 'verb.social', 'verb.stative', 'verb.weather', 'adj.ppl',
 ];
 
-// morphy's detachment rules (WordNet's morph.c), applied before the index is consulted.
+// morphy's detachment rules (WordNet's morph.c), applied before the index is consulted. The adjective rules also undo
+// what WordNet's exception list (adj.exc, not in the npm package) mostly holds: a y turned i ("heaviest" → heavy) and a
+// doubled final consonant ("biggest" → big) before -er / -est.
+const DOUBLED = ['b', 'd', 'g', 'm', 'n', 'p', 't'].flatMap((c): [string, string][] => [[`${c}${c}er`, c], [`${c}${c}est`, c]]);
 export const DETACH: Record<WnPos, [string, string][]> = {
   n: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
   v: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  a: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  a: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e'], ['ier', 'y'], ['iest', 'y'], ...DOUBLED],
   r: [],
 };
 

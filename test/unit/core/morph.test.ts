@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { isCopula, isSuperlative } from '../../../src/core';
+import { isCopula, isSuperlative, wordNet } from '../../../src/core';
 
 describe('core morph: copulas and superlatives (compromise, WordNet)', () => {
   it('isSuperlative: regular superlatives (compromise) and those WordNet glosses as the superlative of another adjective', () => {
@@ -10,5 +10,13 @@ describe('core morph: copulas and superlatives (compromise, WordNet)', () => {
   it('isCopula: the forms of "be", not other verbs', () => {
     for (const w of ['is', 'are', 'was', 'were']) assert.equal(isCopula(w), true, w);
     for (const w of ['has', 'does', 'shop', 'the']) assert.equal(isCopula(w), false, w);
+  });
+
+  it('WordNet base forms of adjectives undo a y turned i and a doubled consonant before -er / -est (what adj.exc holds)', () => {
+    const wn = wordNet();
+    assert.deepEqual(wn.baseForms('heaviest', 'a'), ['heavy']);
+    assert.deepEqual(wn.baseForms('biggest', 'a'), ['big']);
+    assert.deepEqual(wn.baseForms('happier', 'a'), ['happy']);
+    assert.deepEqual(wn.baseForms('summer', 'a'), [], 'no adjective "sum"');
   });
 });
