@@ -4,7 +4,6 @@
  */
 import {
   defined,
-  labelTokens,
   noAnswer,
   AskgraphError,
   TRANSIENT_CODES,
@@ -16,7 +15,7 @@ import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { answerTypeOf } from '../form';
 import { nothingNearReason } from './abstain';
-import { answerShape } from './checks';
+import { answerShape, wordsOfNames } from './checks';
 import {
   groundCandidates,
   type GroundAttempt,
@@ -50,7 +49,7 @@ export async function readings(gw: GatewayContext, q: string, run: AttemptRun, c
   const top = first[0];
   if (unexplained.length > 0 && top) {
     const linked = (await storeStep(run, 'generate', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, copiedTextsOf(top.form), t, top.form), [])) ?? [];
-    const named = new Set(linked.flatMap((l) => labelTokens(l)));
+    const named = wordsOfNames(linked);
     unexplained = unexplained.filter((w) => !named.has(w));
   }
   const far = farWords(gw, unexplained);

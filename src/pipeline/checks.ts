@@ -224,6 +224,11 @@ function ranks(form: Form): boolean {
   return RANKING.has(form.kind) || children(form).some(ranks);
 }
 
+/** The words of names of the graph (typed.ts linkedNames' spans): never words the graph lacks. */
+export function wordsOfNames(names: readonly string[]): Set<string> {
+  return new Set(names.flatMap((n) => labelTokens(n)));
+}
+
 /** A question word and the relation (the name the parser writes) it clearly reads as. */
 export interface RelationWord {
   word: string;
@@ -424,7 +429,7 @@ export const unexplainedMentionWords: Check = (reading, ctx) => {
   const inMentions = new Set(reading.mentions.flatMap((m) => wordsOf(m.text)));
   const names = graphNames(q, words.filter((w) => !inMentions.has(w)), ctx.graphWord ?? (() => false));
   // (a word of a name of a condition on the class asked for is a name of the graph in any case: typed.ts linkedNames)
-  const linked = new Set((ctx.linkedNames ?? []).flatMap((l) => labelTokens(l)));
+  const linked = wordsOfNames(ctx.linkedNames ?? []);
   const leftovers = words.filter((w) => !names.includes(w) && !linked.has(w));
   if (leftovers.length === 0) return { check: 'unexplainedMentionWords', pass: true };
   const named = reading.mentions.filter((m) => wordsOf(m.text).some((w) => leftovers.includes(w))).map((m) => m.text);
