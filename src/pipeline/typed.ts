@@ -16,7 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSuperlative, LEXICON_FILE, normalizeLabel, RDF_TYPE, readLexicon, readSchema, singularForms, words, type ArgOp, type Candidate, type Form, type Lexicon, type Ref, type Relation, type Schema, type SchemaProperty } from '../core';
+import { defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSuperlative, LEXICON_FILE, normalizeLabel, RDF_TYPE, readLexicon, readSchema, singularForms, words, type ArgOp, type Candidate, type Form, type Lexicon, type Ref, type Relation, type PropertyLexicon, type Schema } from '../core';
 import { children } from '../form';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
@@ -39,17 +39,15 @@ export interface GraphTypes {
   range: Map<string, readonly string[]>;
   /** The relations whose values are literals. */
   literal: Set<string>;
-  /** The relations whose values are numbers or dates (literals): what a superlative ranks members of a class by. */
-  ranking: { iri: string; name: string; domain: readonly string[] }[];
+  /**
+   * The relations whose values are numbers, years or dates (literals): what a superlative ranks members of a class by.
+   * Each with the name the parser writes, its label, and the superlatives the pack's lexicon says it by (lexicon.json
+   * `most` and a scale's `best` rank highest first, `least` and `worst` lowest first: "top rated", "earliest"; none
+   * without a lexicon).
+   */
+  ranking: { iri: string; name: string; label: string; domain: readonly string[]; max: string[]; min: string[] }[];
   /** The relations whose values are no numbers, years or dates (entities or text): nothing a ranking ranks by. */
   unranked: Set<string>;
-  /** Labels of the ranking relations (rankPhrase). */
-  rankingLabels: Map<string, string>;
-  /**
-   * The superlatives the pack's lexicon says a ranking relation by (lexicon.json `most` and a scale's `best` rank
-   * highest first, `least` and `worst` lowest first: "top rated", "earliest"), by relation IRI; empty without a lexicon.
-   */
-  superlatives: Map<string, { max: string[]; min: string[] }>;
   /** Whether two classes share a member (asked of the store once per pair: the pairs of the schema's classes). */
   overlap: Map<string, boolean>;
   /** The classes of an entity (asked of the store once per entity; the most recent TYPED_CACHE × 4). */
@@ -85,6 +83,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
   }
   const names = new Map(Object.entries(gw.pack.config.names ?? {}).map(([n, iri]) => [iri, n] as const));
   const relations = schema.properties.filter((p) => p.objectKind === 'entity' && p.domain.length > 0 && p.range.length > 0 && relationName(gw, p.iri) !== undefined);
+  const lexicon = packLexicon(gw);
   const ranking = schema.properties.filter((p) => p.objectKind === 'literal' && (p.valueKind === 'number' || p.valueKind === 'year' || p.valueKind === 'date') && p.domain.length > 0 && relationName(gw, p.iri) !== undefined);
   gw.types = {
     typePredicate: schema.typePredicate || RDF_TYPE, // (a schema.json written before the type predicate was recorded)
@@ -96,10 +95,8 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
     domain: new Map(schema.properties.filter((p) => p.domain.length > 0).map((p) => [p.iri, p.domain] as const)),
     range: new Map(schema.properties.filter((p) => p.objectKind === 'entity' && p.range.length > 0).map((p) => [p.iri, p.range] as const)),
     literal: new Set(schema.properties.filter((p) => p.objectKind === 'literal').map((p) => p.iri)),
-    ranking: ranking.map((p) => ({ iri: p.iri, name: defined(relationName(gw, p.iri), 'a ranking relation name'), domain: p.domain })),
-    rankingLabels: new Map(ranking.map((p) => [p.iri, p.label] as const)),
+    ranking: ranking.map((p) => ({ iri: p.iri, name: defined(relationName(gw, p.iri), 'a ranking relation name'), label: p.label, domain: p.domain, ...superlativesOf(lexicon?.properties?.[p.name]) })),
     unranked: new Set(schema.properties.filter((p) => p.valueKind !== 'number' && p.valueKind !== 'year' && p.valueKind !== 'date').map((p) => p.iri)),
-    superlatives: lexiconSuperlatives(gw, ranking),
     overlap: new Map(),
     entityClasses: new LRUCache({ max: 4 * TYPED_CACHE }),
     clearClass: new LRUCache({ max: TYPED_CACHE }),
@@ -109,23 +106,20 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
   return gw.types;
 }
 
-/** The superlative phrases of the ranking relations in the pack's lexicon.json (none where it has none or it is unreadable). */
-function lexiconSuperlatives(gw: GatewayContext, ranking: readonly SchemaProperty[]): Map<string, { max: string[]; min: string[] }> {
+/** The pack's lexicon.json (keyed by the schema's property names); undefined where it has none or it is unreadable. */
+function packLexicon(gw: GatewayContext): Partial<Lexicon> | undefined {
   const file = path.join(gw.pack.dir, LEXICON_FILE);
-  let lex: Partial<Lexicon> | undefined;
   try {
-    lex = fs.existsSync(file) ? (readLexicon(file) as Partial<Lexicon>) : undefined;
+    return fs.existsSync(file) ? (readLexicon(file) as Partial<Lexicon>) : undefined;
   } catch {
-    lex = undefined; // an unreadable lexicon says no superlatives: the typed readings rank by every relation
+    return undefined; // an unreadable lexicon says no superlatives: the typed readings rank by every relation
   }
-  const out = new Map<string, { max: string[]; min: string[] }>();
-  for (const r of ranking) {
-    const p = lex?.properties?.[r.name]; // (keyed by the schema's property names)
-    if (!p) continue;
-    const phrases = (xs: readonly string[] | undefined) => (xs ?? []).map(normalizeLabel).filter(Boolean);
-    out.set(r.iri, { max: [...phrases(p.most), ...phrases(p.scale?.best)], min: [...phrases(p.least), ...phrases(p.scale?.worst)] });
-  }
-  return out;
+}
+
+/** The superlative phrases the lexicon says of a property, highest first and lowest first. */
+function superlativesOf(p: Partial<PropertyLexicon> | undefined): { max: string[]; min: string[] } {
+  const phrases = (xs: readonly string[] | undefined) => (xs ?? []).map(normalizeLabel).filter(Boolean);
+  return { max: [...phrases(p?.most), ...phrases(p?.scale?.best)], min: [...phrases(p?.least), ...phrases(p?.scale?.worst)] };
 }
 
 /** The question's words in order, a null where a mention stands (a mention's words are a name, not the kind asked for). */
@@ -366,7 +360,7 @@ function relationLabel(gw: GatewayContext, types: GraphTypes, r: Relation): stri
   const rel = r.kind === 'reverse' ? r.of : r;
   const iri = rel.kind === 'rel' ? iriOf(rel.ref) : undefined;
   if (!iri) return 'value';
-  return types.rankingLabels.get(iri) ?? relationName(gw, iri) ?? 'value';
+  return types.ranking.find((r) => r.iri === iri)?.label ?? relationName(gw, iri) ?? 'value';
 }
 
 /**
@@ -449,7 +443,7 @@ function namesOf(gw: GatewayContext, types: GraphTypes, mentions: readonly strin
     const last = ws.at(-1);
     const rest = ws.slice(0, -1).join(' ');
     if (last && rest && namedClass(types, last) && exactEntities(gw, rest, 1).length > 0) out.push(rest);
-    else if (exactEntities(gw, m, 1).length > 0 || trimmedMention(gw, m) !== undefined) out.push(m);
+    else if (labelOf(gw, m) !== undefined) out.push(m);
   }
   return out;
 }
@@ -461,10 +455,15 @@ function namesOf(gw: GatewayContext, types: GraphTypes, mentions: readonly strin
 function mentionLabels(gw: GatewayContext, mentions: readonly string[]): string[] {
   const out: string[] = [];
   for (const m of mentions) {
-    const label = exactEntities(gw, m, 1).length > 0 ? m : trimmedMention(gw, m);
+    const label = labelOf(gw, m);
     if (label !== undefined && !out.includes(label)) out.push(label);
   }
   return out;
+}
+
+/** The label a mention names: itself where it spells one, else the label it holds (trimmedMention); undefined: none. */
+function labelOf(gw: GatewayContext, mention: string): string | undefined {
+  return exactEntities(gw, mention, 1).length > 0 ? mention : trimmedMention(gw, mention);
 }
 
 /**
@@ -614,14 +613,13 @@ function rankingsOf(types: GraphTypes, asked: string, question: string, mentions
   const text = ` ${outside.map((w) => w ?? '|').join(' ')} `;
   const says = (phrases: readonly string[]) => phrases.some((p) => text.includes(` ${p} `));
   const said = own.flatMap((r) => {
-    const sup = types.superlatives.get(r.iri);
-    const ops: ArgOp[] = sup ? [...(says(sup.max) ? (['ARGMAX'] as const) : []), ...(says(sup.min) ? (['ARGMIN'] as const) : [])] : [];
+    const ops: ArgOp[] = [...(says(r.max) ? (['ARGMAX'] as const) : []), ...(says(r.min) ? (['ARGMIN'] as const) : [])];
     return ops.length > 0 ? [{ relation: rel(r.name), ops }] : [];
   });
   if (said.length > 0 || sups.length === 0) return said;
-  const infos = own.map((r) => ({ iri: r.iri, name: r.name }));
+  const labels = new Map(own.map((r) => [r.iri, r.label] as const));
   const near = new Map<string, number>();
-  for (const w of sups) for (const r of rankPhrase(w, infos, { labels: types.rankingLabels })) near.set(r.iri, Math.max(near.get(r.iri) ?? 0, r.score));
+  for (const w of sups) for (const r of rankPhrase(w, own, { labels })) near.set(r.iri, Math.max(near.get(r.iri) ?? 0, r.score));
   return [...own]
     .sort((a, b) => (near.get(b.iri) ?? 0) - (near.get(a.iri) ?? 0) || a.name.localeCompare(b.name))
     .slice(0, RANKINGS)
