@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult } from '../core';
-import { isStopword, itemAt, relationWords } from '../core';
+import { isStopword, itemAt, RDF_TYPE, relationWords } from '../core';
 import { relatedWords, wordNearness, wordVectors, WORDNET_SCORES, type WordVectors } from './lexical';
 import { bridgeQuery, classesQuery, degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query, takesQuery } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
@@ -21,8 +21,6 @@ export interface Bridge {
   /** true: the entity is the subject of the bridge's triples ((R p) in the bridged form); false: its object. */
   inverse: boolean;
 }
-
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 
 export interface RelationRetrieverOptions {
   /** Predicates never offered as relations (label / alias predicates). */
@@ -214,7 +212,7 @@ export class RelationRetriever {
     this.exclude = new Set(opts.exclude ?? []);
   }
 
-  /** Predicates within `hops` (1 or 2) of the entities. */
+  /** Predicates within `hops` (1 or 2) of the entities (never rdf:type or an excluded predicate). */
   async neighbourhood(entities: string[], hops: 1 | 2 = 2): Promise<RelationInfo[]> {
     const ents = [...new Set(entities)].sort();
     if (ents.length === 0) return [];
@@ -226,7 +224,9 @@ export class RelationRetriever {
     const found = new Map<string, RelationInfo>();
     const collect = (rows: { p?: { type: string; value: string } }[]) => {
       for (const r of rows) {
-        if (r.p?.type !== 'uri' || this.exclude.has(r.p.value)) continue;
+        // never rdf:type: a form says a class with a class name ((AND Restaurant …)), and a relation name read as
+        // rdf:type answers the graph's classes, which no relation phrase asks for
+        if (r.p?.type !== 'uri' || r.p.value === RDF_TYPE || this.exclude.has(r.p.value)) continue;
         found.set(r.p.value, { iri: r.p.value, name: iriLocalName(r.p.value) });
       }
     };

@@ -15,7 +15,7 @@ import { compileForm, packCompileOptions } from '../compile';
 import { runCompiled } from '../execute';
 import { answerTypeOf } from '../form';
 import { nothingNearReason } from './abstain';
-import { answerShape, wordsOfNames } from './checks';
+import { formFits, wordsOfNames } from './checks';
 import {
   groundCandidates,
   type GroundAttempt,
@@ -116,9 +116,9 @@ export async function attempt(gw: GatewayContext, attempts: AsyncGenerator<Groun
     if (run.seen.has(a.text)) continue; // already executed (greedy pass)
     run.seen.add(a.text);
     const shape = answerTypeOf(a.form);
-    const fits = answerShape({ form: a.candidate.text, mentions: [], answerType: shape }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
+    const fits = formFits({ form: a.candidate.text, mentions: [], answerType: shape, tree: a.form }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
     if (!fits.pass) {
-      trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: defined(fits.reason, 'reason of a failed answerShape'), check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
+      trace.push({ stage: 'execute', beamForm: a.candidate.text, groundedForm: a.text, score: a.score, outcome: 'skipped', note: defined(fits.reason, 'reason of a failed formFits'), check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
       continue;
     }
     if (run.n >= maxAttempts) {

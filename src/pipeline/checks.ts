@@ -10,10 +10,10 @@
  * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
  * "us"). No word of any graph is written here.
  */
-import { getOrAdd, isFunctionWord, isStopword, isSuperlative, labelTokens, letterWords, normalizeLabel, relationWords, singularForms, stem, wordNet, type AnswerType, type Form, type TraceEntry } from '../core';
+import { getOrAdd, isFunctionWord, isStopword, isSuperlative, labelTokens, letterWords, normalizeLabel, relationWords, singularForms, stem, wordNet, type AnswerType, type Form, type Relation, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
-import { children, classRefs, relationRefs } from '../form';
+import { children, classRefs, printRelation, relationRefs } from '../form';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
 
 /** One entity mention of a reading: the words the parser copied and the graph label it grounded to. */
@@ -30,7 +30,7 @@ export interface Reading {
   /** The parser's beam form (mentions as copied). */
   form: string;
   mentions: readonly ReadingMention[];
-  /** The beam form parsed (ownValueMissing). */
+  /** The form parsed: the beam form (ownValueMissing), or the grounded form where it is judged before it runs (rankable). */
   tree?: Form;
   /** Whether an entity of the reading never takes its relation (probes.ts vacuousJoin). */
   vacuous?: boolean;
@@ -74,7 +74,7 @@ export interface CheckContext {
   linkedNames?: readonly string[];
 }
 
-export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'WRONG_CLASS';
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'UNRANKABLE' | 'WRONG_CLASS';
 
 export interface Verdict {
   /** The check's name (its export here). */
@@ -389,6 +389,59 @@ export const answerShape: Check = (reading, ctx) => {
   if (shape && ctx.expected && shape !== ctx.expected) return { check: 'answerShape', pass: false, code: 'WRONG_SHAPE', reason: `answers ${shape}, the question asks for a ${ctx.expected}` };
   if (shape === 'boolean' && ctx.yesNo === false) return { check: 'answerShape', pass: false, code: 'NOT_YES_NO', reason: 'answers yes or no, the question is not worded as a yes/no question' };
   return { check: 'answerShape', pass: true };
+};
+
+/**
+ * Whether a relation path's values are the subjects of its last triple — the path ends read backwards: (R r), a
+ * path (JOIN a (R b)), or (R (JOIN a b)), whose last step is (R a). A subject is an IRI or a blank node, never a
+ * literal: no number, year or date.
+ */
+export function endsBackwards(r: Relation, backwards = false): boolean {
+  switch (r.kind) {
+    case 'rel':
+      return backwards;
+    case 'reverse':
+      return endsBackwards(r.of, !backwards);
+    case 'chain':
+      return backwards ? endsBackwards(r.first, true) : endsBackwards(r.then, false);
+  }
+}
+
+/** The relations whose values a form compares or ranks: (ARGMAX x r), (GT r v), (TC x r t), (GT r1 r2), (GROUPAVG x r v). */
+function comparedRelations(form: Form): Relation[] {
+  switch (form.kind) {
+    case 'arg':
+    case 'compare':
+    case 'tc':
+      return [form.relation];
+    case 'attrcompare':
+      return [form.relation, form.other];
+    case 'group':
+      return form.value ? [form.value] : [];
+    default:
+      return [];
+  }
+}
+
+/**
+ * UNRANKABLE: a reading that ranks or compares members by a relation read backwards ("(ARGMAX S (R city))": the
+ * members ranked by what has them as its city). Its values are subjects of the graph's triples, entities and never
+ * numbers, years or dates, so the ranking is by nothing the question can mean, on any graph. Judged on the form
+ * before it is run, with answerShape.
+ */
+export const rankable: Check = (reading) => {
+  const pass: Verdict = { check: 'rankable', pass: true };
+  if (!reading.tree) return pass;
+  const walk = (f: Form): Relation | undefined => comparedRelations(f).find((r) => endsBackwards(r)) ?? children(f).map(walk).find((r) => r !== undefined);
+  const by = walk(reading.tree);
+  if (!by) return pass;
+  return { check: 'rankable', pass: false, code: 'UNRANKABLE', reason: `ranks or compares by ${printRelation(by)} read backwards: its values are entities, no number, year or date` };
+};
+
+/** The checks of a form alone, before it runs: answerShape, then rankable. */
+export const formFits: Check = (reading, ctx) => {
+  const shape = answerShape(reading, ctx);
+  return shape.pass ? rankable(reading, ctx) : shape;
 };
 
 /**

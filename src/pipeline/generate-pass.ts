@@ -5,7 +5,7 @@ import {
   type Candidate,
 } from '../core';
 import { answerTypeOf } from '../form';
-import { answerShape } from './checks';
+import { formFits } from './checks';
 import { stop, type AttemptRun } from './run';
 import { type GatewayContext } from './context';
 import { completeMentions, repairs } from './repair';
@@ -46,16 +46,16 @@ export async function generate(gw: GatewayContext, q: string, beam: number, run:
 }
 
 /**
- * The beam forms whose answer shape fits the question (answerShape): the shape is the form's, the same for
+ * The beam forms whose answer shape fits the question and that rank by values (formFits): the shape is the form's, the same for
  * every grounding of it, so a form that does not fit is set aside once, with one trace row, before grounding
  * (its groundings could be many thousands, each one a skipped row).
  */
 export function fitting(cands: Candidate[], run: AttemptRun): Candidate[] {
   return cands.filter((c) => {
-    const fits = answerShape({ form: c.text, mentions: [], answerType: answerTypeOf(c.form) }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
+    const fits = formFits({ form: c.text, mentions: [], answerType: answerTypeOf(c.form), tree: c.form }, { question: '', beam: [], ...(run.expected ? { expected: run.expected } : {}), yesNo: run.yesNo });
     if (fits.pass) return true;
     if (!run.trace.some((t) => t.beamForm === c.text && t.check?.code === fits.code)) {
-      run.trace.push({ stage: 'execute', beamForm: c.text, outcome: 'skipped', note: defined(fits.reason, 'reason of a failed answerShape'), check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
+      run.trace.push({ stage: 'execute', beamForm: c.text, outcome: 'skipped', note: defined(fits.reason, 'reason of a failed formFits'), check: { name: fits.check, code: fits.code ?? '' }, timeMs: 0 });
     }
     return false;
   });

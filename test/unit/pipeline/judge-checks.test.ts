@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { TraceEntry } from '../../../src/core';
 import { parseForm } from '../../../src/form';
-import { answerShape, noAnswerReason, ownValueMissing, tooUncertain, unexplainedMentionWords, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { answerShape, endsBackwards, formFits, noAnswerReason, rankable, ownValueMissing, tooUncertain, unexplainedMentionWords, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 import type { Calibration } from '../../../src/pipeline/calibration';
 
 // Each of judge()'s rules alone: a reading and a context in, a verdict with its reason code out (checks.ts).
@@ -24,6 +24,40 @@ describe('pipeline judging checks, each alone (checks.ts)', () => {
       assert.deepEqual([v.pass, v.code], [false, 'NOT_YES_NO']);
       assert.equal(answerShape(reading('boolean'), ctx('is there a lake in Ruritania', { yesNo: true, expected: 'boolean' })).pass, true);
       assert.equal(answerShape(reading('boolean'), ctx('lakes of Ruritania')).pass, true, 'no wording facts: passes');
+    });
+  });
+
+  describe('rankable', () => {
+    const reading = (form: string): Reading => ({ form, mentions: [], answerType: 'entities', tree: parseForm(form) });
+
+    it('UNRANKABLE: a ranking or comparison by a relation read backwards, at any depth', () => {
+      const v = rankable(reading('(ARGMAX (JOIN located_in [ Ruritania ]) (R capital_of))'), ctx('which is the largest'));
+      assert.deepEqual([v.pass, v.code, v.check], [false, 'UNRANKABLE', 'rankable']);
+      assert.match(v.reason ?? '', /\(R capital_of\) read backwards/);
+      assert.equal(rankable(reading('(COUNT (ARGMIN (JOIN located_in [ Ruritania ]) (JOIN area (R unit_of))))'), ctx('q')).code, 'UNRANKABLE', 'a path ending backwards');
+      assert.equal(rankable(reading('(AND (JOIN located_in [ Ruritania ]) (GT (R founded_by) 1900^^http://www.w3.org/2001/XMLSchema#integer))'), ctx('q')).code, 'UNRANKABLE', 'a comparison');
+    });
+
+    it('passes a ranking by values: a relation forwards, a path ending forwards, and forms that rank nothing', () => {
+      assert.equal(rankable(reading('(ARGMAX (JOIN located_in [ Ruritania ]) area)'), ctx('q')).pass, true);
+      assert.equal(rankable(reading('(ARGMAX (JOIN located_in [ Ruritania ]) (JOIN (R capital_of) population))'), ctx('q')).pass, true);
+      assert.equal(rankable(reading('(JOIN (R capital_of) [ Ruritania ])'), ctx('q')).pass, true);
+      assert.equal(rankable({ form: '(X)', mentions: [] }, ctx('q')).pass, true, 'no parsed form: passes');
+    });
+
+    it('endsBackwards reads the last step of a path, through reversals', () => {
+      const rel = (f: string) => {
+        const t = parseForm(`(ARGMAX (JOIN a [ X ]) ${f})`);
+        if (t.kind !== 'arg') throw new Error('not a ranking');
+        return endsBackwards(t.relation);
+      };
+      assert.deepEqual(['r', '(R r)', '(R (R r))', '(JOIN a (R b))', '(JOIN (R a) b)', '(R (JOIN a b))', '(R (JOIN (R a) b))'].map(rel), [false, true, false, true, false, true, false]);
+    });
+
+    it('formFits: answerShape first, then rankable', () => {
+      const r = { ...reading('(ARGMAX (JOIN located_in [ Ruritania ]) (R capital_of))') };
+      assert.equal(formFits(r, ctx('how many', { expected: 'number' })).code, 'WRONG_SHAPE');
+      assert.equal(formFits(r, ctx('which')).code, 'UNRANKABLE');
     });
   });
 
