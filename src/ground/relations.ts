@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult } from '../core';
-import { isStopword, itemAt, RDF_TYPE, relationWords } from '../core';
+import { isStopword, itemAt, RDF_TYPE, relationWords, wordNet } from '../core';
 import { relatedWords, wordNearness, wordVectors, WORDNET_SCORES, type WordVectors } from './lexical';
 import { bridgeQuery, classesQuery, degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query, takesQuery } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
@@ -36,10 +36,41 @@ export interface RelationRetrieverOptions {
   classLimit?: number;
 }
 
+/** A word WordNet has, in some part of speech (as spelt or by a base form: "directed" → direct). */
+function inDictionary(word: string): boolean {
+  return (['n', 'v', 'a', 'r'] as const).some((p) => wordNet().baseForms(word, p).length > 0);
+}
+
+/** Letters two words begin with alike. */
+function sharedStart(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * Whether two names (as words) may be spellings of one another, so that string similarity is evidence: where a word
+ * that is not in both is no dictionary word (a misspelling, an abbreviation, a code), or where each such word begins
+ * like one of the other's (English word forms differ at the end: "nation" / "nationality", "directed" / "director";
+ * the first min(3, half of the shorter) letters or more). Two different dictionary words that only end alike
+ * ("occupation" / "location", "place of death" / "place of birth") are no spellings of one another: what relates
+ * them is their meaning (WordNet, word vectors), not their letters.
+ */
+export function spellingNear(a: string, b: string): boolean {
+  const aw = a.split(' ').filter(Boolean);
+  const bw = b.split(' ').filter(Boolean);
+  const onlyA = aw.filter((w) => !bw.includes(w));
+  const onlyB = bw.filter((w) => !aw.includes(w));
+  if (onlyA.length === 0 || onlyB.length === 0) return true;
+  if (![...onlyA, ...onlyB].every(inDictionary)) return true;
+  const begins = (x: string, ys: string[]) => ys.some((y) => sharedStart(x, y) >= Math.max(3, Math.ceil(Math.min(x.length, y.length) / 2)));
+  return onlyA.every((x) => begins(x, onlyB)) && onlyB.every((y) => begins(y, onlyA));
+}
+
 /**
  * Similarity of a generated relation name and a store relation, in [0, 1]: names as words
- * (underscores, dots, camelCase → spaces), the best of fuzzy string similarity, word Jaccard and
- * 0.9 × word containment,
+ * (underscores, dots, camelCase → spaces), the best of fuzzy string similarity (where the names may be spellings of
+ * one another: spellingNear), word Jaccard and 0.9 × word containment,
  * against the local name and (when known) the label. Identical names score 1.
  */
 export function relationSimilarity(generated: string, candidate: RelationInfo, label?: string): number {
@@ -57,7 +88,7 @@ export function relationSimilarity(generated: string, candidate: RelationInfo, l
     let inter = 0;
     for (const w of gw) if (cw.has(w)) inter++;
     const contained = (0.9 * inter) / Math.min(gw.size, cw.size);
-    best = Math.max(best, fuzzySimilarity(g, c), words, contained);
+    best = Math.max(best, spellingNear(g, c) ? fuzzySimilarity(g, c) : 0, words, contained);
   }
   return best;
 }

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { contentWords, rankPhrase, readingNote, RelationRetriever, wordnetLink, wordNearness, wordVectors, WORDNET_SCORES, type RelationInfo } from '../../../src/ground';
+import { contentWords, rankPhrase, readingNote, relationSimilarity, RelationRetriever, spellingNear, wordnetLink, wordNearness, wordVectors, WORDNET_SCORES, type RelationInfo } from '../../../src/ground';
 import { GENERIC_DEPTH, wordNet } from '../../../src/core/wordnet';
 import type { Executor } from '../../../src/core';
 
@@ -84,6 +84,22 @@ describe('phrase-level grounding of relation and class phrases (ground/relations
     assert.deepEqual(contentWords('hasInstrument'), ['instrument']);
     assert.deepEqual(contentWords('based in'), ['based']);
     assert.deepEqual(contentWords('http://example.org/s/birthPlace'), ['birth', 'place']);
+  });
+
+  it('letters are evidence between spellings of one word, not between two words that only end alike (spellingNear)', () => {
+    // word forms, misspellings and codes: string similarity counts
+    assert.ok(spellingNear('nation', 'nationality'));
+    assert.ok(spellingNear('directed', 'director'));
+    assert.ok(spellingNear('writer', 'written'));
+    assert.ok(spellingNear('instrumnet', 'instrument'), 'a misspelling');
+    assert.ok(spellingNear('place', 'place of birth'), 'one name holds the other');
+    // two dictionary words that rhyme: it does not
+    assert.ok(!spellingNear('occupation', 'location'));
+    assert.ok(!spellingNear('place of death', 'place of birth'));
+    const person = rels('location', 'profession', 'nationality', 'deathPlace');
+    assert.ok(relationSimilarity('occupation', person[0]!) < 0.3, 'no lexical evidence for location');
+    assert.equal(top('occupation', person), 'profession');
+    assert.equal(top('nation', person), 'nationality');
   });
 
   it('"based in" reads as headquarteredIn or locatedIn; "employees" as employeeCount', () => {
