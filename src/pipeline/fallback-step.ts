@@ -13,7 +13,7 @@ import { trimmedMention } from './repair';
 import { answerFits } from './typed';
 import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
 import { leftOut, writtenAsCapitalised } from './checks';
-import { halted, stop, type AttemptRun } from './run';
+import { halted, stop, storeStep, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
 import { farWords, nearGraph, questionRelationWords, readsAsRelation, type GatewayContext } from './context';
 import { checkContext } from './judge';
@@ -73,7 +73,8 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     const namedRelations = o.noAbstain ? [] : questionRelationWords(gw, q, named);
     const relationWords = namedRelations.flatMap((r) => (r.iri ? [{ word: r.word, iri: r.iri }] : []));
     // on a graph with classes, the class the question asks for: chains that end elsewhere rank after those that fit
-    const fits = o.noAbstain ? undefined : answerFits(gw, q, named.map((m) => m.text));
+    const fits = o.noAbstain ? undefined : await storeStep(run, 'fallback', 'the class asked for', (t) => answerFits(gw, q, named.map((m) => m.text), t), undefined);
+    if (halted(run)) return stopped(gw, q, run, undefined, beam, t0);
     const chain = await runChain(readers, {
       question: q,
       topics,

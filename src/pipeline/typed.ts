@@ -1,5 +1,6 @@
 /**
- * The kind of thing a question asks for, read off the graph's classes (`askedClass`), and what follows from it:
+ * The kind of thing a question asks for, read off the graph's classes (`askedClass`: a class word; `kindAsked`: a value
+ * that names a kind of one class's members, "which designers …"), and what follows from it:
  *  - `wrongClass` (a named check, code WRONG_CLASS): a reading whose answers the schema says are of another class than
  *    the one the question names ("which employees …" read as their departments), or whose conjunction joins two sets
  *    that share no member of any class (a city's restaurants read as the cities in a region) is set aside;
@@ -16,11 +17,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSuperlative, LEXICON_FILE, normalizeLabel, RDF_TYPE, readLexicon, readSchema, singularForms, words, type ArgOp, type Candidate, type Form, type Lexicon, type Ref, type Relation, type PropertyLexicon, type Schema } from '../core';
+import { defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSuperlative, LEXICON_FILE, normalizeLabel, RDF_TYPE, readLexicon, readSchema, singularForms, wordNet, words, type ArgOp, type Candidate, type Form, type Lexicon, type Ref, type Relation, type PropertyLexicon, type Schema } from '../core';
 import { children } from '../form';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
-import { isWeakWord, questionParts, type Verdict } from './checks';
+import { isWeakWord, questionParts, writtenAsCapitalised, type Verdict } from './checks';
 import { relationName, type GatewayContext } from './context';
 import { copiedTextsOf } from './labels';
 import { MAX_REPAIRS, readingSet, scoredReadings, trimmedMention } from './repair';
@@ -58,6 +59,8 @@ export interface GraphTypes {
   asked: LRUCache<string, string>;
   /** linkedNames' answers by question and mentions. */
   linked: LRUCache<string, string[]>;
+  /** kindAsked's answers by question and mentions (`kind` undefined: none). */
+  kinds: LRUCache<string, { kind?: { cls: string; word: string } }>;
 }
 
 /** How many entities of one label, how many paths per entity and how many named entities the typed readings use. */
@@ -102,6 +105,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
     clearClass: new LRUCache({ max: TYPED_CACHE }),
     asked: new LRUCache({ max: TYPED_CACHE }),
     linked: new LRUCache({ max: TYPED_CACHE }),
+    kinds: new LRUCache({ max: TYPED_CACHE }),
   };
   return gw.types;
 }
@@ -151,12 +155,15 @@ function questionKey(question: string, mentions: readonly string[]): string {
   return `${question}\u0000${mentions.join('\u0001')}`;
 }
 
-function classAskedFor(types: GraphTypes, question: string, mentions: readonly string[]): string | undefined {
+/**
+ * The phrase that names what the question asks for: its words outside the mentions after "which", "what", "how many"
+ * or an imperative, up to a verb, preposition or conjunction, within reach (function words not counted); `copula`:
+ * it follows "is" / "are" ("what is the oldest shop in …"), `ended`: it ends within reach. Undefined: no such word.
+ */
+function askingPhrase(question: string, mentions: readonly string[]): { words: string[]; copula: boolean; ended: boolean } | undefined {
   const ws = wordsOutside(question, mentions);
   const at = ws.findIndex((w) => w !== null && ASKING.has(w));
   if (at < 0) return undefined;
-  // "what is the …", "which are the …": the phrase begins after the copula, and names the class only by its last word
-  // where it ends within reach ("what is the oldest shop in …"; "what is the shop's address" asks for no shop)
   const after = ws[at + 1];
   const copula = after !== null && after !== undefined && isCopula(after);
   const from = copula ? at + 2 : at + 1;
@@ -174,20 +181,74 @@ function classAskedFor(types: GraphTypes, question: string, mentions: readonly s
       reach++;
     }
   }
-  if (copula) {
-    const head = phrase.at(-1);
-    return ended && head !== undefined ? clearClass(types, head) : undefined;
+  return { words: phrase, copula, ended };
+}
+
+/**
+ * The words of the asking phrase that may name what is asked for: after a copula, the phrase's last word only, where
+ * the phrase ends within reach ("what is the shop's address" asks for no shop); else each of its words.
+ */
+function askingWords(question: string, mentions: readonly string[]): string[] {
+  const phrase = askingPhrase(question, mentions);
+  if (!phrase) return [];
+  if (!phrase.copula) return phrase.words;
+  const head = phrase.words.at(-1);
+  return phrase.ended && head !== undefined ? [head] : [];
+}
+
+function classAskedFor(types: GraphTypes, question: string, mentions: readonly string[]): string | undefined {
+  const phrase = askingPhrase(question, mentions);
+  if (!phrase) return undefined;
+  if (phrase.copula) {
+    const head = askingWords(question, mentions)[0];
+    return head !== undefined ? clearClass(types, head) : undefined;
   }
   // a class's own name first ("pottery shops": shops, though WordNet reads pottery as a craft), then a clear reading
-  for (const w of phrase) {
+  for (const w of phrase.words) {
     const named = namedClass(types, w);
     if (named) return named;
   }
-  for (const w of phrase) {
+  for (const w of phrase.words) {
     const hit = clearClass(types, w);
     if (hit) return hit;
   }
   return undefined;
+}
+
+/**
+ * Where no word of the asking phrase names a class: a word of the language (WordNet's, written in lower case: no name)
+ * that names a value of one class's relation, as a kind of its members ("which designers …", "how many analysts …":
+ * the entity Designer is a value of the employees' role) —
+ * that class, the word a condition on it. The value's class must be the range of relations of one other class only
+ * (a city, where shops are in cities and cities in provinces, names no kind). Cached per question and mentions.
+ */
+export async function kindAsked(gw: GatewayContext, types: GraphTypes, question: string, mentions: readonly string[], timeoutMs: number): Promise<{ cls: string; word: string } | undefined> {
+  const key = questionKey(question, mentions);
+  const hit = types.kinds.get(key);
+  if (hit) return hit.kind;
+  let found: { cls: string; word: string } | undefined;
+  if (!askedClass(types, question, mentions)) {
+    // a kind is a word of the language written in lower case ("designers"), not a name ("Westmark", "westmark")
+    const kinds = askingWords(question, mentions).filter((w) => !writtenAsCapitalised(question, w) && (['n', 'a'] as const).some((p) => wordNet().baseForms(w, p).length > 0));
+    for (const word of kinds) {
+      const ents = exactEntities(gw, word);
+      if (ents.length === 0) continue;
+      await classesOfEntities(gw, types, ents, timeoutMs);
+      const own = new Set(ents.flatMap((e) => types.entityClasses.get(e) ?? []));
+      const owners = new Set(types.relations.filter((r) => r.range.some((c) => own.has(c))).flatMap((r) => r.domain).filter((c) => !own.has(c)));
+      if (owners.size === 1) {
+        found = { cls: defined([...owners][0], 'the owning class'), word };
+        break;
+      }
+    }
+  }
+  types.kinds.set(key, found ? { kind: found } : {});
+  return found;
+}
+
+/** The class the question asks for: one it names (askedClass), else the one a value it names is a kind of (kindAsked). */
+async function classAsked(gw: GatewayContext, types: GraphTypes, question: string, mentions: readonly string[], timeoutMs: number): Promise<string | undefined> {
+  return askedClass(types, question, mentions) ?? (await kindAsked(gw, types, question, mentions, timeoutMs))?.cls;
 }
 
 /** The class a word names: its name or label, or their plural ("offices" → Office). */
@@ -339,7 +400,7 @@ export async function wrongClass(gw: GatewayContext, question: string, reading: 
   if (!types) return pass;
   const t = await typing(gw, types, reading.grounded, timeoutMs);
   if (t.clash) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the reading cannot hold together in this graph: ${t.clash}` };
-  const asked = askedClass(types, question, reading.mentions);
+  const asked = await classAsked(gw, types, question, reading.mentions, timeoutMs);
   const label = (iri: string) => types.labels.get(iri) ?? iri;
   if (asked && t.values) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for a ${label(asked)}; the reading's answers are values` };
   if (!asked || !t.classes || (await overlapping(gw, types, [asked], t.classes, timeoutMs))) return pass;
@@ -381,11 +442,11 @@ function rankedClass(types: GraphTypes, form: Form): string | undefined {
 }
 
 /**
- * The class a reading of the question is held to: the one the question names (askedClass), else the one the reading
- * ranks (rankedClass: "the best … in X" names no class, and ranks restaurants).
+ * The class a reading of the question is held to: the one the question asks for (classAsked: it names it, or a kind of
+ * its members), else the one the reading ranks (rankedClass: "the best … in X" names no class, and ranks restaurants).
  */
-function heldClass(types: GraphTypes, question: string, mentions: readonly string[], form?: Form): string | undefined {
-  return askedClass(types, question, mentions) ?? (form ? rankedClass(types, form) : undefined);
+async function heldClass(gw: GatewayContext, types: GraphTypes, question: string, mentions: readonly string[], timeoutMs: number, form?: Form): Promise<string | undefined> {
+  return (await classAsked(gw, types, question, mentions, timeoutMs)) ?? (form ? rankedClass(types, form) : undefined);
 }
 
 /** A relation path from a class to an entity's class: each hop a relation IRI, read forwards or backwards. */
@@ -520,7 +581,7 @@ export async function linkedNames(gw: GatewayContext, question: string, parsed: 
   const types = graphTypes(gw);
   if (!types) return [];
   const mentions = namesOf(gw, types, parsed);
-  const asked = heldClass(types, question, mentions, form);
+  const asked = await heldClass(gw, types, question, mentions, timeoutMs, form);
   if (!asked) return [];
   // (one question's readings mostly share their mentions: read once per gateway, question and class)
   const key = `${questionKey(question, mentions)}\u0000${asked}`;
@@ -557,7 +618,7 @@ export async function typedReadings(gw: GatewayContext, question: string, beam: 
   const top = beam[0];
   if (!types || !score || !top) return none;
   const mentions = namesOf(gw, types, copiedTextsOf(top.form));
-  const asked = heldClass(types, question, mentions, top.form);
+  const asked = await heldClass(gw, types, question, mentions, opts.timeoutMs, top.form);
   const className = asked ? types.className.get(asked) : undefined;
   if (!asked || !className) return none;
   const fromMentions = mentionLabels(gw, mentions);
@@ -639,9 +700,9 @@ export function typedNote(gw: GatewayContext, t: { candidates: readonly Candidat
  * classes only, on values, or along rdf:type does not fit; one it says nothing of does. Undefined where the pack has no classes or the
  * question names none.
  */
-export function answerFits(gw: GatewayContext, question: string, mentions: readonly string[]): ((last: { p: string; dir: '>' | '<' }) => boolean) | undefined {
+export async function answerFits(gw: GatewayContext, question: string, mentions: readonly string[], timeoutMs: number): Promise<((last: { p: string; dir: '>' | '<' }) => boolean) | undefined> {
   const types = graphTypes(gw);
-  const asked = types ? askedClass(types, question, mentions) : undefined;
+  const asked = types ? await classAsked(gw, types, question, mentions, timeoutMs) : undefined;
   if (!types || !asked) return undefined;
   return ({ p, dir }) => {
     // a hop to values, or along rdf:type — to a class node, or from it to the peers of the node before — is no

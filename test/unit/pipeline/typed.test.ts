@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { openExecutor } from '../../../src/execute';
 import { createGateway, type Gateway } from '../../../src/pipeline';
 import { discoverSchema, namesOf } from '../../../src/synth';
-import { askedClass, graphTypes, wrongClass } from '../../../src/pipeline/typed';
+import { askedClass, graphTypes, kindAsked, wrongClass } from '../../../src/pipeline/typed';
 import { parseForm } from '../../../src/form';
 import { type GatewayContext } from '../../../src/pipeline/context';
 import { FixedBeam } from './fixed-beam';
@@ -84,6 +84,8 @@ describe('typed.ts: the class a question asks for, and readings built from the s
       'how many pottery shops are there?': [['(COUNT (JOIN (R craft) [ pottery shops ]))', -0.2]],
       // the class word copied as a name, which names nothing of the graph
       'which shop is the roomiest?': [['(JOIN (R inTown) [ shop ])', -0.2]],
+      // names a kind of shop by its craft, and no class: read as the province's towns
+      'how many potteries are there in Westmark?': [['(COUNT (JOIN inProvince [ Westmark ]))', -0.2]],
       // names no class, and ranks the towns by a floor area only shops have
       'which is the roomiest in Westmark?': [['(ARGMAX (JOIN inProvince [ Westmark ]) floorArea)', -0.2]],
     }, { [SHOPS_IN_WESTMARK]: -1, [OLDEST_POTTERY_SHOP]: -2 }, -50);
@@ -222,6 +224,26 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     assert.ok(near.includes(`${V}inProvince`), near.join(' '));
     assert.ok(!near.includes(TYPE), near.join(' '));
     assert.ok(!near.includes(`${RDFS}range`) && !near.includes(`${RDFS}domain`), near.join(' '));
+  });
+
+  it('kindAsked: a word of the asking phrase that names a value of one class\'s relation asks for members of that class', async () => {
+    const gw = (gateway as unknown as { gw: GatewayContext }).gw;
+    const t = graphTypes(gw)!;
+    assert.deepEqual(await kindAsked(gw, t, 'how many potteries are there in Westmark?', ['Westmark'], 5000), { cls: `${V}Shop`, word: 'potteries' }, 'a craft is a value of the shops\' craft');
+    assert.equal(await kindAsked(gw, t, 'which westmark is it?', [], 5000), undefined, 'a name (no word of the language) is no kind, though a province is a value of the towns\' province');
+    assert.equal(await kindAsked(gw, t, 'how many Potteries are there?', [], 5000), undefined, 'nor a word written as a name');
+    assert.equal(await kindAsked(gw, t, 'which shops are in Westmark?', ['Westmark'], 5000), undefined, 'a class word names the class: no kind is read');
+    assert.equal(await kindAsked(gw, t, 'which clay corner is it?', [], 5000), undefined, 'a shop is the value of no relation');
+    assert.equal(await kindAsked(gw, t, 'what is in Westmark?', ['Westmark'], 5000), undefined, 'the phrase names nothing');
+    assert.equal(await kindAsked(gw, t, 'how many potteries are there in Westmark?', ['potteries', 'Westmark'], 5000), undefined, 'a word inside a mention is a name');
+  });
+
+  it('a kind asked for (kindAsked) holds the reading to its class, and the kind is a condition of the typed reading', async () => {
+    const a = await gateway.ask('how many potteries are there in Westmark?', { fallback: 'off', bridges: false });
+    const notes = JSON.stringify(a.trace.map((t) => t.note));
+    assert.ok(a.trace.some((t) => t.check?.code === 'WRONG_CLASS' && (t.note ?? '').includes('asks for a shop')), notes);
+    assert.ok(a.form?.startsWith('(COUNT (AND Shop (AND ') && a.form.includes('(JOIN craft [ potteries ])'), a.form ?? notes);
+    assert.deepEqual(a.answers.map((x) => x.value), ['2'], 'Clay Corner and Kiln Works');
   });
 
   it('a pack without classes types nothing (graphTypes undefined)', () => {
