@@ -70,7 +70,7 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
   for (const w of [...wordsOf(rest), ...leftovers]) {
     // function words carry no relation: "other films by …" is not out of scope for want of "other"
     if (known.has(w) || isStopword(w) || out.includes(w) || pluralOf(w, (x) => known.has(x))) continue;
-    if (w.length >= 6 && nearKnown(w, known)) continue;
+    if (typoOf(w, known) !== undefined) continue;
     // (not a word that reads as something of the graph as it is: "mom" is parents, not a mishearing of "mam"; asked
     // second, as it reads the word against every relation)
     if (misheardAs(w, known) !== undefined && !readsAsIs?.(w)) continue;
@@ -122,11 +122,16 @@ export function misheardAs(w: string, known: KnownWords): string | undefined {
   return undefined;
 }
 
-function nearKnown(w: string, known: Iterable<string>): boolean {
+/** The known word of 6+ letters a word is a typo of (one letter more or less, within core typoEdits; the fewest edits), if any. */
+function typoOf(w: string, known: Iterable<string>): string | undefined {
+  if (w.length < 6) return undefined;
+  let best: { k: string; d: number } | undefined;
   for (const k of known) {
-    if (Math.abs(k.length - w.length) <= 1 && k.length >= 6 && distance(k, w) <= typoEdits(Math.max(k.length, w.length))) return true;
+    if (Math.abs(k.length - w.length) > 1 || k.length < 6) continue;
+    const d = distance(k, w);
+    if (d <= typoEdits(Math.max(k.length, w.length)) && (!best || d < best.d)) best = { k, d };
   }
-  return false;
+  return best?.k;
 }
 
 /** A reason a person understands, for the no-answer. */
@@ -225,7 +230,11 @@ export class NearGraph {
     if (hit) return hit;
     let best: { word?: string; score: number } = { score: 0 };
     const set = this.vocabSet;
+    const typo = this.vectors.rank(w) === undefined && !(['n', 'v', 'a', 'r'] as const).some((p) => wordNet().baseForms(w, p).length > 0) ? typoOf(w, set) : undefined;
     if (set.has(w) || [...singularForms(w)].some((x) => set.has(x))) best = { word: w, score: 1 };
+    // a word of no dictionary that is a typo of a word of the graph is that word ("foootball"), as it is a known word
+    // to the closed vocabulary (unexplainedWords)
+    else if (typo !== undefined) best = { word: typo, score: 1 };
     else {
       // WordNet's synonyms, derivations and attributes (a hypernym is too weak a link: "population" is "people")
       const related = relatedWords(w);

@@ -30,6 +30,14 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
     assert.match(nothingNearReason(far), /^nothing in this graph is near "salary", "population"; closest: [a-z ]+$/);
   });
 
+  it('a word of no dictionary that is a typo of a word of the graph is that word; a real word one letter off is not', () => {
+    assert.deepEqual(graph.nearest('paintter'), { word: 'painter', score: 1 }, 'a typo: as the closed vocabulary reads it');
+    assert.deepEqual(graph.far(['museeum', 'exhibitted']), []);
+    assert.notEqual(graph.nearest('painted').word, undefined);
+    // "planter" is a word of the language, one edit from "painter": read by its meaning, not as a typo
+    assert.ok(graph.nearest('planter').score < 1, JSON.stringify(graph.nearest('planter')));
+  });
+
   it('words used everywhere are no targets of nearness ("population" is not near "people" for the graph)', () => {
     const g = new NearGraph({ words: [...words, 'people', 'part', 'one'], relations });
     assert.notEqual(g.nearest('population').word, 'people');
