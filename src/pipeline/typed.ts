@@ -400,7 +400,8 @@ export async function wrongClass(gw: GatewayContext, question: string, reading: 
   if (!types) return pass;
   const t = await typing(gw, types, reading.grounded, timeoutMs);
   if (t.clash) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the reading cannot hold together in this graph: ${t.clash}` };
-  const asked = await classAsked(gw, types, question, reading.mentions, timeoutMs);
+  // (the parser's mentions as names of the graph: "which [ supplier ] …" copied the class word, which names nothing)
+  const asked = await classAsked(gw, types, question, namesOf(gw, types, reading.mentions), timeoutMs);
   const label = (iri: string) => types.labels.get(iri) ?? iri;
   if (asked && t.values) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for a ${label(asked)}; the reading's answers are values` };
   if (!asked || !t.classes || (await overlapping(gw, types, [asked], t.classes, timeoutMs))) return pass;
@@ -702,7 +703,7 @@ export function typedNote(gw: GatewayContext, t: { candidates: readonly Candidat
  */
 export async function answerFits(gw: GatewayContext, question: string, mentions: readonly string[], timeoutMs: number): Promise<((last: { p: string; dir: '>' | '<' }) => boolean) | undefined> {
   const types = graphTypes(gw);
-  const asked = types ? await classAsked(gw, types, question, mentions, timeoutMs) : undefined;
+  const asked = types ? await classAsked(gw, types, question, namesOf(gw, types, mentions), timeoutMs) : undefined;
   if (!types || !asked) return undefined;
   return ({ p, dir }) => {
     // a hop to values, or along rdf:type — to a class node, or from it to the peers of the node before — is no

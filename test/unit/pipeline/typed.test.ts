@@ -209,6 +209,11 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     const notes = JSON.stringify(a.trace.map((t) => t.note));
     assert.equal(a.form, '(ARGMAX Shop floorArea)', notes);
     assert.deepEqual(a.answers.map((x) => x.label), ['Brill Pots']);
+    // WRONG_CLASS reads the mentions as names too: the copied class word is the class asked for, and towns are no shops
+    const gw = (gateway as unknown as { gw: GatewayContext }).gw;
+    const v = await wrongClass(gw, 'which shop is in Westmark?', { grounded: parseForm(`(JOIN <${V}inProvince> <${E}westmark>)`), mentions: ['shop', 'Westmark'] }, 5000);
+    assert.deepEqual([v.pass, v.code], [false, 'WRONG_CLASS'], v.reason);
+    assert.match(v.reason ?? '', /asks for a shop; the reading's answers are a town/);
   });
 
   it('a class word that ends a mention whose other words spell a label is the class asked for, the label its condition', async () => {
