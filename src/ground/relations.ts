@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult } from '../core';
-import { isStopword, itemAt, RDF_TYPE, relationWords, wordNet } from '../core';
+import { inDictionary, isStopword, itemAt, RDF_TYPE, relationWords } from '../core';
 import { relatedWords, wordNearness, wordVectors, WORDNET_SCORES, type WordVectors } from './lexical';
 import { bridgeQuery, classesQuery, degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query, takesQuery } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
@@ -36,11 +36,6 @@ export interface RelationRetrieverOptions {
   classLimit?: number;
 }
 
-/** A word WordNet has, in some part of speech (as spelt or by a base form: "directed" → direct). */
-function inDictionary(word: string): boolean {
-  return (['n', 'v', 'a', 'r'] as const).some((p) => wordNet().baseForms(word, p).length > 0);
-}
-
 /** Letters two words begin with alike. */
 function sharedStart(a: string, b: string): number {
   let i = 0;
@@ -62,7 +57,7 @@ export function spellingNear(a: string, b: string): boolean {
   const onlyA = aw.filter((w) => !bw.includes(w));
   const onlyB = bw.filter((w) => !aw.includes(w));
   if (onlyA.length === 0 || onlyB.length === 0) return true;
-  if (![...onlyA, ...onlyB].every(inDictionary)) return true;
+  if (![...onlyA, ...onlyB].every((w) => inDictionary(w))) return true;
   const begins = (x: string, ys: string[]) => ys.some((y) => sharedStart(x, y) >= Math.max(3, Math.ceil(Math.min(x.length, y.length) / 2)));
   return onlyA.every((x) => begins(x, onlyB)) && onlyB.every((y) => begins(y, onlyA));
 }

@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { AskgraphError, getOrAdd, isStopword, letterWords, pushTo, relationWords, singularForms, soundCodes, soundsAlike, typoEdits, wordNet, type WnLink } from '../core';
+import { AskgraphError, getOrAdd, inDictionary, isStopword, letterWords, pushTo, relationWords, singularForms, soundCodes, soundsAlike, typoEdits, wordNet, type WnLink } from '../core';
 import { linkScore, rankPhrase, relatedWords, wordnetLink, wordVectors, type RelationInfo, type WordVectors } from '../ground';
 
 
@@ -230,32 +230,38 @@ export class NearGraph {
     if (hit) return hit;
     let best: { word?: string; score: number } = { score: 0 };
     const set = this.vocabSet;
-    const typo = this.vectors.rank(w) === undefined && !(['n', 'v', 'a', 'r'] as const).some((p) => wordNet().baseForms(w, p).length > 0) ? typoOf(w, set) : undefined;
     if (set.has(w) || [...singularForms(w)].some((x) => set.has(x))) best = { word: w, score: 1 };
-    // a word of no dictionary that is a typo of a word of the graph is that word ("foootball"), as it is a known word
-    // to the closed vocabulary (unexplainedWords)
-    else if (typo !== undefined) best = { word: typo, score: 1 };
     else {
-      // WordNet's synonyms, derivations and attributes (a hypernym is too weak a link: "population" is "people")
-      const related = relatedWords(w);
-      this.lemmas ??= new Map(this.vocab.map((v) => [v, [v, ...new Set((['n', 'v', 'a'] as const).flatMap((p) => wordNet().baseForms(v, p)))]]));
-      for (const v of this.vocab) {
-        // the vocabulary word or one of its base forms ("created" → "create")
-        let link: WnLink | undefined;
-        for (const l of this.lemmas.get(v) ?? [v]) {
-          const x = related.get(l);
-          if (x && (!link || linkScore(x.kind, x.steps) > linkScore(link.kind, link.steps))) link = x;
-        }
-        const s = Math.max(link && link.kind !== 'hypernym' ? linkScore(link.kind, link.steps) : 0, this.specific.has(v) ? (this.vectors.relativeCosine(w, v) ?? 0) : 0);
-        if (s > best.score) best = { word: v, score: s };
-      }
-      for (const r of this.relationWordSet) {
-        const l = wordnetLink(w, r);
-        if (l && l.link !== 'hypernym' && l.score > best.score) best = { word: r, score: l.score };
-      }
+      // a word of no dictionary that is a typo of a word of the graph is that word ("foootball"), as it is a known word
+      // to the closed vocabulary (unexplainedWords)
+      const typo = this.vectors.rank(w) === undefined && !inDictionary(w) ? typoOf(w, set) : undefined;
+      best = typo !== undefined ? { word: typo, score: 1 } : this.byMeaning(w);
     }
     if (this.cache.size > 5000) this.cache.clear();
     this.cache.set(w, best);
+    return best;
+  }
+
+  /** The vocabulary word nearest to `word` by its meaning (WordNet, GloVe), with its score. */
+  private byMeaning(w: string): { word?: string; score: number } {
+    let best: { word?: string; score: number } = { score: 0 };
+    // WordNet's synonyms, derivations and attributes (a hypernym is too weak a link: "population" is "people")
+    const related = relatedWords(w);
+    this.lemmas ??= new Map(this.vocab.map((v) => [v, [v, ...new Set((['n', 'v', 'a'] as const).flatMap((p) => wordNet().baseForms(v, p)))]]));
+    for (const v of this.vocab) {
+      // the vocabulary word or one of its base forms ("created" → "create")
+      let link: WnLink | undefined;
+      for (const l of this.lemmas.get(v) ?? [v]) {
+        const x = related.get(l);
+        if (x && (!link || linkScore(x.kind, x.steps) > linkScore(link.kind, link.steps))) link = x;
+      }
+      const s = Math.max(link && link.kind !== 'hypernym' ? linkScore(link.kind, link.steps) : 0, this.specific.has(v) ? (this.vectors.relativeCosine(w, v) ?? 0) : 0);
+      if (s > best.score) best = { word: v, score: s };
+    }
+    for (const r of this.relationWordSet) {
+      const l = wordnetLink(w, r);
+      if (l && l.link !== 'hypernym' && l.score > best.score) best = { word: r, score: l.score };
+    }
     return best;
   }
 

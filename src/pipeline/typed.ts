@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSuperlative, LEXICON_FILE, normalizeLabel, RDF_TYPE, readLexicon, readSchema, singularForms, wordNet, words, type ArgOp, type Candidate, type Form, type Lexicon, type Ref, type Relation, type PropertyLexicon, type Schema } from '../core';
+import { defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSuperlative, LEXICON_FILE, normalizeLabel, RDF_TYPE, readLexicon, readSchema, singularForms, inDictionary, words, type ArgOp, type Candidate, type Form, type Lexicon, type Ref, type Relation, type PropertyLexicon, type Schema } from '../core';
 import { children } from '../form';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
@@ -156,11 +156,12 @@ function questionKey(question: string, mentions: readonly string[]): string {
 }
 
 /**
- * The phrase that names what the question asks for: its words outside the mentions after "which", "what", "how many"
- * or an imperative, up to a verb, preposition or conjunction, within reach (function words not counted); `copula`:
- * it follows "is" / "are" ("what is the oldest shop in …"), `ended`: it ends within reach. Undefined: no such word.
+ * The words of the phrase that names what the question asks for: outside the mentions, after "which", "what", "how
+ * many" or an imperative, up to a verb, preposition or conjunction, within reach (function words not counted). After a
+ * copula ("what is the oldest shop in …", `copula`) only the phrase's last word, where the phrase ends within reach
+ * ("what is the shop's address" asks for no shop). Undefined: no such opening word.
  */
-function askingPhrase(question: string, mentions: readonly string[]): { words: string[]; copula: boolean; ended: boolean } | undefined {
+function askingPhrase(question: string, mentions: readonly string[]): { words: string[]; copula: boolean } | undefined {
   const ws = wordsOutside(question, mentions);
   const at = ws.findIndex((w) => w !== null && ASKING.has(w));
   if (at < 0) return undefined;
@@ -181,26 +182,16 @@ function askingPhrase(question: string, mentions: readonly string[]): { words: s
       reach++;
     }
   }
-  return { words: phrase, copula, ended };
-}
-
-/**
- * The words of the asking phrase that may name what is asked for: after a copula, the phrase's last word only, where
- * the phrase ends within reach ("what is the shop's address" asks for no shop); else each of its words.
- */
-function askingWords(question: string, mentions: readonly string[]): string[] {
-  const phrase = askingPhrase(question, mentions);
-  if (!phrase) return [];
-  if (!phrase.copula) return phrase.words;
-  const head = phrase.words.at(-1);
-  return phrase.ended && head !== undefined ? [head] : [];
+  if (!copula) return { words: phrase, copula };
+  const head = phrase.at(-1);
+  return { words: ended && head !== undefined ? [head] : [], copula };
 }
 
 function classAskedFor(types: GraphTypes, question: string, mentions: readonly string[]): string | undefined {
   const phrase = askingPhrase(question, mentions);
   if (!phrase) return undefined;
   if (phrase.copula) {
-    const head = askingWords(question, mentions)[0];
+    const head = phrase.words[0];
     return head !== undefined ? clearClass(types, head) : undefined;
   }
   // a class's own name first ("pottery shops": shops, though WordNet reads pottery as a craft), then a clear reading
@@ -229,7 +220,7 @@ export async function kindAsked(gw: GatewayContext, types: GraphTypes, question:
   let found: { cls: string; word: string } | undefined;
   if (!askedClass(types, question, mentions)) {
     // a kind is a word of the language written in lower case ("designers"), not a name ("Westmark", "westmark")
-    const kinds = askingWords(question, mentions).filter((w) => !writtenAsCapitalised(question, w) && (['n', 'a'] as const).some((p) => wordNet().baseForms(w, p).length > 0));
+    const kinds = (askingPhrase(question, mentions)?.words ?? []).filter((w) => !writtenAsCapitalised(question, w) && inDictionary(w, ['n', 'a']));
     for (const word of kinds) {
       const ents = exactEntities(gw, word);
       if (ents.length === 0) continue;
