@@ -324,12 +324,12 @@ export const GENERIC_DEPTH = 2;
 
 let shared: WordNet | undefined;
 /** One process-wide reader (the index maps are a few MB each, loaded on first use). */
-/** Whether WordNet has the word in one of these parts of speech (as spelt, or by a base form: "directed" → direct). */
-export function inDictionary(word: string, pos: readonly WnPos[] = ['n', 'v', 'a', 'r']): boolean {
-  return pos.some((p) => wordNet().baseForms(word, p).length > 0);
-}
-
 export function wordNet(): WordNet {
   shared ??= new WordNet();
   return shared;
+}
+
+/** Whether WordNet has the word in one of these parts of speech (as spelt, or by a base form: "directed" → direct). */
+export function inDictionary(word: string, pos: readonly WnPos[] = ['n', 'v', 'a', 'r']): boolean {
+  return pos.some((p) => wordNet().baseForms(word, p).length > 0);
 }

@@ -23,7 +23,7 @@ export interface Bridge {
 }
 
 export interface RelationRetrieverOptions {
-  /** Predicates never offered as relations (label / alias predicates). */
+  /** Predicates never offered as relations (label / alias predicates; rdf:type is never offered either). */
   exclude?: string[];
   /** Neighbours sampled for the second hop. Default 50. */
   sample?: number;
@@ -83,7 +83,10 @@ export function relationSimilarity(generated: string, candidate: RelationInfo, l
     let inter = 0;
     for (const w of gw) if (cw.has(w)) inter++;
     const contained = (0.9 * inter) / Math.min(gw.size, cw.size);
-    best = Math.max(best, spellingNear(g, c) ? fuzzySimilarity(g, c) : 0, words, contained);
+    // (spellingNear only where the letters would decide: rankPhrase scores every relation for every phrase)
+    const fuzzy = fuzzySimilarity(g, c);
+    best = Math.max(best, words, contained);
+    if (fuzzy > best && spellingNear(g, c)) best = fuzzy;
   }
   return best;
 }
@@ -235,7 +238,9 @@ export class RelationRetriever {
     private readonly executor: Executor,
     private readonly opts: RelationRetrieverOptions = {},
   ) {
-    this.exclude = new Set(opts.exclude ?? []);
+    // never rdf:type: a form says a class with a class name ((AND Restaurant …)), and a relation name read as rdf:type
+    // answers the graph's classes, which no relation phrase asks for
+    this.exclude = new Set([RDF_TYPE, ...(opts.exclude ?? [])]);
   }
 
   /** Predicates within `hops` (1 or 2) of the entities (never rdf:type or an excluded predicate). */
@@ -250,9 +255,7 @@ export class RelationRetriever {
     const found = new Map<string, RelationInfo>();
     const collect = (rows: { p?: { type: string; value: string } }[]) => {
       for (const r of rows) {
-        // never rdf:type: a form says a class with a class name ((AND Restaurant …)), and a relation name read as
-        // rdf:type answers the graph's classes, which no relation phrase asks for
-        if (r.p?.type !== 'uri' || r.p.value === RDF_TYPE || this.exclude.has(r.p.value)) continue;
+        if (r.p?.type !== 'uri' || this.exclude.has(r.p.value)) continue;
         found.set(r.p.value, { iri: r.p.value, name: iriLocalName(r.p.value) });
       }
     };
@@ -357,7 +360,7 @@ export class RelationRetriever {
       const rows = (await this.executor.select(bridgeQuery(relation, entity, !reversed, this.opts.limit ?? 500), t)).rows;
       const seen = new Set<string>();
       for (const r of rows) {
-        if (r.p?.type !== 'uri' || r.p.value === RDF_TYPE || this.exclude.has(r.p.value) || r.p.value === relation) continue;
+        if (r.p?.type !== 'uri' || this.exclude.has(r.p.value) || r.p.value === relation) continue;
         const b = { iri: r.p.value, inverse: r.d?.value === '2' };
         const k = `${b.iri} ${String(b.inverse)}`;
         if (seen.has(k)) continue;

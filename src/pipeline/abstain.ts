@@ -130,6 +130,7 @@ function typoOf(w: string, known: Iterable<string>): string | undefined {
     if (Math.abs(k.length - w.length) > 1 || k.length < 6) continue;
     const d = distance(k, w);
     if (d <= typoEdits(Math.max(k.length, w.length)) && (!best || d < best.d)) best = { k, d };
+    if (best?.d === 1) break; // (no other word is nearer: the word itself is not among them)
   }
   return best?.k;
 }
