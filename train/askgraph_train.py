@@ -117,6 +117,10 @@ def parse_args(argv=None):
                    help="start from a checkpoint's weights, tokenizer and symbols, or from an exported model folder (its weights are "
                         "recovered from the ONNX files); continued training on new data. Examples whose forms need a "
                         "relation or class the checkpoint lacks are skipped; operators added since get new embedding rows")
+    p.add_argument("--interpolate", type=float, default=1.0, metavar="SHARE",
+                   help="with --init-from: the exported weights lie SHARE of the way from the initial weights to the trained "
+                        "ones (weight-space ensembling, WiSE-FT; 1 = the trained weights). Below 1 the model keeps more of "
+                        "how the base read other graphs' questions and learns less of this graph's synthetic ones")
     p.add_argument("--word-vectors", default=None, metavar="DIR",
                    help="frozen pre-trained word vectors (DIR/glove-100d-int8.bin + glove-100d-vocab.txt, the package's "
                         "assets/lexical) for the source pieces that are whole words, projected into the encoder input "
@@ -586,6 +590,11 @@ def main(argv=None):
             model.wv_table.copy_(wv)
         log("word vectors: %d of %d pieces are whole words with a vector (%s)" % (
             int((wv.abs().sum(1) > 0).sum()), vocab.S, args.word_vectors))
+    if not 0 < args.interpolate <= 1:
+        raise SystemExit("--interpolate must be in (0, 1], got %s" % args.interpolate)
+    if args.interpolate < 1 and init_ck is None:
+        raise SystemExit("--interpolate below 1 needs --init-from (the weights to interpolate from)")
+    start = {k: v.detach().clone() for k, v in model.state_dict().items()} if args.interpolate < 1 else None
     nparams = sum(p.numel() for p in model.parameters())
     log("model %s: V=%d params=%.2fM" % (size, vocab.V, nparams / 1e6))
 
@@ -736,6 +745,10 @@ def main(argv=None):
         history = ck.get("history", [])
         epochs_done = ck.get("epochs", 0)
 
+    if start is not None and not args.export_only:
+        interpolate_(model, start, args.interpolate)
+        log("weights: %.2f of the way from %s to the trained ones (--interpolate)" % (args.interpolate, args.init_from))
+
     # ---- final evaluation, export, golden, reports
     model.eval()
     result = {}
@@ -820,6 +833,7 @@ def main(argv=None):
               "probe": "%d validation questions (every k-th), evaluated after each epoch for reporting only (no model selection: "
                        "the last epoch is exported)" % len(probe),
               "history": history, "validation": result, "cacheParity": parity, "files": files,
+              **({"interpolate": {"share": args.interpolate, "from": args.init_from}} if start is not None else {}),
               "threads": args.threads, "torch": torch.__version__, "wallSeconds": round(time.time() - T0, 1),
               **({"budget": plan} if plan else {})}
     with open(os.path.join(args.out, "report.json"), "w") as f:
@@ -873,6 +887,16 @@ def piece_vectors(sp, directory, rows):
             v = vecs[index[p[1:].lower()]]
             table[i] = v / max(float(v.norm()), 1e-6)
     return table
+
+
+def interpolate_(model, start, share):
+    """Weight-space ensembling (Wortsman et al. 2022, WiSE-FT): each floating-point weight becomes
+    start + share * (trained - start), in place; integer buffers are left as they are."""
+    state = model.state_dict()
+    with torch.no_grad():
+        for k, v in state.items():
+            if v.is_floating_point():
+                v.copy_(start[k] + share * (v - start[k]))
 
 
 def load_init_weights(model, ck, vocab):
@@ -962,6 +986,8 @@ def report_md(r):
              "- Epochs: %s, training time %.1f s, %s examples/s (%d threads, torch %s), whole run %.1f s" % (
                  r["epochs"], r["trainSeconds"], r["examplesPerSec"], r["threads"], r["torch"], r["wallSeconds"]),
              "- Probe: %s" % r["probe"],
+             *(["- Weights: %s of the way from `%s` to the trained ones (--interpolate, WiSE-FT)" % (r["interpolate"]["share"], r["interpolate"]["from"])]
+               if r.get("interpolate") else []),
              "- Cached step decoding vs full recomputation: %s" % json.dumps(r["cacheParity"]), ""]
     if v:
         if v.get("decoder") == "node":

@@ -88,6 +88,11 @@ export interface InitOptions {
   baseModel?: string | false;
   /** Training epochs (default: as many as fit in the time budget). */
   epochs?: number;
+  /**
+   * With a base model: the parser's weights lie this share of the way from the base model's to the fine-tuned ones
+   * (weight-space ensembling, WiSE-FT; the trainer's --interpolate), in (0, 1]. Default 1: the fine-tuned weights.
+   */
+  interpolate?: number;
   /** false: no parser (the fallback readers answer). */
   train?: boolean;
   /** Share of sampled forms held out for validation (default 0.08). */
@@ -381,6 +386,12 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
         : `--minutes 0 (zero-shot) needs a base model (--base-model DIR${opts.baseModel === false ? ', not --no-base-model' : `; this package has none at ${BASE_MODEL_DIR}`})`,
     );
   }
+  if (opts.interpolate !== undefined && !(opts.interpolate > 0 && opts.interpolate <= 1)) {
+    throw new AskgraphError('BAD_REQUEST', `--interpolate must be a number in (0, 1], got ${opts.interpolate}`);
+  }
+  if (opts.interpolate !== undefined && opts.interpolate < 1 && (!base || zeroShot)) {
+    throw new AskgraphError('BAD_REQUEST', `--interpolate ${opts.interpolate} mixes a base model's weights with fine-tuned ones: it needs a base model and a training budget (${zeroShot ? 'not --minutes 0' : 'not --no-base-model or --no-train'})`);
+  }
   if (base) {
     const how = zeroShot ? 'zero-shot (--minutes 0): the base model is the parser as it is, not trained on this graph' : 'fine-tuned from the base model on this graph\'s synthetic questions';
     const sizeNote = `its size (${base.size}) wins${opts.size !== undefined ? `: --size ${opts.size} is ignored` : ''}`;
@@ -558,7 +569,8 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     let training: InitResult['training'];
     let trainMinutes: number | undefined;
     const modelDir = path.join(out, 'model');
-    const modelKey = sha(JSON.stringify([synthKey, base ? `base:${base.key}` : opts.size ?? 'base', opts.epochs ?? null, minutes, seed]));
+    const interpolate = base && opts.interpolate !== undefined && opts.interpolate < 1 ? opts.interpolate : undefined;
+    const modelKey = sha(JSON.stringify([synthKey, base ? `base:${base.key}` : opts.size ?? 'base', opts.epochs ?? null, minutes, seed, ...(interpolate ? [interpolate] : [])]));
     state.modelKey = modelKey;
     if (opts.train === false) {
       skipped.push('train');
@@ -589,6 +601,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
           seed,
           // a base model brings its size (and tokenizer, and open names) with its weights: no --size then
           ...(base ? { initFrom: base.dir } : { size: opts.size ?? 'base' }),
+          ...(interpolate ? { interpolate } : {}),
           // the base's replay questions (other graphs', real) are mixed into each epoch: fine-tuning on synthetic
           // questions alone wears away how the base reads people's questions
           ...(base && fs.existsSync(path.join(base.dir, 'replay.jsonl')) ? { extraArgs: ['--replay', path.join(base.dir, 'replay.jsonl')] } : {}),

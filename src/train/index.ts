@@ -54,6 +54,11 @@ export interface TrainOptions {
    * glove-100d-vocab.txt (the package's assets/lexical). A run continued from a model that has them keeps them.
    */
   wordVectors?: string;
+  /**
+   * With `initFrom`: the exported weights lie this share of the way from the initial weights to the trained ones
+   * (weight-space ensembling, WiSE-FT); in (0, 1], 1 (the default) = the trained weights.
+   */
+  interpolate?: number;
   /** More raw trainer flags, appended as given. */
   extraArgs?: string[];
   /** Python interpreter (default $ASKGRAPH_PYTHON or /usr/bin/python3). */
@@ -121,6 +126,11 @@ export function trainerArgs(o: TrainOptions): string[] {
   if (o.checkpoint) a.push('--checkpoint', o.checkpoint);
   if (o.initFrom) a.push('--init-from', o.initFrom);
   if (o.wordVectors) a.push('--word-vectors', o.wordVectors);
+  if (o.interpolate !== undefined) {
+    if (!(o.interpolate > 0 && o.interpolate <= 1)) throw new AskgraphError('BAD_REQUEST', `--interpolate must be a number in (0, 1], got ${o.interpolate}`);
+    if (o.interpolate < 1 && !o.initFrom) throw new AskgraphError('BAD_REQUEST', '--interpolate below 1 needs --init-from: the weights to interpolate from');
+    a.push('--interpolate', String(o.interpolate));
+  }
   a.push(...(o.extraArgs ?? []));
   return a;
 }

@@ -6,6 +6,7 @@
  * opens and answers without error, not accuracy).
  */
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -22,6 +23,24 @@ const root = packageRoot();
 const BOOKS = path.join(root, 'fixtures', 'graphs', 'books.ttl');
 const trainFile = path.join(root, 'fixtures', 'train', 'small-train.jsonl');
 const validFile = path.join(root, 'fixtures', 'train', 'small-valid.jsonl');
+
+/** Python (onnx, numpy): BASE FULL MIXED → how many float initializers were compared, how many training moved, and the
+ *  largest |mixed − (base + full) / 2|. */
+const MIDPOINT = `
+import sys, json, onnx, numpy as np
+from onnx import numpy_helper
+b, f, m = sys.argv[1:4]
+compared = moved = 0; worst = 0.0
+for name in ("encoder.onnx", "decoder.onnx"):
+    inits = [{i.name: numpy_helper.to_array(i) for i in onnx.load(d + "/" + name).graph.initializer} for d in (b, f, m)]
+    for k, x in inits[2].items():
+        if x.dtype.kind != "f":
+            continue
+        compared += 1
+        moved += int(not np.array_equal(inits[0][k], inits[1][k]))
+        worst = max(worst, float(np.max(np.abs(x - (inits[0][k] + inits[1][k]) / 2))) if x.size else 0.0)
+print(json.dumps({"compared": compared, "moved": moved, "worst": worst}))
+`;
 
 const json = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, unknown>;
 const digest = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
@@ -97,6 +116,37 @@ describe('askgraph init with a base model: zero-shot, fine-tuned, --no-base-mode
     const words = json(path.join(model, 'words.json')).words as Record<string, number>;
     for (const w of onlyBase) assert.ok(words[w], w);
     verifyPack(path.join(dir, 'tuned'), (await loadPack(path.join(dir, 'tuned'))).config);
+  });
+
+  it('--interpolate: the fine-tuned weights are moved back toward the base\'s (WiSE-FT), and the report says so; refused without fine-tuning', async () => {
+    const r = await init('mixed', '--epochs', '1', '--base-model', base, '--interpolate', '0.5');
+    assert.equal(r.code, 0, r.err);
+    const model = path.join(dir, 'mixed', 'model');
+    const report = json(path.join(model, 'report.json'));
+    assert.deepEqual(report.interpolate, { share: 0.5, from: base });
+    assert.match(fs.readFileSync(path.join(model, 'REPORT.md'), 'utf8'), /Weights: 0\.5 of the way from `[^`]+` to the trained ones/);
+    assert.ok((report.command as string).includes('--interpolate 0.5'), report.command as string);
+    // the same fine-tuning without --interpolate (one seed, one thread, fixed epochs: the same trained weights): each
+    // floating-point weight of the mixed model is the mean of the base's and the fully fine-tuned one's
+    const full = await init('mixed-full', '--epochs', '1', '--base-model', base);
+    assert.equal(full.code, 0, full.err);
+    const check = spawnSync('/usr/bin/python3', ['-c', MIDPOINT, base, path.join(dir, 'mixed-full', 'model'), model], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stderr);
+    const got = JSON.parse(check.stdout) as { compared: number; moved: number; worst: number };
+    assert.ok(got.compared > 20 && got.moved > 20, check.stdout);
+    assert.ok(got.worst < 1e-5, check.stdout);
+    verifyPack(path.join(dir, 'mixed'), (await loadPack(path.join(dir, 'mixed'))).config);
+    const refused: [string[], RegExp][] = [
+      [['--minutes', '0', '--base-model', base, '--interpolate', '0.5'], /not --minutes 0/],
+      [['--epochs', '1', '--no-base-model', '--interpolate', '0.5'], /needs a base model/],
+      [['--epochs', '1', '--base-model', base, '--interpolate', '1.5'], /must be a number in \(0, 1\]/],
+    ];
+    for (const [args, why] of refused) {
+      const bad = await init('bad-mix', ...args);
+      assert.notEqual(bad.code, 0, args.join(' '));
+      assert.match(bad.err, /BAD_REQUEST: --interpolate/);
+      assert.match(bad.err, why);
+    }
   });
 
   it('a base with replay.jsonl (other graphs\' questions) has them mixed into each fine-tuning epoch', async () => {

@@ -16,6 +16,7 @@ interface InitFlags {
   seed?: string;
   size?: string;
   epochs?: string;
+  interpolate?: string;
   train?: boolean; // --no-train sets false
   name?: string;
   base?: string;
@@ -113,6 +114,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--size <size>', `parser size when training from scratch: ${MODEL_SIZES.join(' | ')} (default base); a base model keeps its own size`)
     .option('--base-model <dir>', `pre-trained open-name parser to fine-tune (default: the package's ${BASE_MODEL_DIR} when it has one, else training from scratch)`)
     .option('--no-base-model', 'train the parser from scratch on the synthetic questions, even when a base model is there')
+    .option('--interpolate <share>', 'the parser\'s weights SHARE of the way from the base model to the fine-tuned one (WiSE-FT), in (0, 1] (default 1: the fine-tuned weights); below 1 the parser keeps more of how the base reads people\'s questions and learns less of this graph\'s synthetic ones')
     .option('--epochs <n>', 'train for a fixed number of epochs instead of filling the time budget')
     .option('--no-train', 'no parser: the fallback readers answer')
     .option('--name <name>', 'pack name (default: the folder name)')
@@ -142,6 +144,7 @@ export const register: RegisterCommand = (program, io) => {
           size: flags.size as ModelSize | undefined,
           ...(flags.baseModel !== undefined ? { baseModel: flags.baseModel } : {}),
           epochs: num('epochs', flags.epochs, false, 0.01),
+          interpolate: num('interpolate', flags.interpolate, false, 0),
           train: flags.train !== false,
           name: flags.name,
           baseIri: flags.base,

@@ -21,6 +21,7 @@ interface TrainFlags {
   kb?: string[];
   checkpoint?: string;
   initFrom?: string;
+  interpolate?: string;
   wordVectors?: string | boolean;
   maxTrain?: number;
   vocabSize?: number;
@@ -132,6 +133,7 @@ export const register: RegisterCommand = (program, io) => {
     .option('--threads <n>', 'torch threads (default 2)', intArg('--threads', 0))
     .option('--checkpoint <file>', 'checkpoint file to keep (default: beside --out, removed after a successful run)')
     .option('--init-from <path>', 'start from a checkpoint file or an exported model folder (weights, tokenizer, symbols): continued training on new data')
+    .option('--interpolate <share>', 'with --init-from: export the weights SHARE of the way from the initial ones to the trained ones (WiSE-FT), in (0, 1]; default 1, the trained weights')
     .option('--word-vectors [dir]', 'frozen GloVe 100d vectors for the question\'s whole words in the encoder (default dir: the package\'s assets/lexical)')
     .option('--python <path>', 'python interpreter (default $ASKGRAPH_PYTHON or /usr/bin/python3)')
     .option('--no-progress', 'no progress bar')
@@ -163,6 +165,7 @@ export const register: RegisterCommand = (program, io) => {
           python: flags.python,
           ...(flags.checkpoint ? { checkpoint: flags.checkpoint } : {}),
           ...(flags.initFrom ? { initFrom: flags.initFrom } : {}),
+          ...(flags.interpolate !== undefined ? { interpolate: num('interpolate', flags.interpolate) } : {}),
           ...(flags.wordVectors ? { wordVectors: flags.wordVectors === true ? lexicalDir() : flags.wordVectors } : {}),
           env: io.env,
           onEvent,

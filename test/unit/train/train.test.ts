@@ -33,6 +33,15 @@ describe('train: trainer arguments and events', () => {
     assert.throws(() => trainerArgs({ data: 'd', out: 'o', epochs: 0 }), (e: unknown) => isAskgraphError(e) && e.code === 'BAD_REQUEST');
   });
 
+  it('--interpolate: a share in (0, 1], below 1 only with --init-from (the weights it interpolates from)', () => {
+    assert.deepEqual(trainerArgs({ data: 'd', out: 'o', initFrom: 'base', interpolate: 0.4 }).slice(-4), ['--init-from', 'base', '--interpolate', '0.4']);
+    assert.deepEqual(trainerArgs({ data: 'd', out: 'o', interpolate: 1 }).slice(-2), ['--interpolate', '1']);
+    for (const bad of [0, 1.5, -0.2, Number.NaN]) {
+      assert.throws(() => trainerArgs({ data: 'd', out: 'o', initFrom: 'base', interpolate: bad }), (e: unknown) => isAskgraphError(e) && e.code === 'BAD_REQUEST' && e.message.includes('(0, 1]'), String(bad));
+    }
+    assert.throws(() => trainerArgs({ data: 'd', out: 'o', interpolate: 0.5 }), (e: unknown) => isAskgraphError(e) && e.code === 'BAD_REQUEST' && e.message.includes('needs --init-from'));
+  });
+
   it('parses JSON event lines and ignores other output', () => {
     assert.deepEqual(parseEventLine('{"event":"epoch","epoch":2,"loss":0.5}'), { event: 'epoch', epoch: 2, loss: 0.5 });
     assert.equal(parseEventLine('epoch 2 loss 0.5'), undefined);
