@@ -28,7 +28,7 @@ import { filesFingerprint } from '../ground';
 import { readModelConfig } from '../generate';
 import { createGateway, type Gateway, type ScoringGenerator } from '../pipeline';
 import { runExamples, summarize, type Example, type EvalSummary } from '../eval';
-import { train, type ModelSize, type TrainEvent, type TrainResult } from '../train';
+import { checkInterpolate, train, type ModelSize, type TrainEvent, type TrainResult } from '../train';
 import {
   buildLexicon,
   describeLabelSources,
@@ -386,9 +386,7 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
         : `--minutes 0 (zero-shot) needs a base model (--base-model DIR${opts.baseModel === false ? ', not --no-base-model' : `; this package has none at ${BASE_MODEL_DIR}`})`,
     );
   }
-  if (opts.interpolate !== undefined && !(opts.interpolate > 0 && opts.interpolate <= 1)) {
-    throw new AskgraphError('BAD_REQUEST', `--interpolate must be a number in (0, 1], got ${opts.interpolate}`);
-  }
+  if (opts.interpolate !== undefined) checkInterpolate(opts.interpolate);
   if (opts.interpolate !== undefined && opts.interpolate < 1 && (!base || zeroShot)) {
     throw new AskgraphError('BAD_REQUEST', `--interpolate ${opts.interpolate} mixes a base model's weights with fine-tuned ones: it needs a base model and a training budget (${zeroShot ? 'not --minutes 0' : 'not --no-base-model or --no-train'})`);
   }
@@ -822,6 +820,8 @@ export function renderReport(r: InitResult): string {
   }
   if (r.training) {
     L.push(`${String(r.training.epochs)} epochs in ${r.training.seconds.toFixed(0)} s (model size ${r.base ? r.base.size : typeof r.training.report.size === 'string' ? r.training.report.size : ''}).`, '');
+    const mixed = r.training.report.interpolate as { share: number } | undefined;
+    if (mixed) L.push(`The parser's weights lie ${mixed.share} of the way from the base model's to the fine-tuned ones (\`--interpolate\`, weight-space ensembling): the probe below measured the fine-tuned weights, the self-evaluation the parser's.`, '');
     L.push('| epoch | loss | valid EM (probe) |', '|---|---|---|');
     const curve = r.training.curve;
     const every = Math.max(1, Math.ceil(curve.length / 15)); // at most ~15 rows, the last epoch always

@@ -97,6 +97,11 @@ export function pythonPath(opts: { python?: string; env?: NodeJS.ProcessEnv } = 
   return opts.python ?? opts.env?.ASKGRAPH_PYTHON ?? process.env.ASKGRAPH_PYTHON ?? DEFAULT_PYTHON;
 }
 
+/** A share of the fine-tuned weights (--interpolate) is in (0, 1]: BAD_REQUEST otherwise. */
+export function checkInterpolate(share: number): void {
+  if (!(share > 0 && share <= 1)) throw new AskgraphError('BAD_REQUEST', `--interpolate must be a number in (0, 1], got ${share}`);
+}
+
 /** The trainer's argv (after the script path) for the given options. */
 export function trainerArgs(o: TrainOptions): string[] {
   const a: string[] = ['--data', o.data, '--out', o.out];
@@ -127,7 +132,7 @@ export function trainerArgs(o: TrainOptions): string[] {
   if (o.initFrom) a.push('--init-from', o.initFrom);
   if (o.wordVectors) a.push('--word-vectors', o.wordVectors);
   if (o.interpolate !== undefined) {
-    if (!(o.interpolate > 0 && o.interpolate <= 1)) throw new AskgraphError('BAD_REQUEST', `--interpolate must be a number in (0, 1], got ${o.interpolate}`);
+    checkInterpolate(o.interpolate);
     if (o.interpolate < 1 && !o.initFrom) throw new AskgraphError('BAD_REQUEST', '--interpolate below 1 needs --init-from: the weights to interpolate from');
     a.push('--interpolate', String(o.interpolate));
   }

@@ -126,6 +126,7 @@ describe('askgraph init with a base model: zero-shot, fine-tuned, --no-base-mode
     assert.deepEqual(report.interpolate, { share: 0.5, from: base });
     assert.match(fs.readFileSync(path.join(model, 'REPORT.md'), 'utf8'), /Weights: 0\.5 of the way from `[^`]+` to the trained ones/);
     assert.ok((report.command as string).includes('--interpolate 0.5'), report.command as string);
+    assert.match(fs.readFileSync(path.join(dir, 'mixed', 'REPORT.md'), 'utf8'), /The parser's weights lie 0\.5 of the way from the base model's to the fine-tuned ones/);
     // the same fine-tuning without --interpolate (one seed, one thread, fixed epochs: the same trained weights): each
     // floating-point weight of the mixed model is the mean of the base's and the fully fine-tuned one's
     const full = await init('mixed-full', '--epochs', '1', '--base-model', base);
