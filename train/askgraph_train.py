@@ -489,6 +489,11 @@ def after_training_seconds(nparams, sec_per_decode, golden_n, n_final):
 
 def main(argv=None):
     args = parse_args(argv)
+    # (before the data and the tokenizer: a wrong share is known from the arguments alone)
+    if not 0 < args.interpolate <= 1:
+        raise SystemExit("--interpolate must be in (0, 1], got %s" % args.interpolate)
+    if args.interpolate < 1 and not args.init_from:
+        raise SystemExit("--interpolate below 1 needs --init-from (the weights to interpolate from)")
     # --minutes: the end of the whole run, counted from the process start (importing torch included)
     deadline = process_start() + args.minutes * 60 if args.minutes else None
     torch.set_num_threads(args.threads)
@@ -590,10 +595,6 @@ def main(argv=None):
             model.wv_table.copy_(wv)
         log("word vectors: %d of %d pieces are whole words with a vector (%s)" % (
             int((wv.abs().sum(1) > 0).sum()), vocab.S, args.word_vectors))
-    if not 0 < args.interpolate <= 1:
-        raise SystemExit("--interpolate must be in (0, 1], got %s" % args.interpolate)
-    if args.interpolate < 1 and init_ck is None:
-        raise SystemExit("--interpolate below 1 needs --init-from (the weights to interpolate from)")
     start = {k: v.detach().clone() for k, v in model.state_dict().items()} if args.interpolate < 1 else None
     nparams = sum(p.numel() for p in model.parameters())
     log("model %s: V=%d params=%.2fM" % (size, vocab.V, nparams / 1e6))

@@ -387,8 +387,10 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     );
   }
   if (opts.interpolate !== undefined) checkInterpolate(opts.interpolate);
-  if (opts.interpolate !== undefined && opts.interpolate < 1 && (!base || zeroShot)) {
-    throw new AskgraphError('BAD_REQUEST', `--interpolate ${opts.interpolate} mixes a base model's weights with fine-tuned ones: it needs a base model and a training budget (${zeroShot ? 'not --minutes 0' : 'not --no-base-model or --no-train'})`);
+  // the share of the fine-tuned weights the trainer is asked for; none at 1 (its default: the fine-tuned weights)
+  const interpolate = opts.interpolate !== undefined && opts.interpolate < 1 ? opts.interpolate : undefined;
+  if (interpolate !== undefined && (!base || zeroShot)) {
+    throw new AskgraphError('BAD_REQUEST', `--interpolate ${interpolate} mixes a base model's weights with fine-tuned ones: it needs a base model and a training budget (${zeroShot ? 'not --minutes 0' : 'not --no-base-model or --no-train'})`);
   }
   if (base) {
     const how = zeroShot ? 'zero-shot (--minutes 0): the base model is the parser as it is, not trained on this graph' : 'fine-tuned from the base model on this graph\'s synthetic questions';
@@ -567,7 +569,6 @@ export async function initPack(opts: InitOptions): Promise<InitResult> {
     let training: InitResult['training'];
     let trainMinutes: number | undefined;
     const modelDir = path.join(out, 'model');
-    const interpolate = base && opts.interpolate !== undefined && opts.interpolate < 1 ? opts.interpolate : undefined;
     const modelKey = sha(JSON.stringify([synthKey, base ? `base:${base.key}` : opts.size ?? 'base', opts.epochs ?? null, minutes, seed, ...(interpolate ? [interpolate] : [])]));
     state.modelKey = modelKey;
     if (opts.train === false) {
