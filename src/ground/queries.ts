@@ -28,6 +28,8 @@ const TEMPLATES = {
   // whether the entity is a value of the relation (as its object; as its subject)
   takesAsObject: 'SELECT ?s WHERE { VALUES ?e { <urn:x> } VALUES ?r { <urn:x> } ?s ?r ?e } LIMIT 1',
   takesAsSubject: 'SELECT ?o WHERE { VALUES ?e { <urn:x> } VALUES ?r { <urn:x> } ?e ?r ?o } LIMIT 1',
+  // whether the entity is a member of the class
+  isA: 'SELECT ?e WHERE { VALUES ?e { <urn:x> } VALUES ?c { <urn:x> } ?e <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ?c } LIMIT 1',
   // the predicates that link the entity (?d 1: pointing at it, 2: from it) to some object (bridgeObjects) or
   // subject (bridgeSubjects) of the relation
   bridgeObjects:
@@ -165,6 +167,14 @@ export function takesQuery(relation: string, entity: string, asObject: boolean):
   const q = template(asObject ? 'takesAsObject' : 'takesAsSubject');
   setValues(q.where, 'e', [entity]);
   setValues(q.where, 'r', [relation]);
+  return generateSparql(q);
+}
+
+/** Whether the entity is a member of the class (rdf:type). One row or none. */
+export function isAQuery(entity: string, cls: string): string {
+  const q = template('isA');
+  setValues(q.where, 'e', [entity]);
+  setValues(q.where, 'c', [cls]);
   return generateSparql(q);
 }
 

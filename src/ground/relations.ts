@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Executor, SelectResult } from '../core';
 import { inDictionary, isStopword, itemAt, RDF_TYPE, relationWords } from '../core';
 import { relatedWords, wordNearness, wordVectors, WORDNET_SCORES, type WordVectors } from './lexical';
-import { bridgeQuery, classesQuery, degreesQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query, takesQuery } from './queries';
+import { bridgeQuery, classesQuery, degreesQuery, isAQuery, neighbourIrisQuery, neighbours1Query, neighbours2Query, takesQuery } from './queries';
 import { fuzzySimilarity, jaccard } from './similarity';
 import { iriLocalName } from '../core';
 import type { RelationInfo } from './store-index';
@@ -356,7 +356,7 @@ export class RelationRetriever {
     if (hit) return hit;
     const t = { timeoutMs: this.opts.timeoutMs ?? 5000 };
     let out: Bridge[] = [];
-    if ((await this.executor.select(takesQuery(relation, entity, !reversed), t)).rows.length === 0) {
+    if (!(await this.takes(relation, entity, !reversed))) {
       const rows = (await this.executor.select(bridgeQuery(relation, entity, !reversed, this.opts.limit ?? 500), t)).rows;
       const seen = new Set<string>();
       for (const r of rows) {
@@ -374,6 +374,27 @@ export class RelationRetriever {
   }
 
   private readonly bridgeCache = new LRUCache<string, Bridge[]>({ max: 2000 });
+
+  /** Whether the entity is a value of the relation: its object (`asObject`), else its subject. Cached. */
+  async takes(relation: string, entity: string, asObject: boolean): Promise<boolean> {
+    return this.askCached(`takes\u0000${relation}\u0000${String(asObject)}\u0000${entity}`, () => takesQuery(relation, entity, asObject));
+  }
+
+  /** Whether the entity is a member of the class. Cached. */
+  async isA(entity: string, cls: string): Promise<boolean> {
+    return this.askCached(`isA\u0000${cls}\u0000${entity}`, () => isAQuery(entity, cls));
+  }
+
+  /** Whether a one-row query has its row, asked once per key. */
+  private async askCached(key: string, query: () => string): Promise<boolean> {
+    const hit = this.askCache.get(key);
+    if (hit !== undefined) return hit;
+    const yes = (await this.executor.select(query(), { timeoutMs: this.opts.timeoutMs ?? 5000 })).rows.length > 0;
+    this.askCache.set(key, yes);
+    return yes;
+  }
+
+  private readonly askCache = new LRUCache<string, boolean>({ max: 5000 });
 
   /** How many triples touch each entity (cached; an entity in no triple has 0). */
   async degrees(entities: string[]): Promise<Map<string, number>> {

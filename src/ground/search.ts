@@ -35,13 +35,16 @@ export interface GroundOptions {
   hops?: 1 | 2;
   /** Only the first phase (exact short-cut, or the beam forms as generated without entity retrieval). */
   exactOnly?: boolean;
-  /** Bridge an entity to a relation it never takes by one hop (with phase 3; default true). Only with relationRetrieval's store. */
+  /**
+   * Bridge an entity to a relation it never takes by one hop, or read the join the other way round where the entity
+   * takes the relation that way (with phase 3; default true). Only with relationRetrieval's store.
+   */
   bridges?: boolean;
 }
 
 export const GROUND_DEFAULTS = { kE: 5, tE: 0.6, kR: 3, tR: 0.3, k1: 10, t1: 0.3, k2: 10, t2: 0.2, hops: 2 as 1 | 2 };
 
-export type GroundPhase = 'exact' | 'beam' | 'entity' | 'relation' | 'bridge';
+export type GroundPhase = 'exact' | 'beam' | 'entity' | 'relation' | 'bridge' | 'flip';
 
 export interface GroundAttempt extends GroundedCandidate {
   phase: GroundPhase;
@@ -53,6 +56,8 @@ export interface GroundAttempt extends GroundedCandidate {
   classReadings?: string[];
   /** Phase 'bridge': each hop added between an entity and a relation it never takes ("in_town ← in_province"). */
   bridges?: string[];
+  /** Phase 'flip': each join read the other way round ("budget of department_Legal", "without the class Department"). */
+  flips?: string[];
 }
 
 /**
@@ -63,6 +68,12 @@ export interface GroundAttempt extends GroundedCandidate {
  */
 export const BRIDGED_FORMS = 3;
 export const BRIDGE_SCORE = 0.5;
+/**
+ * Flips (with phase 3, beside the bridges): a join (JOIN r X) whose X never takes r that way but does the other way
+ * round, read the other way round; each flipped reading costs ln FLIP_SCORE on its form's combined score — what one
+ * bridge costs (a flip changes the parser's reading no more than one added hop does).
+ */
+export const FLIP_SCORE = BRIDGE_SCORE;
 /** How well a question word must read as r to bridge "X's r" (rankPhrase; a clear reading is 0.55). */
 export const BRIDGE_WORD = 0.4;
 
@@ -203,6 +214,9 @@ function entityIrisOf(form: Form): string[] {
  *   bridge   — with phase 3: the best phase-2 and phase-3 forms with each join (JOIN r X) whose X never takes r (or
  *                (JOIN (R r) X), X without r, when the question names r and one more word: `namedBridges`)
  *                bridged by the one hop that links X to r's values (`bridged`); ordered with phase 3's by combined score.
+ *   flip     — with the bridges, from the same phase-2 forms (not phase 3's: its relations are not the parser's): a
+ *                form (JOIN r X) or (AND C (JOIN r X)) whose X is no object of r but a subject of it, read as
+ *                (JOIN (R r) X) (`flipped`); a flip goes before a bridge of the same score.
  * A grounded form is yielded once (first occurrence).
  */
 export async function* groundCandidates(candidates: Candidate[], ctx: GroundContext, options: GroundOptions = {}): AsyncGenerator<GroundAttempt> {
@@ -230,8 +244,10 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   const above = first < 0 ? byRelation.length : first;
   yield* run.fresh(byRelation.slice(0, above));
   if (toBridge.length === 0) return;
+  // (a flip turns the parser's own relation round: not one phase 3 put in its place — two guesses for one reading)
+  const flipped = o.bridges ? await run.flipped(bridgeable(byEntity.all), ctx.relations) : [];
   const bridged = await run.bridged(toBridge, ctx.relations);
-  yield* run.fresh([...byRelation.slice(above), ...bridged].sort((a, b) => b.score - a.score));
+  yield* run.fresh([...byRelation.slice(above), ...flipped, ...bridged].sort((a, b) => b.score - a.score));
 }
 
 /** The state of one groundCandidates call: options, the forms already yielded, and the question's entity links. */
@@ -544,6 +560,41 @@ class GroundRun {
   }
 
   /**
+   * Flips (with the bridges): each form (`bridgeable`) that asks for "what has r X" — (JOIN r X), or a class and it,
+   * (AND C (JOIN r X)) — where X is no object of r but a subject of it, read as "X's r", (JOIN (R r) X): the parser named
+   * the relation and the entity and wrote the direction backwards ("the budget of the Legal department" as (JOIN budget
+   * [ Legal department ]): the departments whose budget is Legal). A class of which X itself is a member goes too
+   * ((AND Department (JOIN budget X)) with X a department is X's budget: the parser wrote X's class as the answer's).
+   * Only the whole answer is turned round: inside a ranking, a count or a chain the parser's set is another one
+   * ("the earliest hired in Sales" as (ARGMIN (JOIN headedBy [ Sales ]) hireDate): Sales's head is no ranking). Never
+   * "X's r" into "what has r X": X lacking r is mostly a fact the graph lacks (as for the bridges, `namedBridges`).
+   */
+  async flipped(forms: GroundAttempt[], relations: RelationRetriever): Promise<GroundAttempt[]> {
+    const out: GroundAttempt[] = [];
+    for (const g of forms) {
+      const top = askedJoin(g.form);
+      if (!top) continue;
+      const { join, j } = top;
+      let form: Form;
+      let note = `${iriLocalName(j.relation)} of ${iriLocalName(j.entity)} read the other way round`;
+      try {
+        // X takes r as the form writes it (r's object), or is no r's subject either: nothing to flip
+        if ((await relations.takes(j.relation, j.entity, true)) || !(await relations.takes(j.relation, j.entity, false))) continue;
+        const cls = top.cls && relationIri(top.cls, this.ctx.vocabularyNamespace, this.ctx.names);
+        const own = cls !== undefined && (await relations.isA(j.entity, cls));
+        if (own) note += `, without its own class ${iriLocalName(cls)}`;
+        form = top.cls && !own ? { kind: 'and', args: [{ kind: 'class', ref: top.cls }, flipJoin(join)] } : flipJoin(join);
+      } catch (e) {
+        // as a bridge query: one that could not be finished stops the question (its readings could win)
+        if (isAskgraphError(e) && TRANSIENT_CODES.has(e.code)) throw e;
+        continue;
+      }
+      out.push({ ...g, form, text: printForm(form), score: g.score + Math.log(FLIP_SCORE), phase: 'flip', flips: [note] });
+    }
+    return out;
+  }
+
+  /**
    * The bridges of "X's r" ((JOIN (R r) X), X lacking r): all of them when the question names r — a content word (no
    * stop or function word, no word of a mention) reads best as r among the bridges and the form's relations, at
    * BRIDGE_WORD or more (relations.ts rankPhrase, WordNet and GloVe) — and holds another one that is mostly a noun,
@@ -633,6 +684,25 @@ function withBridge(form: Form, k: number, bridge: Bridge): Form {
     return mapChildren(f, put);
   };
   return put(form);
+}
+
+/** "What has r X" as a whole form: (JOIN r X), or (AND C (JOIN r X)) either way round, with the class's ref. */
+function askedJoin(form: Form): { join: Form & { kind: 'join' }; j: EntityJoin; cls?: Ref } | undefined {
+  const plain = (f: Form) => (f.kind === 'join' && f.relation.kind !== 'reverse' ? iriJoin(f) : undefined);
+  const j = plain(form);
+  if (j && form.kind === 'join') return { join: form, j };
+  if (form.kind !== 'and') return undefined;
+  const [a, b] = form.args;
+  for (const [c, f] of [[a, b], [b, a]] as const) {
+    const fj = plain(f);
+    if (c.kind === 'class' && fj && f.kind === 'join') return { join: f, j: fj, cls: c.ref };
+  }
+  return undefined;
+}
+
+/** (JOIN r X) read the other way round: (JOIN (R r) X). */
+function flipJoin(f: Form & { kind: 'join' }): Form {
+  return { ...f, relation: { kind: 'reverse', of: f.relation } };
 }
 
 /** The relation IRIs a grounded form holds. */

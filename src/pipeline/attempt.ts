@@ -153,7 +153,7 @@ export async function attempt(gw: GatewayContext, attempts: AsyncGenerator<Groun
       answerCount: out.answers.length,
       ...(compiled.answerType ? { answerType: compiled.answerType } : {}),
       ...(out.error ? { error: out.error } : {}),
-      note: `${a.phase} (beam rank ${a.candidate.rank})${a.entityMatches?.some((m) => m !== 'exact') ? `; mentions matched ${a.entityMatches.join(', ')}` : ''}${a.relationReadings ? `; relations read as ${a.relationReadings.join(', ')}` : ''}${a.classReadings ? `; classes read as ${a.classReadings.join(', ')}` : ''}${a.bridges ? `; bridged ${a.bridges.join(', ')}` : ''}`,
+      note: `${a.phase} (beam rank ${a.candidate.rank})${a.entityMatches?.some((m) => m !== 'exact') ? `; mentions matched ${a.entityMatches.join(', ')}` : ''}${a.relationReadings ? `; relations read as ${a.relationReadings.join(', ')}` : ''}${a.classReadings ? `; classes read as ${a.classReadings.join(', ')}` : ''}${a.bridges ? `; bridged ${a.bridges.join(', ')}` : ''}${a.flips ? `; ${a.flips.join(', ')}` : ''}`,
       timeMs: performance.now() - te,
     });
     // a form that timed out (queryTimeoutMs, or the question's time) or met the store away stops the question:

@@ -584,12 +584,19 @@ export function writtenAsCapitalised(question: string, word: string): boolean {
   return surface.some((w) => /^\p{Lu}/u.test(w) && letterWords(w).includes(word));
 }
 
-/** The names of beam forms that grounding found nothing for, from the trace's "no grounding" rows. */
+/**
+ * The names of beam forms that grounding found nothing for, from the trace's "no grounding" rows — less those another
+ * reading grounded and ran ("[ the Legal department ]" beside a reading of "[ Legal department ]" that ran): a form
+ * fails to ground for its relations too, and the graph does name that.
+ */
 export function ungroundedNames(trace: readonly TraceEntry[]): string[] {
+  const namesIn = (form: string) => [...form.matchAll(/\[ ([^\]]+?) \]/g)].map(([, name = '']) => name);
+  const key = (name: string) => labelTokens(name).filter((w) => !isStopword(w)).join(' ');
+  const grounded = new Set(trace.filter((t) => t.stage === 'execute' && t.groundedForm && t.beamForm).flatMap((t) => namesIn(t.beamForm ?? '').map(key)));
   const out: string[] = [];
   for (const t of trace) {
     if (t.stage !== 'ground' || t.outcome !== 'empty' || !t.beamForm) continue;
-    for (const [, name = ''] of t.beamForm.matchAll(/\[ ([^\]]+?) \]/g)) if (!out.includes(name)) out.push(name);
+    for (const name of namesIn(t.beamForm)) if (!out.includes(name) && !grounded.has(key(name))) out.push(name);
   }
   return out;
 }

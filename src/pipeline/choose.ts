@@ -29,12 +29,12 @@ export const MAX_EXTENSIONS = 2;
 export const EXTENSION_ATTEMPTS = 8;
 
 /**
- * Whether a reading set aside for what it leaves out may still answer with a caveat: not a bridged one (src/ground
- * `bridged`) — the hop it adds is grounding's guess, not the parser's reading, and one that drops a word of the question
- * is no answer to it (the fallback's evidence is asked instead).
+ * Whether a reading set aside for what it leaves out may still answer with a caveat: not a bridged or flipped one
+ * (src/ground `bridged`, `flipped`) — the hop it adds or the direction it turns is grounding's guess, not the parser's
+ * reading, and one that drops a word of the question is no answer to it (the fallback's evidence is asked instead).
  */
 function mayCaveat(w: Winner): boolean {
-  return w.attempt.phase !== 'bridge';
+  return w.attempt.phase !== 'bridge' && w.attempt.phase !== 'flip';
 }
 
 /** The outcome of choose(): the reading that answers (if any), with its caveat, or why none does. */

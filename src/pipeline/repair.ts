@@ -81,7 +81,8 @@ function flipped(form: Form): Form[] {
 /**
  * A mention that spells no label of the graph but holds a span of its words that does: the longest such span (the
  * first of equal length), never one of function words and common adjectives only. "[ mom of X ]" → "X": the parser
- * copied the relation word into the name, and grounding finds no entity of that name.
+ * copied the relation word into the name, and grounding finds no entity of that name. A common adjective counts as a
+ * name where the mention writes it with a capital ("[ Legal department ]" → "Legal", not "[ good shop ]" → "good").
  */
 export function trimmedMention(gw: Pick<GatewayContext, 'index'>, text: string): string | undefined {
   if (gw.index.hasExact(normalizeLabel(text))) return undefined;
@@ -100,7 +101,8 @@ function labelSpan(gw: Pick<GatewayContext, 'index'>, words: readonly string[], 
     for (let i = 0; i + n <= words.length; i++) {
       if ((opts.first && i !== 0) || (opts.last && i + n !== words.length)) continue;
       const span = words.slice(i, i + n);
-      if (opts.skipWeak && span.every((w) => isWeakWord(w.toLowerCase()) || !/\p{L}/u.test(w))) continue;
+      // (a common adjective written with a capital is a name: "[ Legal department ]" → the department Legal)
+      if (opts.skipWeak && span.every((w) => (isWeakWord(w.toLowerCase()) && !/^\p{Lu}/u.test(w)) || !/\p{L}/u.test(w))) continue;
       if (gw.index.hasExact(normalizeLabel(span.join(' ')))) return span.join(' ');
     }
   }

@@ -393,10 +393,14 @@ export async function wrongClass(gw: GatewayContext, question: string, reading: 
   if (t.clash) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the reading cannot hold together in this graph: ${t.clash}` };
   // (the parser's mentions as names of the graph: "which [ supplier ] …" copied the class word, which names nothing)
   const asked = await classAsked(gw, types, question, namesOf(gw, types, reading.mentions), timeoutMs);
-  const label = (iri: string) => types.labels.get(iri) ?? iri;
-  if (asked && t.values) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for a ${label(asked)}; the reading's answers are values` };
+  // "a shop", "an employee" (by the label's first letter: class labels are nouns)
+  const label = (iri: string) => {
+    const l = types.labels.get(iri) ?? iri;
+    return `${/^[aeiou]/i.test(l) ? 'an' : 'a'} ${l}`;
+  };
+  if (asked && t.values) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for ${label(asked)}; the reading's answers are values` };
   if (!asked || !t.classes || (await overlapping(gw, types, [asked], t.classes, timeoutMs))) return pass;
-  return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for a ${label(asked)}; the reading's answers are ${t.classes.map((c) => `a ${label(c)}`).join(' or ')}` };
+  return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for ${label(asked)}; the reading's answers are ${t.classes.map(label).join(' or ')}` };
 }
 
 /** The classes of a grounded entity (none known: unknown). */

@@ -111,6 +111,14 @@ describe('pipeline checks (checks.ts)', () => {
       assert.equal(noAnswerReason([row({ stage: 'ground', beamForm: '(JOIN has_imdb_rating [ above 8.7 ])' })], () => ['x']), undefined, 'a value is no name');
     });
 
+    it('a name another reading grounded and ran is no name the graph lacks (that form failed for something else)', () => {
+      const ran = row({ beamForm: '(JOIN size [ Blue Harbour ])', groundedForm: '(JOIN <size> <harbour>)', sparql: 'SELECT 1' });
+      const failed = row({ stage: 'ground', beamForm: '(JOIN size [ the blue harbour ])' });
+      assert.equal(noAnswerReason([ran, failed], () => ['Blue Harbour']), 'of 1 readings of the question run on the graph, 1 found nothing in the graph');
+      const other = row({ stage: 'ground', beamForm: '(JOIN size [ Red Harbour ])' });
+      assert.match(noAnswerReason([ran, failed, other], () => [])!, /^nothing in the graph is named "Red Harbour"$/);
+    });
+
     it('the checks that set readings aside, else counts that agree with the rows', () => {
       const setAside = row({ outcome: 'skipped', note: 'set aside (WEAK_TITLE): "more" spells the name "More" only by common words', check: { name: 'weakTitle', code: 'WEAK_TITLE' } });
       assert.match(noAnswerReason([setAside], () => [])!, /^"more" spells the name "More"/);

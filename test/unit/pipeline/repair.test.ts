@@ -7,7 +7,7 @@ import { parseForm, printForm } from '../../../src/form';
 import { createGateway, type Gateway } from '../../../src/pipeline';
 import { FixedBeam } from './fixed-beam';
 import { leavesOut, relationPhrases, relationUnused, relationWordsOf, timesUsed, type CheckContext } from '../../../src/pipeline/checks';
-import { completedMention, composed, unrepeated, withHopAnywhere } from '../../../src/pipeline/repair';
+import { completedMention, composed, trimmedMention, unrepeated, withHopAnywhere } from '../../../src/pipeline/repair';
 
 /** A made-up clear reading: these words read clearly as these relations (NearGraph.clearRelation's place). */
 const CLEAR: Record<string, string> = { wife: 'spouse', husband: 'spouse', nationality: 'nationality', employer: 'works_for' };
@@ -94,7 +94,7 @@ describe('relation words a reading leaves out (checks.ts relationUnused, repair.
 });
 
 describe('repair.ts: mentions cut out of a word, conjunctions read as compositions', () => {
-  const labels = new Set(['charles_lennox_1st_duke_of_richmond', 'charles lennox', 'ada brook'].map(normalizeLabel));
+  const labels = new Set(['charles_lennox_1st_duke_of_richmond', 'charles lennox', 'ada brook', 'legal', 'good'].map(normalizeLabel));
   const index = { index: { hasExact: (n: string) => labels.has(n) } } as unknown as Parameters<typeof completedMention>[0];
 
   it('completedMention: a copy that stops inside a word names the whole word, when that is a label', () => {
@@ -109,6 +109,14 @@ describe('repair.ts: mentions cut out of a word, conjunctions read as compositio
     // a completion that is no label of the graph: left to grounding
     assert.equal(completedMention(index, 'what is the nationality of ada_brookes_ltd', 'ada_brook'), undefined);
     assert.equal(completedMention(index, q, 'not in the question'), undefined);
+  });
+
+  it('trimmedMention: the longest label a mention holds; a common adjective only where it is written as a name', () => {
+    assert.equal(trimmedMention(index, 'wife of Ada Brook'), 'Ada Brook');
+    assert.equal(trimmedMention(index, 'Ada Brook'), undefined, 'a label is no trim');
+    assert.equal(trimmedMention(index, 'Legal department'), 'Legal');
+    assert.equal(trimmedMention(index, 'legal department'), undefined, 'lower case: a common adjective, not the name');
+    assert.equal(trimmedMention(index, 'good shop'), undefined);
   });
 
   it('unrepeated: (AND A A) is A, at any depth; undefined when the form has no such conjunction', () => {
