@@ -69,9 +69,9 @@ export interface GroundAttempt extends GroundedCandidate {
 export const BRIDGED_FORMS = 3;
 export const BRIDGE_SCORE = 0.5;
 /**
- * Flips (with phase 3, beside the bridges): a join (JOIN r X) whose X never takes r that way but does the other way
- * round, read the other way round; each flipped reading costs ln FLIP_SCORE on its form's combined score — what one
- * bridge costs (a flip changes the parser's reading no more than one added hop does).
+ * Flips (with phase 3, beside the bridges): a form (JOIN r X) whose X is no object of r but a subject of it, read as
+ * (JOIN (R r) X); each flipped reading costs ln FLIP_SCORE on its form's combined score — what one bridge costs (a flip
+ * changes the parser's reading no more than one added hop does).
  */
 export const FLIP_SCORE = BRIDGE_SCORE;
 /** How well a question word must read as r to bridge "X's r" (rankPhrase; a clear reading is 0.55). */
@@ -245,7 +245,7 @@ export async function* groundCandidates(candidates: Candidate[], ctx: GroundCont
   yield* run.fresh(byRelation.slice(0, above));
   if (toBridge.length === 0) return;
   // (a flip turns the parser's own relation round: not one phase 3 put in its place — two guesses for one reading)
-  const flipped = o.bridges ? await run.flipped(bridgeable(byEntity.all), ctx.relations) : [];
+  const flipped = await run.flipped(bridgeable(byEntity.all), ctx.relations);
   const bridged = await run.bridged(toBridge, ctx.relations);
   yield* run.fresh([...byRelation.slice(above), ...flipped, ...bridged].sort((a, b) => b.score - a.score));
 }
