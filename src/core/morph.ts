@@ -36,6 +36,11 @@ export interface VerbForms {
   gerund: string;
 }
 
+/** The indefinite article of a word, by its first letter ("an employee", "a shop"). */
+export function article(word: string): 'a' | 'an' {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}
+
 /** Plural of a noun phrase (the head, i.e. the last word, is inflected). */
 export function plural(noun: string): string {
   const of = noun.indexOf(' of ');

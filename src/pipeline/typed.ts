@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSuperlative, LEXICON_FILE, normalizeLabel, RDF_TYPE, readLexicon, readSchema, singularForms, inDictionary, words, type ArgOp, type Candidate, type Form, type Lexicon, type Ref, type Relation, type PropertyLexicon, type Schema } from '../core';
+import { article, defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSuperlative, LEXICON_FILE, normalizeLabel, RDF_TYPE, readLexicon, readSchema, singularForms, inDictionary, words, type ArgOp, type Candidate, type Form, type Lexicon, type Ref, type Relation, type PropertyLexicon, type Schema } from '../core';
 import { children } from '../form';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
@@ -393,10 +393,10 @@ export async function wrongClass(gw: GatewayContext, question: string, reading: 
   if (t.clash) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the reading cannot hold together in this graph: ${t.clash}` };
   // (the parser's mentions as names of the graph: "which [ supplier ] …" copied the class word, which names nothing)
   const asked = await classAsked(gw, types, question, namesOf(gw, types, reading.mentions), timeoutMs);
-  // "a shop", "an employee" (by the label's first letter: class labels are nouns)
+  // "a shop", "an employee"
   const label = (iri: string) => {
     const l = types.labels.get(iri) ?? iri;
-    return `${/^[aeiou]/i.test(l) ? 'an' : 'a'} ${l}`;
+    return `${article(l)} ${l}`;
   };
   if (asked && t.values) return { check: 'wrongClass', pass: false, code: 'WRONG_CLASS', reason: `the question asks for ${label(asked)}; the reading's answers are values` };
   if (!asked || !t.classes || (await overlapping(gw, types, [asked], t.classes, timeoutMs))) return pass;

@@ -12,7 +12,7 @@ import type { Lexicon, NounEntry, PropertyLexicon } from './lexicon';
 import type { Mentions, SForm, SRel } from './forms';
 import { entitiesOf } from './forms';
 import type { Rng } from '../core';
-import { defined, itemAt, plural, wordNet } from '../core';
+import { article, defined, itemAt, plural, wordNet } from '../core';
 
 export interface Rendered {
   question: string;
@@ -902,7 +902,6 @@ function ordinal(n: number): string {
   const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
   return `${n}${s}`;
 }
-const article = (w: string) => (/^[aeiou]/i.test(w) ? 'an' : 'a');
 /** Words of a difference of two values of the member: "price minus unit cost". */
 function minusText(ctx: Ctx, a: SRel, b: SRel): string {
   const [x, y] = [colNoun(ctx, a).sg, colNoun(ctx, b).sg];

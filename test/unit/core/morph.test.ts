@@ -1,10 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { isCopula, isSuperlative, wordNet } from '../../../src/core';
+import { article, isCopula, isSuperlative, wordNet } from '../../../src/core';
 
 describe('core morph: copulas and superlatives (compromise, WordNet)', () => {
   it('isSuperlative: regular superlatives (compromise) and those WordNet glosses as the superlative of another adjective', () => {
     for (const w of ['largest', 'oldest', 'cheapest', 'earliest', 'best', 'worst', 'most', 'fewest', 'Best']) assert.equal(isSuperlative(w), true, w);
     for (const w of ['large', 'good', 'rest', 'west', 'interest', 'honest', 'forest', '2015', '']) assert.equal(isSuperlative(w), false, w);
+  });
+
+  it('article: "an" before a vowel letter, else "a"', () => {
+    assert.deepEqual(['employee', 'Office', 'shop', 'town'].map(article), ['an', 'an', 'a', 'a']);
   });
 
   it('isCopula: the forms of "be", not other verbs', () => {
