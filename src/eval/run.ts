@@ -42,6 +42,8 @@ export interface ExampleResult {
   sparql: string | null;
   beam: string[];
   source: string;
+  /** The answer's confidence (the calibrated probability of its reading; 0 for no answer): for calibration studies. */
+  confidence: number;
   scores: AnswerScores;
   /**
    * Exact row match of a table question (gold rows with several variables): the predicted table's rows equal the
@@ -222,6 +224,7 @@ export function scoreExample(ex: Example, answer: Answer, latencyMs: number, mod
     sparql: answer.sparql,
     beam,
     source: answer.source,
+    confidence: answer.confidence,
     scores,
     rowMatch,
     em,

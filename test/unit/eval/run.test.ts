@@ -32,6 +32,7 @@ const mockGateway = {
         answers: [item('Robert Zemeckis')],
         form: GOLD,
         source: 'parser',
+        confidence: 0.92,
         beam: [{ form: GOLD, logProb: -0.1 }],
         trace: [{ stage: 'execute', outcome: 'answers', timeMs: 3 }],
         timings: { generate: 10, ground: 5, execute: 3, fallback: 0, total: 18 },
@@ -71,6 +72,7 @@ describe('eval runner (mock gateway)', () => {
     assert.deepEqual([c.scores.acc, c.em, c.sm, c.fallback, c.executable], [1, false, false, true, true]);
     assert.equal(c.failure, undefined, 'a right answer is not a failure, whoever gave it');
     assert.deepEqual([d.noAnswer, d.scores.f1, d.executable], [true, 0, false]);
+    assert.deepEqual([a.confidence, d.confidence], [0.92, 0], "each example carries its answer's confidence");
     assert.match(d.failure!, /no answer — execute: STORE_UNAVAILABLE/);
   });
 
