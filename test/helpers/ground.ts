@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Candidate, Executor } from '../../src/core';
 import { openExecutor } from '../../src/execute';
 import { parseForm } from '../../src/form';
-import { buildStoreIndex, RelationRetriever, type EntityIndex, type GroundAttempt } from '../../src/ground';
+import { buildStoreIndex, groundCandidates, RelationRetriever, type EntityIndex, type GroundAttempt, type GroundOptions } from '../../src/ground';
 
 const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
 
@@ -46,6 +46,31 @@ export async function openMadeUpGraph(ttl: string, relationNamespace: string): P
     close: async () => {
       await executor.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A made-up graph for one describe block: opened before its tests and closed after them (mocha hooks). `graph` is set
+ * once the hooks ran; `attempts` grounds one beam form of a question on it (with these grounding options).
+ */
+export function madeUpGraphFor(ttl: string, relationNamespace: string, options: GroundOptions = {}): { graph: MadeUpGraph; attempts(form: string, question: string): Promise<GroundAttempt[]> } {
+  let opened: MadeUpGraph | undefined;
+  const graph = (): MadeUpGraph => {
+    if (!opened) throw new Error('the made-up graph is opened by the describe block\'s before hook');
+    return opened;
+  };
+  before(async () => {
+    opened = await openMadeUpGraph(ttl, relationNamespace);
+  });
+  after(() => opened?.close());
+  return {
+    get graph() {
+      return graph();
+    },
+    attempts: (form, question) => {
+      const { index, relations } = graph();
+      return collect(groundCandidates(beam([form, -0.1]), { index, relations, vocabularyNamespace: relationNamespace, question }, options));
     },
   };
 }
