@@ -117,6 +117,10 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
     if (found && !found.verdict.rejected) {
       win = found.win;
       verdict = found.verdict;
+    } else if (found && (run.expected !== undefined || o.fallback === 'off')) {
+      // set aside only for what it leaves out: the caveat's answer, as the parser's readings are — where the fallback's
+      // evidence is not asked instead (a count or yes/no; the schema's path is a guess of its own, like a bridge)
+      keepCaveated(found.win, found.verdict);
     }
   }
   // every reading with answers was set aside: a vacuous count is the graph's answer after all ("how many films

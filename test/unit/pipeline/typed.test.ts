@@ -77,6 +77,8 @@ describe('typed.ts: the class a question asks for, and readings built from the s
       'how many pottery shops does Westmark have?': [[`(COUNT ${SHOPS_IN_WESTMARK})`, -0.2]],
       // asks for no class: no typed readings
       'what is in Westmark?': [['(JOIN inProvince [ Westmark ])', -0.2]],
+      // read as the province's towns; the question names a relation ("craft") that no reading of shops in Westmark needs
+      'which shops in Westmark practise a craft?': [['(JOIN inProvince [ Westmark ])', -0.2]],
       // a reading of the right class that drops the craft and the superlative
       'what is the oldest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
       'which is the roomiest pottery shop in Westmark?': [[SHOPS_IN_WESTMARK, -0.2]],
@@ -148,6 +150,16 @@ describe('typed.ts: the class a question asks for, and readings built from the s
     assert.ok(a.form?.includes('(JOIN craft [ pottery ])'), notes);
     assert.deepEqual(a.answers.map((x) => x.value), ['2']);
     assert.equal(a.reason, undefined, 'no caveat: the answer uses the craft');
+  });
+
+  it('a typed reading set aside only for a relation word it leaves out answers with a caveat, as the parser\'s readings do', async () => {
+    const a = await gateway.ask('which shops in Westmark practise a craft?', { fallback: 'off', bridges: false });
+    const notes = JSON.stringify(a.trace.map((t) => [t.outcome, t.note]));
+    assert.ok(a.trace.some((t) => t.check?.code === 'RELATION_UNUSED' && (t.note ?? '').includes('leaves out "craft"')), notes);
+    assert.equal(a.form, SHOPS_IN_WESTMARK, notes);
+    assert.deepEqual(a.answers.map((x) => x.label).sort(), ['Clay Corner', 'Kiln Works', 'Loom House']);
+    assert.match(a.reason ?? '', /leaves out "craft".*no reading that uses it found an answer/);
+    assert.ok(a.confidence <= 0.6, 'a caveat caps the confidence');
   });
 
   it('a question that names no class gets no typed readings: the parser\'s reading answers', async () => {
