@@ -327,6 +327,7 @@ interface Typing {
  */
 async function typing(gw: GatewayContext, types: GraphTypes, form: Form, timeoutMs: number): Promise<Typing> {
   const name = (iri: string) => types.labels.get(iri) ?? iri;
+  const aName = (iri: string) => `${article(name(iri))} ${name(iri)}`;
   switch (form.kind) {
     case 'class': {
       const iri = form.ref.kind === 'name' ? types.classIri.get(form.ref.name) : iriOf(form.ref);
@@ -347,7 +348,7 @@ async function typing(gw: GatewayContext, types: GraphTypes, form: Form, timeout
       if (a?.clash) return a;
       if (b?.clash) return b;
       if (a?.classes && b?.classes) {
-        if (!(await overlapping(gw, types, a.classes, b.classes, timeoutMs))) return { clash: `nothing is both a ${a.classes.map(name).join(' or ')} and a ${b.classes.map(name).join(' or ')}` };
+        if (!(await overlapping(gw, types, a.classes, b.classes, timeoutMs))) return { clash: `nothing is both ${a.classes.map(aName).join(' or ')} and ${b.classes.map(aName).join(' or ')}` };
         const both = a.classes.filter((c) => b.classes?.includes(c));
         return { classes: both.length > 0 ? both : a.classes };
       }
@@ -368,7 +369,7 @@ async function typing(gw: GatewayContext, types: GraphTypes, form: Form, timeout
       if (!set.clash && by && types.unranked.has(by)) return { clash: `its ${relationLabel(gw, types, form.relation)} is no number or date to rank by` };
       const { out: ranked } = joinClasses(types, form.relation);
       if (!set.clash && set.classes && ranked && !(await overlapping(gw, types, set.classes, ranked, timeoutMs))) {
-        return { clash: `a ${set.classes.map(name).join(' or ')} has no ${relationLabel(gw, types, form.relation)} to rank by (${ranked.map(name).join(', ')} have)` };
+        return { clash: `${set.classes.map(aName).join(' or ')} has no ${relationLabel(gw, types, form.relation)} to rank by (${ranked.map(name).join(', ')} have)` };
       }
       return set;
     }
@@ -687,7 +688,7 @@ function rankingsOf(types: GraphTypes, asked: string, question: string, mentions
 export function typedNote(gw: GatewayContext, t: { candidates: readonly Candidate[]; asked?: string; labels: readonly string[] }): string {
   const types = graphTypes(gw);
   const cls = t.asked ? (types?.labels.get(t.asked) ?? t.asked) : '?';
-  return `typed readings: ${t.candidates.length} forms: a ${cls} linked by the schema's paths to ${t.labels.map((l) => `[ ${normalizeLabel(l)} ]`).join(', ')}`;
+  return `typed readings: ${t.candidates.length} forms: ${article(cls)} ${cls} linked by the schema's paths to ${t.labels.map((l) => `[ ${normalizeLabel(l)} ]`).join(', ')}`;
 }
 
 /**
