@@ -93,7 +93,7 @@ export function trimmedMention(gw: Pick<GatewayContext, 'index'>, text: string):
 /**
  * The longest span of the words (at most `maxWords`; holding the first word with `first`, the last with `last`) that
  * spells a label of the graph, the first of equal length; with `skipWeak`, never a span of function words and common
- * adjectives only. One search for trimmedMention (a span inside a mention) and completedMention (the words a
+ * adjectives only (one written with a capital is a name). One search for trimmedMention (a span inside a mention) and completedMention (the words a
  * completed mention stands in).
  */
 function labelSpan(gw: Pick<GatewayContext, 'index'>, words: readonly string[], opts: { maxWords: number; first?: boolean; last?: boolean; skipWeak?: boolean }): string | undefined {
