@@ -270,13 +270,18 @@ export class NearGraph {
   clearRelation(word: string): (ClearReading & { iri: string }) | undefined {
     const hit = this.clear.get(word);
     if (hit !== undefined) return hit ?? undefined;
-    const ranked = rankPhrase(word, this.graph.relations, this.graph.labels ? { labels: this.graph.labels } : {});
-    const top = ranked[0];
-    const clear = top && top.score >= CLEAR_READING && top.score - (ranked[1]?.score ?? 0) >= CLEAR_MARGIN ? top : undefined;
-    const reading = clear ? { name: this.graph.nameOf?.(clear.iri) ?? clear.name, iri: clear.iri, note: `${relationWords(this.graph.labels?.get(clear.iri) ?? clear.name)} (${clear.score.toFixed(2)})` } : null;
+    const reading = this.clearAmong(word, this.graph.relations) ?? null;
     if (this.clear.size > 5000) this.clear.clear();
     this.clear.set(word, reading);
     return reading ?? undefined;
+  }
+
+  /** The relation of these a word clearly reads as: clearRelation's rule (CLEAR_READING, CLEAR_MARGIN) on another list. */
+  clearAmong(word: string, relations: readonly RelationInfo[]): (ClearReading & { iri: string }) | undefined {
+    const ranked = rankPhrase(word, relations, this.graph.labels ? { labels: this.graph.labels } : {});
+    const top = ranked[0];
+    const clear = top && top.score >= CLEAR_READING && top.score - (ranked[1]?.score ?? 0) >= CLEAR_MARGIN ? top : undefined;
+    return clear ? { name: this.graph.nameOf?.(clear.iri) ?? clear.name, iri: clear.iri, note: `${relationWords(this.graph.labels?.get(clear.iri) ?? clear.name)} (${clear.score.toFixed(2)})` } : undefined;
   }
 
   /**

@@ -62,6 +62,19 @@ export function questionRelationWords(gw: GatewayContext, question: string, ment
   return relationWordsOf(question, mentions, (w) => nearGraph(gw).clearRelation(w));
 }
 
+/**
+ * The question's words outside the given mentions that read clearly as no relation of the whole graph but as one of
+ * the relations around the topics (two hops, RelationRetriever.neighbourhood): a large graph has several "teams"
+ * relations, the person asked about is near one of them. The fallback's chains rank by them as by
+ * questionRelationWords (src/fallback ReaderContext.relationWords).
+ */
+export async function nearbyRelationWords(gw: GatewayContext, question: string, mentions: readonly { text: string; label?: string }[], topics: readonly string[]): Promise<RelationWord[]> {
+  const near = nearGraph(gw);
+  const around = await gw.relations.neighbourhood([...topics], 2);
+  if (around.length === 0) return [];
+  return relationWordsOf(question, mentions, (w) => (near.clearRelation(w) ? undefined : near.clearAmong(w, around)));
+}
+
 /** Whether a word reads clearly as one relation of this graph (unexplainedWords' readsAsIs: such a word is no mishearing). */
 export function readsAsRelation(gw: GatewayContext): (word: string) => boolean {
   return (w) => nearGraph(gw).clearRelation(w) !== undefined;

@@ -15,7 +15,7 @@ import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames
 import { leftOut, writtenAsCapitalised } from './checks';
 import { halted, stop, storeStep, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
-import { farWords, nearGraph, questionRelationWords, readsAsRelation, type GatewayContext } from './context';
+import { farWords, nearbyRelationWords, nearGraph, questionRelationWords, readsAsRelation, type GatewayContext } from './context';
 import { checkContext } from './judge';
 import { stopped } from './answer';
 
@@ -71,7 +71,11 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     // the relations the question names (words outside the names that read clearly as one): chains without them leave
     // those words unexplained (the paths reader's cost)
     const namedRelations = o.noAbstain ? [] : questionRelationWords(gw, q, named);
-    const relationWords = namedRelations.flatMap((r) => (r.iri ? [{ word: r.word, iri: r.iri }] : []));
+    // and those that read clearly as one relation around the topics only: the chains rank by them too (no caveat: the
+    // word may mean another relation of the graph)
+    const nearby = o.noAbstain ? [] : await storeStep(run, 'fallback', 'the relations around the topics', () => nearbyRelationWords(gw, q, named, topics.map((x) => x.iri)), []);
+    if (halted(run) || nearby === undefined) return stopped(gw, q, run, undefined, beam, t0);
+    const relationWords = [...namedRelations, ...nearby].flatMap((r) => (r.iri ? [{ word: r.word, iri: r.iri }] : []));
     // on a graph with classes, the class the question asks for: chains that end elsewhere rank after those that fit
     const fits = o.noAbstain ? undefined : await storeStep(run, 'fallback', 'the class asked for', (t) => answerFits(gw, q, named.map((m) => m.text), t), undefined);
     if (halted(run)) return stopped(gw, q, run, undefined, beam, t0);
