@@ -235,12 +235,28 @@ export class NearGraph {
     else {
       // a word of no dictionary that is a typo of a word of the graph is that word ("foootball"), as it is a known word
       // to the closed vocabulary (unexplainedWords)
-      const typo = this.vectors.rank(w) === undefined && !inDictionary(w) ? typoOf(w, set) : undefined;
+      const typo = this.isNoWord(w) ? typoOf(w, set) : undefined;
       best = typo !== undefined ? { word: typo, score: 1 } : this.byMeaning(w);
     }
     if (this.cache.size > 5000) this.cache.clear();
     this.cache.set(w, best);
     return best;
+  }
+
+  /** A word of no dictionary: WordNet has no base form of it and GloVe no vector ("foootball"). */
+  private isNoWord(w: string): boolean {
+    return this.vectors.rank(w) === undefined && !inDictionary(w);
+  }
+
+  /**
+   * The word a question word is a typo of, to read the question as meant: a word of no dictionary (no WordNet base form,
+   * no GloVe vector) within core typoEdits of a vocabulary word that is a word of the language (has a vector: the
+   * parser's words hold typos too) — "foootball" → "football". Undefined: the word is a word, or a typo of none.
+   */
+  typoFor(word: string): string | undefined {
+    const w = word.toLowerCase();
+    if (this.vocabSet.has(w) || !this.isNoWord(w)) return undefined;
+    return typoOf(w, this.vocab);
   }
 
   /** The vocabulary word nearest to `word` by its meaning (WordNet, GloVe), with its score. */

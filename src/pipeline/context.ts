@@ -85,6 +85,32 @@ export function farWords(gw: GatewayContext, words: readonly string[]): FarWord[
   return words.length === 0 ? [] : nearGraph(gw).far(words);
 }
 
+/** A word as the question writes it: letters, with inner apostrophes or hyphens. */
+const WORD = /\p{L}+(?:['’-]\p{L}+)*/gu;
+/** Words shorter than this are never respelt (core typoEdits allows no edit below four letters; short words are near each other). */
+const RESPELL_LETTERS = 6;
+
+/**
+ * The question with its typos respelt, as the parser should read it: each word written in lower case (a capitalised
+ * word is a name), of RESPELL_LETTERS or more, that is no word of the parser's questions, of any graph label or of the
+ * language (NearGraph.typoFor), replaced by the word of the language it is a typo of — "which professional foootball
+ * team …" → "football". The parser copies an unknown word as a name otherwise, and grounding finds no such name.
+ * `respelt` lists each change (empty: the question as asked). No lexical work for a question of known words.
+ */
+export function respelled(gw: GatewayContext, question: string): { question: string; respelt: { from: string; to: string }[] } {
+  const known = gw.knownWords;
+  const respelt: { from: string; to: string }[] = [];
+  if (!known || known.size === 0) return { question, respelt };
+  const out = question.replace(WORD, (w) => {
+    if (w.length < RESPELL_LETTERS || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w) || known.has(w) || gw.index.hasWord(w)) return w;
+    const to = nearGraph(gw).typoFor(w);
+    if (to === undefined) return w;
+    respelt.push({ from: w, to });
+    return to;
+  });
+  return { question: out, respelt };
+}
+
 /** The context of an opened pack (what PipelineGateway's constructor derived from it). */
 export function gatewayContext(
   pack: { dir: string; config: PackConfig },

@@ -24,7 +24,7 @@ import { isStopped, type AttemptRun } from './run';
 import { nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 import type { StartupPhase } from './startup';
-import { gatewayContext, groundContext, type GatewayContext } from './context';
+import { gatewayContext, groundContext, respelled, type GatewayContext } from './context';
 import { readings } from './attempt';
 import { choose } from './choose';
 import { parserAnswer, stopped } from './answer';
@@ -113,9 +113,16 @@ class PipelineGateway implements Gateway {
 
   async ask(question: string, askOpts: AskOptions = {}): Promise<Answer> {
     const t0 = performance.now();
-    const q = validateQuestion(question);
+    const asked = validateQuestion(question);
     const o = { ...ASK_DEFAULTS, ...this.defaults, ...definedOnly(askOpts) };
     checkAskOptions(o);
+    // the question read as meant: its typos respelt (context.ts respelled); the answer keeps the question as asked
+    const spelt = respelled(this.gw, asked);
+    const answer = await this.answer(spelt.question, o, t0, spelt.respelt);
+    return spelt.respelt.length > 0 ? { ...answer, question: asked } : answer;
+  }
+
+  private async answer(q: string, o: AskOptions & typeof ASK_DEFAULTS, t0: number, respelt: readonly { from: string; to: string }[]): Promise<Answer> {
     // Unknown reader names are a bad request whether or not the fallback is reached.
     const readers = o.fallback === 'off' ? [] : Array.isArray(o.fallback) ? readersByName(o.fallback) : defaultReaders();
     const deadline = t0 + o.timeoutMs;
@@ -124,6 +131,7 @@ class PipelineGateway implements Gateway {
     const left = () => Math.max(1, Math.floor(deadline - performance.now()));
     const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, t0, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain === true || yesNoWording(q) };
     const ctx = groundContext(this.gw, q);
+    if (respelt.length > 0) trace.push({ stage: 'generate', outcome: 'answers', note: `read with typos respelt: ${respelt.map((r) => `"${r.from}" → "${r.to}"`).join(', ')}`, timeMs: 0 });
 
     // 1. the parser's readings; 2. which of them answers (judged by the named checks, checks.ts)
     const read = o.noParser || !this.generator ? undefined : await readings(this.gw, q, run, ctx);

@@ -42,6 +42,15 @@ describe('integration: honest answers and reasons on the movies pack (real model
     assert.ok((await g.ask('what movies are in French')).answers.length > 10);
   });
 
+  it('a typo of a word is respelt before the parser reads it; the answer keeps the question as asked and the trace says so', async () => {
+    const asked = 'who direkted Big';
+    const a = await g.ask(asked);
+    assert.deepEqual(labels(a), labels(await g.ask('who directed Big')));
+    assert.deepEqual(labels(a), ['Penny Marshall']);
+    assert.equal(a.question, asked);
+    assert.ok(a.trace.some((t) => t.note === 'read with typos respelt: "direkted" → "directed"'), JSON.stringify(a.trace.map((t) => t.note)));
+  });
+
   it('a reading that uses every part of the question wins over one that drops a word ("… are documentaries")', async () => {
     const a = await g.ask('how many Werner Herzog movies are documentaries');
     assert.match(a.form ?? '', /documentaries/, `the winning reading drops "documentaries": ${a.form}`);

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { NEAR_THRESHOLD, NearGraph, nothingNearReason } from '../../../src/pipeline/abstain';
 import { nothingNear, wordNotRead, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 import { unreadInEvidence } from '../../../src/pipeline/fallback-step';
+import { respelled, type GatewayContext } from '../../../src/pipeline/context';
 
 // A made-up graph of paintings (no data set's): its relations and the words its parser was trained on.
 const relations = ['painted_by', 'exhibited_in', 'creation_year', 'has_style'].map((name) => ({ iri: `http://example.org/art/${name}`, name }));
@@ -36,6 +37,27 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
     assert.notEqual(graph.nearest('painted').word, undefined);
     // "planter" is a word of the language, one edit from "painter": read by its meaning, not as a typo
     assert.ok(graph.nearest('planter').score < 1, JSON.stringify(graph.nearest('planter')));
+  });
+
+  it('typoFor: a word of no dictionary one letter off a word of the graph is that word; a word of the language, a known word or a word near nothing is not', () => {
+    assert.equal(graph.typoFor('musseum'), 'museum');
+    assert.equal(graph.typoFor('exhibitted'), 'exhibited');
+    // a word of the language ("planter"), a known word, and a word near nothing are read as they are
+    for (const w of ['planter', 'painter', 'zqxvbnm']) assert.equal(graph.typoFor(w), undefined, w);
+  });
+
+  it('respelled: the question the parser reads has its typos respelt, names and short words as written', () => {
+    const hasWord = (w: string) => ['vermeer', 'delft'].includes(w.toLowerCase());
+    const gw = { knownWords: new Set(words), index: { hasWord, meta: { relations } }, pack: { dir: '', config: {} } } as unknown as GatewayContext;
+    assert.deepEqual(respelled(gw, 'which musseum exhibited the View of Delft?'), { question: 'which museum exhibited the View of Delft?', respelt: [{ from: 'musseum', to: 'museum' }] });
+    // a capitalised word is a name ("Musseum"), a word of a label is one ("vermeer" though no dictionary has it), a
+    // word of under six letters is too near others to respell ("yeer"), a known word is as it is
+    for (const q of ['who painted Musseum Piece', 'which paintings did vermeer paint', 'what yeer was Blue Hour painted', 'which painter painted Blue Hour']) {
+      assert.deepEqual(respelled(gw, q), { question: q, respelt: [] }, q);
+    }
+    // a parser without words (no words.json) reads the question as asked
+    const none = { ...gw, knownWords: undefined } as GatewayContext;
+    assert.deepEqual(respelled(none, 'which musseum exhibited it').respelt, []);
   });
 
   it('words used everywhere are no targets of nearness ("population" is not near "people" for the graph)', () => {
