@@ -8,8 +8,11 @@
  * process (the commands are printed); the script prints Hits@1 and the share of answerable questions refused, clean
  * and noisy, and how many questions had no sound-alike to put in (left out of both).
  *
+ * With `--noise typo` each such word is mistyped instead — one letter doubled, dropped, or swapped with the next (a
+ * word of 6+ letters, the letters changed never the first) — as a person types in haste ("foootball", "emplyoees").
+ *
  *   npx tsx scripts/measure-noise.ts --dataset fixtures/metaqa/valid.jsonl [--store DIR] [--questions 300] [--seed 1]
- *       [--misheard 1] [--words relation|name] [--work /tmp/askgraph-noise] [--json]
+ *       [--misheard 1] [--noise sound|typo] [--words relation|name] [--work /tmp/askgraph-noise] [--json]
  *
  * The dataset is JSON Lines in the fixtures format ({id, question, answers, topic?}): MetaQA, or what
  * scripts/measure-logo.ts converted (its <work>/data/<graph>/questions.jsonl).
@@ -30,11 +33,13 @@ const o = new Command('measure-noise')
   .option('--questions <n>', 'a seeded sample of n questions', '300')
   .option('--seed <s>', 'seed of the sample and of the words misheard', '1')
   .option('--misheard <k>', 'words misheard per question', '1')
+  .option('--noise <kind>', 'sound: a word that sounds the same; typo: a letter doubled, dropped or swapped', 'sound')
   .option('--words <which>', "relation: words outside the topic's name; name: words of it", 'relation')
   .option('--work <dir>', 'where the two question files and reports go', '/tmp/askgraph-noise')
   .option('--json', 'print the results as JSON')
   .parse()
-  .opts<{ dataset: string; store?: string; questions: string; seed: string; misheard: string; words: string; work: string; json?: boolean }>();
+  .opts<{ dataset: string; store?: string; questions: string; seed: string; misheard: string; noise: string; words: string; work: string; json?: boolean }>();
+if (o.noise !== 'sound' && o.noise !== 'typo') throw new Error(`--noise is sound or typo, not ${o.noise}`);
 
 interface Row {
   id: string;
@@ -62,6 +67,18 @@ function misheard(w: string, byCode: Map<string, string[]>): string | undefined 
     for (const c of byCode.get(code) ?? []) if (stem(c) !== stem(lw) && soundsAlike(c, lw)) return c;
   }
   return undefined;
+}
+
+/** How short a word a typo is put in: a person mistypes long words; short ones typed wrong are other words. */
+const TYPO_LETTERS = 6;
+
+/** `w` mistyped once, seeded: a letter doubled, dropped, or swapped with the next (never the first letter). */
+function mistyped(w: string, rng: Rng): string | undefined {
+  if (w.length < TYPO_LETTERS) return undefined;
+  const i = 1 + rng.int(w.length - 2);
+  const kind = rng.int(3);
+  const out = kind === 0 ? w.slice(0, i + 1) + w.slice(i) : kind === 1 ? w.slice(0, i) + w.slice(i + 1) : w.slice(0, i) + (w[i + 1] ?? '') + (w[i] ?? '') + w.slice(i + 2);
+  return out === w ? undefined : out;
 }
 
 function run(args: string[]): Promise<void> {
@@ -93,7 +110,7 @@ async function main(): Promise<void> {
       if (!/^[a-z]{3,}$/.test(w)) return [];
       const inName = nameWords.has(w);
       if ((o.words === 'name') !== inName) return [];
-      const m = misheard(w, byCode);
+      const m = o.noise === 'typo' ? mistyped(w, rng) : misheard(w, byCode);
       return m ? [{ i, m }] : [];
     });
     if (slots.length < k) {
@@ -119,10 +136,10 @@ async function main(): Promise<void> {
   }
   const examples = noisy.slice(0, 5).map((r, i) => `${clean[i]?.question ?? ''}  →  ${r.question}`);
   if (o.json) {
-    console.log(JSON.stringify({ dataset: o.dataset, store: o.store ?? 'movies', misheard: k, words: o.words, seed: Number(o.seed), withoutSoundAlike: without, ...results, examples }, null, 2));
+    console.log(JSON.stringify({ dataset: o.dataset, store: o.store ?? 'movies', noise: o.noise, misheard: k, words: o.words, seed: Number(o.seed), withoutSoundAlike: without, ...results, examples }, null, 2));
     return;
   }
-  console.log(`measure-noise: ${clean.length} questions of ${o.dataset} (${without} skipped: fewer than ${k} ${o.words} words with a sound-alike), ${k} misheard each (${o.words} words), seed ${o.seed}`);
+  console.log(`measure-noise: ${clean.length} questions of ${o.dataset} (${without} skipped: fewer than ${k} ${o.words} words with ${o.noise === 'typo' ? `${TYPO_LETTERS}+ letters` : 'a sound-alike'}), ${k} ${o.noise === 'typo' ? 'mistyped' : 'misheard'} each (${o.words} words), seed ${o.seed}`);
   for (const [name, r] of Object.entries(results)) console.log(`${name.padEnd(6)} Hits@1 ${(100 * r.hits1).toFixed(1)}%  answerable refused ${(100 * r.answerableRefused).toFixed(1)}%  (${r.count} questions)`);
   console.log('examples:');
   for (const e of examples) console.log(`  ${e}`);

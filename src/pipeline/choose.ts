@@ -3,6 +3,7 @@ import {
   defined,
   type Candidate,
 } from '../core';
+import { printForm } from '../form';
 import { type Signals } from './calibration';
 import { leavesOut } from './checks';
 import {
@@ -12,9 +13,9 @@ import {
 import { bestReading, halted, isStopped, storeStep, type AttemptRun, type Winner } from './run';
 import { type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
-import { checkContext, judge, readingOf, type Judgement } from './judge';
+import { asGrounded, checkContext, judge, readingOf, type Judgement } from './judge';
 import { attempt } from './attempt';
-import { extensions } from './repair';
+import { extensions, unrepeated } from './repair';
 import { graphTypes, typedNote, typedReadings } from './typed';
 
 /** How many more readings are tried after the best one is set aside (unexplained words, too uncertain). */
@@ -198,10 +199,15 @@ function leftOut(v: Judgement): number {
  * the parser's order of them, and the best one with answers judged; undefined when none answers.
  */
 async function extend(gw: GatewayContext, q: string, from: Winner, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<{ win: Winner; verdict: Judgement } | undefined> {
-  const fixed = await extensions(gw, q, from.attempt.candidate, beam, (run.repairScores ??= new Map<string, number>()));
+  // the reading as grounding read it: a relation it replaced is the one extended (judge.ts asGrounded); a conjunction
+  // of a reading with itself is that reading (repair.ts unrepeated)
+  const read = asGrounded(gw, from);
+  const form = unrepeated(read) ?? read;
+  const reading = form === from.attempt.candidate.form ? from.attempt.candidate : { ...from.attempt.candidate, form, text: printForm(form) };
+  const fixed = await extensions(gw, q, reading, beam, (run.repairScores ??= new Map<string, number>()));
   const extra = fixed.candidates;
   if (extra.length === 0) return undefined;
-  return runExtra(gw, q, extra, beam, run, ctx, `extended readings: ${extra.length} forms: ${from.attempt.candidate.text} with the hop of ${fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ')}`);
+  return runExtra(gw, q, extra, beam, run, ctx, `extended readings: ${extra.length} forms: ${reading.text} with the hop of ${fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ')}`);
 }
 
 /**

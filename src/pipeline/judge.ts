@@ -6,10 +6,11 @@
 import {
   defined,
   type Candidate,
+  type Form,
   relationWords,
   stem,
 } from '../core';
-import { containsTexts, entityRefs, relationRefs } from '../form';
+import { containsTexts, entityRefs, mapRefs, relationRefs } from '../form';
 import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
@@ -109,7 +110,7 @@ export function readingOf(gw: GatewayContext, win: Winner): Reading {
   const refs = entityRefs(win.attempt.form);
   return {
     form: win.attempt.candidate.text,
-    tree: win.attempt.candidate.form,
+    tree: asGrounded(gw, win),
     relationIris: groundedNames(gw, win),
     ...(win.vacuous ? { vacuous: true } : {}),
     mentions: [
@@ -133,12 +134,42 @@ function groundedNames(gw: GatewayContext, win: Winner): string[] {
   const written = relationRefs(win.attempt.candidate.form);
   const grounded = relationRefs(win.attempt.form);
   if (written.length !== grounded.length) return [];
-  gw.relationNamesCache ??= new Set([...gw.vocabulary].map((iri) => relationName(gw, iri)).filter((n): n is string => n !== undefined));
-  const names = gw.relationNamesCache;
+  const names = graphRelationNames(gw);
   return grounded.flatMap((g, i) => {
     const w = written[i];
     return g.kind === 'iri' && w?.kind === 'name' && !names.has(w.name) ? [g.iri] : [];
   });
+}
+
+/**
+ * The beam form as grounding read it: each relation name of the graph that grounding replaced by another relation of
+ * the graph (retrieval around the entity, when the written one found nothing) written as that one. A reading uses the
+ * relations it runs with: the name it wrote in vain is no relation of the question it uses (checks.ts relationUnused).
+ */
+export function asGrounded(gw: GatewayContext, win: Winner): Form {
+  const form = win.attempt.candidate.form;
+  const grounded = relationRefs(win.attempt.form);
+  if (relationRefs(form).length !== grounded.length) return form;
+  const names = graphRelationNames(gw);
+  let i = 0;
+  let replaced = false;
+  const read = mapRefs(form, {
+    relation: (r) => {
+      const g = grounded[i++];
+      const name = g?.kind === 'iri' && r.kind === 'name' && names.has(r.name) ? relationName(gw, g.iri) : undefined;
+      if (name === undefined || r.kind !== 'name' || name === r.name) return r;
+      replaced = true;
+      return { kind: 'name', name };
+    },
+  });
+  // (the form itself where grounding replaced nothing)
+  return replaced ? read : form;
+}
+
+/** The names the parser writes for the graph's relations (cached per gateway). */
+function graphRelationNames(gw: GatewayContext): Set<string> {
+  gw.relationNamesCache ??= new Set([...gw.vocabulary].map((iri) => relationName(gw, iri)).filter((n): n is string => n !== undefined));
+  return gw.relationNamesCache;
 }
 
 /** What the checks know besides the reading: the question, the beam's readings, the graph's words. */
