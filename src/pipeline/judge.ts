@@ -152,18 +152,18 @@ export function asGrounded(gw: GatewayContext, win: Winner): Form {
   if (relationRefs(form).length !== grounded.length) return form;
   const names = graphRelationNames(gw);
   let i = 0;
-  let replaced = false;
+  const replaced: string[] = [];
   const read = mapRefs(form, {
     relation: (r) => {
       const g = grounded[i++];
       const name = g?.kind === 'iri' && r.kind === 'name' && names.has(r.name) ? relationName(gw, g.iri) : undefined;
       if (name === undefined || r.kind !== 'name' || name === r.name) return r;
-      replaced = true;
+      replaced.push(r.name);
       return { kind: 'name', name };
     },
   });
   // (the form itself where grounding replaced nothing)
-  return replaced ? read : form;
+  return replaced.length > 0 ? read : form;
 }
 
 /** The names the parser writes for the graph's relations (cached per gateway). */
