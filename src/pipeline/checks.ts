@@ -13,6 +13,7 @@
 import { getOrAdd, isFunctionWord, isStopword, isSuperlative, labelTokens, letterWords, normalizeLabel, relationWords, singularForms, stem, wordNet, type AnswerType, type Form, type Relation, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
+import type { AskedKind } from './kinds';
 import { children, classRefs, printRelation, relationRefs } from '../form';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
 
@@ -40,6 +41,8 @@ export interface Reading {
   signals?: Signals;
   /** The relation IRIs its grounded form uses (grounding may read a name the graph lacks as one it has). */
   relationIris?: readonly string[];
+  /** The grounded form that ran (IRIs): what the reading's answers are (wrongKind). */
+  grounded?: Form;
 }
 
 export interface CheckContext {
@@ -64,6 +67,11 @@ export interface CheckContext {
   clearRelation?: (word: string) => ClearReading | undefined;
   /** Labels of the graph near names it lacks ("did you mean …"). */
   near?: (names: string[]) => string[];
+  /**
+   * On a graph without classes, the kind the question asks for, read outside these mentions (kinds.ts askedKind:
+   * "which country …" — the values of the relations whose names end in country); undefined: wrongKind passes.
+   */
+  askedKind?: (mentions: readonly string[]) => AskedKind | undefined;
   /** The parser's calibration (calibration.ts); undefined: tooUncertain passes. */
   calibration?: Calibration;
   /** The answer shape the question's wording asks for (abstain.ts expectedAnswer). */
@@ -74,7 +82,7 @@ export interface CheckContext {
   linkedNames?: readonly string[];
 }
 
-export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'UNRANKABLE' | 'WRONG_CLASS';
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'UNRANKABLE' | 'WRONG_CLASS' | 'WRONG_KIND';
 
 export interface Verdict {
   /** The check's name (its export here). */
@@ -87,6 +95,8 @@ export interface Verdict {
   words?: string[];
   /** wordNotRead: the relation the word reads as, when the reading does not use it (undefined: the word reads as none). */
   relation?: string;
+  /** wrongKind: the relations (the names the parser writes) whose values the question asks for. */
+  relations?: readonly string[];
   /** tooUncertain: the calibrated confidence it judged. */
   confidence?: number;
 }
@@ -370,13 +380,55 @@ export const relationUnused: Check = (reading, ctx) => {
 };
 
 /**
+ * The relations whose values a grounded form's answers are (the names the parser writes for them): (JOIN (R r) X)
+ * gives r's values, a conjunction what both sides give; undefined where the form says nothing of it — a forward join
+ * (its answers are subjects, which a name does not say the kind of), a class, a count — or uses a relation none of the
+ * graph's (`nameOf` undefined).
+ */
+function valuesOf(form: Form, nameOf: (iri: string) => string | undefined): string[] | undefined {
+  if (form.kind === 'join') {
+    const r = form.relation;
+    const name = r.kind === 'reverse' && r.of.kind === 'rel' && r.of.ref.kind === 'iri' ? nameOf(r.of.ref.iri) : undefined;
+    return name === undefined ? undefined : [name];
+  }
+  if (form.kind !== 'and') return undefined;
+  const a = valuesOf(form.args[0], nameOf);
+  const b = valuesOf(form.args[1], nameOf);
+  return a && b ? [...a, ...b] : undefined;
+}
+
+/**
+ * WRONG_KIND: on a graph without classes, the question asks for the values of some relations (CheckContext.askedKind:
+ * "which **country** does X play in" — the values of is_in_country and plays_for_country) and the reading's answers are
+ * the values of others ((JOIN (R plays_in_club) X): clubs). Set aside like relationUnused, and extended by the hop of
+ * each relation of the kind asked for (choose.ts); if no such reading answers, this one answers with the caveat.
+ */
+export const wrongKind: Check = (reading, ctx) => {
+  const pass: Verdict = { check: 'wrongKind', pass: true };
+  const kind = reading.grounded ? ctx.askedKind?.(reading.mentions.map((m) => m.text)) : undefined;
+  const gives = kind && reading.grounded ? valuesOf(reading.grounded, kind.nameOf) : undefined;
+  if (!kind || !gives || gives.some((r) => kind.relations.includes(r))) return pass;
+  const said = (rs: readonly string[]) => [...new Set(rs)].map(relationWords).join(' or ');
+  return {
+    check: 'wrongKind',
+    pass: false,
+    code: 'WRONG_KIND',
+    words: [kind.word],
+    relations: kind.relations,
+    reason: `the reading ${reading.form} answers with values of ${said(gives)}; "${kind.word}" asks for values of ${said(kind.relations)}`,
+  };
+};
+
+/**
  * What a reading leaves out of the question, the caveat checks in order: unusedWords (a number or a name), then
- * relationUnused. A reading that fails one is set aside for a reading that uses the part, else answers with a caveat
+ * relationUnused, then wrongKind. A reading that fails one is set aside for a reading that uses the part, else answers with a caveat
  * (choose.ts).
  */
 export function leavesOut(reading: Reading, ctx: CheckContext): Verdict {
   const words = unusedWords(reading, ctx);
-  return words.pass ? relationUnused(reading, ctx) : words;
+  if (!words.pass) return words;
+  const relation = relationUnused(reading, ctx);
+  return relation.pass ? wrongKind(reading, ctx) : relation;
 }
 
 /**

@@ -15,7 +15,7 @@ import { type GatewayContext } from './context';
 import { fitting, generate } from './generate-pass';
 import { asGrounded, checkContext, judge, readingOf, type Judgement } from './judge';
 import { attempt } from './attempt';
-import { extensions, unrepeated } from './repair';
+import { extensions, kindHops, unrepeated } from './repair';
 import { graphTypes, typedNote, typedReadings } from './typed';
 
 /** How many more readings are tried after the best one is set aside (unexplained words, too uncertain). */
@@ -141,7 +141,7 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
   for (let ext = 0; win && verdict?.rejected && partial.length > 0 && ext < MAX_EXTENSIONS && !halted(run); ext++) {
     partial.sort((a, b) => leftOut(a.verdict) - leftOut(b.verdict) || b.win.attempt.score - a.win.attempt.score);
     const from = defined(partial.shift(), 'a reading to extend');
-    const found = await extend(gw, q, from.win, beam, run, ctx);
+    const found = await extend(gw, q, from, beam, run, ctx);
     if (run.stopped) break;
     if (!found) continue;
     if (!found.verdict.rejected) {
@@ -186,7 +186,7 @@ export async function choose(gw: GatewayContext, q: string, win: Winner | undefi
 
 /** Whether a reading was set aside only for relation words of the question it leaves out (to extend by their hops). */
 function shortOfRelation(v: Judgement): boolean {
-  return v.caveat?.code === 'RELATION_UNUSED';
+  return v.caveat?.code === 'RELATION_UNUSED' || v.caveat?.code === 'WRONG_KIND';
 }
 
 /** How many words of the question a set-aside reading leaves out. */
@@ -198,13 +198,22 @@ function leftOut(v: Judgement): number {
  * The reading with the hop of each relation word it leaves out added at any place (repair.ts `extensions`), run in
  * the parser's order of them, and the best one with answers judged; undefined when none answers.
  */
-async function extend(gw: GatewayContext, q: string, from: Winner, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<{ win: Winner; verdict: Judgement } | undefined> {
+async function extend(gw: GatewayContext, q: string, from: { win: Winner; verdict: Judgement }, beam: Candidate[], run: AttemptRun, ctx: GroundContext): Promise<{ win: Winner; verdict: Judgement } | undefined> {
   // the reading as grounding read it: a relation it replaced is the one extended (judge.ts asGrounded); a conjunction
   // of a reading with itself is that reading (repair.ts unrepeated)
-  const read = asGrounded(gw, from);
+  const read = asGrounded(gw, from.win);
   const form = unrepeated(read) ?? read;
-  const reading = form === from.attempt.candidate.form ? from.attempt.candidate : { ...from.attempt.candidate, form, text: printForm(form) };
-  const fixed = await extensions(gw, q, reading, beam, (run.repairScores ??= new Map<string, number>()));
+  const candidate = from.win.attempt.candidate;
+  const reading = form === candidate.form ? candidate : { ...candidate, form, text: printForm(form) };
+  const scores = (run.repairScores ??= new Map<string, number>());
+  // the answers of another kind than the question asks for (checks.ts wrongKind): the hop to a value of that kind on top
+  const kind = from.verdict.caveat?.code === 'WRONG_KIND' ? from.verdict.caveat : undefined;
+  if (kind) {
+    const extra = await kindHops(gw, q, reading, kind.relations ?? [], beam, scores);
+    if (extra.length === 0) return undefined;
+    return runExtra(gw, q, extra, beam, run, ctx, `extended readings: ${extra.length} forms: ${reading.text} with the hop to a value "${kind.words?.[0] ?? ''}" asks for`);
+  }
+  const fixed = await extensions(gw, q, reading, beam, scores);
   const extra = fixed.candidates;
   if (extra.length === 0) return undefined;
   return runExtra(gw, q, extra, beam, run, ctx, `extended readings: ${extra.length} forms: ${reading.text} with the hop of ${fixed.words.map((w) => `"${w.word}" → ${w.note}`).join(', ')}`);

@@ -49,6 +49,8 @@ export interface GatewayContext {
   near?: NearGraph;
   /** typed.ts graphTypes' cache (null: the pack has no classes). */
   types?: GraphTypes | null;
+  /** kinds.ts: the relations (the names the parser writes) by the noun their names give their values. */
+  kinds?: Map<string, string[]>;
 }
 
 /** What the graph has that question words may be near (abstain.ts): its parser's words and relations; built on first use. */

@@ -11,6 +11,7 @@ import {
   stem,
 } from '../core';
 import { containsTexts, entityRefs, mapRefs, relationRefs } from '../form';
+import { askedKind } from './kinds';
 import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
@@ -111,6 +112,7 @@ export function readingOf(gw: GatewayContext, win: Winner): Reading {
   return {
     form: win.attempt.candidate.text,
     tree: asGrounded(gw, win),
+    grounded: win.attempt.form,
     relationIris: groundedNames(gw, win),
     ...(win.vacuous ? { vacuous: true } : {}),
     mentions: [
@@ -184,6 +186,7 @@ export function checkContext(gw: GatewayContext, q: string, beam: Candidate[]): 
     farWords: (words) => farWords(gw, words),
     clearRelation: (word) => nearGraph(gw).clearRelation(word),
     near: (names) => nearLabels(gw.index, names),
+    askedKind: (mentions) => askedKind(gw, q, mentions),
     ...(gw.calibration ? { calibration: gw.calibration } : {}),
   };
 }

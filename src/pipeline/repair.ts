@@ -293,3 +293,17 @@ export async function extensions(gw: GatewayContext, question: string, reading: 
   const inBeam = new Set(beam.map((c) => c.text));
   return { candidates: await scoredReadings(score, question, forms.filter((f) => !inBeam.has(f.text)), scores, beam.length), words };
 }
+
+/**
+ * A reading whose answers are of another kind than the question asks for (checks.ts wrongKind) with the hop to a value
+ * of that kind on top — (JOIN (R r) F) for each relation r whose name gives that kind ("which country …": the clubs'
+ * is_in_country) — scored by the parser and ranked after the beam; one the beam holds is left out.
+ */
+export async function kindHops(gw: GatewayContext, question: string, reading: Candidate, relations: readonly string[], beam: readonly Candidate[], scores: Map<string, number>): Promise<Candidate[]> {
+  const score = gw.generator?.score?.bind(gw.generator);
+  if (!score || answerTypeOf(reading.form) !== 'entities') return [];
+  const inBeam = new Set(beam.map((c) => c.text));
+  const { add, forms } = readingSet(new Set([reading.text, ...inBeam]));
+  for (const name of relations) add({ kind: 'join', relation: { kind: 'reverse', of: { kind: 'rel', ref: { kind: 'name', name } } }, arg: reading.form });
+  return scoredReadings(score, question, forms, scores, beam.length);
+}

@@ -161,7 +161,7 @@ function questionKey(question: string, mentions: readonly string[]): string {
  * copula ("what is the oldest shop in …", `copula`) only the phrase's last word, where the phrase ends within reach
  * ("what is the shop's address" asks for no shop). Undefined: no such opening word.
  */
-function askingPhrase(question: string, mentions: readonly string[]): { words: string[]; copula: boolean } | undefined {
+export function askingPhrase(question: string, mentions: readonly string[]): { words: string[]; copula: boolean } | undefined {
   const ws = wordsOutside(question, mentions);
   const at = ws.findIndex((w) => w !== null && ASKING.has(w));
   if (at < 0) return undefined;

@@ -1,0 +1,67 @@
+/**
+ * The kind of thing a question asks for on a graph without classes (`askedKind`): a noun of the asking phrase ("which
+ * **country** …", "name a soccer **club** …", typed.ts askingPhrase) that relations' names give their values —
+ * "plays_in_club" gives clubs, "is_in_country" countries, "place_of_birth" places (`valueNoun`). checks.ts wrongKind
+ * sets aside a reading whose answers are the values of other relations; choose.ts extends it by the hop of each
+ * relation of that kind (repair.ts kindHops). A graph with classes has typed.ts for this (wrongClass). No word of any
+ * graph is written here: the nouns are its relations' names.
+ */
+import { inDictionary, isStopword, relationWords, singularForms } from '../core';
+import { relationName, type GatewayContext } from './context';
+import { askingPhrase, graphTypes } from './typed';
+
+/** What a question asks for: the word that says it, and the relations (the names the parser writes) whose values are of that kind. */
+export interface AskedKind {
+  word: string;
+  relations: readonly string[];
+  /** The name the parser writes for a relation IRI of the graph (undefined: none of its relations). */
+  nameOf: (iri: string) => string | undefined;
+}
+
+/** A noun in its singular (WordNet's noun), else as written. */
+function singular(w: string): string {
+  for (const s of singularForms(w)) if (s !== w && inDictionary(s, ['n'])) return s;
+  return w;
+}
+
+/**
+ * The noun a relation's name gives its values, in the singular: its last word, or the word before "of" ("place of
+ * birth" → place); undefined where that is no noun of WordNet or a function word ("directed by", "is aged").
+ */
+export function valueNoun(name: string): string | undefined {
+  const ws = relationWords(name).split(' ').filter(Boolean);
+  const of = ws.indexOf('of');
+  const w = of > 0 ? ws[of - 1] : ws.at(-1);
+  if (w === undefined || isStopword(w) || !inDictionary(w, ['n'])) return undefined;
+  return singular(w);
+}
+
+/** The graph's relations by the noun their names give their values (cached per gateway). */
+function relationsByNoun(gw: GatewayContext): Map<string, string[]> {
+  if (gw.kinds) return gw.kinds;
+  const byNoun = new Map<string, string[]>();
+  for (const iri of gw.vocabulary) {
+    const name = relationName(gw, iri);
+    const noun = name === undefined ? undefined : valueNoun(name);
+    if (name !== undefined && noun !== undefined) byNoun.set(noun, [...(byNoun.get(noun) ?? []), name]);
+  }
+  gw.kinds = byNoun;
+  return byNoun;
+}
+
+/**
+ * The kind the question asks for, on a graph without classes: the first word of its asking phrase (outside the
+ * mentions) that is, in the singular, the noun some relations' names give their values. Undefined: a graph with
+ * classes (typed.ts judges those), no asking phrase, or no such word.
+ */
+export function askedKind(gw: GatewayContext, question: string, mentions: readonly string[]): AskedKind | undefined {
+  if (graphTypes(gw)) return undefined;
+  const phrase = askingPhrase(question, mentions);
+  if (!phrase || phrase.words.length === 0) return undefined;
+  const byNoun = relationsByNoun(gw);
+  for (const w of phrase.words) {
+    const relations = byNoun.get(singular(w)) ?? byNoun.get(w);
+    if (relations && relations.length > 0) return { word: w, relations, nameOf: (iri) => (gw.vocabulary.has(iri) ? relationName(gw, iri) : undefined) };
+  }
+  return undefined;
+}

@@ -1,0 +1,97 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseForm } from '../../../src/form';
+import { createGateway, type Gateway } from '../../../src/pipeline';
+import { wrongKind, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { valueNoun } from '../../../src/pipeline/kinds';
+import { FixedBeam } from './fixed-beam';
+
+describe('kinds.ts: the kind a question asks for on a graph without classes, read off the relations\' names', () => {
+  it('valueNoun: the noun a relation\'s name gives its values — the last word, or the word before "of"; none for a function word', () => {
+    assert.equal(valueNoun('plays_in_club'), 'club');
+    assert.equal(valueNoun('seat_country'), 'country');
+    assert.equal(valueNoun('place_of_birth'), 'place');
+    assert.equal(valueNoun('starred_actors'), 'actor');
+    assert.equal(valueNoun('hasInstrument'), 'instrument');
+    assert.equal(valueNoun('directed_by'), undefined);
+    assert.equal(valueNoun('written_by'), undefined);
+  });
+
+  describe('wrongKind (WRONG_KIND)', () => {
+    const V = 'http://example.org/firms/relation/';
+    const names = ['works_in', 'home_country', 'seat_country'];
+    const kind = { word: 'country', relations: ['home_country', 'seat_country'], nameOf: (iri: string) => names.find((n) => V + n === iri) };
+    const ctx = (asked = true): CheckContext => ({ question: 'which country does Ana Ruiz work in', beam: [], ...(asked ? { askedKind: () => kind } : {}) });
+    // the reading as the parser wrote it, and as grounded: its relations' IRIs, the entity's
+    const grounded = (form: string) => parseForm(form.replace(/\(R ([a-z_]+)\)/g, `(R <${V}$1>)`).replace(/\(JOIN ([a-z_]+) /g, `(JOIN <${V}$1> `).replace('[ Ana Ruiz ]', '<http://example.org/firms/ana>'));
+    const reading = (form: string): Reading => ({ form, tree: parseForm(form), grounded: grounded(form), mentions: [{ text: 'Ana Ruiz', label: 'Ana Ruiz', match: 'exact' }] });
+
+    it('answers that are the values of another relation than those of the kind asked for are set aside, naming both', () => {
+      const v = wrongKind(reading('(JOIN (R works_in) [ Ana Ruiz ])'), ctx());
+      assert.deepEqual([v.pass, v.code, v.words, v.relations], [false, 'WRONG_KIND', ['country'], ['home_country', 'seat_country']]);
+      assert.equal(v.reason, 'the reading (JOIN (R works_in) [ Ana Ruiz ]) answers with values of works in; "country" asks for values of home country or seat country');
+    });
+
+    it('a reading of the kind asked for passes, and so does one the names say nothing of: subjects, a name of no relation, no kind asked', () => {
+      for (const f of ['(JOIN (R seat_country) (JOIN (R works_in) [ Ana Ruiz ]))', '(AND (JOIN (R works_in) [ Ana Ruiz ]) (JOIN (R home_country) [ Ana Ruiz ]))', '(JOIN works_in [ Ana Ruiz ])', '(JOIN (R employer) [ Ana Ruiz ])']) {
+        assert.equal(wrongKind(reading(f), ctx()).pass, true, f);
+      }
+      assert.equal(wrongKind(reading('(JOIN (R works_in) [ Ana Ruiz ])'), ctx(false)).pass, true);
+    });
+  });
+});
+
+describe('pipeline: a reading of another kind than the question asks for is extended by the hop to that kind (real Oxigraph store, a graph without classes)', function () {
+  this.timeout(60000);
+  const E = 'http://example.org/firms/';
+  const V = 'http://example.org/firms/relation/';
+  const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+  const nt = [['ana', 'Ana Ruiz'], ['ben', 'Ben Olsen'], ['chile', 'Chile'], ['peru', 'Peru'], ['acme', 'Acme Works'], ['zeta', 'Zeta Mills']]
+    .map(([id, label]) => `<${E}${id}> <${LABEL}> "${label}" .`)
+    .concat([
+      `<${E}ana> <${V}home_country> <${E}chile> .`,
+      `<${E}ben> <${V}home_country> <${E}peru> .`,
+      `<${E}ana> <${V}works_in> <${E}acme> .`,
+      `<${E}ben> <${V}works_in> <${E}zeta> .`,
+      `<${E}acme> <${V}seat_country> <${E}peru> .`,
+      `<${E}zeta> <${V}seat_country> <${E}chile> .`,
+    ])
+    .join('\n');
+  const Q = 'which country does Ana Ruiz work in';
+  const HOP = '(JOIN (R seat_country) (JOIN (R works_in) [ Ana Ruiz ]))';
+  let dir: string;
+  let gateway: Gateway;
+  let parser: FixedBeam;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-kinds-'));
+    fs.writeFileSync(path.join(dir, 'firms.nt'), nt + '\n');
+    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ name: 'firms', data: ['firms.nt'], baseIri: E, vocabularyNamespace: V, labelPredicates: [LABEL] }));
+    // the parser reads where she works (a company); the question asks for a country
+    parser = new FixedBeam({ [Q]: [['(JOIN (R works_in) [ Ana Ruiz ])', -0.2]], 'which company does Ana Ruiz work in': [['(JOIN (R works_in) [ Ana Ruiz ])', -0.2]] }, { [HOP]: -1.5 }, -50);
+    gateway = await createGateway({ pack: dir, generator: parser, cacheDir: dir });
+  });
+  after(async () => {
+    await gateway.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('"which country" read as her company: set aside (WRONG_KIND), extended by each relation whose values are countries, the parser choosing', async () => {
+    const a = await gateway.ask(Q, { fallback: 'off' });
+    const notes = a.trace.map((t) => t.note ?? '');
+    assert.ok(notes.some((n) => n.includes('set aside (WRONG_KIND): the reading (JOIN (R works_in) [ Ana Ruiz ]) answers with values of works in')), JSON.stringify(notes));
+    assert.ok(notes.some((n) => n === 'extended readings: 2 forms: (JOIN (R works_in) [ Ana Ruiz ]) with the hop to a value "country" asks for'), JSON.stringify(notes));
+    assert.equal(a.form, HOP);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Peru'], 'the country of her company, not of where she lives');
+    assert.equal(a.reason, undefined);
+  });
+
+  it('a question asking for the kind its reading gives is not extended', async () => {
+    parser.scored = [];
+    const a = await gateway.ask('which company does Ana Ruiz work in', { fallback: 'off' });
+    assert.deepEqual(a.answers.map((x) => x.label), ['Acme Works']);
+    assert.ok(!a.trace.some((t) => t.check?.code === 'WRONG_KIND'));
+  });
+});
