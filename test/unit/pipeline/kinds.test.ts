@@ -1,12 +1,8 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { parseForm } from '../../../src/form';
-import { createGateway, type Gateway } from '../../../src/pipeline';
 import { wrongKind, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 import { valueNoun } from '../../../src/pipeline/kinds';
-import { FixedBeam } from './fixed-beam';
+import { madeUpPackFor } from './made-up-pack';
 
 describe('kinds.ts: the kind a question asks for on a graph without classes, read off the relations\' names', () => {
   it('valueNoun: the noun a relation\'s name gives its values — the last word, or the word before "of"; none for a function word', () => {
@@ -45,41 +41,16 @@ describe('kinds.ts: the kind a question asks for on a graph without classes, rea
 
 describe('pipeline: a reading of another kind than the question asks for is extended by the hop to that kind (real Oxigraph store, a graph without classes)', function () {
   this.timeout(60000);
-  const E = 'http://example.org/firms/';
-  const V = 'http://example.org/firms/relation/';
-  const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
-  const nt = [['ana', 'Ana Ruiz'], ['ben', 'Ben Olsen'], ['chile', 'Chile'], ['peru', 'Peru'], ['acme', 'Acme Works'], ['zeta', 'Zeta Mills']]
-    .map(([id, label]) => `<${E}${id}> <${LABEL}> "${label}" .`)
-    .concat([
-      `<${E}ana> <${V}home_country> <${E}chile> .`,
-      `<${E}ben> <${V}home_country> <${E}peru> .`,
-      `<${E}ana> <${V}works_in> <${E}acme> .`,
-      `<${E}ben> <${V}works_in> <${E}zeta> .`,
-      `<${E}acme> <${V}seat_country> <${E}peru> .`,
-      `<${E}zeta> <${V}seat_country> <${E}chile> .`,
-    ])
-    .join('\n');
   const Q = 'which country does Ana Ruiz work in';
   const HOP = '(JOIN (R seat_country) (JOIN (R works_in) [ Ana Ruiz ]))';
-  let dir: string;
-  let gateway: Gateway;
-  let parser: FixedBeam;
-
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-kinds-'));
-    fs.writeFileSync(path.join(dir, 'firms.nt'), nt + '\n');
-    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ name: 'firms', data: ['firms.nt'], baseIri: E, vocabularyNamespace: V, labelPredicates: [LABEL] }));
-    // the parser reads where she works (a company); the question asks for a country
-    parser = new FixedBeam({ [Q]: [['(JOIN (R works_in) [ Ana Ruiz ])', -0.2]], 'which company does Ana Ruiz work in': [['(JOIN (R works_in) [ Ana Ruiz ])', -0.2]] }, { [HOP]: -1.5 }, -50);
-    gateway = await createGateway({ pack: dir, generator: parser, cacheDir: dir });
-  });
-  after(async () => {
-    await gateway.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const pack = madeUpPackFor('firms', 'http://example.org/firms/', {
+    labels: [['ana', 'Ana Ruiz'], ['ben', 'Ben Olsen'], ['chile', 'Chile'], ['peru', 'Peru'], ['acme', 'Acme Works'], ['zeta', 'Zeta Mills']],
+    triples: [['ana', 'home_country', 'chile'], ['ben', 'home_country', 'peru'], ['ana', 'works_in', 'acme'], ['ben', 'works_in', 'zeta'], ['acme', 'seat_country', 'peru'], ['zeta', 'seat_country', 'chile']],
+  // the parser reads where she works (a company); the question asks for a country
+  }, { [Q]: [['(JOIN (R works_in) [ Ana Ruiz ])', -0.2]], 'which company does Ana Ruiz work in': [['(JOIN (R works_in) [ Ana Ruiz ])', -0.2]] }, { [HOP]: -1.5 });
 
   it('"which country" read as her company: set aside (WRONG_KIND), extended by each relation whose values are countries, the parser choosing', async () => {
-    const a = await gateway.ask(Q, { fallback: 'off' });
+    const a = await pack.gateway().ask(Q, { fallback: 'off' });
     const notes = a.trace.map((t) => t.note ?? '');
     assert.ok(notes.some((n) => n.includes('set aside (WRONG_KIND): the reading (JOIN (R works_in) [ Ana Ruiz ]) answers with values of works in')), JSON.stringify(notes));
     assert.ok(notes.some((n) => n === 'extended readings: 2 forms: (JOIN (R works_in) [ Ana Ruiz ]) with the hop to a value "country" asks for'), JSON.stringify(notes));
@@ -89,8 +60,7 @@ describe('pipeline: a reading of another kind than the question asks for is exte
   });
 
   it('a question asking for the kind its reading gives is not extended', async () => {
-    parser.scored = [];
-    const a = await gateway.ask('which company does Ana Ruiz work in', { fallback: 'off' });
+    const a = await pack.gateway().ask('which company does Ana Ruiz work in', { fallback: 'off' });
     assert.deepEqual(a.answers.map((x) => x.label), ['Acme Works']);
     assert.ok(!a.trace.some((t) => t.check?.code === 'WRONG_KIND'));
   });

@@ -6,6 +6,7 @@ import { normalizeLabel } from '../../../src/core';
 import { parseForm, printForm } from '../../../src/form';
 import { createGateway, type Gateway } from '../../../src/pipeline';
 import { FixedBeam } from './fixed-beam';
+import { madeUpPackFor } from './made-up-pack';
 import { leavesOut, relationPhrases, relationUnused, relationWordsOf, timesUsed, type CheckContext } from '../../../src/pipeline/checks';
 import { completedMention, composed, trimmedMention, unrepeated, withHopAnywhere } from '../../../src/pipeline/repair';
 
@@ -315,35 +316,16 @@ describe('pipeline: a fallback answer says which relation words of the question 
 
 describe('pipeline: a relation the parser wrote in vain is no relation the reading uses (judge.ts asGrounded, real Oxigraph store)', function () {
   this.timeout(60000);
-  const E = 'http://example.org/staff/';
-  const V = 'http://example.org/staff/relation/';
-  const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
-  const nt = [['ana', 'Ana Ruiz'], ['ben', 'Ben Olsen'], ['chile', 'Chile'], ['norway', 'Norway'], ['acme', 'Acme Works'], ['zeta', 'Zeta Mills']]
-    .map(([id, label]) => `<${E}${id}> <${LABEL}> "${label}" .`)
-    .concat([`<${E}ana> <${V}lives_in> <${E}chile> .`, `<${E}ben> <${V}lives_in> <${E}norway> .`, `<${E}ana> <${V}works_in> <${E}acme> .`, `<${E}ben> <${V}works_in> <${E}zeta> .`])
-    .join('\n');
   const Q = 'name a company where someone from Chile works';
   const EXTENDED = '(JOIN (R works_in) (JOIN lives_in [ Chile ]))';
-  let dir: string;
-  let gateway: Gateway;
-  let parser: FixedBeam;
-
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'askgraph-asgrounded-'));
-    fs.writeFileSync(path.join(dir, 'staff.nt'), nt + '\n');
-    // a pack whose relations the parser writes by their local names (works_in)
-    fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ name: 'staff', data: ['staff.nt'], baseIri: E, vocabularyNamespace: V, labelPredicates: [LABEL] }));
-    // the parser writes works_in on a country, which nobody works in
-    parser = new FixedBeam({ [Q]: [['(JOIN works_in [ Chile ])', -0.2]] }, { [EXTENDED]: -1.5 }, -50);
-    gateway = await createGateway({ pack: dir, generator: parser, cacheDir: dir });
-  });
-  after(async () => {
-    await gateway.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const pack = madeUpPackFor('staff', 'http://example.org/staff/', {
+    labels: [['ana', 'Ana Ruiz'], ['ben', 'Ben Olsen'], ['chile', 'Chile'], ['norway', 'Norway'], ['acme', 'Acme Works'], ['zeta', 'Zeta Mills']],
+    triples: [['ana', 'lives_in', 'chile'], ['ben', 'lives_in', 'norway'], ['ana', 'works_in', 'acme'], ['ben', 'works_in', 'zeta']],
+  // the parser writes works_in on a country, which nobody works in
+  }, { [Q]: [['(JOIN works_in [ Chile ])', -0.2]] }, { [EXTENDED]: -1.5 });
 
   it('grounding reads works_in on Chile as lives_in (the people of Chile): set aside for the work it leaves out, and extended by its hop', async () => {
-    const a = await gateway.ask(Q, { fallback: 'off' });
+    const a = await pack.gateway().ask(Q, { fallback: 'off' });
     const notes = a.trace.map((t) => t.note ?? '');
     assert.ok(notes.some((n) => n.includes('set aside (RELATION_UNUSED): the reading (JOIN works_in [ Chile ]) leaves out "works"')), JSON.stringify(notes));
     assert.ok(notes.some((n) => n.startsWith('extended readings: 4 forms: (JOIN lives_in [ Chile ]) with the hop of "works"')), 'the reading as grounded is extended');
