@@ -131,6 +131,14 @@ export function typoEdits(letters: number): number {
   return letters >= 7 ? 2 : letters >= 4 ? 1 : 0;
 }
 
+/** Whether `a` is `b` with two neighbouring letters swapped ("spuose" for "spouse"): one slip of the hand, two Levenshtein edits. */
+export function swappedLetters(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b) return false;
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
 /**
  * Light suffix stemming, enough to match "directed/director/directors" and "written/writer" but
  * deliberately conservative (stems keep ≥ 3 letters). Irregular forms are learned by the vocabulary.

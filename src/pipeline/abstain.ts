@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { distance } from 'fastest-levenshtein';
-import { AskgraphError, getOrAdd, inDictionary, isStopword, letterWords, pushTo, relationWords, singularForms, soundCodes, soundsAlike, typoEdits, wordNet, type WnLink } from '../core';
+import { AskgraphError, getOrAdd, inDictionary, isStopword, letterWords, pushTo, relationWords, singularForms, soundCodes, soundsAlike, swappedLetters, typoEdits, wordNet, type WnLink } from '../core';
 import { linkScore, rankPhrase, relatedWords, wordnetLink, wordVectors, type RelationInfo, type WordVectors } from '../ground';
 
 
@@ -122,13 +122,17 @@ export function misheardAs(w: string, known: KnownWords): string | undefined {
   return undefined;
 }
 
-/** The known word of 6+ letters a word is a typo of (one letter more or less, within core typoEdits; the fewest edits), if any. */
+/**
+ * The known word of 6+ letters a word is a typo of (one letter more or less, within core typoEdits, two neighbouring
+ * letters swapped counting as one edit; the fewest edits), if any.
+ */
 function typoOf(w: string, known: Iterable<string>): string | undefined {
   if (w.length < 6) return undefined;
   let best: { k: string; d: number } | undefined;
   for (const k of known) {
     if (Math.abs(k.length - w.length) > 1 || k.length < 6) continue;
-    const d = distance(k, w);
+    // (two neighbouring letters swapped are one slip: "spuose" is a typo of "spouse")
+    const d = swappedLetters(k, w) ? 1 : distance(k, w);
     if (d <= typoEdits(Math.max(k.length, w.length)) && (!best || d < best.d)) best = { k, d };
     if (best?.d === 1) break; // (no other word is nearer: the word itself is not among them)
   }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AskgraphError, foldCase, identifierWords, letterWords, normalizeLabel, relationWords, packageRoot, readTriples, STOP_WORDS } from '../../../src/core';
+import { AskgraphError, foldCase, identifierWords, letterWords, normalizeLabel, relationWords, packageRoot, readTriples, STOP_WORDS, swappedLetters } from '../../../src/core';
 
 /** The rules shared with the Python trainer (train/test_askgraph_data.py reads the same file). */
 interface Cases {
@@ -44,5 +44,12 @@ describe('core text rules (fixtures/text/cases.json)', () => {
   });
   it('the stop list names no graph (no movies words)', () => {
     for (const w of ['movie', 'movies', 'film', 'films', 'actor', 'director', 'genre', 'starred']) assert.ok(!STOP_WORDS.has(w), w);
+  });
+});
+
+describe('core swappedLetters', () => {
+  it('two neighbouring letters swapped, anywhere; not one letter changed, not two apart, not the word itself', () => {
+    for (const [a, b] of [['spuose', 'spouse'], ['psouse', 'spouse'], ['spousee', 'spouese'], ['spouse'.slice(0, 4) + 'es', 'spouse']]) assert.equal(swappedLetters(a, b), true, `${a} ${b}`);
+    for (const [a, b] of [['spouse', 'spouse'], ['spoose', 'spouse'], ['suopse', 'spouse'], ['spouses', 'spouse']]) assert.equal(swappedLetters(a, b), false, `${a} ${b}`);
   });
 });

@@ -42,6 +42,8 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
   it('typoFor: a word of no dictionary one letter off a word of the graph is that word; a word of the language, a known word or a word near nothing is not', () => {
     assert.equal(graph.typoFor('musseum'), 'museum');
     assert.equal(graph.typoFor('exhibitted'), 'exhibited');
+    // two neighbouring letters swapped are one slip (two Levenshtein edits, more than a six-letter word is allowed)
+    assert.equal(graph.typoFor('musuem'), 'museum');
     // a word of the language ("planter"), a known word, and a word near nothing are read as they are
     for (const w of ['planter', 'painter', 'zqxvbnm']) assert.equal(graph.typoFor(w), undefined, w);
   });
