@@ -329,6 +329,16 @@ export function wordNet(): WordNet {
   return shared;
 }
 
+/**
+ * Whether a noun names a place: one of its two commonest WordNet senses is a location (lexicographer file
+ * noun.location) — "country" is first a nation, then its territory, and people ask "where" of either; a "club" is no
+ * place. By the noun's first base form ("countries" → country).
+ */
+export function namesPlace(noun: string): boolean {
+  const base = wordNet().baseForms(noun, 'n')[0] ?? noun;
+  return wordNet().senses(base, 'n').slice(0, 2).some((s) => s.lexFile === 'noun.location');
+}
+
 /** Whether WordNet has the word in one of these parts of speech (as spelt, or by a base form: "directed" → direct). */
 export function inDictionary(word: string, pos: readonly WnPos[] = ['n', 'v', 'a', 'r']): boolean {
   return pos.some((p) => wordNet().baseForms(word, p).length > 0);

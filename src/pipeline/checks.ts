@@ -14,7 +14,7 @@ import { getOrAdd, isFunctionWord, isStopword, isSuperlative, labelTokens, lette
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import type { AskedKind } from './kinds';
-import { children, classRefs, printRelation, relationRefs } from '../form';
+import { children, classRefs, printForm, printRelation, relationRefs } from '../form';
 import { calibratedProbability, type Calibration, type Signals } from './calibration';
 
 /** One entity mention of a reading: the words the parser copied and the graph label it grounded to. */
@@ -407,7 +407,7 @@ export const wrongKind: Check = (reading, ctx) => {
   const pass: Verdict = { check: 'wrongKind', pass: true };
   const kind = reading.grounded ? ctx.askedKind?.(reading.mentions.map((m) => m.text)) : undefined;
   const gives = kind && reading.grounded ? valuesOf(reading.grounded, kind.nameOf) : undefined;
-  if (!kind || !gives || gives.some((r) => kind.relations.includes(r))) return pass;
+  if (!kind || !gives || !reading.tree || gives.some((r) => kind.relations.includes(r))) return pass;
   const said = (rs: readonly string[]) => [...new Set(rs)].map(relationWords).join(' or ');
   return {
     check: 'wrongKind',
@@ -415,7 +415,7 @@ export const wrongKind: Check = (reading, ctx) => {
     code: 'WRONG_KIND',
     words: [kind.word],
     relations: kind.relations,
-    reason: `the reading ${reading.form} answers with values of ${said(gives)}; "${kind.word}" asks for values of ${said(kind.relations)}`,
+    reason: `the reading ${printForm(reading.tree)} answers with values of ${said(gives)}; "${kind.word}" asks for values of ${said(kind.relations)}`,
   };
 };
 

@@ -6,7 +6,7 @@
  * relation of that kind (repair.ts kindHops). A graph with classes has typed.ts for this (wrongClass). No word of any
  * graph is written here: the nouns are its relations' names.
  */
-import { inDictionary, isStopword, relationWords, singularForms } from '../core';
+import { endsNounPhrase, inDictionary, isStopword, namesPlace, relationWords, singularForms, words } from '../core';
 import { relationName, type GatewayContext } from './context';
 import { askingPhrase, graphTypes } from './typed';
 
@@ -51,17 +51,47 @@ function relationsByNoun(gw: GatewayContext): Map<string, string[]> {
 
 /**
  * The kind the question asks for, on a graph without classes: the first word of its asking phrase (outside the
- * mentions) that is, in the singular, the noun some relations' names give their values. Undefined: a graph with
- * classes (typed.ts judges those), no asking phrase, or no such word.
+ * mentions) that is, in the singular, the noun some relations' names give their values; for "where is the N …" of an
+ * N that relations give and that is no place, the places (`word` "where"). Undefined: a graph with classes (typed.ts
+ * judges those), no asking phrase, or no such word.
  */
 export function askedKind(gw: GatewayContext, question: string, mentions: readonly string[]): AskedKind | undefined {
   if (graphTypes(gw)) return undefined;
-  const phrase = askingPhrase(question, mentions);
-  if (!phrase || phrase.words.length === 0) return undefined;
   const byNoun = relationsByNoun(gw);
-  for (const w of phrase.words) {
+  const nameOf = (iri: string) => (gw.vocabulary.has(iri) ? relationName(gw, iri) : undefined);
+  // "where is the club that …": the place of a thing that is no place — the values of the relations whose names give
+  // places (core namesPlace: "is_in_country"), where relations give such things ("plays_in_club")
+  const thing = whereThing(question, mentions);
+  if (thing !== undefined) {
+    const noun = singular(thing);
+    const places = [...byNoun].filter(([n]) => namesPlace(n)).flatMap(([, rs]) => rs);
+    return byNoun.has(noun) && !namesPlace(noun) && places.length > 0 ? { word: 'where', relations: places, nameOf } : undefined;
+  }
+  const phrase = askingPhrase(question, mentions);
+  for (const w of phrase?.words ?? []) {
     const relations = byNoun.get(singular(w)) ?? byNoun.get(w);
-    if (relations && relations.length > 0) return { word: w, relations, nameOf: (iri) => (gw.vocabulary.has(iri) ? relationName(gw, iri) : undefined) };
+    if (relations && relations.length > 0) return { word: w, relations, nameOf };
   }
   return undefined;
+}
+
+/**
+ * The thing a question asks the place of: "where is the football **club** that X plays for" — the last word of the
+ * noun phrase after "where is / was / are / were", which ends at a mention, a verb, a preposition or a conjunction.
+ * Undefined: the question asks no such thing ("where was X born": a mention follows).
+ */
+function whereThing(question: string, mentions: readonly string[]): string | undefined {
+  const m = /^\s*where\s+(?:is|was|are|were)\s+(.*)$/iu.exec(question);
+  if (!m?.[1]) return undefined;
+  let rest = m[1].toLowerCase();
+  for (const t of mentions) {
+    const at = t.trim() === '' ? -1 : rest.indexOf(t.trim().toLowerCase());
+    if (at >= 0) rest = rest.slice(0, at);
+  }
+  const phrase: string[] = [];
+  for (const w of words(rest)) {
+    if (isStopword(w) && endsNounPhrase(w)) break;
+    if (!isStopword(w)) phrase.push(w);
+  }
+  return phrase.at(-1);
 }

@@ -25,6 +25,7 @@ import {
   isPresent3,
   plural,
   relationWords,
+  namesPlace,
   singular,
   stem,
   verbBase,
@@ -89,10 +90,8 @@ function whOfNoun(noun: string | undefined, ctx: Set<string>): Wh {
   if (!sense) return 'what';
   if (sense.lexFile === 'noun.person') return 'who';
   if (sense.lexFile === 'noun.time') return 'when';
-  // a place in its chosen sense or in one of its two commonest: "country" is first a nation (noun.group), then its
-  // territory (noun.location), and people ask "where is X" of either
-  const place = (s: WnSynset) => s.lexFile === 'noun.location';
-  return place(sense) || wordNet().senses(base, 'n').slice(0, 2).some(place) ? 'where' : 'what';
+  // a place in its chosen sense or in one of its two commonest (core namesPlace)
+  return sense.lexFile === 'noun.location' || namesPlace(base) ? 'where' : 'what';
 }
 
 function nounEntry(nouns: string[], ctx?: Set<string>): NounEntry {

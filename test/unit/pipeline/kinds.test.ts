@@ -11,6 +11,7 @@ describe('kinds.ts: the kind a question asks for on a graph without classes, rea
     assert.equal(valueNoun('place_of_birth'), 'place');
     assert.equal(valueNoun('starred_actors'), 'actor');
     assert.equal(valueNoun('hasInstrument'), 'instrument');
+    assert.equal(valueNoun('employer_firm'), 'firm');
     assert.equal(valueNoun('directed_by'), undefined);
     assert.equal(valueNoun('written_by'), undefined);
   });
@@ -42,25 +43,34 @@ describe('kinds.ts: the kind a question asks for on a graph without classes, rea
 describe('pipeline: a reading of another kind than the question asks for is extended by the hop to that kind (real Oxigraph store, a graph without classes)', function () {
   this.timeout(60000);
   const Q = 'which country does Ana Ruiz work in';
-  const HOP = '(JOIN (R seat_country) (JOIN (R works_in) [ Ana Ruiz ]))';
+  const WHERE = 'where is the firm that Ana Ruiz works for';
+  const WORKS = '(JOIN (R employer_firm) [ Ana Ruiz ])';
+  const HOP = '(JOIN (R seat_country) (JOIN (R employer_firm) [ Ana Ruiz ]))';
   const pack = madeUpPackFor('firms', 'http://example.org/firms/', {
     labels: [['ana', 'Ana Ruiz'], ['ben', 'Ben Olsen'], ['chile', 'Chile'], ['peru', 'Peru'], ['acme', 'Acme Works'], ['zeta', 'Zeta Mills']],
-    triples: [['ana', 'home_country', 'chile'], ['ben', 'home_country', 'peru'], ['ana', 'works_in', 'acme'], ['ben', 'works_in', 'zeta'], ['acme', 'seat_country', 'peru'], ['zeta', 'seat_country', 'chile']],
-  // the parser reads where she works (a company); the question asks for a country
-  }, { [Q]: [['(JOIN (R works_in) [ Ana Ruiz ])', -0.2]], 'which company does Ana Ruiz work in': [['(JOIN (R works_in) [ Ana Ruiz ])', -0.2]] }, { [HOP]: -1.5 });
+    triples: [['ana', 'home_country', 'chile'], ['ben', 'home_country', 'peru'], ['ana', 'employer_firm', 'acme'], ['ben', 'employer_firm', 'zeta'], ['acme', 'seat_country', 'peru'], ['zeta', 'seat_country', 'chile']],
+  // the parser reads where she works (a company); the questions ask for a country, and for where the company is
+  }, { [Q]: [[WORKS, -0.2]], [WHERE]: [[WORKS, -0.2]], 'which firm does Ana Ruiz work for': [[WORKS, -0.2]] }, { [HOP]: -1.5 });
 
   it('"which country" read as her company: set aside (WRONG_KIND), extended by each relation whose values are countries, the parser choosing', async () => {
     const a = await pack.gateway().ask(Q, { fallback: 'off' });
     const notes = a.trace.map((t) => t.note ?? '');
-    assert.ok(notes.some((n) => n.includes('set aside (WRONG_KIND): the reading (JOIN (R works_in) [ Ana Ruiz ]) answers with values of works in')), JSON.stringify(notes));
-    assert.ok(notes.some((n) => n === 'extended readings: 2 forms: (JOIN (R works_in) [ Ana Ruiz ]) with the hop to a value "country" asks for'), JSON.stringify(notes));
+    assert.ok(notes.some((n) => n.includes(`set aside (WRONG_KIND): the reading ${WORKS} answers with values of employer firm`)), JSON.stringify(notes));
+    assert.ok(notes.some((n) => n === `extended readings: 2 forms: ${WORKS} with the hop to a value "country" asks for`), JSON.stringify(notes));
     assert.equal(a.form, HOP);
     assert.deepEqual(a.answers.map((x) => x.label), ['Peru'], 'the country of her company, not of where she lives');
     assert.equal(a.reason, undefined);
   });
 
+  it('"where is the firm …" asks for the place of a firm, which is no place: the hop to a place on top', async () => {
+    const a = await pack.gateway().ask(WHERE, { fallback: 'off' });
+    assert.ok(a.trace.some((t) => (t.note ?? '').startsWith(`set aside (WRONG_KIND): the reading ${WORKS} answers with values of employer firm; "where" asks for values of`)), JSON.stringify(a.trace.map((t) => t.note)));
+    assert.equal(a.form, HOP);
+    assert.deepEqual(a.answers.map((x) => x.label), ['Peru']);
+  });
+
   it('a question asking for the kind its reading gives is not extended', async () => {
-    const a = await pack.gateway().ask('which company does Ana Ruiz work in', { fallback: 'off' });
+    const a = await pack.gateway().ask('which firm does Ana Ruiz work for', { fallback: 'off' });
     assert.deepEqual(a.answers.map((x) => x.label), ['Acme Works']);
     assert.ok(!a.trace.some((t) => t.check?.code === 'WRONG_KIND'));
   });
