@@ -6,7 +6,7 @@
  * relation of that kind (repair.ts kindHops). A graph with classes has typed.ts for this (wrongClass). No word of any
  * graph is written here: the nouns are its relations' names.
  */
-import { endsNounPhrase, inDictionary, isStopword, namesPlace, relationWords, singularForms, words } from '../core';
+import { endsNounPhrase, inDictionary, isStopword, namesPlace, relationWords, singular, words } from '../core';
 import { relationName, type GatewayContext } from './context';
 import { askingPhrase, graphTypes } from './typed';
 
@@ -16,12 +16,6 @@ export interface AskedKind {
   relations: readonly string[];
   /** The name the parser writes for a relation IRI of the graph (undefined: none of its relations). */
   nameOf: (iri: string) => string | undefined;
-}
-
-/** A noun in its singular (WordNet's noun), else as written. */
-function singular(w: string): string {
-  for (const s of singularForms(w)) if (s !== w && inDictionary(s, ['n'])) return s;
-  return w;
 }
 
 /**
