@@ -126,11 +126,14 @@ export function misheardAs(w: string, known: KnownWords): string | undefined {
  * The known word of 6+ letters a word is a typo of (one letter more or less, within core typoEdits, two neighbouring
  * letters swapped counting as one edit; the fewest edits), if any.
  */
+/** Words shorter than this are read as no typo (short words are near each other: "tall" is one edit from "tell"). */
+export const TYPO_LETTERS = 6;
+
 function typoOf(w: string, known: Iterable<string>): string | undefined {
-  if (w.length < 6) return undefined;
+  if (w.length < TYPO_LETTERS) return undefined;
   let best: { k: string; d: number } | undefined;
   for (const k of known) {
-    if (Math.abs(k.length - w.length) > 1 || k.length < 6) continue;
+    if (Math.abs(k.length - w.length) > 1 || k.length < TYPO_LETTERS) continue;
     // (two neighbouring letters swapped are one slip: "spuose" is a typo of "spouse")
     const d = swappedLetters(k, w) ? 1 : distance(k, w);
     if (d <= typoEdits(Math.max(k.length, w.length)) && (!best || d < best.d)) best = { k, d };

@@ -11,7 +11,7 @@ import {
   PROPERTY_SCHEMA_PREDICATES,
 } from '../core';
 import { loadRelationVocabulary, type RelationVocabulary } from '../fallback';
-import { NearGraph, type FarWord, type KnownWords } from './abstain';
+import { NearGraph, TYPO_LETTERS, type FarWord, type KnownWords } from './abstain';
 import { type Calibration } from './calibration';
 import { relationWordsOf, type RelationWord } from './checks';
 import {
@@ -49,8 +49,8 @@ export interface GatewayContext {
   near?: NearGraph;
   /** typed.ts graphTypes' cache (null: the pack has no classes). */
   types?: GraphTypes | null;
-  /** kinds.ts: the relations (the names the parser writes) by the noun their names give their values. */
-  kinds?: Map<string, string[]>;
+  /** kinds.ts: the relations (the names the parser writes) by the noun their names give their values; those of places. */
+  kinds?: { byNoun: Map<string, string[]>; places: string[] };
 }
 
 /** What the graph has that question words may be near (abstain.ts): its parser's words and relations; built on first use. */
@@ -89,12 +89,10 @@ export function farWords(gw: GatewayContext, words: readonly string[]): FarWord[
 
 /** A word as the question writes it: letters, with inner apostrophes or hyphens. */
 const WORD = /\p{L}+(?:['’-]\p{L}+)*/gu;
-/** Words shorter than this are never respelt (core typoEdits allows no edit below four letters; short words are near each other). */
-const RESPELL_LETTERS = 6;
 
 /**
  * The question with its typos respelt, as the parser should read it: each word written in lower case (a capitalised
- * word is a name), of RESPELL_LETTERS or more, that is no word of the parser's questions, of any graph label or of the
+ * word is a name), of TYPO_LETTERS or more (abstain.ts), that is no word of the parser's questions, of any graph label or of the
  * language (NearGraph.typoFor), replaced by the word of the language it is a typo of — "which professional foootball
  * team …" → "football". The parser copies an unknown word as a name otherwise, and grounding finds no such name.
  * `respelt` lists each change (empty: the question as asked). No lexical work for a question of known words.
@@ -104,7 +102,7 @@ export function respelled(gw: GatewayContext, question: string): { question: str
   const respelt: { from: string; to: string }[] = [];
   if (!known || known.size === 0) return { question, respelt };
   const out = question.replace(WORD, (w) => {
-    if (w.length < RESPELL_LETTERS || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w) || known.has(w) || gw.index.hasWord(w)) return w;
+    if (w.length < TYPO_LETTERS || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w) || known.has(w) || gw.index.hasWord(w)) return w;
     const to = nearGraph(gw).typoFor(w);
     if (to === undefined) return w;
     respelt.push({ from: w, to });

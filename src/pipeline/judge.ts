@@ -154,18 +154,19 @@ export function asGrounded(gw: GatewayContext, win: Winner): Form {
   if (relationRefs(form).length !== grounded.length) return form;
   const names = graphRelationNames(gw);
   let i = 0;
-  const replaced: string[] = [];
+  let replaced = 0;
   const read = mapRefs(form, {
     relation: (r) => {
       const g = grounded[i++];
-      const name = g?.kind === 'iri' && r.kind === 'name' && names.has(r.name) ? relationName(gw, g.iri) : undefined;
-      if (name === undefined || r.kind !== 'name' || name === r.name) return r;
-      replaced.push(r.name);
+      if (r.kind !== 'name' || g?.kind !== 'iri' || !names.has(r.name)) return r;
+      const name = relationName(gw, g.iri);
+      if (name === undefined || name === r.name) return r;
+      replaced++;
       return { kind: 'name', name };
     },
   });
   // (the form itself where grounding replaced nothing)
-  return replaced.length > 0 ? read : form;
+  return replaced > 0 ? read : form;
 }
 
 /** The names the parser writes for the graph's relations (cached per gateway). */

@@ -8,6 +8,7 @@
  */
 import { endsNounPhrase, inDictionary, isStopword, namesPlace, relationWords, singular, words } from '../core';
 import { relationName, type GatewayContext } from './context';
+import { questionParts } from './checks';
 import { askingPhrase, graphTypes } from './typed';
 
 /** What a question asks for: the word that says it, and the relations (the names the parser writes) whose values are of that kind. */
@@ -30,8 +31,8 @@ export function valueNoun(name: string): string | undefined {
   return singular(w);
 }
 
-/** The graph's relations by the noun their names give their values (cached per gateway). */
-function relationsByNoun(gw: GatewayContext): Map<string, string[]> {
+/** The graph's relations by the noun their names give their values, and those whose nouns name places (cached per gateway). */
+function relationsByNoun(gw: GatewayContext): { byNoun: Map<string, string[]>; places: string[] } {
   if (gw.kinds) return gw.kinds;
   const byNoun = new Map<string, string[]>();
   for (const iri of gw.vocabulary) {
@@ -39,8 +40,8 @@ function relationsByNoun(gw: GatewayContext): Map<string, string[]> {
     const noun = name === undefined ? undefined : valueNoun(name);
     if (name !== undefined && noun !== undefined) byNoun.set(noun, [...(byNoun.get(noun) ?? []), name]);
   }
-  gw.kinds = byNoun;
-  return byNoun;
+  gw.kinds = { byNoun, places: [...byNoun].filter(([n]) => namesPlace(n)).flatMap(([, rs]) => rs) };
+  return gw.kinds;
 }
 
 /**
@@ -51,14 +52,13 @@ function relationsByNoun(gw: GatewayContext): Map<string, string[]> {
  */
 export function askedKind(gw: GatewayContext, question: string, mentions: readonly string[]): AskedKind | undefined {
   if (graphTypes(gw)) return undefined;
-  const byNoun = relationsByNoun(gw);
+  const { byNoun, places } = relationsByNoun(gw);
   const nameOf = (iri: string) => (gw.vocabulary.has(iri) ? relationName(gw, iri) : undefined);
   // "where is the club that …": the place of a thing that is no place — the values of the relations whose names give
   // places (core namesPlace: "is_in_country"), where relations give such things ("plays_in_club")
   const thing = whereThing(question, mentions);
   if (thing !== undefined) {
     const noun = singular(thing);
-    const places = [...byNoun].filter(([n]) => namesPlace(n)).flatMap(([, rs]) => rs);
     return byNoun.has(noun) && !namesPlace(noun) && places.length > 0 ? { word: 'where', relations: places, nameOf } : undefined;
   }
   const phrase = askingPhrase(question, mentions);
@@ -75,15 +75,11 @@ export function askedKind(gw: GatewayContext, question: string, mentions: readon
  * Undefined: the question asks no such thing ("where was X born": a mention follows).
  */
 function whereThing(question: string, mentions: readonly string[]): string | undefined {
-  const m = /^\s*where\s+(?:is|was|are|were)\s+(.*)$/iu.exec(question);
+  // (the question up to its first mention: checks.ts questionParts)
+  const m = /^\s*where\s+(?:is|was|are|were)\s+(.*)$/u.exec(questionParts(question, mentions)[0] ?? '');
   if (!m?.[1]) return undefined;
-  let rest = m[1].toLowerCase();
-  for (const t of mentions) {
-    const at = t.trim() === '' ? -1 : rest.indexOf(t.trim().toLowerCase());
-    if (at >= 0) rest = rest.slice(0, at);
-  }
   const phrase: string[] = [];
-  for (const w of words(rest)) {
+  for (const w of words(m[1])) {
     if (isStopword(w) && endsNounPhrase(w)) break;
     if (!isStopword(w)) phrase.push(w);
   }
