@@ -122,13 +122,13 @@ export function misheardAs(w: string, known: KnownWords): string | undefined {
   return undefined;
 }
 
+/** Words shorter than this are read as no typo (short words are near each other: "tall" is one edit from "tell"). */
+export const TYPO_LETTERS = 6;
+
 /**
  * The known word of 6+ letters a word is a typo of (one letter more or less, within core typoEdits, two neighbouring
  * letters swapped counting as one edit; the fewest edits), if any.
  */
-/** Words shorter than this are read as no typo (short words are near each other: "tall" is one edit from "tell"). */
-export const TYPO_LETTERS = 6;
-
 function typoOf(w: string, known: Iterable<string>): string | undefined {
   if (w.length < TYPO_LETTERS) return undefined;
   let best: { k: string; d: number } | undefined;
@@ -210,6 +210,8 @@ export class NearGraph {
   private readonly specific: ReadonlySet<string>;
   private readonly relationWordSet: Set<string>;
   private readonly cache = new Map<string, { word?: string; score: number }>();
+  /** The vocabulary by Double Metaphone code (soundFor), built on first use. */
+  private bySound: Map<string, string[]> | undefined;
   /** clearRelation's readings by word (null: none clearly): every judged reading and each repair asks again. */
   private readonly clear = new Map<string, (ClearReading & { iri: string }) | null>();
 
@@ -264,6 +266,39 @@ export class NearGraph {
     const w = word.toLowerCase();
     if (this.vocabSet.has(w) || !this.isNoWord(w)) return undefined;
     return typoOf(w, this.vocab);
+  }
+
+  /**
+   * The word a question word may be a mishearing of, to read the question as meant: a word of the language that is no
+   * word of the vocabulary (nor a plural of one) and reads as no relation clearly (as unexplainedWords counts such a
+   * word as known: "mom" is parents, not a mishearing of "mam") and sounds like (core soundsAlike) a word of the
+   * vocabulary or of the parser's questions that is a word of the language and says a relation of the graph (a word
+   * of its names, or one that reads as a relation clearly) or is a function word ("howe" → "how") — "notion" →
+   * "nation", "jeb" → "job". The fewest edits first, then the more frequent word (GloVe's order). Undefined: sounds
+   * like none.
+   */
+  soundFor(word: string): string | undefined {
+    const w = word.toLowerCase();
+    if ([w, ...singularForms(w)].some((x) => this.vocabSet.has(x)) || this.isNoWord(w) || this.clearRelation(w)) return undefined;
+    this.bySound ??= (() => {
+      const index = new Map<string, string[]>();
+      for (const v of new Set([...this.vocab, ...[...this.graph.words].map((x) => x.toLowerCase())])) {
+        if (/^\p{L}{2,}$/u.test(v) && this.vectors.rank(v) !== undefined) for (const c of soundCodes(v)) pushTo(index, c, v);
+      }
+      return index;
+    })();
+    let best: { k: string; d: number; rank: number } | undefined;
+    for (const c of soundCodes(w)) {
+      for (const k of this.bySound.get(c) ?? []) {
+        // (a word that says a relation of the graph or a function word: the parser reads those; a name — "aaron" for
+        // "earn" — is grounding's business)
+        if (!soundsAlike(w, k) || !(isStopword(k) || this.relationWordSet.has(k) || this.clearRelation(k))) continue;
+        const d = distance(w, k);
+        const rank = this.vectors.rank(k) ?? Infinity;
+        if (!best || d < best.d || (d === best.d && rank < best.rank)) best = { k, d, rank };
+      }
+    }
+    return best?.k;
   }
 
   /** The vocabulary word nearest to `word` by its meaning (WordNet, GloVe), with its score. */

@@ -9,9 +9,11 @@ import {
   type PackConfig,
   nameInNamespace,
   PROPERTY_SCHEMA_PREDICATES,
+  isStopword,
+  singularForms,
 } from '../core';
 import { loadRelationVocabulary, type RelationVocabulary } from '../fallback';
-import { NearGraph, TYPO_LETTERS, type FarWord, type KnownWords } from './abstain';
+import { NearGraph, type FarWord, type KnownWords } from './abstain';
 import { type Calibration } from './calibration';
 import { relationWordsOf, type RelationWord } from './checks';
 import {
@@ -91,19 +93,25 @@ export function farWords(gw: GatewayContext, words: readonly string[]): FarWord[
 const WORD = /\p{L}+(?:['’-]\p{L}+)*/gu;
 
 /**
- * The question with its typos respelt, as the parser should read it: each word written in lower case (a capitalised
- * word is a name), of TYPO_LETTERS or more (abstain.ts), that is no word of the parser's questions, of any graph label or of the
- * language (NearGraph.typoFor), replaced by the word of the language it is a typo of — "which professional foootball
- * team …" → "football". The parser copies an unknown word as a name otherwise, and grounding finds no such name.
- * `respelt` lists each change (empty: the question as asked). No lexical work for a question of known words.
+ * The question with its typos and misheard words respelt, as the parser should read it. Each word written in lower
+ * case (a capitalised word is a name), of three letters or more, that is no word of the parser's questions, of any
+ * graph label (nor a plural of one) or a function word, is replaced:
+ * - when it is no word of the language and has TYPO_LETTERS or more (abstain.ts), by the word it is a typo of
+ *   (NearGraph.typoFor) — "which professional foootball team …" → "football";
+ * - when it is a word of the language far from the graph, by a word of the parser's that sounds like it
+ *   (NearGraph.soundFor: a speech recogniser's "notion" for "nation").
+ *
+ * The parser copies an unknown word as a name otherwise, and grounding finds no such name. `respelt` lists each change
+ * (empty: the question as asked). No lexical work for a question of known words.
  */
 export function respelled(gw: GatewayContext, question: string): { question: string; respelt: { from: string; to: string }[] } {
   const known = gw.knownWords;
   const respelt: { from: string; to: string }[] = [];
   if (!known || known.size === 0) return { question, respelt };
   const out = question.replace(WORD, (w) => {
-    if (w.length < TYPO_LETTERS || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w) || known.has(w) || gw.index.hasWord(w)) return w;
-    const to = nearGraph(gw).typoFor(w);
+    if (w.length < 3 || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w) || known.has(w) || isStopword(w)) return w;
+    if ([w, ...singularForms(w)].some((x) => gw.index.hasWord(x))) return w;
+    const to = nearGraph(gw).typoFor(w) ?? nearGraph(gw).soundFor(w);
     if (to === undefined) return w;
     respelt.push({ from: w, to });
     return to;

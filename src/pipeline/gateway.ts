@@ -116,7 +116,7 @@ class PipelineGateway implements Gateway {
     const asked = validateQuestion(question);
     const o = { ...ASK_DEFAULTS, ...this.defaults, ...definedOnly(askOpts) };
     checkAskOptions(o);
-    // the question read as meant: its typos respelt (context.ts respelled); the answer keeps the question as asked
+    // the question read as meant: its typos and misheard words respelt (context.ts respelled); the answer keeps the question as asked
     const spelt = respelled(this.gw, asked);
     const answer = await this.answer(spelt.question, o, t0, spelt.respelt);
     return spelt.respelt.length > 0 ? { ...answer, question: asked } : answer;
@@ -131,7 +131,7 @@ class PipelineGateway implements Gateway {
     const left = () => Math.max(1, Math.floor(deadline - performance.now()));
     const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, t0, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain === true || yesNoWording(q) };
     const ctx = groundContext(this.gw, q);
-    if (respelt.length > 0) trace.push({ stage: 'generate', outcome: 'answers', note: `read with typos respelt: ${respelt.map((r) => `"${r.from}" → "${r.to}"`).join(', ')}`, timeMs: 0 });
+    if (respelt.length > 0) trace.push({ stage: 'generate', outcome: 'answers', note: `read with typos or misheard words respelt: ${respelt.map((r) => `"${r.from}" → "${r.to}"`).join(', ')}`, timeMs: 0 });
 
     // 1. the parser's readings; 2. which of them answers (judged by the named checks, checks.ts)
     const read = o.noParser || !this.generator ? undefined : await readings(this.gw, q, run, ctx);

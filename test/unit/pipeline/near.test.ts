@@ -48,10 +48,26 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
     for (const w of ['planter', 'painter', 'zqxvbnm']) assert.equal(graph.typoFor(w), undefined, w);
   });
 
-  it('respelled: the question the parser reads has its typos respelt, names and short words as written', () => {
+  it('soundFor: a word of the language that sounds like a word of the graph is a mishearing of it; a known word, a no-word or a word that sounds like none is not', () => {
+    // a speech recogniser's words: the same Double Metaphone code, one or two letters off
+    assert.equal(graph.soundFor('pointed'), 'painted');
+    assert.equal(graph.soundFor('stile'), 'style');
+    assert.equal(graph.soundFor('ear'), 'year');
+    // only a word that says a relation (or a function word) is meant: a name the parser knows is grounding's business
+    assert.equal(new NearGraph({ words: [...words, 'aaron'], relations }).soundFor('earn'), undefined);
+    // a known word is as it is; a word of no dictionary is typoFor's; a word that sounds like nothing of the graph is as it is
+    for (const w of ['painter', 'paintter', 'salary', 'gallery']) assert.equal(graph.soundFor(w), undefined, w);
+    // a word that reads clearly as a relation is that relation, not a mishearing ("mom" is parents, not "mam")
+    const kin = new NearGraph({ words: ['who', 'what', 'is', 'the', 'of', 'mam'], relations: ['parents', 'children', 'spouse', 'nationality'].map((name) => ({ iri: `http://example.org/kin/${name}`, name })) });
+    assert.equal(kin.soundFor('mom'), undefined);
+  });
+
+  it('respelled: the question the parser reads has its typos and misheard words respelt, names and short words as written', () => {
     const hasWord = (w: string) => ['vermeer', 'delft'].includes(w.toLowerCase());
     const gw = { knownWords: new Set(words), index: { hasWord, meta: { relations } }, pack: { dir: '', config: {} } } as unknown as GatewayContext;
     assert.deepEqual(respelled(gw, 'which musseum exhibited the View of Delft?'), { question: 'which museum exhibited the View of Delft?', respelt: [{ from: 'musseum', to: 'museum' }] });
+    // a misheard word of the language: the word of the graph it sounds like
+    assert.deepEqual(respelled(gw, 'who pointed the View of Delft?'), { question: 'who painted the View of Delft?', respelt: [{ from: 'pointed', to: 'painted' }] });
     // a capitalised word is a name ("Musseum"), a word of a label is one ("vermeer" though no dictionary has it), a
     // word of under six letters is too near others to respell ("yeer"), a known word is as it is
     for (const q of ['who painted Musseum Piece', 'which paintings did vermeer paint', 'what yeer was Blue Hour painted', 'which painter painted Blue Hour']) {
