@@ -260,12 +260,20 @@ export class NearGraph {
   /**
    * The word a question word is a typo of, to read the question as meant: a word of no dictionary (no WordNet base form,
    * no GloVe vector) within core typoEdits of a vocabulary word that is a word of the language (has a vector: the
-   * parser's words hold typos too) — "foootball" → "football". Undefined: the word is a word, or a typo of none.
+   * parser's words hold typos too) — "foootball" → "football". A shorter word of four or five letters is a typo only
+   * of the one vocabulary word one edit from it, or of the one such word that keeps its first letter ("natin" →
+   * "nation", not "latin"; short words have many neighbours, so two left are no reading). Undefined: the word is a
+   * word, or a typo of none.
    */
   typoFor(word: string): string | undefined {
     const w = word.toLowerCase();
     if (this.vocabSet.has(w) || !this.isNoWord(w)) return undefined;
-    return typoOf(w, this.vocab);
+    if (w.length >= TYPO_LETTERS) return typoOf(w, this.vocab);
+    if (w.length < 4) return undefined;
+    const near = this.vocab.filter((k) => k.length >= 4 && Math.abs(k.length - w.length) <= 1 && (swappedLetters(k, w) || distance(k, w) === 1));
+    // (of several, the one that keeps the first letter: a typist seldom gets the first letter wrong)
+    const kept = near.length > 1 ? near.filter((k) => k.startsWith(w.charAt(0))) : near;
+    return kept.length === 1 ? kept[0] : undefined;
   }
 
   /**

@@ -46,6 +46,10 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
     assert.equal(graph.typoFor('musuem'), 'museum');
     // a word of the language ("planter"), a known word, and a word near nothing are read as they are
     for (const w of ['planter', 'painter', 'zqxvbnm']) assert.equal(graph.typoFor(w), undefined, w);
+    // a word of four or five letters: the one word one edit from it, or the one of several that keeps its first letter
+    const short = new NearGraph({ words: ['nation', 'latin', 'mile', 'mole'], relations });
+    assert.equal(short.typoFor('natin'), 'nation');
+    assert.equal(short.typoFor('mxle'), undefined, 'two words keep the first letter: no reading');
   });
 
   it('soundFor: a word of the language that sounds like a word of the graph is a mishearing of it; a known word, a no-word or a word that sounds like none is not', () => {
@@ -68,9 +72,11 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
     assert.deepEqual(respelled(gw, 'which musseum exhibited the View of Delft?'), { question: 'which museum exhibited the View of Delft?', respelt: [{ from: 'musseum', to: 'museum' }] });
     // a misheard word of the language: the word of the graph it sounds like
     assert.deepEqual(respelled(gw, 'who pointed the View of Delft?'), { question: 'who painted the View of Delft?', respelt: [{ from: 'pointed', to: 'painted' }] });
+    // a short typo: the one word of the graph one edit from it
+    assert.deepEqual(respelled(gw, 'what yeer was Blue Hour painted').respelt, [{ from: 'yeer', to: 'year' }]);
     // a capitalised word is a name ("Musseum"), a word of a label is one ("vermeer" though no dictionary has it), a
-    // word of under six letters is too near others to respell ("yeer"), a known word is as it is
-    for (const q of ['who painted Musseum Piece', 'which paintings did vermeer paint', 'what yeer was Blue Hour painted', 'which painter painted Blue Hour']) {
+    // word of no language under four letters is too near others to respell ("yxr"), a known word is as it is
+    for (const q of ['who painted Musseum Piece', 'which paintings did vermeer paint', 'what yxr was Blue Hour painted', 'which painter painted Blue Hour']) {
       assert.deepEqual(respelled(gw, q), { question: q, respelt: [] }, q);
     }
     // a parser without words (no words.json) reads the question as asked
