@@ -538,7 +538,7 @@ export const unexplainedMentionWords: Check = (reading, ctx) => {
   const leftovers = words.filter((w) => !names.includes(w) && !linked.has(w));
   if (leftovers.length === 0) return { check: 'unexplainedMentionWords', pass: true };
   const named = reading.mentions.filter((m) => wordsOf(m.text).some((w) => leftovers.includes(w))).map((m) => m.text);
-  const inNames = named.length > 0 && leftovers.every((w) => named.some((n) => wordsOf(n).includes(w)) && wordWrittenAsName(q, w));
+  const inNames = named.length > 0 && leftovers.every((w) => named.some((n) => wordsOf(n).includes(w)) && writtenAsCapitalised(q, w));
   return inNames
     ? { check: 'unexplainedMentionWords', pass: false, code: 'NAMED_NOTHING', words: leftovers, reason: namedNothingReason(named, ctx.near?.(named) ?? []) }
     : { check: 'unexplainedMentionWords', pass: false, code: 'UNEXPLAINED_WORDS', words: leftovers, reason: unexplainedReason(leftovers) };
@@ -609,7 +609,7 @@ export function setAsideRow(trace: TraceEntry[], groundedForm: string | undefine
 
 /**
  * The parts of the question an answer's evidence does not hold (for readers without a form: the fallback): its
- * numbers, and the names of the graph it writes (graphNames: written as a name, a word of some label) that
+ * numbers, and the names of the graph it writes (graphNames: capitalised or in an identifier, a word of some label) that
  * no word of the evidence spells.
  */
 export function leftOut(question: string, held: string, graphWord: (word: string) => boolean): string[] {
@@ -622,22 +622,28 @@ export function leftOut(question: string, held: string, graphWord: (word: string
 }
 
 /**
- * The words of `words` that the question writes as names of the graph: written as a name (wordWrittenAsName) and a
- * word of some graph label ("Lucas" in "what did Spielberg and Lucas make"). Such a word is no evidence that
+ * The words of `words` that the question writes as names of the graph: capitalised past its first word or in an
+ * identifier ("ann_lark"), and a word of some graph label ("Lucas" in "what did Spielberg and Lucas make"). Such a
+ * word is no evidence that
  * the question asks about something the graph lacks; whether a reading uses it is unusedWords' business.
  */
 export function graphNames(question: string, words: readonly string[], graphWord: (word: string) => boolean): string[] {
-  return words.filter((w) => wordWrittenAsName(question, w) && !isWeakWord(w) && graphWord(w));
+  return words.filter((w) => (writtenAsCapitalised(question, w) || inIdentifier(question, w)) && !isWeakWord(w) && graphWord(w));
+}
+
+/** Whether the question writes the (lower-case) word with a capital past its first word: as a name. */
+export function writtenAsCapitalised(question: string, word: string): boolean {
+  const surface = question.split(/[^\p{L}\p{N}'’]+/u).filter(Boolean).slice(1);
+  return surface.some((w) => /^\p{Lu}/u.test(w) && letterWords(w).includes(word));
 }
 
 /**
- * Whether the question writes the (lower-case) word as a name: with a capital past its first word, or inside an
- * identifier that joins words with underscores ("who directed star_wars": a name as the graph writes it).
+ * Whether the (lower-case) word is a word of an identifier the question writes, words joined by underscores
+ * ("who directed star_wars": a name as the graph writes it — or a relation's name, so only graphNames reads it as a
+ * name, and only for a word of some label).
  */
-export function wordWrittenAsName(question: string, word: string): boolean {
-  const surface = question.split(/[^\p{L}\p{N}'’]+/u).filter(Boolean).slice(1);
-  if (surface.some((w) => /^\p{Lu}/u.test(w) && letterWords(w).includes(word))) return true;
-  return (question.match(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu) ?? []).some((id) => letterWords(id.replace(/_/g, ' ')).includes(word));
+export function inIdentifier(question: string, word: string): boolean {
+  return (question.match(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu) ?? []).some((id) => letterWords(id).includes(word));
 }
 
 /**

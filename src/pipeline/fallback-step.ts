@@ -12,7 +12,7 @@ import { entityRefsOf } from './labels';
 import { trimmedMention } from './repair';
 import { answerFits } from './typed';
 import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
-import { leftOut, wordWrittenAsName } from './checks';
+import { leftOut, writtenAsCapitalised } from './checks';
 import { halted, stop, storeStep, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
 import { farWords, nearbyRelationWords, nearGraph, questionRelationWords, readsAsRelation, type GatewayContext } from './context';
@@ -59,7 +59,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     if (unnamed.length > 0) {
       // words of those mentions no topic spells and the question does not write as a name are words it cannot place
       const spelt = new Set(topics.flatMap((t) => wordsOf(t.label)));
-      const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !wordWrittenAsName(q, w));
+      const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !writtenAsCapitalised(q, w));
       const far = farWords(gw, placeless);
       const reason = far.length > 0 ? nothingNearReason(far) : namedNothingReason(unnamed, nearLabels(gw.index, unnamed));
       trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });

@@ -21,7 +21,7 @@ import { article, defined, endsNounPhrase, getOrAdd, isCopula, isStopword, isSup
 import { children } from '../form';
 import { rankPhrase, type RelationInfo } from '../ground';
 import { CLEAR_MARGIN, CLEAR_READING } from './abstain';
-import { isWeakWord, questionParts, wordWrittenAsName, type Verdict } from './checks';
+import { isWeakWord, questionParts, writtenAsCapitalised, type Verdict } from './checks';
 import { relationName, type GatewayContext } from './context';
 import { copiedTextsOf } from './labels';
 import { MAX_REPAIRS, readingSet, scoredReadings, trimmedMention } from './repair';
@@ -220,7 +220,7 @@ export async function kindAsked(gw: GatewayContext, types: GraphTypes, question:
   let found: { cls: string; word: string } | undefined;
   if (!askedClass(types, question, mentions)) {
     // a kind is a word of the language written in lower case ("designers"), not a name ("Westmark", "westmark")
-    const kinds = (askingPhrase(question, mentions)?.words ?? []).filter((w) => !wordWrittenAsName(question, w) && inDictionary(w, ['n', 'a']));
+    const kinds = (askingPhrase(question, mentions)?.words ?? []).filter((w) => !writtenAsCapitalised(question, w) && inDictionary(w, ['n', 'a']));
     for (const word of kinds) {
       const ents = exactEntities(gw, word);
       if (ents.length === 0) continue;

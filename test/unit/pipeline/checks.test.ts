@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { TraceEntry } from '../../../src/core';
 import { parseForm } from '../../../src/form';
-import { graphNames, isWeakWord, leftOut, noAnswerReason, wordWrittenAsName, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { graphNames, inIdentifier, isWeakWord, leftOut, noAnswerReason, writtenAsCapitalised, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 
 const ctx = (question: string, beam: { form: string; mentions: string[] }[] = [], names: string[] = []): CheckContext => ({
   question,
@@ -87,10 +87,11 @@ describe('pipeline checks (checks.ts)', () => {
   it('graphNames: question words written as names (capitalised, or in an identifier) that are words of graph labels', () => {
     assert.deepEqual(graphNames('what did Spielberg and Lucas make', ['lucas', 'make'], (w) => w === 'lucas'), ['lucas']);
     assert.deepEqual(graphNames('what was Tom Hanks paid', ['paid'], () => true), [], 'not capitalised');
-    assert.equal(wordWrittenAsName('who directed the movie Ugly Duckling Sunrise', 'sunrise'), true);
-    assert.equal(wordWrittenAsName('Sunrise is what I mean', 'sunrise'), false, 'the first word of the question is capitalised anyway');
-    assert.equal(wordWrittenAsName("how tall was ugly_duckling_sunrise 's keeper", 'duckling'), true, 'a word of an identifier joined by underscores');
-    assert.equal(wordWrittenAsName("how tall was ugly_duckling_sunrise 's keeper", 'keeper'), false);
+    assert.equal(writtenAsCapitalised('who directed the movie Ugly Duckling Sunrise', 'sunrise'), true);
+    assert.equal(writtenAsCapitalised('Sunrise is what I mean', 'sunrise'), false, 'the first word of the question is capitalised anyway');
+    assert.equal(inIdentifier("how tall was ugly_duckling_sunrise 's keeper", 'duckling'), true, 'a word of an identifier joined by underscores');
+    assert.equal(inIdentifier("how tall was ugly_duckling_sunrise 's keeper", 'keeper'), false);
+    assert.equal(writtenAsCapitalised("how tall was ugly_duckling_sunrise 's keeper", 'duckling'), false);
     assert.deepEqual(graphNames('where was ann_lark born', ['ann', 'lark', 'born'], (w) => w !== 'born'), ['ann', 'lark']);
   });
 
