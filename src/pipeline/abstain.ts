@@ -281,8 +281,8 @@ export class NearGraph {
    * word of the vocabulary (nor a plural of one) and reads as no relation clearly (as unexplainedWords counts such a
    * word as known: "mom" is parents, not a mishearing of "mam") and sounds like (core soundsAlike) a word of the
    * vocabulary or of the parser's questions that is a word of the language and says a relation of the graph (a word
-   * of its names, or one that reads as a relation clearly) or is a function word ("howe" → "how") — "notion" →
-   * "nation", "jeb" → "job". The fewest edits first, then the more frequent word (GloVe's order). Undefined: sounds
+   * of its names, or one that reads as a relation clearly) or is a function word ("howe" → "how") — "prints" →
+   * "parents", "jeb" → "job". The fewest edits first, then the more frequent word (GloVe's order). Undefined: sounds
    * like none.
    */
   soundFor(word: string): string | undefined {

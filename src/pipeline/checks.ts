@@ -624,8 +624,8 @@ export function leftOut(question: string, held: string, graphWord: (word: string
 /**
  * The words of `words` that the question writes as names of the graph: capitalised past its first word or in an
  * identifier ("ann_lark"), and a word of some graph label ("Lucas" in "what did Spielberg and Lucas make"). Such a
- * word is no evidence that
- * the question asks about something the graph lacks; whether a reading uses it is unusedWords' business.
+ * word is no evidence that the question asks about something the graph lacks; whether a reading uses it is
+ * unusedWords' business.
  */
 export function graphNames(question: string, words: readonly string[], graphWord: (word: string) => boolean): string[] {
   return words.filter((w) => (writtenAsCapitalised(question, w) || inIdentifier(question, w)) && !isWeakWord(w) && graphWord(w));
