@@ -287,7 +287,7 @@ export class NearGraph {
    */
   soundFor(word: string): string | undefined {
     const w = word.toLowerCase();
-    if ([w, ...singularForms(w)].some((x) => this.vocabSet.has(x)) || this.isNoWord(w) || this.clearRelation(w)) return undefined;
+    if ([w, ...singularForms(w)].some((x) => this.vocabSet.has(x)) || this.isNoWord(w)) return undefined;
     this.bySound ??= (() => {
       const index = new Map<string, string[]>();
       for (const v of new Set([...this.vocab, ...[...this.graph.words].map((x) => x.toLowerCase())])) {
@@ -295,16 +295,18 @@ export class NearGraph {
       }
       return index;
     })();
+    const index = this.bySound;
+    const alike = soundCodes(w).flatMap((c) => (index.get(c) ?? []).filter((k) => soundsAlike(w, k)));
+    // (the word-by-relation readings last: most words sound like nothing the parser knows)
+    if (alike.length === 0 || this.clearRelation(w)) return undefined;
     let best: { k: string; d: number; rank: number } | undefined;
-    for (const c of soundCodes(w)) {
-      for (const k of this.bySound.get(c) ?? []) {
-        // (a word that says a relation of the graph or a function word: the parser reads those; a name — "aaron" for
-        // "earn" — is grounding's business)
-        if (!soundsAlike(w, k) || !(isStopword(k) || this.relationWordSet.has(k) || this.clearRelation(k))) continue;
-        const d = distance(w, k);
-        const rank = this.vectors.rank(k) ?? Infinity;
-        if (!best || d < best.d || (d === best.d && rank < best.rank)) best = { k, d, rank };
-      }
+    for (const k of alike) {
+      // (a word that says a relation of the graph or a function word: the parser reads those; a name — "aaron" for
+      // "earn" — is grounding's business)
+      if (!(isStopword(k) || this.relationWordSet.has(k) || this.clearRelation(k))) continue;
+      const d = distance(w, k);
+      const rank = this.vectors.rank(k) ?? Infinity;
+      if (!best || d < best.d || (d === best.d && rank < best.rank)) best = { k, d, rank };
     }
     return best?.k;
   }
