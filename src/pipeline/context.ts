@@ -95,11 +95,11 @@ const WORD = /\p{L}+(?:['’-]\p{L}+)*/gu;
 /**
  * The question with its typos and misheard words respelt, as the parser should read it. Each word written in lower
  * case (a capitalised word is a name), of three letters or more, that is no word of the parser's questions, of any
- * graph label (nor a plural of one) or a function word, is replaced:
- * - when it is no word of the language and has TYPO_LETTERS or more (abstain.ts), by the word it is a typo of
- *   (NearGraph.typoFor) — "which professional foootball team …" → "football";
- * - when it is a word of the language far from the graph, by a word of the parser's that sounds like it
- *   (NearGraph.soundFor: a speech recogniser's "notion" for "nation").
+ * graph label (nor a plural of one) and no function word, is replaced:
+ * - when it is no word of the language, by the word it is a typo of (NearGraph.typoFor: TYPO_LETTERS or more, or a
+ *   short word one edit from a single word) — "which professional foootball team …" → "football";
+ * - when it is a word of the language, by a word of the parser's that says a relation or is a function word and
+ *   sounds like it (NearGraph.soundFor: a speech recogniser's "prints" for "parents").
  *
  * The parser copies an unknown word as a name otherwise, and grounding finds no such name. `respelt` lists each change
  * (empty: the question as asked). No lexical work for a question of known words.

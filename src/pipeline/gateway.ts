@@ -116,7 +116,8 @@ class PipelineGateway implements Gateway {
     const asked = validateQuestion(question);
     const o = { ...ASK_DEFAULTS, ...this.defaults, ...definedOnly(askOpts) };
     checkAskOptions(o);
-    // the question read as meant: its typos and misheard words respelt (context.ts respelled); the answer keeps the question as asked
+    // the question read as meant: its typos and misheard words respelt (context.ts respelled); the answer keeps the
+    // question as asked
     const spelt = respelled(this.gw, asked);
     const answer = await this.answer(spelt.question, o, t0, spelt.respelt);
     return spelt.respelt.length > 0 ? { ...answer, question: asked } : answer;
