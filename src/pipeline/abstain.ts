@@ -106,18 +106,23 @@ function sameWord(w: string, label: string): boolean {
   return tolerance > 0 && distance(w, label) <= tolerance;
 }
 
-const soundIndexes = new WeakMap<KnownWords, Map<string, string[]>>();
+const soundIndexes = new WeakMap<Iterable<string>, Map<string, string[]>>();
+
+/** Words by their Double Metaphone codes, built once per word list (misheardAs, NearGraph.soundFor: the same known words). */
+function soundIndex(words: Iterable<string>): Map<string, string[]> {
+  return getOrAdd(soundIndexes, words, () => {
+    const byCode = new Map<string, string[]>();
+    for (const k of words) for (const c of soundCodes(k)) pushTo(byCode, c, k);
+    return byCode;
+  });
+}
 
 /**
  * The known word a question word may be a mishearing of (core soundsAlike: a Double Metaphone code in common, at most
  * two edits): a speech recogniser's "rider" for "writer", "white" for "what". Undefined: none.
  */
 export function misheardAs(w: string, known: KnownWords): string | undefined {
-  const index = getOrAdd(soundIndexes, known, () => {
-    const byCode = new Map<string, string[]>();
-    for (const k of known) for (const c of soundCodes(k)) pushTo(byCode, c, k);
-    return byCode;
-  });
+  const index = soundIndex(known);
   for (const c of soundCodes(w)) for (const k of index.get(c) ?? []) if (soundsAlike(w, k)) return k;
   return undefined;
 }
@@ -210,8 +215,6 @@ export class NearGraph {
   private readonly specific: ReadonlySet<string>;
   private readonly relationWordSet: Set<string>;
   private readonly cache = new Map<string, { word?: string; score: number }>();
-  /** The vocabulary by Double Metaphone code (soundFor), built on first use. */
-  private bySound: Map<string, string[]> | undefined;
   /** clearRelation's readings by word (null: none clearly): every judged reading and each repair asks again. */
   private readonly clear = new Map<string, (ClearReading & { iri: string }) | null>();
 
@@ -288,17 +291,18 @@ export class NearGraph {
   soundFor(word: string): string | undefined {
     const w = word.toLowerCase();
     if ([w, ...singularForms(w)].some((x) => this.vocabSet.has(x)) || this.isNoWord(w)) return undefined;
-    this.bySound ??= (() => {
-      const index = new Map<string, string[]>();
-      for (const v of new Set([...this.vocab, ...[...this.graph.words].map((x) => x.toLowerCase())])) {
-        if (/^\p{L}{2,}$/u.test(v) && this.vectors.rank(v) !== undefined) for (const c of soundCodes(v)) pushTo(index, c, v);
+    // the parser's words (the sound index misheardAs reads too) and the relations' words, that are words of the language
+    const alike = new Set<string>();
+    for (const list of [this.graph.words, this.relationWordSet]) {
+      for (const c of soundCodes(w)) {
+        for (const k of soundIndex(list).get(c) ?? []) {
+          const v = k.toLowerCase();
+          if (/^\p{L}{2,}$/u.test(v) && this.vectors.rank(v) !== undefined && soundsAlike(w, v)) alike.add(v);
+        }
       }
-      return index;
-    })();
-    const index = this.bySound;
-    const alike = soundCodes(w).flatMap((c) => (index.get(c) ?? []).filter((k) => soundsAlike(w, k)));
+    }
     // (the word-by-relation readings last: most words sound like nothing the parser knows)
-    if (alike.length === 0 || this.clearRelation(w)) return undefined;
+    if (alike.size === 0 || this.clearRelation(w)) return undefined;
     let best: { k: string; d: number; rank: number } | undefined;
     for (const k of alike) {
       // (a word that says a relation of the graph or a function word: the parser reads those; a name — "aaron" for
