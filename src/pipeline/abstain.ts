@@ -18,6 +18,18 @@ import { linkScore, rankPhrase, relatedWords, wordnetLink, wordVectors, type Rel
 
 export type KnownWords = ReadonlySet<string>;
 
+/** Words of the model's training questions with how many times the questions use each (words.json's counts). */
+export class CountedWords extends Set<string> {
+  constructor(private readonly counts: ReadonlyMap<string, number>) {
+    super(counts.keys());
+  }
+
+  /** How many times the training questions use the word (0: never). */
+  count(w: string): number {
+    return this.counts.get(w) ?? 0;
+  }
+}
+
 /** Words of the model's training questions (lower-cased), or undefined for a model without words.json. */
 export function loadKnownWords(modelDir: string | undefined): KnownWords | undefined {
   if (!modelDir) return undefined;
@@ -32,7 +44,8 @@ export function loadKnownWords(modelDir: string | undefined): KnownWords | undef
   if (data === null || typeof data !== 'object' || data.words === null || typeof data.words !== 'object' || Array.isArray(data.words)) {
     throw new AskgraphError('DATA_FORMAT', `${file}: not a word list ({"words": {word: count}})`, { details: { file: path.basename(file) } });
   }
-  return new Set(Object.keys(data.words));
+  // (a count that is no number counts once: older word lists kept only the words)
+  return new CountedWords(new Map(Object.entries(data.words as Record<string, unknown>).map(([w, n]) => [w, typeof n === 'number' && n > 0 ? n : 1])));
 }
 
 /** Lower-cased words of a text (letters only: digits and punctuation never make a word unexplained), as words.json. */
@@ -125,6 +138,39 @@ export function misheardAs(w: string, known: KnownWords): string | undefined {
   const index = soundIndex(known);
   for (const c of soundCodes(w)) for (const k of index.get(c) ?? []) if (soundsAlike(w, k)) return k;
   return undefined;
+}
+
+/** How many times as often as the word heard the parser's questions must use the word it is heard again as (heardAgainAs). */
+export const REHEAR_RATIO = 10;
+
+/**
+ * The word a question word is heard again as, where the question as heard found no answer: the known word that sounds
+ * like it (core soundsAlike, or a two-letter word heard as three: twoLetterHomophone) that the parser's training
+ * questions use most, if they use it at least REHEAR_RATIO times
+ * as often as the word itself — a speech recogniser's "they" for "the", "white" for "what". The word heard is a word
+ * of the language, often one of the parser's or of a label, so only the refusal says it may be misheard. Undefined:
+ * none, or a word list without counts.
+ */
+export function heardAgainAs(w: string, known: KnownWords): string | undefined {
+  if (!(known instanceof CountedWords)) return undefined;
+  let best: { k: string; n: number } | undefined;
+  for (const c of soundCodes(w)) {
+    for (const k of soundIndex(known).get(c) ?? []) {
+      const n = known.count(k);
+      if ((!best || n > best.n) && (soundsAlike(w, k) || twoLetterHomophone(w, k))) best = { k, n };
+    }
+  }
+  return best && best.n >= REHEAR_RATIO * Math.max(1, known.count(w)) ? best.k : undefined;
+}
+
+/**
+ * A word of three letters heard for one of two, a letter off and with a Double Metaphone code in common: "buy" for
+ * "by", "too" for "to", "inn" for "in". (core soundsAlike reads no word under three letters: too many sound alike.)
+ */
+function twoLetterHomophone(heard: string, word: string): boolean {
+  if (heard.length !== 3 || word.length !== 2 || distance(heard, word) > 1) return false;
+  const codes = soundCodes(word);
+  return soundCodes(heard).some((c) => c !== '' && codes.includes(c));
 }
 
 /** Words shorter than this are read as no typo (short words are near each other: "tall" is one edit from "tell"). */

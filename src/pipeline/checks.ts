@@ -663,6 +663,22 @@ export function ungroundedNames(trace: readonly TraceEntry[]): string[] {
   return out;
 }
 
+/** The codes of a refusal that blames the question's words: a word nothing of the graph is near, a name the graph lacks. */
+const WORD_REFUSALS: ReadonlySet<string> = new Set(['NOTHING_NEAR', 'NAMED_NOTHING', 'UNEXPLAINED_WORDS', 'UNCERTAIN_WORDS']);
+
+/**
+ * Whether a no-answer blames the question's words rather than the graph's facts (gateway.ts hears such a question
+ * again): the last abstention of the trace is one of WORD_REFUSALS, or, with none, a reading was set aside for one or
+ * a name of the beam grounded to nothing. "the graph records no height for X" (NO_OWN_VALUES) read the question and
+ * found the fact missing: a misheard word is not why.
+ */
+export function refusedForWords(trace: readonly TraceEntry[]): boolean {
+  const abstained = trace.filter((t) => t.check && t.outcome === 'skipped' && t.note?.startsWith('abstained:'));
+  const last = abstained[abstained.length - 1];
+  if (last?.check) return WORD_REFUSALS.has(last.check.code);
+  return trace.some((t) => t.check && t.outcome === 'skipped' && WORD_REFUSALS.has(t.check.code)) || ungroundedNames(trace).length > 0;
+}
+
 /**
  * Why there is no answer, from the trace rows alone (so the two cannot disagree): the readings the named checks
  * set aside, else the names nothing in the graph spells (with `near` labels: "did you mean …"), else what the

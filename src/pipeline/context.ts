@@ -13,7 +13,7 @@ import {
   singularForms,
 } from '../core';
 import { loadRelationVocabulary, type RelationVocabulary } from '../fallback';
-import { NearGraph, type FarWord, type KnownWords } from './abstain';
+import { heardAgainAs, NearGraph, type FarWord, type KnownWords } from './abstain';
 import { type Calibration } from './calibration';
 import { relationWordsOf, type RelationWord } from './checks';
 import {
@@ -112,6 +112,28 @@ export function respelled(gw: GatewayContext, question: string): { question: str
     if (w.length < 3 || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w) || known.has(w) || isStopword(w)) return w;
     if ([w, ...singularForms(w)].some((x) => gw.index.hasWord(x))) return w;
     const to = nearGraph(gw).typoFor(w) ?? nearGraph(gw).soundFor(w);
+    if (to === undefined) return w;
+    respelt.push({ from: w, to });
+    return to;
+  });
+  return { question: out, respelt };
+}
+
+/**
+ * The question heard again, for a question that as heard found no answer (gateway.ts): each word written in lower case
+ * outside an identifier ("elizabeth_de_burgh") that sounds like a word the parser's questions use far more often is
+ * read as that word (abstain.ts heardAgainAs: a speech recogniser's "they" for "the", "white" for "what"). Unlike
+ * `respelled`, this reads words the parser knows and words of labels too, which only the refusal says may be misheard.
+ * `respelt` lists each change (empty: nothing to hear again).
+ */
+export function reheard(gw: GatewayContext, question: string): { question: string; respelt: { from: string; to: string }[] } {
+  const known = gw.knownWords;
+  const respelt: { from: string; to: string }[] = [];
+  if (!known || known.size === 0) return { question, respelt };
+  const out = question.replace(WORD, (w: string, at: number, all: string) => {
+    const inIdentifier = /[\p{N}_]/u.test(all[at - 1] ?? '') || /[\p{N}_]/u.test(all[at + w.length] ?? '');
+    if (inIdentifier || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w)) return w;
+    const to = heardAgainAs(w, known);
     if (to === undefined) return w;
     respelt.push({ from: w, to });
     return to;

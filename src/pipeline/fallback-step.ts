@@ -62,7 +62,8 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !writtenAsCapitalised(q, w));
       const far = farWords(gw, placeless);
       const reason = far.length > 0 ? nothingNearReason(far) : namedNothingReason(unnamed, nearLabels(gw.index, unnamed));
-      trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, timeMs: 0 });
+      const check = far.length > 0 ? { name: 'nothingNear', code: 'NOTHING_NEAR' } : { name: 'unmatchedNames', code: 'NAMED_NOTHING' };
+      trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, check, timeMs: 0 });
       timings.total = performance.now() - t0;
       return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
     }

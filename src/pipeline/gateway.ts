@@ -13,7 +13,7 @@ import { parseForm } from '../form';
 import { type KnownWords } from './abstain';
 import { expectedAnswer, yesNoWording } from './wording';
 import { type Calibration } from './calibration';
-import { noAnswerReason } from './checks';
+import { noAnswerReason, refusedForWords } from './checks';
 import {
   type EntityIndex,
   type Scorer,
@@ -24,7 +24,7 @@ import { isStopped, type AttemptRun } from './run';
 import { nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 import type { StartupPhase } from './startup';
-import { gatewayContext, groundContext, respelled, type GatewayContext } from './context';
+import { gatewayContext, groundContext, reheard, respelled, type GatewayContext } from './context';
 import { readings } from './attempt';
 import { choose } from './choose';
 import { parserAnswer, stopped } from './answer';
@@ -119,8 +119,19 @@ class PipelineGateway implements Gateway {
     // the question read as meant: its typos and misheard words respelt (context.ts respelled); the answer keeps the
     // question as asked
     const spelt = respelled(this.gw, asked);
-    const answer = await this.answer(spelt.question, o, t0, spelt.respelt);
-    return spelt.respelt.length > 0 ? { ...answer, question: asked } : answer;
+    let answer = await this.answer(spelt.question, o, t0, spelt.respelt);
+    // a question that found no answer for its words is heard again (context.ts reheard), and answered so if that finds one;
+    // a second hearing that the time budget stopped says so (never the first refusal instead)
+    const again = answer.answers.length === 0 && !answer.partial && refusedForWords(answer.trace) ? reheard(this.gw, spelt.question) : undefined;
+    if (again && again.respelt.length > 0) {
+      const second = await this.answer(again.question, o, t0, spelt.respelt);
+      if (second.answers.length > 0 || second.partial) {
+        const words = again.respelt.map((r) => `"${r.from}" → "${r.to}"`).join(', ');
+        second.trace.unshift({ stage: 'generate', outcome: 'answers', note: `heard again, as the question as heard found no answer (${answer.reason ?? 'no reading answered'}): ${words}`, timeMs: 0 });
+        answer = second;
+      }
+    }
+    return answer.question !== asked ? { ...answer, question: asked } : answer;
   }
 
   private async answer(q: string, o: AskOptions & typeof ASK_DEFAULTS, t0: number, respelt: readonly { from: string; to: string }[]): Promise<Answer> {

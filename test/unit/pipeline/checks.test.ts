@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { TraceEntry } from '../../../src/core';
 import { parseForm } from '../../../src/form';
-import { graphNames, inIdentifier, isWeakWord, leftOut, noAnswerReason, writtenAsCapitalised, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { graphNames, inIdentifier, isWeakWord, leftOut, noAnswerReason, refusedForWords, writtenAsCapitalised, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 
 const ctx = (question: string, beam: { form: string; mentions: string[] }[] = [], names: string[] = []): CheckContext => ({
   question,
@@ -128,6 +128,18 @@ describe('pipeline checks (checks.ts)', () => {
       assert.match(noAnswerReason([setAside], () => [])!, /^"more" spells the name "More"/);
       const ran = [row({ sparql: 'SELECT 1', outcome: 'answers', answerCount: 3 }), row({ sparql: 'SELECT 2' }), row({ sparql: 'SELECT 3' })];
       assert.equal(noAnswerReason(ran, () => []), 'of 3 readings of the question run on the graph, 2 found nothing in the graph and 1 found answers that were set aside (see the trace)');
+    });
+
+    it('refusedForWords: a refusal for a word or a name the graph lacks, not for a fact it lacks (the last abstention decides)', () => {
+      const abstained = (code: string) => row({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${code}`, check: { name: 'x', code } });
+      assert.equal(refusedForWords([abstained('NOTHING_NEAR')]), true);
+      assert.equal(refusedForWords([abstained('NO_OWN_VALUES')]), false);
+      assert.equal(refusedForWords([abstained('NO_OWN_VALUES'), abstained('UNCERTAIN_WORDS')]), true);
+      assert.equal(refusedForWords([abstained('NAMED_NOTHING'), abstained('NO_OWN_VALUES')]), false);
+      // no abstention: a reading set aside for a word, or a name the beam wrote that nothing in the graph spells
+      assert.equal(refusedForWords([row({ outcome: 'skipped', note: 'set aside (NAMED_NOTHING): …', check: { name: 'x', code: 'NAMED_NOTHING' } })]), true);
+      assert.equal(refusedForWords([row({ stage: 'ground', beamForm: '(JOIN (R directed_by) [ white sex ])' })]), true);
+      assert.equal(refusedForWords([row({ sparql: 'SELECT 1' }), row({ outcome: 'skipped', note: 'set aside (WEAK_TITLE): …', check: { name: 'weakTitle', code: 'WEAK_TITLE' } })]), false);
     });
   });
 });

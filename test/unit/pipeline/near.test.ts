@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { NEAR_THRESHOLD, NearGraph, nothingNearReason } from '../../../src/pipeline/abstain';
+import { CountedWords, heardAgainAs, NEAR_THRESHOLD, NearGraph, nothingNearReason, REHEAR_RATIO } from '../../../src/pipeline/abstain';
 import { nothingNear, wordNotRead, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 import { unreadInEvidence } from '../../../src/pipeline/fallback-step';
-import { respelled, type GatewayContext } from '../../../src/pipeline/context';
+import { reheard, respelled, type GatewayContext } from '../../../src/pipeline/context';
 
 // A made-up graph of paintings (no data set's): its relations and the words its parser was trained on.
 const relations = ['painted_by', 'exhibited_in', 'creation_year', 'has_style'].map((name) => ({ iri: `http://example.org/art/${name}`, name }));
@@ -82,6 +82,31 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
     // a parser without words (no words.json) reads the question as asked
     const none = { ...gw, knownWords: undefined } as GatewayContext;
     assert.deepEqual(respelled(none, 'which musseum exhibited it').respelt, []);
+  });
+
+  it('heardAgainAs: a word is heard again as the sound-alike the parser\'s questions use far more often, never the other way', () => {
+    const counted = new CountedWords(new Map([['what', 900], ['the', 5000], ['they', 30], ['painted', 40], ['pointed', 2], ['style', 25]]));
+    // a word of the language the parser knows ("they") or not ("white"): the far commoner sound-alike
+    assert.equal(heardAgainAs('they', counted), 'the');
+    assert.equal(heardAgainAs('white', counted), 'what');
+    assert.equal(heardAgainAs('pointed', counted), 'painted');
+    // a two-letter word heard as three
+    assert.equal(heardAgainAs('buy', new CountedWords(new Map([['by', 300], ['buy', 1]]))), 'by');
+    // the commoner word is never heard as the rarer one, nor a word as itself; a word that sounds like nothing known
+    for (const w of ['the', 'what', 'painted', 'style', 'gallery']) assert.equal(heardAgainAs(w, counted), undefined, w);
+    // not far enough apart: used REHEAR_RATIO times as often, not fewer
+    const close = new CountedWords(new Map([['painted', 2 * REHEAR_RATIO - 1], ['pointed', 2]]));
+    assert.equal(heardAgainAs('pointed', close), undefined);
+    // a word list without counts hears nothing again
+    assert.equal(heardAgainAs('white', new Set(['what'])), undefined);
+  });
+
+  it('reheard: lower-case words outside identifiers are heard again; names, identifiers\' words and a list without counts as written', () => {
+    const counted = new CountedWords(new Map([['what', 900], ['the', 5000], ['they', 30], ['is', 800]]));
+    const gw = { knownWords: counted, index: { hasWord: () => false, meta: { relations } }, pack: { dir: '', config: {} } } as unknown as GatewayContext;
+    assert.deepEqual(reheard(gw, 'white is they style of jan_white_1632 ?'), { question: 'what is the style of jan_white_1632 ?', respelt: [{ from: 'white', to: 'what' }, { from: 'they', to: 'the' }] });
+    for (const q of ['what is the style of White Hour', 'what is the style of white_hour']) assert.deepEqual(reheard(gw, q), { question: q, respelt: [] }, q);
+    assert.deepEqual(reheard({ ...gw, knownWords: new Set(['what', 'the']) }, 'white is they style').respelt, []);
   });
 
   it('words used everywhere are no targets of nearness ("population" is not near "people" for the graph)', () => {
