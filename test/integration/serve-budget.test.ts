@@ -90,8 +90,9 @@ describe('time budgets end a question as timed out, never with another answer, a
   });
 
   it('the same questions with the store made slower (squeezed budgets) give the same answers or an explicit timeout', async () => {
-    // MetaQA-style questions written for this test; some go through the graph prior and the re-judging passes
-    const questions = ['fellini films', 'Kurosawa movies', 'who directed Forrest Gump', 'what genre is Heat', 'who acted in the films directed by Michael Mann'];
+    // MetaQA-style questions written for this test; some go through the graph prior and the re-judging passes, the
+    // last is refused as heard and answered heard again ("buy" → "by": a first refusal must never stand for it)
+    const questions = ['fellini films', 'Kurosawa movies', 'who directed Forrest Gump', 'what genre is Heat', 'who acted in the films directed by Michael Mann', 'which films were directed buy Ridley Scott'];
     // budgets that run out at different steps: the forms, the existence checks, the graph prior, the re-judging
     const levels: { delay: number; timeoutMs: number }[] = [
       { delay: 40, timeoutMs: 500 },
