@@ -140,6 +140,11 @@ export function misheardAs(w: string, known: KnownWords): string | undefined {
   return undefined;
 }
 
+/** How many of GloVe's most frequent words a word nothing of the graph is near may be heard again as (NearGraph.nearSoundFor). */
+export const HEARD_AGAIN_WORDS = 30000;
+
+const commonWordLists = new WeakMap<WordVectors, string[]>();
+
 /** How many times as often as the word heard the parser's questions must use the word it is heard again as (heardAgainAs). */
 export const REHEAR_RATIO = 10;
 
@@ -359,6 +364,23 @@ export class NearGraph {
       if (!best || d < best.d || (d === best.d && rank < best.rank)) best = { k, d, rank };
     }
     return best?.k;
+  }
+
+  /**
+   * The word of the language a word nothing of the graph is near may be a mishearing of, for a question heard again
+   * (context.ts reheard): one of GloVe's HEARD_AGAIN_WORDS most frequent words that sounds like it (core soundsAlike)
+   * and that the graph has something near (not `far`) — "darlene" heard for "darling" where the graph has spouses. The
+   * fewest edits first, then the more frequent word. Undefined: the word is no word of the language, something of the
+   * graph is near it, or near none of its sound-alikes.
+   */
+  nearSoundFor(word: string): string | undefined {
+    const w = word.toLowerCase();
+    if (this.vectors.rank(w) === undefined || this.far([w]).length === 0) return undefined;
+    const common = getOrAdd(commonWordLists, this.vectors, () => this.vectors.words.slice(0, HEARD_AGAIN_WORDS).filter((k) => /^\p{L}{3,}$/u.test(k)));
+    const alike = new Set<string>();
+    for (const c of soundCodes(w)) for (const k of soundIndex(common).get(c) ?? []) if (soundsAlike(w, k)) alike.add(k);
+    const ranked = [...alike].map((k) => ({ k, d: distance(w, k), rank: this.vectors.rank(k) ?? Infinity })).sort((a, b) => a.d - b.d || a.rank - b.rank);
+    return ranked.find((c) => this.far([c.k]).length === 0)?.k;
   }
 
   /** The vocabulary word nearest to `word` by its meaning (WordNet, GloVe), with its score. */

@@ -133,7 +133,8 @@ export function reheard(gw: GatewayContext, question: string): { question: strin
   const out = question.replace(WORD, (w: string, at: number, all: string) => {
     const inIdentifier = /[\p{N}_]/u.test(all[at - 1] ?? '') || /[\p{N}_]/u.test(all[at + w.length] ?? '');
     if (inIdentifier || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w)) return w;
-    const to = heardAgainAs(w, known);
+    // (a word of a label that nothing of the graph is near is a name written in lower case, not a word misheard)
+    const to = heardAgainAs(w, known) ?? (isStopword(w) || known.has(w) || gw.index.hasWord(w) ? undefined : nearGraph(gw).nearSoundFor(w));
     if (to === undefined) return w;
     respelt.push({ from: w, to });
     return to;

@@ -127,8 +127,10 @@ class PipelineGateway implements Gateway {
       const second = await this.answer(again.question, o, t0, spelt.respelt);
       if (second.answers.length > 0 || second.partial) {
         const words = again.respelt.map((r) => `"${r.from}" → "${r.to}"`).join(', ');
-        second.trace.unshift({ stage: 'generate', outcome: 'answers', note: `heard again, as the question as heard found no answer (${answer.reason ?? 'no reading answered'}): ${words}`, timeMs: 0 });
-        answer = second;
+        const heard = `heard again, as the question as heard found no answer (${answer.reason ?? 'no reading answered'}): ${words}`;
+        second.trace.unshift({ stage: 'generate', outcome: 'answers', note: heard, timeMs: 0 });
+        // (the answer says so too: a person sees which words it took for misheard)
+        answer = second.partial ? second : { ...second, reason: second.reason ? `${heard}; ${second.reason}` : heard };
       }
     }
     return answer.question !== asked ? { ...answer, question: asked } : answer;

@@ -58,6 +58,7 @@ describe('integration: honest answers and reasons on the movies pack (real model
     assert.ok(a.answers.length > 3);
     assert.equal(a.question, asked);
     assert.match(a.trace[0]?.note ?? '', /^heard again, as the question as heard found no answer \(nothing in this graph is near "buy".*\): "buy" → "by"$/);
+    assert.match(a.reason ?? '', /^heard again, as the question as heard found no answer .*: "buy" → "by"/, 'the answer says which words it took for misheard');
     // "tall" sounds like "tell", which the parser's questions use far more often: but the question was read and the
     // graph has no such fact, so it is not heard again
     const tall = await g.ask('how tall is Ridley Scott');

@@ -101,6 +101,14 @@ describe('abstention without a closed vocabulary (abstain.ts NearGraph, checks.t
     assert.equal(heardAgainAs('white', new Set(['what'])), undefined);
   });
 
+  it('nearSoundFor: a word nothing of the graph is near is heard again as a common sound-alike the graph has something near', () => {
+    assert.equal(graph.far(['stiles']).length, 1);
+    assert.equal(graph.nearSoundFor('stiles'), 'styles');
+    assert.equal(graph.nearSoundFor('ear'), 'year');
+    // a word near the graph as it is, a word whose sound-alikes are all far, a word of no language: not heard again
+    for (const w of ['gallery', 'salary', 'xqzt']) assert.equal(graph.nearSoundFor(w), undefined, w);
+  });
+
   it('reheard: lower-case words outside identifiers are heard again; names, identifiers\' words and a list without counts as written', () => {
     const counted = new CountedWords(new Map([['what', 900], ['the', 5000], ['they', 30], ['is', 800]]));
     const gw = { knownWords: counted, index: { hasWord: () => false, meta: { relations } }, pack: { dir: '', config: {} } } as unknown as GatewayContext;
