@@ -10,7 +10,7 @@
  * "best", "more", "big"; "French" is adj.pert and is not) and compromise's closed classes (morph.ts: "her",
  * "us"). No word of any graph is written here.
  */
-import { getOrAdd, isFunctionWord, isStopword, isSuperlative, labelTokens, letterWords, normalizeLabel, relationWords, singularForms, stem, wordNet, type AnswerType, type Form, type Relation, type TraceEntry } from '../core';
+import { getOrAdd, isFunctionWord, isStopword, isSuperlative, labelTokens, letterWords, normalizeLabel, relationWords, singularForms, stem, wordNet, type Answer, type AnswerType, type Form, type Relation, type TraceEntry } from '../core';
 import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import type { AskedKind } from './kinds';
@@ -677,6 +677,27 @@ export function refusedForWords(trace: readonly TraceEntry[]): boolean {
   const last = abstained[abstained.length - 1];
   if (last?.check) return WORD_REFUSALS.has(last.check.code);
   return trace.some((t) => t.check && t.outcome === 'skipped' && WORD_REFUSALS.has(t.check.code)) || ungroundedNames(trace).length > 0;
+}
+
+/**
+ * Why an answer is heard again (gateway.ts, context.ts reheard): 'refused' — no answer, for its words
+ * (refusedForWords); 'unread' — no reading of the parser's answered and the fallback's evidence did. Undefined: the
+ * answer stands (a reading answered, the refusal is for a fact the graph lacks, or the work was stopped).
+ */
+export function hearingAgain(first: Answer): 'refused' | 'unread' | undefined {
+  if (first.partial) return undefined;
+  if (first.answers.length === 0) return refusedForWords(first.trace) ? 'refused' : undefined;
+  return first.source.startsWith('fallback:') ? 'unread' : undefined;
+}
+
+/**
+ * Whether the question heard again answers in the first one's place: it answers at all, where the first was refused;
+ * a reading of the parser's answers, where the first was the fallback's. A second hearing the time budget or the store
+ * stopped always does: the answer is "timed out", never the first answer instead.
+ */
+export function secondHearingAnswers(why: 'refused' | 'unread', second: Answer): boolean {
+  if (second.partial) return true;
+  return why === 'refused' ? second.answers.length > 0 : second.source === 'parser';
 }
 
 /**

@@ -130,14 +130,19 @@ export function reheard(gw: GatewayContext, question: string): { question: strin
   const known = gw.knownWords;
   const respelt: { from: string; to: string }[] = [];
   if (!known || known.size === 0) return { question, respelt };
+  const hear = (w: string, to: string) => {
+    respelt.push({ from: w, to });
+    return to;
+  };
   const out = question.replace(WORD, (w: string, at: number, all: string) => {
     const inIdentifier = /[\p{N}_]/u.test(all[at - 1] ?? '') || /[\p{N}_]/u.test(all[at + w.length] ?? '');
     if (inIdentifier || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w)) return w;
-    // (a word of a label that nothing of the graph is near is a name written in lower case, not a word misheard)
-    const to = heardAgainAs(w, known) ?? (isStopword(w) || known.has(w) || gw.index.hasWord(w) ? undefined : nearGraph(gw).nearSoundFor(w));
-    if (to === undefined) return w;
-    respelt.push({ from: w, to });
-    return to;
+    // (a word that reads clearly as a relation of the graph is heard as said: "dad" is parents, not "did"; a word of a
+    // label that nothing of the graph is near is a name written in lower case, not a word misheard)
+    const commoner = heardAgainAs(w, known);
+    if (commoner !== undefined) return nearGraph(gw).clearRelation(w) ? w : hear(w, commoner);
+    const to = isStopword(w) || known.has(w) || gw.index.hasWord(w) ? undefined : nearGraph(gw).nearSoundFor(w);
+    return to === undefined ? w : hear(w, to);
   });
   return { question: out, respelt };
 }

@@ -13,7 +13,7 @@ import { parseForm } from '../form';
 import { type KnownWords } from './abstain';
 import { expectedAnswer, yesNoWording } from './wording';
 import { type Calibration } from './calibration';
-import { noAnswerReason, refusedForWords } from './checks';
+import { hearingAgain, noAnswerReason, secondHearingAnswers } from './checks';
 import {
   type EntityIndex,
   type Scorer,
@@ -120,14 +120,18 @@ class PipelineGateway implements Gateway {
     // question as asked
     const spelt = respelled(this.gw, asked);
     let answer = await this.answer(spelt.question, o, t0, spelt.respelt);
-    // a question that found no answer for its words is heard again (context.ts reheard), and answered so if that finds one;
-    // a second hearing that the time budget stopped says so (never the first refusal instead)
-    const again = answer.answers.length === 0 && !answer.partial && refusedForWords(answer.trace) ? reheard(this.gw, spelt.question) : undefined;
-    if (again && again.respelt.length > 0) {
+    // a question that found no answer for its words, or that no reading of the parser's answered (the fallback's
+    // evidence did), is heard again (context.ts reheard), and answered so if that finds an answer — a reading of the
+    // parser's, where the fallback answered; a second hearing that the time budget stopped says so (never the first
+    // answer instead)
+    const why = hearingAgain(answer);
+    const again = why ? reheard(this.gw, spelt.question) : undefined;
+    if (why && again && again.respelt.length > 0) {
       const second = await this.answer(again.question, o, t0, spelt.respelt);
-      if (second.answers.length > 0 || second.partial) {
+      if (secondHearingAnswers(why, second)) {
         const words = again.respelt.map((r) => `"${r.from}" → "${r.to}"`).join(', ');
-        const heard = `heard again, as the question as heard found no answer (${answer.reason ?? 'no reading answered'}): ${words}`;
+        const as = why === 'refused' ? `the question as heard found no answer (${answer.reason ?? 'no reading answered'})` : 'no reading of the question as heard answered';
+        const heard = `heard again, as ${as}: ${words}`;
         second.trace.unshift({ stage: 'generate', outcome: 'answers', note: heard, timeMs: 0 });
         // (the answer says so too: a person sees which words it took for misheard)
         answer = second.partial ? second : { ...second, reason: second.reason ? `${heard}; ${second.reason}` : heard };

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { TraceEntry } from '../../../src/core';
+import type { Answer, TraceEntry } from '../../../src/core';
 import { parseForm } from '../../../src/form';
-import { graphNames, inIdentifier, isWeakWord, leftOut, noAnswerReason, refusedForWords, writtenAsCapitalised, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { graphNames, hearingAgain, inIdentifier, isWeakWord, leftOut, noAnswerReason, refusedForWords, secondHearingAnswers, writtenAsCapitalised, numbersOf, unusedWords, weakTitle, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 
 const ctx = (question: string, beam: { form: string; mentions: string[] }[] = [], names: string[] = []): CheckContext => ({
   question,
@@ -140,6 +140,24 @@ describe('pipeline checks (checks.ts)', () => {
       assert.equal(refusedForWords([row({ outcome: 'skipped', note: 'set aside (NAMED_NOTHING): …', check: { name: 'x', code: 'NAMED_NOTHING' } })]), true);
       assert.equal(refusedForWords([row({ stage: 'ground', beamForm: '(JOIN (R directed_by) [ white sex ])' })]), true);
       assert.equal(refusedForWords([row({ sparql: 'SELECT 1' }), row({ outcome: 'skipped', note: 'set aside (WEAK_TITLE): …', check: { name: 'weakTitle', code: 'WEAK_TITLE' } })]), false);
+    });
+
+    it('hearingAgain / secondHearingAnswers: which answers are heard again, and when the second hearing answers instead', () => {
+      const answer = (a: Partial<Answer>): Answer => ({ question: 'q', answers: [], form: null, groundedForm: null, sparql: null, source: 'none', confidence: 0, beam: [], trace: [], timings: { generate: 0, ground: 0, execute: 0, fallback: 0, total: 0 }, ...a });
+      const item = { value: 'http://example.org/x', label: 'x', type: 'uri' as const };
+      const nothingNear = [row({ stage: 'fallback', outcome: 'skipped', note: 'abstained: nothing near', check: { name: 'nothingNear', code: 'NOTHING_NEAR' } })];
+      assert.equal(hearingAgain(answer({ trace: nothingNear })), 'refused');
+      assert.equal(hearingAgain(answer({ trace: [row({ stage: 'fallback', outcome: 'skipped', note: 'abstained: no height', check: { name: 'ownValueMissing', code: 'NO_OWN_VALUES' } })] })), undefined);
+      assert.equal(hearingAgain(answer({ answers: [item], source: 'fallback:paths' })), 'unread');
+      assert.equal(hearingAgain(answer({ answers: [item], source: 'parser' })), undefined);
+      assert.equal(hearingAgain(answer({ trace: nothingNear, partial: true, timedOut: true })), undefined, 'a stopped question is not heard again');
+      // refused first: any answer will do; the fallback's first: only a reading of the parser's
+      assert.equal(secondHearingAnswers('refused', answer({ answers: [item], source: 'fallback:paths' })), true);
+      assert.equal(secondHearingAnswers('refused', answer({})), false);
+      assert.equal(secondHearingAnswers('unread', answer({ answers: [item], source: 'fallback:paths' })), false);
+      assert.equal(secondHearingAnswers('unread', answer({ answers: [item], source: 'parser' })), true);
+      // stopped by the budget: "timed out", never the first answer instead
+      assert.equal(secondHearingAnswers('unread', answer({ partial: true, timedOut: true })), true);
     });
   });
 });
