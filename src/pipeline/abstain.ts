@@ -149,12 +149,12 @@ const commonWordLists = new WeakMap<WordVectors, string[]>();
 export const REHEAR_RATIO = 10;
 
 /**
- * The word a question word is heard again as, where the question as heard found no answer: the known word that sounds
- * like it (core soundsAlike, or a two-letter word heard as three: twoLetterHomophone) that the parser's training
- * questions use most, if they use it at least REHEAR_RATIO times
- * as often as the word itself — a speech recogniser's "they" for "the", "white" for "what". The word heard is a word
- * of the language, often one of the parser's or of a label, so only the refusal says it may be misheard. Undefined:
- * none, or a word list without counts.
+ * The word a question word is heard again as (context.ts reheard): the known word that sounds like it (core
+ * soundsAlike, or a two-letter word heard as three: twoLetterHomophone) that the parser's training questions use most,
+ * if they use it at least REHEAR_RATIO times as often as the word itself — a speech recogniser's "they" for "the",
+ * "white" for "what". The word heard is a word of the language, often one of the parser's or of a label, so only the
+ * question's refusal (or the parser's failure to read it) says it may be misheard. Undefined: none, or a word list
+ * without counts.
  */
 export function heardAgainAs(w: string, known: KnownWords): string | undefined {
   if (!(known instanceof CountedWords)) return undefined;

@@ -104,45 +104,53 @@ const WORD = /\p{L}+(?:['’-]\p{L}+)*/gu;
  * The parser copies an unknown word as a name otherwise, and grounding finds no such name. `respelt` lists each change
  * (empty: the question as asked). No lexical work for a question of known words.
  */
-export function respelled(gw: GatewayContext, question: string): { question: string; respelt: { from: string; to: string }[] } {
+export function respelled(gw: GatewayContext, question: string): Respelt {
   const known = gw.knownWords;
-  const respelt: { from: string; to: string }[] = [];
-  if (!known || known.size === 0) return { question, respelt };
-  const out = question.replace(WORD, (w) => {
-    if (w.length < 3 || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w) || known.has(w) || isStopword(w)) return w;
-    if ([w, ...singularForms(w)].some((x) => gw.index.hasWord(x))) return w;
-    const to = nearGraph(gw).typoFor(w) ?? nearGraph(gw).soundFor(w);
-    if (to === undefined) return w;
-    respelt.push({ from: w, to });
-    return to;
+  if (!known || known.size === 0) return { question, respelt: [] };
+  return respellWords(question, (w) => {
+    if (w.length < 3 || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w) || known.has(w) || isStopword(w)) return undefined;
+    if ([w, ...singularForms(w)].some((x) => gw.index.hasWord(x))) return undefined;
+    return nearGraph(gw).typoFor(w) ?? nearGraph(gw).soundFor(w);
   });
-  return { question: out, respelt };
 }
 
 /**
- * The question heard again, for a question that as heard found no answer (gateway.ts): each word written in lower case
- * outside an identifier ("elizabeth_de_burgh") that sounds like a word the parser's questions use far more often is
- * read as that word (abstain.ts heardAgainAs: a speech recogniser's "they" for "the", "white" for "what"). Unlike
- * `respelled`, this reads words the parser knows and words of labels too, which only the refusal says may be misheard.
- * `respelt` lists each change (empty: nothing to hear again).
+ * The question heard again, for a question refused for its words or that no reading of the parser's answered
+ * (gateway.ts, checks.ts hearingAgain). Each word written in lower case outside an identifier ("elizabeth_de_burgh")
+ * that reads as no relation clearly ("dad" is parents, not "did") is read as the word the parser's questions use far
+ * more often that sounds like it (abstain.ts heardAgainAs: a speech recogniser's "they" for "the", "white" for
+ * "what"); a word that has none, and is no function word, no word of the parser's nor of a label, and near nothing of
+ * the graph, as the common word that sounds like it and is (NearGraph.nearSoundFor: "darlene" for "darling"). Unlike
+ * `respelled`, this reads words the parser knows and words of labels too, which only the refusal or the parser's
+ * failure says may be misheard. `respelt` lists each change (empty: nothing to hear again).
  */
-export function reheard(gw: GatewayContext, question: string): { question: string; respelt: { from: string; to: string }[] } {
+export function reheard(gw: GatewayContext, question: string): Respelt {
   const known = gw.knownWords;
-  const respelt: { from: string; to: string }[] = [];
-  if (!known || known.size === 0) return { question, respelt };
-  const hear = (w: string, to: string) => {
-    respelt.push({ from: w, to });
-    return to;
-  };
-  const out = question.replace(WORD, (w: string, at: number, all: string) => {
+  if (!known || known.size === 0) return { question, respelt: [] };
+  return respellWords(question, (w, at, all) => {
     const inIdentifier = /[\p{N}_]/u.test(all[at - 1] ?? '') || /[\p{N}_]/u.test(all[at + w.length] ?? '');
-    if (inIdentifier || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w)) return w;
-    // (a word that reads clearly as a relation of the graph is heard as said: "dad" is parents, not "did"; a word of a
-    // label that nothing of the graph is near is a name written in lower case, not a word misheard)
+    if (inIdentifier || w !== w.toLowerCase() || !/^\p{L}+$/u.test(w)) return undefined;
     const commoner = heardAgainAs(w, known);
-    if (commoner !== undefined) return nearGraph(gw).clearRelation(w) ? w : hear(w, commoner);
-    const to = isStopword(w) || known.has(w) || gw.index.hasWord(w) ? undefined : nearGraph(gw).nearSoundFor(w);
-    return to === undefined ? w : hear(w, to);
+    if (commoner !== undefined) return nearGraph(gw).clearRelation(w) ? undefined : commoner;
+    // (a word of a label that nothing of the graph is near is a name written in lower case, not a word misheard)
+    return isStopword(w) || known.has(w) || gw.index.hasWord(w) ? undefined : nearGraph(gw).nearSoundFor(w);
+  });
+}
+
+/** A question with some of its words read as others, and which (from → to). */
+export interface Respelt {
+  question: string;
+  respelt: { from: string; to: string }[];
+}
+
+/** The question with each word (WORD) replaced by what `to` reads it as (undefined: as written), and the changes. */
+function respellWords(question: string, to: (word: string, at: number, all: string) => string | undefined): Respelt {
+  const respelt: { from: string; to: string }[] = [];
+  const out = question.replace(WORD, (w: string, at: number, all: string) => {
+    const t = to(w, at, all);
+    if (t === undefined) return w;
+    respelt.push({ from: w, to: t });
+    return t;
   });
   return { question: out, respelt };
 }

@@ -124,7 +124,8 @@ class PipelineGateway implements Gateway {
     // evidence did), is heard again (context.ts reheard), and answered so if that finds an answer — a reading of the
     // parser's, where the fallback answered; a second hearing that the time budget stopped says so (never the first
     // answer instead)
-    const why = hearingAgain(answer);
+    // (a question read without the parser is not: only a reading of the parser's takes the fallback's place)
+    const why = o.noParser || !this.generator ? undefined : hearingAgain(answer);
     const again = why ? reheard(this.gw, spelt.question) : undefined;
     if (why && again && again.respelt.length > 0) {
       const second = await this.answer(again.question, o, t0, spelt.respelt);
