@@ -158,9 +158,10 @@ export const REHEAR_RATIO = 10;
  */
 export function heardAgainAs(w: string, known: KnownWords): string | undefined {
   if (!(known instanceof CountedWords)) return undefined;
+  const index = soundIndex(known);
   let best: { k: string; n: number } | undefined;
   for (const c of soundCodes(w)) {
-    for (const k of soundIndex(known).get(c) ?? []) {
+    for (const k of index.get(c) ?? []) {
       const n = known.count(k);
       if ((!best || n > best.n) && (soundsAlike(w, k) || twoLetterHomophone(w, k))) best = { k, n };
     }
@@ -375,12 +376,12 @@ export class NearGraph {
    */
   nearSoundFor(word: string): string | undefined {
     const w = word.toLowerCase();
-    if (this.vectors.rank(w) === undefined || this.far([w]).length === 0) return undefined;
+    if (this.vectors.rank(w) === undefined || this.isNear(w)) return undefined;
     const common = getOrAdd(commonWordLists, this.vectors, () => this.vectors.words.slice(0, HEARD_AGAIN_WORDS).filter((k) => /^\p{L}{3,}$/u.test(k)));
     const alike = new Set<string>();
     for (const c of soundCodes(w)) for (const k of soundIndex(common).get(c) ?? []) if (soundsAlike(w, k)) alike.add(k);
     const ranked = [...alike].map((k) => ({ k, d: distance(w, k), rank: this.vectors.rank(k) ?? Infinity })).sort((a, b) => a.d - b.d || a.rank - b.rank);
-    return ranked.find((c) => this.far([c.k]).length === 0)?.k;
+    return ranked.find((c) => this.isNear(c.k))?.k;
   }
 
   /** The vocabulary word nearest to `word` by its meaning (WordNet, GloVe), with its score. */
@@ -424,6 +425,11 @@ export class NearGraph {
     return clear ? { name: this.graph.nameOf?.(clear.iri) ?? clear.name, iri: clear.iri, note: `${relationWords(this.graph.labels?.get(clear.iri) ?? clear.name)} (${clear.score.toFixed(2)})` } : undefined;
   }
 
+  /** Whether something of the graph is near the word: its nearest word at the threshold, or a relation it reads as clearly. */
+  private isNear(word: string): boolean {
+    return this.nearest(word).score >= this.threshold || this.clearRelation(word) !== undefined;
+  }
+
   /**
    * The words with nothing near them (nearest score below the threshold, and no relation they read as clearly:
    * "mom" is a kind of parent, WordNet's hypernym, too weak a link alone), each with the graph's closest relation.
@@ -431,8 +437,8 @@ export class NearGraph {
   far(words: readonly string[]): FarWord[] {
     const out: FarWord[] = [];
     for (const word of words) {
+      if (this.isNear(word)) continue;
       const n = this.nearest(word);
-      if (n.score >= this.threshold || this.clearRelation(word)) continue;
       const top = this.graph.relations.length > 0 ? rankPhrase(word, this.graph.relations, this.graph.labels ? { labels: this.graph.labels } : {})[0] : undefined;
       const closest = top ? relationWords(this.graph.labels?.get(top.iri) ?? top.name) : undefined;
       out.push({ word, score: n.score, ...(n.word ? { nearest: n.word } : {}), ...(closest ? { closest } : {}) });

@@ -143,6 +143,11 @@ export interface Respelt {
   respelt: { from: string; to: string }[];
 }
 
+/** The changes in words, as the trace and the answer say them: "foootball" → "football", "they" → "the". */
+export function respeltText(respelt: Respelt['respelt']): string {
+  return respelt.map((r) => `"${r.from}" → "${r.to}"`).join(', ');
+}
+
 /** The question with each word (WORD) replaced by what `to` reads it as (undefined: as written), and the changes. */
 function respellWords(question: string, to: (word: string, at: number, all: string) => string | undefined): Respelt {
   const respelt: { from: string; to: string }[] = [];

@@ -44,13 +44,16 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     // a word that reads clearly as one relation is read, if the answer's evidence holds that relation (asked below)
     const read = new Map(unseen.map((w) => [w, nearGraph(gw).clearRelation(w)] as const));
     const unread = unseen.filter((w) => !read.get(w));
-    const refuse = (): Answer => {
-      const near = unseen.map((w) => `"${w}" (near "${nearGraph(gw).nearest(w).word ?? ''}")`);
-      const reason = offTopic.length > 0 ? nothingNearReason(offTopic) : `no reading of the question that uses ${near.slice(0, 3).join(', ')} was confident enough to answer`;
-      const check = offTopic.length > 0 ? { name: 'nothingNear', code: 'NOTHING_NEAR' } : { name: 'fallbackUnseenWords', code: 'UNCERTAIN_WORDS' };
+    // the fallback's refusal: its reason and check (the code says what it blames: checks.ts refusedForWords)
+    const abstain = (reason: string, check: { name: string; code: string }): Answer => {
       trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, check, timeMs: 0 });
       timings.total = performance.now() - t0;
       return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+    };
+    const refuse = (): Answer => {
+      if (offTopic.length > 0) return abstain(nothingNearReason(offTopic), { name: 'nothingNear', code: 'NOTHING_NEAR' });
+      const near = unseen.map((w) => `"${w}" (near "${nearGraph(gw).nearest(w).word ?? ''}")`);
+      return abstain(`no reading of the question that uses ${near.slice(0, 3).join(', ')} was confident enough to answer`, { name: 'fallbackUnseenWords', code: 'UNCERTAIN_WORDS' });
     };
     if (offTopic.length > 0 || unread.length > 0) return refuse();
     // A name of several words that no one entity spells ("the president of France": only a tag "president"
@@ -61,11 +64,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       const spelt = new Set(topics.flatMap((t) => wordsOf(t.label)));
       const placeless = unnamed.flatMap((m) => wordsOf(m)).filter((w) => !spelt.has(w) && !isStopword(w) && !writtenAsCapitalised(q, w));
       const far = farWords(gw, placeless);
-      const reason = far.length > 0 ? nothingNearReason(far) : namedNothingReason(unnamed, nearLabels(gw.index, unnamed));
-      const check = far.length > 0 ? { name: 'nothingNear', code: 'NOTHING_NEAR' } : { name: 'unmatchedNames', code: 'NAMED_NOTHING' };
-      trace.push({ stage: 'fallback', outcome: 'skipped', note: `abstained: ${reason}`, check, timeMs: 0 });
-      timings.total = performance.now() - t0;
-      return noAnswer(q, { reason, beam: beam.map((c) => ({ form: c.text, logProb: c.logProb })), trace, timings });
+      return far.length > 0 ? abstain(nothingNearReason(far), { name: 'nothingNear', code: 'NOTHING_NEAR' }) : abstain(namedNothingReason(unnamed, nearLabels(gw.index, unnamed)), { name: 'unmatchedNames', code: 'NAMED_NOTHING' });
     }
     const score = gw.generator?.score?.bind(gw.generator);
     const scorer = score ? (question: string, forms: string[]) => score(question, forms) : undefined;

@@ -24,7 +24,7 @@ import { isStopped, type AttemptRun } from './run';
 import { nearLabels } from './topics';
 import { openPack, type GatewayOptions, type ScoringGenerator } from './open';
 import type { StartupPhase } from './startup';
-import { gatewayContext, groundContext, reheard, respelled, type GatewayContext } from './context';
+import { gatewayContext, groundContext, reheard, respelled, respeltText, type GatewayContext, type Respelt } from './context';
 import { readings } from './attempt';
 import { choose } from './choose';
 import { parserAnswer, stopped } from './answer';
@@ -130,9 +130,8 @@ class PipelineGateway implements Gateway {
     if (why && again && again.respelt.length > 0) {
       const second = await this.answer(again.question, o, t0, spelt.respelt);
       if (secondHearingAnswers(why, second)) {
-        const words = again.respelt.map((r) => `"${r.from}" → "${r.to}"`).join(', ');
         const as = why === 'refused' ? `the question as heard found no answer (${answer.reason ?? 'no reading answered'})` : 'no reading of the question as heard answered';
-        const heard = `heard again, as ${as}: ${words}`;
+        const heard = `heard again, as ${as}: ${respeltText(again.respelt)}`;
         second.trace.unshift({ stage: 'generate', outcome: 'answers', note: heard, timeMs: 0 });
         // (the answer says so too: a person sees which words it took for misheard)
         answer = second.partial ? second : { ...second, reason: second.reason ? `${heard}; ${second.reason}` : heard };
@@ -141,7 +140,7 @@ class PipelineGateway implements Gateway {
     return answer.question !== asked ? { ...answer, question: asked } : answer;
   }
 
-  private async answer(q: string, o: AskOptions & typeof ASK_DEFAULTS, t0: number, respelt: readonly { from: string; to: string }[]): Promise<Answer> {
+  private async answer(q: string, o: AskOptions & typeof ASK_DEFAULTS, t0: number, respelt: Respelt['respelt']): Promise<Answer> {
     // Unknown reader names are a bad request whether or not the fallback is reached.
     const readers = o.fallback === 'off' ? [] : Array.isArray(o.fallback) ? readersByName(o.fallback) : defaultReaders();
     const deadline = t0 + o.timeoutMs;
@@ -150,7 +149,7 @@ class PipelineGateway implements Gateway {
     const left = () => Math.max(1, Math.floor(deadline - performance.now()));
     const run: AttemptRun = { n: 0, winners: [], vacuous: [], seen: new Set(), trace, timings, t0, deadline, left, o, expected: o.noAbstain ? undefined : expectedAnswer(q), yesNo: o.noAbstain === true || yesNoWording(q) };
     const ctx = groundContext(this.gw, q);
-    if (respelt.length > 0) trace.push({ stage: 'generate', outcome: 'answers', note: `read with typos or misheard words respelt: ${respelt.map((r) => `"${r.from}" → "${r.to}"`).join(', ')}`, timeMs: 0 });
+    if (respelt.length > 0) trace.push({ stage: 'generate', outcome: 'answers', note: `read with typos or misheard words respelt: ${respeltText(respelt)}`, timeMs: 0 });
 
     // 1. the parser's readings; 2. which of them answers (judged by the named checks, checks.ts)
     const read = o.noParser || !this.generator ? undefined : await readings(this.gw, q, run, ctx);
