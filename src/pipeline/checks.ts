@@ -72,6 +72,8 @@ export interface CheckContext {
    * "which country …" — the values of the relations whose names end in country); undefined: wrongKind passes.
    */
   askedKind?: (mentions: readonly string[]) => AskedKind | undefined;
+  /** Whether anything of the graph gives places (kinds.ts givesPlaces); undefined: placeAsked passes. */
+  givesPlaces?: () => boolean;
   /** The parser's calibration (calibration.ts); undefined: tooUncertain passes. */
   calibration?: Calibration;
   /** The answer shape the question's wording asks for (abstain.ts expectedAnswer). */
@@ -82,7 +84,7 @@ export interface CheckContext {
   linkedNames?: readonly string[];
 }
 
-export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'UNRANKABLE' | 'WRONG_CLASS' | 'WRONG_KIND';
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'UNRANKABLE' | 'WRONG_CLASS' | 'WRONG_KIND' | 'NO_PLACES';
 
 export interface Verdict {
   /** The check's name (its export here). */
@@ -418,6 +420,22 @@ export const wrongKind: Check = (reading, ctx) => {
     reason: `the reading ${printForm(reading.tree)} answers with values of ${said(gives)}; "${kind.word}" asks for values of ${said(kind.relations)}`,
   };
 };
+
+/**
+ * NO_PLACES: the question asks where ("where was X born", "where is X from") and nothing of the graph gives places — no
+ * relation whose name's value is a place, no property the pack's lexicon asks with "where", no class of places
+ * (kinds.ts givesPlaces): no reading can answer it, and the evidence around X (its films, its years) answers another
+ * question. Abstained, before the readings and before the fallback.
+ */
+export const placeAsked = (question: string, ctx: Pick<CheckContext, 'givesPlaces'>): Verdict => {
+  if (!asksWhere(question) || !ctx.givesPlaces || ctx.givesPlaces()) return { check: 'placeAsked', pass: true };
+  return { check: 'placeAsked', pass: false, code: 'NO_PLACES', words: ['where'], reason: '"where" asks for a place, and nothing in this graph is a place' };
+};
+
+/** Whether the question asks where: its first word ("where was …", "where's …"), or after a preposition ("from where …"). */
+export function asksWhere(question: string): boolean {
+  return /^\s*(?:(?:from|to|in)\s+)?where(?:\b|'s)/iu.test(question);
+}
 
 /**
  * What a reading leaves out of the question, the caveat checks in order: unusedWords (a number or a name), then

@@ -53,6 +53,8 @@ export interface GatewayContext {
   types?: GraphTypes | null;
   /** kinds.ts: the relations (the names the parser writes) by the noun their names give their values; those of places. */
   kinds?: { byNoun: Map<string, string[]>; places: string[] };
+  /** Whether anything of the graph gives places (kinds.ts givesPlaces), once known. */
+  givesPlaces?: boolean;
 }
 
 /** What the graph has that question words may be near (abstain.ts): its parser's words and relations; built on first use. */

@@ -4,15 +4,18 @@ import {
   type Answer,
   type Candidate,
   type Evidence,
+  inDictionary,
   isStopword,
   normalizeLabel,
+  singularForms,
 } from '../core';
 import { chainTrace, defaultReaders, DEFAULT_BUDGET, runChain } from '../fallback';
 import { entityRefsOf } from './labels';
 import { trimmedMention } from './repair';
 import { answerFits } from './typed';
 import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
-import { leftOut, writtenAsCapitalised } from './checks';
+import { leftOut, placeAsked, writtenAsCapitalised } from './checks';
+import { givesPlaces } from './kinds';
 import { halted, stop, storeStep, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
 import { farWords, nearbyRelationWords, nearGraph, questionRelationWords, readsAsRelation, type GatewayContext } from './context';
@@ -35,7 +38,10 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     // (a mention that holds a label with words around it, "[ julie_london 's couple ]", is that label: the words
     // around it are the question's, judged as such — repair.ts trimmedMention)
     const mentions = beam[0] ? entityRefsOf(beam[0].form).map((text) => trimmedMention(gw, text) ?? text) : [];
-    const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...mentions.map((text) => (gw.index.hasExact(normalizeLabel(text)) ? { text, label: text } : { text }))];
+    // (but one lower-case word that is no label and that no topic spells is a word of the question the parser copied, not
+    // a name: "where was X [ born ]" — spokenWord)
+    const asName = (text: string) => !spokenWord(q, text, topics.map((t) => t.label));
+    const named = [...topics.map((t) => ({ text: t.label, label: t.label })), ...mentions.flatMap((text) => (gw.index.hasExact(normalizeLabel(text)) ? [{ text, label: text }] : asName(text) ? [{ text }] : []))];
     // The fallback's answers have no calibrated confidence, and its evidence need not use the question's words: a
     // word nothing the parser was shown explains refuses it — nothing of the graph near the word (NOTHING_NEAR), or
     // a word near the graph that no reading the parser was sure of used (UNCERTAIN_WORDS).
@@ -56,6 +62,9 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
       return abstain(`no reading of the question that uses ${near.slice(0, 3).join(', ')} was confident enough to answer`, { name: 'fallbackUnseenWords', code: 'UNCERTAIN_WORDS' });
     };
     if (offTopic.length > 0 || unread.length > 0) return refuse();
+    // a place asked of a graph that gives none (checks.ts placeAsked): the evidence around the topics answers another question
+    const where = o.noAbstain ? undefined : placeAsked(q, { givesPlaces: () => givesPlaces(gw) });
+    if (where && !where.pass) return abstain(where.reason ?? '', { name: where.check, code: where.code ?? '' });
     // A name of several words that no one entity spells ("the president of France": only a tag "president"
     // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
     const unnamed = !o.noAbstain && topics.length > 0 ? unmatchedNames(mentions, topics.map((t) => t.label)) : [];
@@ -141,4 +150,20 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
 export function unreadInEvidence(read: ReadonlyMap<string, { iri: string } | undefined>, evidence: readonly Evidence[]): string[] {
   const paths = evidence.map((e) => new Set(e.triples.map((t) => t.p.value)));
   return [...read].flatMap(([w, r]) => (r && paths.some((used) => !used.has(r.iri)) ? [w] : []));
+}
+
+/**
+ * Whether a mention the parser wrote that is no label is a word of the question rather than a name: one content word,
+ * written in lower case, that no topic's label spells (up to typos and plurals: abstain.ts unexplainedWords) — "where
+ * was X [ born ]". Such a word is judged as the question's other words are; a name of several words stays a name
+ * (unmatchedNames says the graph lacks it).
+ */
+export function spokenWord(question: string, mention: string, topicLabels: readonly string[]): boolean {
+  const content = wordsOf(mention).filter((w) => !isStopword(w));
+  if (content.length !== 1 || content.some((w) => writtenAsCapitalised(question, w))) return false;
+  // (a word of the language is spelt only as written or as a plural: "nationality" is no typo of the tag "nationalism")
+  const [word] = content;
+  if (word !== undefined && inDictionary(word)) return !topicLabels.some((label) => wordsOf(label).some((l) => l === word || [...singularForms(word)].includes(l)));
+  const none: ReadonlySet<string> = new Set<string>();
+  return !topicLabels.some((label) => unexplainedWords(mention, [{ text: mention, label }], none).length === 0);
 }

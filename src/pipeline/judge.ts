@@ -11,11 +11,11 @@ import {
   stem,
 } from '../core';
 import { containsTexts, entityRefs, mapRefs, relationRefs } from '../form';
-import { askedKind } from './kinds';
+import { askedKind, givesPlaces } from './kinds';
 import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
-import { graphNames, leavesOut, nothingNear, ownValueMissing, setAsideRow, tooUncertain, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
+import { graphNames, leavesOut, nothingNear, ownValueMissing, placeAsked, setAsideRow, tooUncertain, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
 import { storeStep, type AttemptRun, type Winner } from './run';
 import { linkedNames, wrongClass } from './typed';
 import { nearLabels } from './topics';
@@ -49,6 +49,11 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   const linked = await storeStep(run, 'execute', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, mentions, t, win.attempt.candidate.form), []);
   if (linked === undefined) return { rejected: true, abstained: false };
   const checks = linked.length > 0 ? { ...checkContext(gw, q, beam), linkedNames: linked } : checkContext(gw, q, beam);
+  const where = placeAsked(q, checks);
+  if (!where.pass) {
+    row(where, `abstained: ${where.reason ?? ''}`);
+    return { rejected: true, abstained: true, doubt: where.reason };
+  }
   const own = ownValueMissing(reading, checks);
   if (!own.pass) {
     row(own, `abstained: ${own.reason}`);
@@ -188,6 +193,7 @@ export function checkContext(gw: GatewayContext, q: string, beam: Candidate[]): 
     clearRelation: (word) => nearGraph(gw).clearRelation(word),
     near: (names) => nearLabels(gw.index, names),
     askedKind: (mentions) => askedKind(gw, q, mentions),
+    givesPlaces: () => givesPlaces(gw),
     ...(gw.calibration ? { calibration: gw.calibration } : {}),
   };
 }

@@ -9,7 +9,7 @@
 import { endsNounPhrase, inDictionary, isStopword, namesPlace, relationWords, singular, words } from '../core';
 import { relationName, type GatewayContext } from './context';
 import { questionParts } from './checks';
-import { askingPhrase, graphTypes } from './typed';
+import { askingPhrase, graphTypes, packLexicon } from './typed';
 
 /** What a question asks for: the word that says it, and the relations (the names the parser writes) whose values are of that kind. */
 export interface AskedKind {
@@ -84,4 +84,20 @@ function whereThing(question: string, mentions: readonly string[]): string | und
     if (!isStopword(w)) phrase.push(w);
   }
   return phrase.at(-1);
+}
+
+/**
+ * Whether anything of the graph gives places (cached per gateway): a relation whose name's value noun names one
+ * (`relationsByNoun`: "is_in_country"), a property or class the pack's lexicon asks with "where" or calls a place
+ * (synth's lexicon: "headquartered in" a city), or a class whose name names a place (core namesPlace: "City").
+ */
+export function givesPlaces(gw: GatewayContext): boolean {
+  if (gw.givesPlaces !== undefined) return gw.givesPlaces;
+  const lexicon = packLexicon(gw);
+  const byLexicon =
+    Object.values(lexicon?.properties ?? {}).some((p) => p.wh === 'where' || p.swh === 'where' || p.object.place === true || p.subject.place === true) ||
+    Object.values(lexicon?.classes ?? {}).some((c) => c.wh === 'where' || c.place === true);
+  const byClass = (graphTypes(gw)?.classes ?? []).some((c) => namesPlace(singular(relationWords(c.name).split(' ').at(-1) ?? '')));
+  gw.givesPlaces = relationsByNoun(gw).places.length > 0 || byLexicon || byClass;
+  return gw.givesPlaces;
 }

@@ -111,7 +111,7 @@ export function graphTypes(gw: GatewayContext): GraphTypes | undefined {
 }
 
 /** The pack's lexicon.json (keyed by the schema's property names); undefined where it has none or it is unreadable. */
-function packLexicon(gw: GatewayContext): Partial<Lexicon> | undefined {
+export function packLexicon(gw: GatewayContext): Partial<Lexicon> | undefined {
   const file = path.join(gw.pack.dir, LEXICON_FILE);
   try {
     return fs.existsSync(file) ? (readLexicon(file) as Partial<Lexicon>) : undefined;

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parseForm } from '../../../src/form';
-import { wrongKind, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { asksWhere, placeAsked, wrongKind, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { spokenWord } from '../../../src/pipeline/fallback-step';
 import { valueNoun } from '../../../src/pipeline/kinds';
 import { madeUpPackFor } from './made-up-pack';
 
@@ -73,5 +74,59 @@ describe('pipeline: a reading of another kind than the question asks for is exte
     const a = await pack.gateway().ask('which firm does Ana Ruiz work for', { fallback: 'off' });
     assert.deepEqual(a.answers.map((x) => x.label), ['Acme Works']);
     assert.ok(!a.trace.some((t) => t.check?.code === 'WRONG_KIND'));
+  });
+});
+
+describe('placeAsked (NO_PLACES): "where" asked of a graph that gives no places', () => {
+  it('asksWhere: "where" first, or after a preposition; not a "where" later in the question', () => {
+    for (const q of ['where was Ana Ruiz born', "where's Ana Ruiz from", 'Where did Ana Ruiz grow up', 'from where does Ana Ruiz come']) assert.equal(asksWhere(q), true, q);
+    for (const q of ['who directed Anywhere', 'what is somewhere in Chile', 'which films were made where Ana Ruiz lives', 'whereabouts of Ana Ruiz']) assert.equal(asksWhere(q), false, q);
+  });
+
+  it('refuses a "where" question only when nothing of the graph gives places', () => {
+    const v = placeAsked('where was Ana Ruiz born', { givesPlaces: () => false });
+    assert.deepEqual([v.pass, v.code, v.words], [false, 'NO_PLACES', ['where']]);
+    assert.equal(v.reason, '"where" asks for a place, and nothing in this graph is a place');
+    assert.equal(placeAsked('where was Ana Ruiz born', { givesPlaces: () => true }).pass, true);
+    assert.equal(placeAsked('who directed Solaris', { givesPlaces: () => false }).pass, true);
+    assert.equal(placeAsked('where was Ana Ruiz born', {}).pass, true, 'no knowledge of the graph: no refusal');
+  });
+});
+
+describe('spokenWord: a word the parser copied as a name that is a word of the question', () => {
+  it('one lower-case content word no topic spells is the question\'s', () => {
+    assert.equal(spokenWord('where was George Lopez born', 'born', ['George Lopez']), true);
+    assert.equal(spokenWord('what nationality is Ana Ruiz', 'nationality', ['Ana Ruiz', 'nationalism']), true, 'a word of the language is no typo of a label word');
+  });
+
+  it('a name stays a name: capitalised, spelt by a topic (a typo of a name of no language, a plural), or of several words', () => {
+    assert.equal(spokenWord('films by Kubrick', 'Kubrick', []), false);
+    assert.equal(spokenWord('who directed kubrik', 'kubrik', ['Stanley Kubrick']), false);
+    assert.equal(spokenWord('films tagged westerns', 'westerns', ['western']), false);
+    assert.equal(spokenWord('who directed blue moon river', 'blue moon river', ['Blue Moon']), false);
+  });
+});
+
+describe('pipeline: "where" on a graph without places is refused, by the readings and by the fallback (real Oxigraph store)', function () {
+  this.timeout(60000);
+  const Q = 'where was Ana Ruiz born';
+  const FILMS = '(JOIN starred_actors [ Ana Ruiz ])';
+  const pack = madeUpPackFor('reels', 'http://example.org/reels/', {
+    labels: [['ana', 'Ana Ruiz'], ['ben', 'Ben Olsen'], ['f1', 'Grey Harbour'], ['f2', 'Salt Road']],
+    triples: [['f1', 'starred_actors', 'ana'], ['f2', 'starred_actors', 'ana'], ['f2', 'directed_by', 'ben']],
+  }, { [Q]: [[FILMS, -0.2]], 'which films did Ana Ruiz star in': [[FILMS, -0.2]] });
+
+  it('the reading (her films) is not the answer, and neither is the evidence around her', async () => {
+    for (const fallback of ['off', undefined] as const) {
+      const a = await pack.gateway().ask(Q, fallback ? { fallback } : {});
+      assert.deepEqual(a.answers, [], JSON.stringify(a.answers));
+      assert.ok(a.trace.some((t) => t.check?.code === 'NO_PLACES'), JSON.stringify(a.trace.map((t) => t.note)));
+      assert.match(a.reason ?? '', /"where" asks for a place, and nothing in this graph is a place/);
+    }
+  });
+
+  it('the same graph answers what it has', async () => {
+    const a = await pack.gateway().ask('which films did Ana Ruiz star in');
+    assert.deepEqual(a.answers.map((x) => x.label).sort(), ['Grey Harbour', 'Salt Road']);
   });
 });
