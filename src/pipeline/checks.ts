@@ -84,7 +84,7 @@ export interface CheckContext {
   linkedNames?: readonly string[];
 }
 
-export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'UNRANKABLE' | 'WRONG_CLASS' | 'WRONG_KIND' | 'NO_PLACES';
+export type CheckCode = 'WEAK_TITLE' | 'UNUSED_WORDS' | 'RELATION_UNUSED' | 'NO_OWN_VALUES' | 'UNEXPLAINED_WORDS' | 'NAMED_NOTHING' | 'NOTHING_NEAR' | 'WORD_NOT_READ' | 'TOO_UNCERTAIN' | 'WRONG_SHAPE' | 'NOT_YES_NO' | 'UNRANKABLE' | 'WRONG_CLASS' | 'WRONG_KIND' | 'NO_PLACES' | 'NOTHING_ASKED';
 
 export interface Verdict {
   /** The check's name (its export here). */
@@ -430,6 +430,19 @@ export const wrongKind: Check = (reading, ctx) => {
 export const placeAsked = (question: string, ctx: Pick<CheckContext, 'givesPlaces'>): Verdict => {
   if (!asksWhere(question) || !ctx.givesPlaces || ctx.givesPlaces()) return { check: 'placeAsked', pass: true };
   return { check: 'placeAsked', pass: false, code: 'NO_PLACES', words: ['where'], reason: '"where" asks for a place, and nothing in this graph is a place' };
+};
+
+/**
+ * NOTHING_ASKED: outside its names the question is only "who" or "what" and a form of "be" ("who is X", "what was X"),
+ * or "what did X do": it asks what X is, which no relation of a graph says — a reading that answers with one relation
+ * of X (X's films) answers another question. Abstained, before the readings and before the fallback. `names`: the
+ * question's names (a reading's mentions, the fallback's topics); with a name not written as such, the check passes.
+ */
+export const nothingAsked = (question: string, names: readonly string[]): Verdict => {
+  const rest = questionParts(question, names).flatMap((p) => letterWords(p)).join(' ');
+  if (!/^(?:(?:who|what)\s+(?:is|was|are|were|s)(?:\s+(?:the|a|an))?|what\s+(?:did|does|do)\s+do)$/u.test(rest)) return { check: 'nothingAsked', pass: true };
+  const named = [...new Map(names.filter((n) => question.toLowerCase().includes(n.trim().toLowerCase())).map((n) => [n.trim().toLowerCase(), n.trim()] as const)).values()];
+  return { check: 'nothingAsked', pass: false, code: 'NOTHING_ASKED', reason: `the question asks what ${named.map((n) => `"${n}"`).join(' and ')} is, which no relation of this graph says` };
 };
 
 /** Whether the question asks where: its first word ("where was …", "where's …"), or after a preposition ("from where …"). */

@@ -14,7 +14,7 @@ import { entityRefsOf } from './labels';
 import { trimmedMention } from './repair';
 import { answerFits } from './typed';
 import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
-import { leftOut, placeAsked, writtenAsCapitalised } from './checks';
+import { leftOut, nothingAsked, placeAsked, writtenAsCapitalised } from './checks';
 import { givesPlaces } from './kinds';
 import { halted, stop, storeStep, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
@@ -63,8 +63,10 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     };
     if (offTopic.length > 0 || unread.length > 0) return refuse();
     // a place asked of a graph that gives none (checks.ts placeAsked): the evidence around the topics answers another question
-    const where = o.noAbstain ? undefined : placeAsked(q, { givesPlaces: () => givesPlaces(gw) });
-    if (where && !where.pass) return abstain(where.reason ?? '', { name: where.check, code: where.code ?? '' });
+    // and what a topic is (checks.ts nothingAsked): no relation of the evidence says it
+    for (const v of o.noAbstain ? [] : [placeAsked(q, { givesPlaces: () => givesPlaces(gw) }), nothingAsked(q, named.map((n) => n.text))]) {
+      if (!v.pass) return abstain(v.reason ?? '', { name: v.check, code: v.code ?? '' });
+    }
     // A name of several words that no one entity spells ("the president of France": only a tag "president"
     // and a tag "france") is a name the graph lacks; evidence around its pieces answers another question.
     const unnamed = !o.noAbstain && topics.length > 0 ? unmatchedNames(mentions, topics.map((t) => t.label)) : [];

@@ -15,7 +15,7 @@ import { askedKind, givesPlaces } from './kinds';
 import { copiedTextsOf, entityRefsOf } from './labels';
 import { unexplainedWords } from './abstain';
 import { calibratedProbability, signalsOf, type Signals } from './calibration';
-import { graphNames, leavesOut, nothingNear, ownValueMissing, placeAsked, setAsideRow, tooUncertain, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
+import { graphNames, leavesOut, nothingAsked, nothingNear, ownValueMissing, placeAsked, setAsideRow, tooUncertain, weakTitle, wordNotRead, type CheckContext, type Reading, type Verdict } from './checks';
 import { storeStep, type AttemptRun, type Winner } from './run';
 import { linkedNames, wrongClass } from './typed';
 import { nearLabels } from './topics';
@@ -49,10 +49,11 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   const linked = await storeStep(run, 'execute', 'the names of conditions on the class asked for', (t) => linkedNames(gw, q, mentions, t, win.attempt.candidate.form), []);
   if (linked === undefined) return { rejected: true, abstained: false };
   const checks = linked.length > 0 ? { ...checkContext(gw, q, beam), linkedNames: linked } : checkContext(gw, q, beam);
-  const where = placeAsked(q, checks);
-  if (!where.pass) {
-    row(where, `abstained: ${where.reason ?? ''}`);
-    return { rejected: true, abstained: true, doubt: where.reason };
+  // questions no reading can answer: where, of a graph without places; what X is
+  for (const v of [placeAsked(q, checks), nothingAsked(q, mentions)]) {
+    if (v.pass) continue;
+    row(v, `abstained: ${v.reason ?? ''}`);
+    return { rejected: true, abstained: true, doubt: v.reason };
   }
   const own = ownValueMissing(reading, checks);
   if (!own.pass) {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { parseForm } from '../../../src/form';
-import { asksWhere, placeAsked, wrongKind, type CheckContext, type Reading } from '../../../src/pipeline/checks';
+import { asksWhere, nothingAsked, placeAsked, wrongKind, type CheckContext, type Reading } from '../../../src/pipeline/checks';
 import { spokenWord } from '../../../src/pipeline/fallback-step';
 import { valueNoun } from '../../../src/pipeline/kinds';
 import { madeUpPackFor } from './made-up-pack';
@@ -93,6 +93,21 @@ describe('placeAsked (NO_PLACES): "where" asked of a graph that gives no places'
   });
 });
 
+describe('nothingAsked (NOTHING_ASKED): "who is X", "what was X", "what did X do" ask what X is', () => {
+  it('refuses a question that is only who / what and a form of "be" (or "what did … do") around its names, naming them', () => {
+    for (const q of ['who is Ana Ruiz', 'What was Ana Ruiz?', "who's ana ruiz", 'who was the Ana Ruiz', 'what did Ana Ruiz do']) {
+      const v = nothingAsked(q, ['Ana Ruiz', 'ana ruiz']);
+      assert.deepEqual([v.pass, v.code], [false, 'NOTHING_ASKED'], q);
+    }
+    assert.equal(nothingAsked('who is Ana Ruiz', ['Ana Ruiz', 'ana ruiz']).reason, 'the question asks what "ana ruiz" is, which no relation of this graph says');
+  });
+
+  it('a question that names anything more passes, and so does one whose name is not written as such', () => {
+    for (const q of ['who is Ana Ruiz married to', 'what is Ana Ruiz about', 'who directed Ana Ruiz', 'when was Ana Ruiz', 'what did Ana Ruiz direct', 'who is the director of Ana Ruiz']) assert.equal(nothingAsked(q, ['Ana Ruiz']).pass, true, q);
+    assert.equal(nothingAsked('who is Ana Ruis', ['Ana Ruiz']).pass, true, 'a fuzzy topic: its words stay in the question');
+  });
+});
+
 describe('spokenWord: a word the parser copied as a name that is a word of the question', () => {
   it('one lower-case content word no topic spells is the question\'s', () => {
     assert.equal(spokenWord('where was George Lopez born', 'born', ['George Lopez']), true);
@@ -114,7 +129,7 @@ describe('pipeline: "where" on a graph without places is refused, by the reading
   const pack = madeUpPackFor('reels', 'http://example.org/reels/', {
     labels: [['ana', 'Ana Ruiz'], ['ben', 'Ben Olsen'], ['f1', 'Grey Harbour'], ['f2', 'Salt Road']],
     triples: [['f1', 'starred_actors', 'ana'], ['f2', 'starred_actors', 'ana'], ['f2', 'directed_by', 'ben']],
-  }, { [Q]: [[FILMS, -0.2]], 'which films did Ana Ruiz star in': [[FILMS, -0.2]] });
+  }, { [Q]: [[FILMS, -0.2]], 'who is Ana Ruiz': [[FILMS, -0.2]], 'which films did Ana Ruiz star in': [[FILMS, -0.2]] });
 
   it('the reading (her films) is not the answer, and neither is the evidence around her', async () => {
     for (const fallback of ['off', undefined] as const) {
@@ -122,6 +137,14 @@ describe('pipeline: "where" on a graph without places is refused, by the reading
       assert.deepEqual(a.answers, [], JSON.stringify(a.answers));
       assert.ok(a.trace.some((t) => t.check?.code === 'NO_PLACES'), JSON.stringify(a.trace.map((t) => t.note)));
       assert.match(a.reason ?? '', /"where" asks for a place, and nothing in this graph is a place/);
+    }
+  });
+
+  it('"who is X" is refused too: her films are not what she is', async () => {
+    for (const fallback of ['off', undefined] as const) {
+      const a = await pack.gateway().ask('who is Ana Ruiz', fallback ? { fallback } : {});
+      assert.deepEqual(a.answers, []);
+      assert.ok(a.trace.some((t) => t.check?.code === 'NOTHING_ASKED'), JSON.stringify(a.trace.map((t) => t.note)));
     }
   });
 
