@@ -64,7 +64,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     if (offTopic.length > 0 || unread.length > 0) return refuse();
     // a place asked of a graph that gives none (checks.ts placeAsked): the evidence around the topics answers another question
     // and what a topic is (checks.ts nothingAsked): no relation of the evidence says it
-    for (const v of o.noAbstain ? [] : [placeAsked(q, { givesPlaces: () => givesPlaces(gw) }), nothingAsked(q, named.map((n) => n.text))]) {
+    for (const v of o.noAbstain ? [] : [placeAsked(q, { givesPlaces: () => givesPlaces(gw) }), nothingAsked(q, named.flatMap((n) => ('label' in n ? [n.text] : [])))]) {
       if (!v.pass) return abstain(v.reason ?? '', { name: v.check, code: v.code ?? '' });
     }
     // A name of several words that no one entity spells ("the president of France": only a tag "president"

@@ -5,6 +5,7 @@
  */
 import {
   defined,
+  normalizeLabel,
   type Candidate,
   type Form,
   relationWords,
@@ -50,7 +51,9 @@ export async function judge(gw: GatewayContext, q: string, win: Winner, beam: Ca
   if (linked === undefined) return { rejected: true, abstained: false };
   const checks = linked.length > 0 ? { ...checkContext(gw, q, beam), linkedNames: linked } : checkContext(gw, q, beam);
   // questions no reading can answer: where, of a graph without places; what X is
-  for (const v of [placeAsked(q, checks), nothingAsked(q, mentions)]) {
+  // (a mention is a name only where it spells its entity: "[ daughter of spouse of X ]" leaves its words in the question)
+  const names = reading.mentions.filter((m) => m.label !== undefined && normalizeLabel(m.label) === normalizeLabel(m.text)).map((m) => m.text);
+  for (const v of [placeAsked(q, checks), nothingAsked(q, names)]) {
     if (v.pass) continue;
     row(v, `abstained: ${v.reason ?? ''}`);
     return { rejected: true, abstained: true, doubt: v.reason };
