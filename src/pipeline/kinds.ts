@@ -6,7 +6,7 @@
  * relation of that kind (repair.ts kindHops). A graph with classes has typed.ts for this (wrongClass). No word of any
  * graph is written here: the nouns are its relations' names.
  */
-import { endsNounPhrase, inDictionary, isStopword, namesPlace, relationWords, singular, words } from '../core';
+import { endsNounPhrase, inDictionary, isStopword, namesPlace, relationWords, singular, words, type ClassLexicon, type PropertyLexicon } from '../core';
 import { relationName, type GatewayContext } from './context';
 import { questionParts } from './checks';
 import { askingPhrase, graphTypes, packLexicon } from './typed';
@@ -94,9 +94,10 @@ function whereThing(question: string, mentions: readonly string[]): string | und
 export function givesPlaces(gw: GatewayContext): boolean {
   if (gw.givesPlaces !== undefined) return gw.givesPlaces;
   const lexicon = packLexicon(gw);
-  const byLexicon =
-    Object.values(lexicon?.properties ?? {}).some((p) => p.wh === 'where' || p.swh === 'where' || p.object.place === true || p.subject.place === true) ||
-    Object.values(lexicon?.classes ?? {}).some((c) => c.wh === 'where' || c.place === true);
+  // (a lexicon a person edited may leave out any field of an entry)
+  const properties = Object.values(lexicon?.properties ?? {}) as Partial<PropertyLexicon>[];
+  const classes = Object.values(lexicon?.classes ?? {}) as Partial<ClassLexicon>[];
+  const byLexicon = properties.some((p) => p.wh === 'where' || p.swh === 'where' || p.object?.place === true || p.subject?.place === true) || classes.some((c) => c.wh === 'where' || c.place === true);
   const byClass = (graphTypes(gw)?.classes ?? []).some((c) => namesPlace(singular(relationWords(c.name).split(' ').at(-1) ?? '')));
   gw.givesPlaces = relationsByNoun(gw).places.length > 0 || byLexicon || byClass;
   return gw.givesPlaces;

@@ -129,7 +129,8 @@ describe('pipeline: "where" on a graph without places is refused, by the reading
   const pack = madeUpPackFor('reels', 'http://example.org/reels/', {
     labels: [['ana', 'Ana Ruiz'], ['ben', 'Ben Olsen'], ['f1', 'Grey Harbour'], ['f2', 'Salt Road']],
     triples: [['f1', 'starred_actors', 'ana'], ['f2', 'starred_actors', 'ana'], ['f2', 'directed_by', 'ben']],
-  }, { [Q]: [[FILMS, -0.2]], 'who is Ana Ruiz': [[FILMS, -0.2]], 'which films did Ana Ruiz star in': [[FILMS, -0.2]] });
+    // a lexicon a person edited, with fields of its entries left out
+  }, { [Q]: [[FILMS, -0.2]], 'who is Ana Ruiz': [[FILMS, -0.2]], 'which films did Ana Ruiz star in': [[FILMS, -0.2]] }, {}, { 'lexicon.json': JSON.stringify({ properties: { starred_actors: { subjects: ['{S} with {x}'] }, directed_by: {} }, classes: { Film: {} } }) });
 
   it('the reading (her films) is not the answer, and neither is the evidence around her', async () => {
     for (const fallback of ['off', undefined] as const) {

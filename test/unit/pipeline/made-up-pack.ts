@@ -10,9 +10,9 @@ const LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
  * A made-up pack for one describe block (mocha hooks: opened before its tests, closed after): entities `<base><id>`
  * with their labels, relation triples `[subject id, relation, object id]` with relations under `<base>relation/`
  * (the pack's vocabulary namespace: the parser writes their local names), and a gateway on it with a stand-in parser
- * (FixedBeam: a fixed beam per question, a fixed score per form).
+ * (FixedBeam: a fixed beam per question, a fixed score per form); `files`: more files of the pack (lexicon.json), by name.
  */
-export function madeUpPackFor(name: string, base: string, graph: { labels: [string, string][]; triples: [string, string, string][] }, beams: ConstructorParameters<typeof FixedBeam>[0], scores: Record<string, number> = {}): { gateway(): Gateway; parser(): FixedBeam } {
+export function madeUpPackFor(name: string, base: string, graph: { labels: [string, string][]; triples: [string, string, string][] }, beams: ConstructorParameters<typeof FixedBeam>[0], scores: Record<string, number> = {}, files: Record<string, string> = {}): { gateway(): Gateway; parser(): FixedBeam } {
   const rel = `${base}relation/`;
   const nt = [...graph.labels.map(([id, label]) => `<${base}${id}> <${LABEL}> "${label}" .`), ...graph.triples.map(([s, p, o]) => `<${base}${s}> <${rel}${p}> <${base}${o}> .`)].join('\n');
   let dir: string | undefined;
@@ -21,6 +21,7 @@ export function madeUpPackFor(name: string, base: string, graph: { labels: [stri
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), `askgraph-${name}-`));
     fs.writeFileSync(path.join(dir, `${name}.nt`), nt + '\n');
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
     fs.writeFileSync(path.join(dir, 'pack.json'), JSON.stringify({ name, data: [`${name}.nt`], baseIri: base, vocabularyNamespace: rel, labelPredicates: [LABEL] }));
     parser = new FixedBeam(beams, scores, -50);
     gateway = await createGateway({ pack: dir, generator: parser, cacheDir: dir });
