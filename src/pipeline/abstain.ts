@@ -97,11 +97,13 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
  * word of that one label, up to typos and plurals): names the graph lacks, even when its pieces are entities.
  */
 export function unmatchedNames(mentions: readonly string[], labels: readonly string[]): string[] {
+  return mentions.filter((m) => wordsOf(m).filter((w) => !isStopword(w)).length >= 2 && !spelledByOne(m, labels));
+}
+
+/** Whether one of the labels spells every content word of the mention (up to typos and plurals: unexplainedWords). */
+export function spelledByOne(mention: string, labels: readonly string[]): boolean {
   const none: KnownWords = new Set<string>();
-  return mentions.filter((m) => {
-    if (wordsOf(m).filter((w) => !isStopword(w)).length < 2) return false;
-    return !labels.some((label) => unexplainedWords(m, [{ text: m, label }], none).length === 0);
-  });
+  return labels.some((label) => unexplainedWords(mention, [{ text: mention, label }], none).length === 0);
 }
 
 /** A plural whose singular passes the test ("comedies" for the label "Comedy", "westerns" for a known "western"). */

@@ -13,9 +13,8 @@ import { chainTrace, defaultReaders, DEFAULT_BUDGET, runChain } from '../fallbac
 import { entityRefsOf } from './labels';
 import { trimmedMention } from './repair';
 import { answerFits } from './typed';
-import { namedNothingReason, nothingNearReason, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
+import { namedNothingReason, nothingNearReason, spelledByOne, unexplainedWords, unmatchedNames, wordsOf } from './abstain';
 import { leftOut, nothingAsked, placeAsked, writtenAsCapitalised } from './checks';
-import { givesPlaces } from './kinds';
 import { halted, stop, storeStep, type AttemptRun } from './run';
 import { fallbackTopics, nearLabels } from './topics';
 import { farWords, nearbyRelationWords, nearGraph, questionRelationWords, readsAsRelation, type GatewayContext } from './context';
@@ -31,7 +30,8 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
   const { o, trace, timings, t0 } = run;
   if (o.fallback !== 'off' && !run.expected && !abstained && !halted(run, 'fallback')) {
     const tf = performance.now();
-    const topics = fallbackTopics(gw.index, checkContext(gw, q, beam), q, beam, trace);
+    const checks = checkContext(gw, q, beam);
+    const topics = fallbackTopics(gw.index, checks, q, beam, trace);
     // The readers answer from evidence around the topics: a question word that nothing the parser was shown
     // explains (and that is no topic's name) means the question asks for something else ("the capital of Peru").
     // (the parser's own mentions count as names too: a name the graph lacks is reported as such, not as a word)
@@ -64,7 +64,7 @@ export async function fallbackStep(gw: GatewayContext, q: string, beam: Candidat
     if (offTopic.length > 0 || unread.length > 0) return refuse();
     // a place asked of a graph that gives none (checks.ts placeAsked): the evidence around the topics answers another question
     // and what a topic is (checks.ts nothingAsked): no relation of the evidence says it
-    for (const v of o.noAbstain ? [] : [placeAsked(q, { givesPlaces: () => givesPlaces(gw) }), nothingAsked(q, named.flatMap((n) => ('label' in n ? [n.text] : [])))]) {
+    for (const v of o.noAbstain ? [] : [placeAsked(q, checks), nothingAsked(q, named.flatMap((n) => ('label' in n ? [n.text] : [])))]) {
       if (!v.pass) return abstain(v.reason ?? '', { name: v.check, code: v.code ?? '' });
     }
     // A name of several words that no one entity spells ("the president of France": only a tag "president"
@@ -166,6 +166,5 @@ export function spokenWord(question: string, mention: string, topicLabels: reado
   // (a word of the language is spelt only as written or as a plural: "nationality" is no typo of the tag "nationalism")
   const [word] = content;
   if (word !== undefined && inDictionary(word)) return !topicLabels.some((label) => wordsOf(label).some((l) => l === word || [...singularForms(word)].includes(l)));
-  const none: ReadonlySet<string> = new Set<string>();
-  return !topicLabels.some((label) => unexplainedWords(mention, [{ text: mention, label }], none).length === 0);
+  return !spelledByOne(mention, topicLabels);
 }

@@ -93,12 +93,15 @@ function whereThing(question: string, mentions: readonly string[]): string | und
  */
 export function givesPlaces(gw: GatewayContext): boolean {
   if (gw.givesPlaces !== undefined) return gw.givesPlaces;
-  const lexicon = packLexicon(gw);
-  // (a lexicon a person edited may leave out any field of an entry)
-  const properties = Object.values(lexicon?.properties ?? {}) as Partial<PropertyLexicon>[];
-  const classes = Object.values(lexicon?.classes ?? {}) as Partial<ClassLexicon>[];
-  const byLexicon = properties.some((p) => p.wh === 'where' || p.swh === 'where' || p.object?.place === true || p.subject?.place === true) || classes.some((c) => c.wh === 'where' || c.place === true);
-  const byClass = (graphTypes(gw)?.classes ?? []).some((c) => namesPlace(singular(relationWords(c.name).split(' ').at(-1) ?? '')));
-  gw.givesPlaces = relationsByNoun(gw).places.length > 0 || byLexicon || byClass;
+  const byLexicon = () => {
+    const lexicon = packLexicon(gw);
+    // (a lexicon a person edited may leave out any field of an entry)
+    const properties = Object.values(lexicon?.properties ?? {}) as Partial<PropertyLexicon>[];
+    const classes = Object.values(lexicon?.classes ?? {}) as Partial<ClassLexicon>[];
+    return properties.some((p) => p.wh === 'where' || p.swh === 'where' || p.object?.place === true || p.subject?.place === true) || classes.some((c) => c.wh === 'where' || c.place === true);
+  };
+  const byClass = () => (graphTypes(gw)?.classes ?? []).some((c) => namesPlace(singular(relationWords(c.name).split(' ').at(-1) ?? '')));
+  // (cheapest first: the relations' nouns are known to the gateway already)
+  gw.givesPlaces = relationsByNoun(gw).places.length > 0 || byLexicon() || byClass();
   return gw.givesPlaces;
 }
