@@ -184,7 +184,7 @@ class Seq2Seq(nn.Module):
         ck, cv = self.cross_kv(mem, src)
         T = tgt_in.shape[1]
         x = self.drop(self.emb(tgt_in) * self.scale + self.pe[:T].unsqueeze(0))
-        causal = torch.triu(torch.full((T, T), -1e9), diagonal=1)
+        causal = torch.triu(torch.full((T, T), -1e9, device=tgt_in.device), diagonal=1)
         xmask = (src_pad.float() * -1e9).unsqueeze(1).unsqueeze(1)
         for i, layer in enumerate(self.dec):
             x, _, _ = layer.att(x, causal)

@@ -111,6 +111,9 @@ def parse_args(argv=None):
                    help="the reported validation numbers come from the Node decoder (src/generate) on the exported model "
                         "when node is available (auto); 'off' reports only the PyTorch probe")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu",
+                   help="where the training loop runs: cpu (default), cuda, or auto (cuda when torch sees one); the "
+                        "probes, the evaluations and the export always run on the CPU, as the product does")
     p.add_argument("--checkpoint", default=None, help="checkpoint path (default OUT/../<out>.ckpt.pt)")
     p.add_argument("--export-only", default=None, help="skip training; export the given checkpoint")
     p.add_argument("--init-from", default=None,
@@ -587,6 +590,7 @@ def main(argv=None):
         wv = piece_vectors(sp, args.word_vectors, vocab.V)
         size = dict(size, word_vectors=wv.shape[1])
     model = Seq2Seq(vocab.V, dropout=args.dropout, **size)
+    device = train_device(args.device)
     if init_ck is not None:
         load_init_weights(model, init_ck, vocab)
         log("weights from %s (step %s, %.2f epochs)" % (args.init_from, init_ck.get("step"), init_ck.get("epochs") or 0))
@@ -652,6 +656,7 @@ def main(argv=None):
             budget = max(1.0, deadline - time.time() - reserve)
             plan = {"minutes": args.minutes, "beforeLoopSeconds": round(time.time() - deadline + args.minutes * 60, 2),
                     "loopSeconds": round(budget, 2), "afterLoopEstimateSeconds": round(reserve, 2)}
+        model.to(device)  # (the timed decode above ran on the CPU, as the probes do; the optimiser's state follows)
         emit("start", examples=n_per_epoch, stepsPerEpoch=steps_per_epoch, totalSteps=total_steps, epochs=args.epochs,
              params=nparams, size=size, minutes=args.minutes, stats=stats)
         step = 0
@@ -684,7 +689,7 @@ def main(argv=None):
             batches = make_batches(ex, args.batch, rng)
             tot_loss, tot_tok = 0.0, 0
             for bi, ids in enumerate(batches):
-                src, pad, tgt = collate(ex, ids)
+                src, pad, tgt = (t.to(device) for t in collate(ex, ids))
                 progress = step / total_steps
                 if budget is not None:
                     progress = max(progress, (time.time() - t_start) / max(budget, 1e-9))
@@ -722,6 +727,7 @@ def main(argv=None):
             save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done, classes, literals, vocab.symbols,
                             open_names)
             t_eval = time.time()
+            model.to("cpu")  # the probe decodes on the CPU, as the product does
             # the last epoch under a deadline: the final evaluation measures the exported model; no probe
             rows = evaluate(model, vocab, probe, train_entities) if probe and not (stop and deadline) else []
             s = summarize(rows) if rows else {}
@@ -740,12 +746,15 @@ def main(argv=None):
                 budget = max(0.0, deadline - t_start - after_training_seconds(nparams, sec_per_decode, args.golden, n_final))
             else:
                 t_start += time.time() - t_eval  # without a deadline the probes do not count against the loop
+            model.to(device)
+            model.train()
     else:
         ck = torch.load(args.export_only)
         model.load_state_dict(ck["model"])
         history = ck.get("history", [])
         epochs_done = ck.get("epochs", 0)
 
+    model.to("cpu")
     if start is not None and not args.export_only:
         interpolate_(model, start, args.interpolate)
         log("weights: %.2f of the way from %s to the trained ones (--interpolate)" % (args.interpolate, args.init_from))
@@ -958,12 +967,21 @@ def node_validation(out_dir, examples, beam, mode="auto"):
         return None, "the Node validation printed no result: %r" % p.stdout[-200:]
 
 
+def train_device(name):
+    """The training loop's device: --device cpu|cuda|auto."""
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise SystemExit("--device %s: torch sees no CUDA device" % name)
+    return torch.device(name)
+
+
 def save_checkpoint(path, model, sp_prefix, relations, size, args, step, epochs, classes=(), literals=(), symbols=None,
                     open_names=False):
     with open(sp_prefix + ".model", "rb") as f:
         tok = f.read()
     tmp = path + ".tmp"
-    torch.save({"model": model.state_dict(), "tokenizer": tok, "relations": relations, "size": size,
+    torch.save({"model": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "tokenizer": tok, "relations": relations, "size": size,
                 "classes": list(classes), "literals": list(literals), "symbols": symbols, "openNames": bool(open_names),
                 "args": vars(args), "step": step,
                 "epochs": epochs}, tmp)

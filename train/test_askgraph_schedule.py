@@ -32,5 +32,17 @@ class Schedule(unittest.TestCase):
         self.assertAlmostEqual(lr_factor(5, 0.05, 300), 0.5)
 
 
+class Device(unittest.TestCase):
+    def test_auto_falls_back_to_the_cpu_and_cuda_without_one_is_refused(self):
+        import torch
+        from askgraph_train import train_device
+        self.assertEqual(train_device("cpu").type, "cpu")
+        self.assertEqual(train_device("auto").type, "cuda" if torch.cuda.is_available() else "cpu")
+        if not torch.cuda.is_available():
+            with self.assertRaises(SystemExit) as e:
+                train_device("cuda")
+            self.assertIn("no CUDA device", str(e.exception))
+
+
 if __name__ == "__main__":
     unittest.main()
