@@ -8,6 +8,7 @@ Run: OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 train/askgraph_train.py --data T -
 """
 import argparse
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -398,7 +399,11 @@ def summarize(rows):
 
 # ---------------------------------------------------------------- export
 
+LEGACY_EXPORT = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+
 def export(model, vocab, out_dir, opset=14):
+    """The TorchScript exporter on every torch version (newer ones default to torch.export, whose graph and
+    initializer names differ: askgraph_recover and src/generate read this one's)."""
     model.eval()
     L, H, Dh = len(model.dec), model.h, model.dh
     enc = EncoderExport(model)
@@ -407,7 +412,7 @@ def export(model, vocab, out_dir, opset=14):
     torch.onnx.export(enc, (src,), os.path.join(out_dir, "encoder.onnx"), opset_version=opset,
                       input_names=["src"], output_names=["cross_k", "cross_v"],
                       dynamic_axes={"src": {0: "B", 1: "S_len"}, "cross_k": {1: "B", 3: "S_len"}, "cross_v": {1: "B", 3: "S_len"}},
-                      do_constant_folding=True)
+                      do_constant_folding=True, **LEGACY_EXPORT)
     B, S, T = 2, 5, 3
     args = (torch.tensor([[vocab.sym_id["("]], [vocab.sym_id["JOIN"]]]), torch.tensor([T]),
             torch.randn(L, B, H, S, Dh), torch.randn(L, B, H, S, Dh), torch.randn(L, B, H, T, Dh), torch.randn(L, B, H, T, Dh))
@@ -417,7 +422,7 @@ def export(model, vocab, out_dir, opset=14):
                       dynamic_axes={"tokens": {0: "B"}, "cross_k": {1: "B", 3: "S_len"}, "cross_v": {1: "B", 3: "S_len"},
                                     "past_k": {1: "B", 3: "T"}, "past_v": {1: "B", 3: "T"},
                                     "logprobs": {0: "B"}, "present_k": {1: "B", 3: "T1"}, "present_v": {1: "B", 3: "T1"}},
-                      do_constant_folding=True)
+                      do_constant_folding=True, **LEGACY_EXPORT)
     import onnx
     for f in ("encoder.onnx", "decoder.onnx"):
         onnx.checker.check_model(onnx.load(os.path.join(out_dir, f)))
@@ -566,7 +571,7 @@ def main(argv=None):
     sp_prefix = os.path.join(args.out, "tokenizer")
     init_ck = load_init(args.init_from) if args.init_from else None
     if args.export_only or init_ck is not None:
-        ck = init_ck if init_ck is not None else torch.load(args.export_only)
+        ck = init_ck if init_ck is not None else load_checkpoint(args.export_only)
         with open(sp_prefix + ".model", "wb") as f:
             f.write(ck["tokenizer"])
         import sentencepiece as spm
@@ -749,7 +754,7 @@ def main(argv=None):
             model.to(device)
             model.train()
     else:
-        ck = torch.load(args.export_only)
+        ck = load_checkpoint(args.export_only)
         model.load_state_dict(ck["model"])
         history = ck.get("history", [])
         epochs_done = ck.get("epochs", 0)
@@ -862,7 +867,7 @@ def load_init(path):
     if os.path.isdir(path):
         from askgraph_recover import checkpoint_from_export
         return checkpoint_from_export(path)
-    return torch.load(path)
+    return load_checkpoint(path)
 
 
 def read_word_vectors(directory):
@@ -965,6 +970,11 @@ def node_validation(out_dir, examples, beam, mode="auto"):
         return json.loads(p.stdout.strip().splitlines()[-1]), None
     except (ValueError, IndexError):
         return None, "the Node validation printed no result: %r" % p.stdout[-200:]
+
+
+def load_checkpoint(path):
+    """A checkpoint this trainer wrote (tokenizer bytes and settings beside the tensors: not weights only), onto the CPU."""
+    return torch.load(path, map_location="cpu", weights_only=False)
 
 
 def train_device(name):
