@@ -214,6 +214,60 @@ def question_words(examples):
     return counts
 
 
+def _spans_immutable(sp, text):
+    return [(p.id, p.begin, p.end) for p in sp.EncodeAsImmutableProto(text).pieces]
+
+
+def _parsed(proto):
+    if isinstance(proto, (bytes, bytearray)):  # serialized: parsed with the message class the package ships
+        from sentencepiece import sentencepiece_pb2
+        m = sentencepiece_pb2.SentencePieceText()
+        m.ParseFromString(bytes(proto))
+        return m
+    return proto
+
+
+def _char_spans(text, proto):
+    """The proto's offsets count UTF-8 bytes; the immutable proto's, and ours, count characters."""
+    at = [0] * (len(text.encode("utf-8")) + 1)
+    b = 0
+    for i, ch in enumerate(text):
+        n = len(ch.encode("utf-8"))
+        for k in range(n):
+            at[b + k] = i
+        b += n
+    at[b] = len(text)
+    return [(p.id, at[p.begin], at[p.end]) for p in _parsed(proto).pieces]
+
+
+def _spans_proto(sp, text):
+    return _char_spans(text, sp.encode(text, out_type="proto"))
+
+
+def _spans_serialized(sp, text):
+    return _char_spans(text, sp.EncodeAsSerializedProto(text))
+
+
+_SPAN_WAYS = [_spans_immutable, _spans_proto, _spans_serialized]
+_span_way = []
+
+
+def piece_spans(sp, text):
+    """sentencepiece's pieces with their offsets. Its versions differ in how they give them (0.1.9x and 0.2.0 the
+    immutable proto, which later versions refuse): the first way that works on this version is kept."""
+    if not _span_way:
+        for way in _SPAN_WAYS:
+            try:
+                if way(sp, "a b") and way(sp, "the cat"):
+                    _span_way.append(way)
+                    break
+            except Exception:  # noqa: BLE001 — this version lacks that way
+                continue
+        else:
+            raise RuntimeError("sentencepiece %s gives no piece offsets" % getattr(spm, "__version__", "?"))
+    return _span_way[0](sp, text)
+
+
 def open_text(token):
     """The words an open-name model writes for a form token (NAME_END follows them): a relation or class name's
     identifier words ("place_of_birth" -> "place of birth"), a number or date as written, a typed literal's value
@@ -263,10 +317,11 @@ class Vocab:
         return self._name_cache[token]
 
     def encode_source(self, question):
-        return [p.id for p in self.sp.EncodeAsImmutableProto(question).pieces]
+        return [p[0] for p in self.source_pieces(question)]
 
     def source_pieces(self, question):
-        return [(p.id, p.begin, p.end) for p in self.sp.EncodeAsImmutableProto(question).pieces]
+        """(id, begin, end) of each piece, the offsets in the question as given."""
+        return piece_spans(self.sp, question)
 
     def encode_example(self, question, form):
         """-> (src ids, tgt ids incl. BOS/EOS, exact) or None when an entity is not in the question.

@@ -62,6 +62,21 @@ class Encoding(unittest.TestCase):
         sp = train_tokenizer(os.path.join(cls.dir, "tok"), QUESTIONS * 3, LABELS, 120, 1)
         cls.vocab = Vocab(sp, ["directed_by", "starred_actors", "written_by", "release_year", "has_tags"])
 
+    def test_piece_offsets_count_characters_whichever_way_sentencepiece_gives_them(self):
+        import askgraph_data
+        for q in ["who directed Forrest Gump", "  Amélie  (2001) –  ﬁlm ，who", "Björk's films"]:
+            ways = []
+            for way in askgraph_data._SPAN_WAYS:
+                try:
+                    ways.append(way(self.vocab.sp, q))
+                except Exception:  # noqa: BLE001 — a way this version of sentencepiece lacks
+                    continue
+            self.assertTrue(ways)
+            self.assertTrue(all(w == ways[0] for w in ways), q)
+            spans = self.vocab.source_pieces(q)
+            self.assertEqual(spans, ways[0])
+            self.assertTrue(all(0 <= b <= e <= len(q) for _, b, e in spans))
+
     def test_copy_is_exact_and_round_trips(self):
         cases = [
             ("who directed Forrest Gump", "(JOIN (R directed_by) [ Forrest Gump ])"),
