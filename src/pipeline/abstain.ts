@@ -62,6 +62,8 @@ export interface Mention {
  * when the mention grounds to no label at all (grounding then says which names the graph lacks), else only
  * when they spell (up to a typo) a word of the label the mention grounds to: leftover words must not
  * hide inside a mention ("made Jaws" → Jaws leaves "made"; "Tom Hanks paid" → Tom Hanks leaves "paid").
+ * A mention word beside a content word of its label that the mention does not spell is another name in the label's
+ * place ("miles davis" grounded to Mick Davis): unexplained even when the parser knows the word.
  * A word within one edit of a known word of 6+ letters counts as known (typos of ordinary words are common;
  * shorter words are too close to each other: "tall" is one edit from "tell"), and so does a word that sounds like a
  * known one (misheardAs: a speech recogniser's "rider" for "writer") unless `readsAsIs` says it reads as something of
@@ -70,6 +72,7 @@ export interface Mention {
 export function unexplainedWords(question: string, mentions: readonly Mention[], known: KnownWords, readsAsIs?: (word: string) => boolean): string[] {
   let rest = question.toLowerCase();
   const leftovers: string[] = [];
+  const substituted = new Set<string>();
   for (const m of [...mentions].sort((a, b) => b.text.length - a.text.length)) {
     const t = m.text.trim().toLowerCase();
     if (!t || !rest.includes(t)) continue;
@@ -77,10 +80,20 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
     // A mention that grounds to no label is left to grounding, which says which names the graph lacks.
     if (!m.label) continue;
     const labelWords = wordsOf(m.label);
-    for (const w of wordsOf(t)) if (!labelWords.some((l) => sameWord(w, l) || pluralOf(w, (x) => x === l))) leftovers.push(w);
+    const spells = (w: string, l: string) => sameWord(w, l) || pluralOf(w, (x) => x === l);
+    const own = wordsOf(t);
+    const left = own.filter((w) => !labelWords.some((l) => spells(w, l)));
+    leftovers.push(...left);
+    // a content word of the label the mention does not spell, beside a mention word the label does not spell: another
+    // name in its place ("miles davis" grounded to Mick Davis), which no word the parser knows explains
+    if (labelWords.some((l) => !isStopword(l) && !own.some((w) => spells(w, l)))) for (const w of left) if (!isStopword(w)) substituted.add(w);
   }
   const out: string[] = [];
   for (const w of [...wordsOf(rest), ...leftovers]) {
+    if (substituted.has(w) && !out.includes(w)) {
+      out.push(w);
+      continue;
+    }
     // function words carry no relation: "other films by …" is not out of scope for want of "other"
     if (known.has(w) || isStopword(w) || out.includes(w) || pluralOf(w, (x) => known.has(x))) continue;
     if (typoOf(w, known) !== undefined) continue;

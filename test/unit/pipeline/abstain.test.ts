@@ -21,6 +21,16 @@ describe('abstention on unexplained words', () => {
     assert.deepEqual(unexplainedWords('what was Tom Hanks paid', [{ text: 'Tom Hanks paid', label: 'Tom Hanks' }], known), ['paid']);
   });
 
+  it('a mention word in the place of a label word it does not spell is another name, even a word the parser knows', () => {
+    const withMiles = new Set([...known, 'miles', 'movies']);
+    // "miles" is a known word, but stands where the label has "Mick": the mention names someone else
+    assert.deepEqual(unexplainedWords('what did miles davis direct', [{ text: 'miles davis', label: 'Mick Davis' }], withMiles), ['miles']);
+    // a known word beside a label spelt whole is the question's, not the name's ("movies" after a full name)
+    assert.deepEqual(unexplainedWords('tom hanks movies', [{ text: 'tom hanks movies', label: 'Tom Hanks' }], withMiles), []);
+    // part of a name is no other name: the label's other words are simply not said ("keanu" for Keanu Reeves)
+    assert.deepEqual(unexplainedWords('films by keanu', [{ text: 'keanu', label: 'Keanu Reeves' }], withMiles), []);
+  });
+
   it('typos of label words and of known words are explained', () => {
     assert.deepEqual(unexplainedWords('films by hitchcok', [{ text: 'hitchcok', label: 'Alfred Hitchcock' }], known), []);
     assert.deepEqual(unexplainedWords('who direkted Heat', [{ text: 'Heat', label: 'Heat' }], known), []);
