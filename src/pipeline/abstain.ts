@@ -80,13 +80,8 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
     // A mention that grounds to no label is left to grounding, which says which names the graph lacks.
     if (!m.label) continue;
     const labelWords = wordsOf(m.label);
-    const spells = (w: string, l: string) => sameWord(w, l) || pluralOf(w, (x) => x === l);
-    const own = wordsOf(t);
-    const left = own.filter((w) => !labelWords.some((l) => spells(w, l)));
-    leftovers.push(...left);
-    // a content word of the label the mention does not spell, beside a mention word the label does not spell: another
-    // name in its place ("miles davis" grounded to Mick Davis), which no word the parser knows explains
-    if (labelWords.some((l) => !isStopword(l) && !own.some((w) => spells(w, l)))) for (const w of left) if (!isStopword(w)) substituted.add(w);
+    leftovers.push(...wordsOf(t).filter((w) => !labelWords.some((l) => spellsLabelWord(w, l))));
+    for (const w of substitutedWords(m)) substituted.add(w);
   }
   const out: string[] = [];
   for (const w of [...wordsOf(rest), ...leftovers]) {
@@ -103,6 +98,25 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
     out.push(w);
   }
   return out;
+}
+
+/** A mention word that spells a word of its label: the same word, a typo of it, or its plural. */
+function spellsLabelWord(w: string, label: string): boolean {
+  return sameWord(w, label) || pluralOf(w, (x) => x === label);
+}
+
+/**
+ * The content words of a mention that stand where its label has a content word the mention does not spell: another
+ * name in the label's place ("miles" of "miles davis" grounded to Mick Davis). None for a mention that spells every
+ * content word of its label (a known word after a whole name, "tom hanks movies"), for part of a name ("keanu" for
+ * Keanu Reeves) and for a mention that grounds to no label.
+ */
+export function substitutedWords(m: Mention): string[] {
+  if (!m.label) return [];
+  const own = wordsOf(m.text);
+  const labelWords = wordsOf(m.label);
+  if (!labelWords.some((l) => !isStopword(l) && !own.some((w) => spellsLabelWord(w, l)))) return [];
+  return own.filter((w) => !isStopword(w) && !labelWords.some((l) => spellsLabelWord(w, l)));
 }
 
 /**

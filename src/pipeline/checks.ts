@@ -11,7 +11,7 @@
  * "us"). No word of any graph is written here.
  */
 import { getOrAdd, isFunctionWord, isStopword, isSuperlative, labelTokens, letterWords, normalizeLabel, relationWords, singularForms, stem, wordNet, type Answer, type AnswerType, type Form, type Relation, type TraceEntry } from '../core';
-import { namedNothingReason, nothingNearReason, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
+import { namedNothingReason, nothingNearReason, substitutedWords, unexplainedReason, unexplainedWords, wordsOf, type ClearReading, type FarWord, type KnownWords } from './abstain';
 import type { ExpectedAnswer } from './wording';
 import type { AskedKind } from './kinds';
 import { children, classRefs, printForm, printRelation, relationRefs } from '../form';
@@ -569,7 +569,9 @@ export const unexplainedMentionWords: Check = (reading, ctx) => {
   const leftovers = words.filter((w) => !names.includes(w) && !linked.has(w));
   if (leftovers.length === 0) return { check: 'unexplainedMentionWords', pass: true };
   const named = reading.mentions.filter((m) => wordsOf(m.text).some((w) => leftovers.includes(w))).map((m) => m.text);
-  const inNames = named.length > 0 && leftovers.every((w) => named.some((n) => wordsOf(n).includes(w)) && writtenAsCapitalised(q, w));
+  // written as a name, or another name in the place of a word of the entity's label (abstain.ts substitutedWords)
+  const substituted = new Set(reading.mentions.flatMap((m) => substitutedWords({ text: m.text, label: m.label ?? m.text })));
+  const inNames = named.length > 0 && leftovers.every((w) => substituted.has(w) || (named.some((n) => wordsOf(n).includes(w)) && writtenAsCapitalised(q, w)));
   return inNames
     ? { check: 'unexplainedMentionWords', pass: false, code: 'NAMED_NOTHING', words: leftovers, reason: namedNothingReason(named, ctx.near?.(named) ?? []) }
     : { check: 'unexplainedMentionWords', pass: false, code: 'UNEXPLAINED_WORDS', words: leftovers, reason: unexplainedReason(leftovers) };

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadKnownWords, misheardAs, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf } from '../../../src/pipeline/abstain';
+import { loadKnownWords, misheardAs, substitutedWords, unexplainedReason, unexplainedWords, unmatchedNames, wordsOf } from '../../../src/pipeline/abstain';
 import { soundsAlike } from '../../../src/core';
 import { expectedAnswer, yesNoWording } from '../../../src/pipeline/wording';
 
@@ -29,6 +29,10 @@ describe('abstention on unexplained words', () => {
     assert.deepEqual(unexplainedWords('tom hanks movies', [{ text: 'tom hanks movies', label: 'Tom Hanks' }], withMiles), []);
     // part of a name is no other name: the label's other words are simply not said ("keanu" for Keanu Reeves)
     assert.deepEqual(unexplainedWords('films by keanu', [{ text: 'keanu', label: 'Keanu Reeves' }], withMiles), []);
+    assert.deepEqual(substitutedWords({ text: 'miles davis', label: 'Mick Davis' }), ['miles']);
+    assert.deepEqual(substitutedWords({ text: 'stephen spielburg', label: 'Steven Spielberg' }), [], 'typos of the label are its words');
+    assert.deepEqual(substitutedWords({ text: 'the matrix', label: 'The Matrix Reloaded' }), [], 'a mention that spells its words is part of the label');
+    assert.deepEqual(substitutedWords({ text: 'miles davis' }), [], 'a mention that grounds to no label is grounding\'s to name');
   });
 
   it('typos of label words and of known words are explained', () => {

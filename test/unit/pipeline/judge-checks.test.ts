@@ -94,6 +94,12 @@ describe('pipeline judging checks, each alone (checks.ts)', () => {
       assert.deepEqual(asked, [['Blue Hour Tide']]);
     });
 
+    it('NAMED_NOTHING: another name in the place of a word of the label, written in lower case and known to the parser', () => {
+      const v = unexplainedMentionWords(reading([{ text: 'rose tide', label: 'Blue Tide' }]), ctx('who painted rose tide', { knownWords: new Set([...known, 'rose']), near: () => ['Blue Tide'] }));
+      assert.deepEqual([v.pass, v.code, v.words], [false, 'NAMED_NOTHING', ['rose']]);
+      assert.equal(v.reason, 'nothing in the graph is named "rose tide"; did you mean "Blue Tide"?');
+    });
+
     it('passes when every word is explained, and without known words; a graph name outside the mentions is left to unusedWords', () => {
       assert.equal(unexplainedMentionWords(reading([{ text: 'Blue Hour', label: 'Blue Hour' }]), ctx('who painted Blue Hour', { knownWords: known })).pass, true);
       assert.equal(unexplainedMentionWords(reading([{ text: 'the frame of Blue Hour', label: 'Blue Hour' }]), ctx('who painted the frame of Blue Hour')).pass, true);
