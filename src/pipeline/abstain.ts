@@ -107,7 +107,8 @@ function spellsLabelWord(w: string, label: string): boolean {
 
 /**
  * The content words of a mention that stand where its label has a content word the mention does not spell: another
- * name in the label's place ("miles" of "miles davis" grounded to Mick Davis). None for a mention that spells every
+ * name in the label's place ("miles" of "miles davis" grounded to Mick Davis), unless it sounds like a word of the label
+ * (a speech recogniser's "iron" for "Aaron"). None for a mention that spells every
  * content word of its label (a known word after a whole name, "tom hanks movies"), for part of a name ("keanu" for
  * Keanu Reeves) and for a mention that grounds to no label.
  */
@@ -116,7 +117,8 @@ export function substitutedWords(m: Mention): string[] {
   const own = wordsOf(m.text);
   const labelWords = wordsOf(m.label);
   if (!labelWords.some((l) => !isStopword(l) && !own.some((w) => spellsLabelWord(w, l)))) return [];
-  return own.filter((w) => !isStopword(w) && !labelWords.some((l) => spellsLabelWord(w, l)));
+  // (a word that sounds like a word of the label is that word misheard, core soundsAlike: "iron woodley" for Aaron Woodley)
+  return own.filter((w) => !isStopword(w) && !labelWords.some((l) => spellsLabelWord(w, l) || soundsAlike(w, l)));
 }
 
 /**

@@ -31,6 +31,7 @@ describe('abstention on unexplained words', () => {
     assert.deepEqual(unexplainedWords('films by keanu', [{ text: 'keanu', label: 'Keanu Reeves' }], withMiles), []);
     assert.deepEqual(substitutedWords({ text: 'miles davis', label: 'Mick Davis' }), ['miles']);
     assert.deepEqual(substitutedWords({ text: 'stephen spielburg', label: 'Steven Spielberg' }), [], 'typos of the label are its words');
+    assert.deepEqual(substitutedWords({ text: 'iron woodley', label: 'Aaron Woodley' }), [], 'a word that sounds like the label word is that word misheard');
     assert.deepEqual(substitutedWords({ text: 'the matrix', label: 'The Matrix Reloaded' }), [], 'a mention that spells its words is part of the label');
     assert.deepEqual(substitutedWords({ text: 'miles davis' }), [], 'a mention that grounds to no label is grounding\'s to name');
   });
