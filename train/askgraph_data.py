@@ -229,14 +229,7 @@ def _parsed(proto):
 
 def _char_spans(text, proto):
     """The proto's offsets count UTF-8 bytes; the immutable proto's, and ours, count characters."""
-    at = [0] * (len(text.encode("utf-8")) + 1)
-    b = 0
-    for i, ch in enumerate(text):
-        n = len(ch.encode("utf-8"))
-        for k in range(n):
-            at[b + k] = i
-        b += n
-    at[b] = len(text)
+    at = [i for i, ch in enumerate(text) for _ in ch.encode("utf-8")] + [len(text)]  # each byte's character
     return [(p.id, at[p.begin], at[p.end]) for p in _parsed(proto).pieces]
 
 
@@ -258,7 +251,7 @@ def piece_spans(sp, text):
     if not _span_way:
         for way in _SPAN_WAYS:
             try:
-                if way(sp, "a b") and way(sp, "the cat"):
+                if way(sp, "the cat"):
                     _span_way.append(way)
                     break
             except Exception:  # noqa: BLE001 — this version lacks that way

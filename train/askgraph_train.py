@@ -732,9 +732,12 @@ def main(argv=None):
             save_checkpoint(ckpt_path, model, sp_prefix, relations, size, args, step, epochs_done, classes, literals, vocab.symbols,
                             open_names)
             t_eval = time.time()
-            model.to("cpu")  # the probe decodes on the CPU, as the product does
             # the last epoch under a deadline: the final evaluation measures the exported model; no probe
-            rows = evaluate(model, vocab, probe, train_entities) if probe and not (stop and deadline) else []
+            rows = []
+            if probe and not (stop and deadline):
+                model.to("cpu")  # the probe decodes on the CPU, as the product does (evaluate leaves it training)
+                rows = evaluate(model, vocab, probe, train_entities)
+                model.to(device)
             s = summarize(rows) if rows else {}
             el = time.time() - t_start
             rem_steps = total_steps - step
@@ -751,8 +754,6 @@ def main(argv=None):
                 budget = max(0.0, deadline - t_start - after_training_seconds(nparams, sec_per_decode, args.golden, n_final))
             else:
                 t_start += time.time() - t_eval  # without a deadline the probes do not count against the loop
-            model.to(device)
-            model.train()
     else:
         ck = load_checkpoint(args.export_only)
         model.load_state_dict(ck["model"])

@@ -79,18 +79,19 @@ export function unexplainedWords(question: string, mentions: readonly Mention[],
     rest = rest.split(t).join(' ');
     // A mention that grounds to no label is left to grounding, which says which names the graph lacks.
     if (!m.label) continue;
-    const labelWords = wordsOf(m.label);
-    leftovers.push(...wordsOf(t).filter((w) => !labelWords.some((l) => spellsLabelWord(w, l))));
-    for (const w of substitutedWords(m)) substituted.add(w);
+    const words = unspelled(t, m.label);
+    leftovers.push(...words.left);
+    for (const w of words.substituted) substituted.add(w);
   }
   const out: string[] = [];
   for (const w of [...wordsOf(rest), ...leftovers]) {
-    if (substituted.has(w) && !out.includes(w)) {
+    if (out.includes(w)) continue;
+    if (substituted.has(w)) {
       out.push(w);
       continue;
     }
     // function words carry no relation: "other films by …" is not out of scope for want of "other"
-    if (known.has(w) || isStopword(w) || out.includes(w) || pluralOf(w, (x) => known.has(x))) continue;
+    if (known.has(w) || isStopword(w) || pluralOf(w, (x) => known.has(x))) continue;
     if (typoOf(w, known) !== undefined) continue;
     // (not a word that reads as something of the graph as it is: "mom" is parents, not a mishearing of "mam"; asked
     // second, as it reads the word against every relation)
@@ -113,12 +114,17 @@ function spellsLabelWord(w: string, label: string): boolean {
  * Keanu Reeves) and for a mention that grounds to no label.
  */
 export function substitutedWords(m: Mention): string[] {
-  if (!m.label) return [];
-  const own = wordsOf(m.text);
-  const labelWords = wordsOf(m.label);
-  if (!labelWords.some((l) => !isStopword(l) && !own.some((w) => spellsLabelWord(w, l)))) return [];
+  return m.label ? unspelled(m.text, m.label).substituted : [];
+}
+
+/** The words of a mention its label does not spell (`left`), and of those the ones another name's (substitutedWords). */
+function unspelled(mention: string, label: string): { left: string[]; substituted: string[] } {
+  const own = wordsOf(mention);
+  const labelWords = wordsOf(label);
+  const left = own.filter((w) => !labelWords.some((l) => spellsLabelWord(w, l)));
+  if (left.length === 0 || !labelWords.some((l) => !isStopword(l) && !own.some((w) => spellsLabelWord(w, l)))) return { left, substituted: [] };
   // (a word that sounds like a word of the label is that word misheard, core soundsAlike: "iron woodley" for Aaron Woodley)
-  return own.filter((w) => !isStopword(w) && !labelWords.some((l) => spellsLabelWord(w, l) || soundsAlike(w, l)));
+  return { left, substituted: left.filter((w) => !isStopword(w) && !labelWords.some((l) => soundsAlike(w, l))) };
 }
 
 /**

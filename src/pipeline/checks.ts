@@ -570,7 +570,7 @@ export const unexplainedMentionWords: Check = (reading, ctx) => {
   if (leftovers.length === 0) return { check: 'unexplainedMentionWords', pass: true };
   const named = reading.mentions.filter((m) => wordsOf(m.text).some((w) => leftovers.includes(w))).map((m) => m.text);
   // written as a name, or another name in the place of a word of the entity's label (abstain.ts substitutedWords)
-  const substituted = new Set(reading.mentions.flatMap((m) => substitutedWords({ text: m.text, label: m.label ?? m.text })));
+  const substituted = new Set(reading.mentions.flatMap((m) => substitutedWords(m)));
   const inNames = named.length > 0 && leftovers.every((w) => substituted.has(w) || (named.some((n) => wordsOf(n).includes(w)) && writtenAsCapitalised(q, w)));
   return inNames
     ? { check: 'unexplainedMentionWords', pass: false, code: 'NAMED_NOTHING', words: leftovers, reason: namedNothingReason(named, ctx.near?.(named) ?? []) }
